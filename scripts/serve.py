@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
+import socket
 import sys
 import threading
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +55,7 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-    def send_head(self) -> Any:
+    def send_head(self) -> io.BytesIO | BinaryIO | None:
         # Never serve .git/, .venv/, .ci/ ... even on loopback.
         parts = unquote(urlsplit(self.path).path).split("/")
         if any(p.startswith(".") and p not in (".", "..") for p in parts):
@@ -61,7 +63,7 @@ class Handler(SimpleHTTPRequestHandler):
             return None
         return super().send_head()
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         if not self.quiet:
             super().log_message(format, *args)
 
@@ -69,7 +71,9 @@ class Handler(SimpleHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: object
+    ) -> None:
         # A browser closing a connection mid-response is not an error worth a traceback.
         exc = sys.exc_info()[1]
         if isinstance(exc, (ConnectionResetError, BrokenPipeError)):
@@ -87,12 +91,16 @@ def make_server(
     return Server((host, port), handler)
 
 
+def origin(server: Server) -> str:
+    host, port = server.server_address[:2]
+    return f"http://{host!s}:{port}"
+
+
 def serve_in_thread(directory: Path = ROOT, quiet: bool = True) -> tuple[Server, str]:
     """Start a server on 127.0.0.1:<free port> in a daemon thread; return it and its origin."""
     server = make_server(port=0, directory=directory, quiet=quiet)
     threading.Thread(target=server.serve_forever, name="site-server", daemon=True).start()
-    host, port = server.server_address[:2]
-    return server, f"http://{host}:{port}"
+    return server, origin(server)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,8 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"serve: cannot bind {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
         return 1
-    host, port = server.server_address[:2]
-    print(f"Serving {args.dir.resolve()} at http://{host}:{port}/  (Ctrl-C to stop)", flush=True)
+    print(f"Serving {args.dir.resolve()} at {origin(server)}/  (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

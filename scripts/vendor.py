@@ -28,16 +28,14 @@ VENDOR = ROOT / "static" / "vendor"
 PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
 PYODIDE_SRC = NODE_MODULES / "pyodide"
 
-# Everything a page loading pyodide.mjs requests at boot (measured: no lazy extras
-# without `packages` in the config). pyodide.js is the classic-script entry point,
-# package.json is kept so the shipped version can be read off the vendored copy.
+# Exactly what a PyScript page loading pyodide.mjs requests at boot (measured with the
+# e2e smoke test: these five, nothing lazily, as long as the config lists no `packages`).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
     "python_stdlib.zip",
     "pyodide-lock.json",
-    "package.json",
 )
 
 SKIP_SUFFIXES = (".map",)
