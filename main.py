@@ -1,0 +1,5 @@
+"""Browser entry point, run by PyScript (see ``index.html`` and ``pyscript.json``)."""
+
+from nestor_web.dom import start
+
+app = start()

@@ -1,0 +1,228 @@
+"""What to draw: a pure view model of a :class:`~nestor_web.session.Session`.
+
+:func:`board_view` turns the session into plain data; :func:`render_board`
+turns that into the HTML of the play area. Nothing here touches the browser,
+so pytest checks exactly what the player will see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from nestor import Outcome, Position
+from nestor.cards import RED_SUITS, SUIT_SYMBOLS, card_name, rank_label
+
+from .session import Session
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card face to draw.
+
+    Attributes:
+        code: card code, e.g. ``"TH"``.
+        rank: rank as printed (``"10"`` for tens).
+        suit: suit symbol (``"♥"``).
+        red: ``True`` for hearts and diamonds.
+        name: accessible name, e.g. ``"ten of hearts, column 3"``.
+        available: the card can be tapped.
+        selected: the card is the current selection.
+    """
+
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    name: str
+    available: bool
+    selected: bool
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """Everything the page shows about the game.
+
+    Attributes:
+        variant: variant name; ``variant_title``: its human name.
+        deal: deal number.
+        columns: the tableau, each column deepest card first.
+        reserve: the reserve cards in row order (empty in Strict).
+        overlapping: the reserve is one overlapping row (only the last card open).
+        spare: cards the variant deals to the reserve or stock.
+        stock_count: cards face down in the stock (Strict), else 0.
+        stock_open: Strict with the tableau empty: the stock cards lie face up
+            in ``reserve`` and are available.
+        has_stock: the variant has a stock.
+        unpaired: the stock card that could not pair, if any.
+        cards_left, moves_made: counters.
+        can_undo, can_redo, can_turn_stock: control states.
+        outcome: ``"won"``, ``"lost"`` or ``None``.
+        status: one sentence about the state of play.
+        notice: a problem to report (bad link, unreadable save), or ``None``.
+        query: the URL query that opens this deal.
+    """
+
+    variant: str
+    variant_title: str
+    deal: int
+    columns: tuple[tuple[CardView, ...], ...]
+    reserve: tuple[CardView, ...]
+    overlapping: bool
+    spare: int
+    has_stock: bool
+    stock_count: int
+    stock_open: bool
+    unpaired: CardView | None
+    cards_left: int
+    moves_made: int
+    can_undo: bool
+    can_redo: bool
+    can_turn_stock: bool
+    outcome: str | None
+    status: str
+    notice: str | None
+    query: str
+
+
+def _card(code: str, where: str, available: bool, selected: bool) -> CardView:
+    return CardView(
+        code=code,
+        rank=rank_label(code),
+        suit=SUIT_SYMBOLS[code[1]],
+        red=code[1] in RED_SUITS,
+        name=f"{card_name(code)}, {where}",
+        available=available,
+        selected=selected,
+    )
+
+
+def status_text(position: Position, selected: str | None) -> str:
+    """One sentence for the status line: the outcome, or what to do next."""
+    outcome = position.outcome()
+    if outcome is Outcome.WON:
+        return "You won! Every card is paired off."
+    if outcome is Outcome.NO_PAIR:
+        return "Game lost: no pair is left to remove."
+    if outcome is Outcome.STOCK_UNPAIRED:
+        return (
+            f"Game lost: the stock card {card_name(position.unpaired or '')} "
+            "can't pair with any available card."
+        )
+    if position.can_turn_stock():
+        return "No pair is left: turn the next stock card."
+    if selected is not None:
+        return f"Selected the {card_name(selected)}: now tap another card of the same rank."
+    return "Tap two available cards of the same rank to remove them."
+
+
+def board_view(session: Session) -> BoardView:
+    """Return what to draw for ``session`` (see :class:`BoardView`)."""
+    game = session.game
+    pos = game.position
+    avail = pos.available()
+    sel = session.selected if session.selected in avail else None
+
+    def card(code: str, where: str) -> CardView:
+        return _card(code, where, code in avail, code == sel)
+
+    columns = tuple(
+        tuple(card(c, f"column {i}") for c in col) for i, col in enumerate(pos.columns, 1)
+    )
+    stock_open = bool(pos.stock) and not any(pos.columns)
+    if stock_open:
+        reserve = tuple(card(c, "stock") for c in pos.stock)
+    else:
+        reserve = tuple(card(c, "reserve") for c in pos.reserve)
+    outcome = pos.outcome()
+    unpaired = pos.unpaired
+    return BoardView(
+        variant=game.variant.name,
+        variant_title=game.variant.title,
+        deal=game.deal,
+        columns=columns,
+        reserve=reserve,
+        overlapping=game.variant.reserve_open is not None,
+        spare=game.variant.spare,
+        has_stock=game.variant.stock,
+        stock_count=0 if stock_open else len(pos.stock),
+        stock_open=stock_open,
+        unpaired=_card(unpaired, "turned from the stock", False, False) if unpaired else None,
+        cards_left=pos.cards_left(),
+        moves_made=game.cursor,
+        can_undo=game.can_undo(),
+        can_redo=game.can_redo(),
+        can_turn_stock=pos.can_turn_stock(),
+        outcome=outcome.result if outcome else None,
+        status=status_text(pos, sel),
+        notice=session.notice,
+        query=session.query(),
+    )
+
+
+def render_card(card: CardView) -> str:
+    """HTML of one face-up card: a button when available, else a plain box.
+
+    Hooks: ``data-card`` always, ``data-available`` and ``data-selected`` when true.
+    """
+    colour = "red" if card.red else "black"
+    face = (
+        f'<span class="corner" aria-hidden="true"><span class="rank">{escape(card.rank)}</span>'
+        f'<span class="suit">{card.suit}</span></span>'
+        f'<span class="pip" aria-hidden="true">{card.suit}</span>'
+    )
+    if card.available:
+        pressed = "true" if card.selected else "false"
+        selected = " data-selected" if card.selected else ""
+        return (
+            f'<button type="button" class="card {colour}" data-card="{card.code}" '
+            f'data-available{selected} aria-pressed="{pressed}" '
+            f'aria-label="{escape(card.name)}">{face}</button>'
+        )
+    return (
+        f'<div class="card {colour} covered" data-card="{card.code}" role="img" '
+        f'aria-label="{escape(card.name)}">{face}</div>'
+    )
+
+
+def render_board(view: BoardView) -> str:
+    """HTML of the play area: the tableau, then the reserve or the stock."""
+    cols = len(view.columns)
+    parts = [f'<div class="play" data-cols="{cols}"><div class="tableau">']
+    for i, column in enumerate(view.columns, 1):
+        parts.append(f'<div class="column" aria-label="column {i}">')
+        parts.extend(render_card(c) for c in column)
+        if not column:
+            parts.append('<div class="slot" aria-hidden="true"></div>')
+        parts.append("</div>")
+    parts.append("</div>")
+    if view.has_stock and not view.stock_open:
+        parts.append('<section class="stock-area" aria-label="stock">')
+        if view.stock_count:
+            label = f"{view.stock_count} card{'s' if view.stock_count != 1 else ''} left"
+            parts.append(
+                '<button type="button" class="card back" data-action="turn" '
+                f'aria-label="stock, {label}"'
+                f'{"" if view.can_turn_stock else " disabled"}>'
+                f'<span class="count">{view.stock_count}</span></button>'
+            )
+        else:
+            parts.append('<div class="slot" aria-hidden="true"></div>')
+        parts.append(f'<span class="area-label">Stock: {view.stock_count} left</span>')
+        if view.unpaired is not None:
+            parts.append(render_card(view.unpaired))
+        parts.append("</section>")
+    else:
+        kind = "overlapping" if view.overlapping else "open"
+        title = "Stock (turned up)" if view.stock_open else "Reserve"
+        parts.append(
+            f'<section class="reserve {kind}" aria-label="{title.lower()}" '
+            f'style="--n:{max(view.spare, 1)}">'
+        )
+        parts.append(f'<span class="area-label">{title}</span><div class="reserve-cards">')
+        parts.extend(render_card(c) for c in view.reserve)
+        if not view.reserve:
+            parts.append('<div class="slot" aria-hidden="true"></div>')
+        parts.append("</div></section>")
+    parts.append("</div>")
+    return "".join(parts)
