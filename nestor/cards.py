@@ -49,7 +49,7 @@ def parse_card(text: str) -> str:
         raise CardError(
             f"bad card {text!r}: a card is a rank (A 2-9 T J Q K, or 10) then a suit (C D H S)"
         )
-    rank, suit = code
+    rank, suit = code[0], code[1]
     if rank not in RANKS:
         raise CardError(f"bad card {text!r}: unknown rank {rank!r} (use A 2-9 T J Q K)")
     if suit not in SUITS:

@@ -44,15 +44,15 @@ Area = Literal["column", "reserve", "stock"]
 
 
 class Place(NamedTuple):
-    """Where an available card lies: ``area`` and the index within it.
+    """Where an available card lies: ``area`` and ``slot``, its index within it.
 
-    For ``"column"`` the index is the column (0-based); for ``"reserve"`` and
+    For ``"column"`` the slot is the column (0-based); for ``"reserve"`` and
     ``"stock"`` it is the card's index in :attr:`Position.reserve` or
     :attr:`Position.stock`.
     """
 
     area: Area
-    index: int
+    slot: int
 
 
 @dataclass(frozen=True, order=True)
@@ -383,7 +383,7 @@ class Position:
         for card in cards:
             place = avail[card]
             if place.area == "column":
-                columns[place.index] = columns[place.index][:-1]
+                columns[place.slot] = columns[place.slot][:-1]
             else:
                 gone.add(card)
         reserve = tuple(c for c in self.reserve if c not in gone)
