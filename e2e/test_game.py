@@ -1,0 +1,242 @@
+"""Playing Nestor in a real Chromium, by tapping cards as a player would."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from lines import find_winnable, losing_line
+from playwright.sync_api import Page, expect
+
+from nestor import Game, Move, Pair, TurnStock
+
+SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
+
+
+def open_game(page: Page, wait_ready, query: str = "") -> Page:
+    page.goto("/" + query)
+    return wait_ready(page)
+
+
+def play(page: Page, move: Move) -> None:
+    if isinstance(move, TurnStock):
+        page.click('#controls [data-action="turn"]')
+        return
+    assert isinstance(move, Pair)
+    for card in move.cards:
+        page.click(f'[data-card="{card}"][data-available]')
+
+
+def cards_on_page(page: Page) -> list[str]:
+    return page.locator("#board [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+
+
+def shown_codes(game: Game) -> list[str]:
+    pos = game.position
+    return [c for col in pos.columns for c in col] + list(pos.reserve)
+
+
+def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url) -> None:
+    game = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+    expect(page.locator("#deal-number")).to_have_text("7")
+    assert cards_on_page(page) == shown_codes(game)
+    available = page.locator("[data-available]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(available) == sorted(game.position.available())
+
+    # A covered card does not react.
+    covered = game.position.columns[0][0]
+    page.click(f'[data-card="{covered}"]', force=True)
+    expect(page.locator("[data-selected]")).to_have_count(0)
+
+    # Select, move the selection, then complete a pair.
+    move = game.legal_moves()[0]
+    assert isinstance(move, Pair)
+    first, second = move.cards
+    other = next(c for c in game.position.available() if c[0] != first[0])
+    page.click(f'[data-card="{first}"]')
+    expect(page.locator(f'[data-card="{first}"]')).to_have_attribute("data-selected", "")
+    page.click(f'[data-card="{other}"]')
+    expect(page.locator("[data-selected]")).to_have_attribute("data-card", other)
+    page.click(f'[data-card="{first}"]')
+    page.click(f'[data-card="{second}"]')
+    game.push(move)
+    expect(page.locator("#cards-left")).to_have_text("50")
+    expect(page.locator("#moves-made")).to_have_text("1")
+    assert cards_on_page(page) == shown_codes(game)
+
+    page.click('[data-action="undo"]')
+    expect(page.locator("#cards-left")).to_have_text("52")
+    expect(page.locator('[data-action="redo"]')).to_be_enabled()
+    page.click('[data-action="redo"]')
+    expect(page.locator("#cards-left")).to_have_text("50")
+
+    # A second move, undo it, then reload: same position, and the redo is still there.
+    second_move = game.legal_moves()[0]
+    play(page, second_move)
+    expect(page.locator("#cards-left")).to_have_text("48")
+    page.click('[data-action="undo"]')
+    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    assert saved == {
+        "version": 1, "variant": "standard", "deal": 7,
+        "moves": [str(move), str(second_move)], "cursor": 1,
+    }
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#cards-left")).to_have_text("50")
+    assert cards_on_page(page) == shown_codes(game)
+    page.click('[data-action="redo"]')
+    expect(page.locator("#cards-left")).to_have_text("48")
+
+    # Opening the page without a query resumes the saved game, and the URL shows it.
+    page.goto("/")
+    wait_ready(page)
+    expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+    expect(page.locator("#cards-left")).to_have_text("48")
+
+    # Restart: same deal, from the start.
+    page.click('[data-action="restart"]')
+    expect(page.locator("#cards-left")).to_have_text("52")
+    expect(page.locator("#deal-number")).to_have_text("7")
+    expect(page.locator('[data-action="undo"]')).to_be_disabled()
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "game.png"))
+
+
+@pytest.mark.parametrize("variant", ["standard", "doublets"])
+def test_win_by_tapping(page: Page, wait_ready, variant: str) -> None:
+    deal, line = find_winnable(variant)
+    open_game(page, wait_ready, f"?variant={variant}&deal={deal}")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    expect(page.locator("#status")).to_contain_text("You won")
+    expect(page.locator("#cards-left")).to_have_text("0")
+    assert cards_on_page(page) == []
+
+
+def test_strict_turns_stock_and_wins(page: Page, wait_ready) -> None:
+    deal, line = find_winnable("strict")
+    assert any(isinstance(m, TurnStock) for m in line), "pick a deal whose line turns the stock"
+    open_game(page, wait_ready, f"?variant=strict&deal={deal}")
+    turn = page.locator('#controls [data-action="turn"]')
+    expect(turn).to_be_visible()
+    expect(turn).to_be_disabled()
+    expect(page.locator(".stock-area")).to_contain_text("4 left")
+    game = Game("strict", deal)
+    for move in line:
+        if isinstance(move, TurnStock):
+            expect(turn).to_be_enabled()
+        play(page, move)
+        game.push(move)
+        expect(page.locator("#cards-left")).to_have_text(str(game.position.cards_left()))
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+
+
+def test_loss_is_reported(page: Page, wait_ready) -> None:
+    line = losing_line("standard", 2)
+    open_game(page, wait_ready, "?variant=standard&deal=2")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
+    expect(page.locator("#status")).to_contain_text("no pair is left")
+    # Cards no longer react once the game is over.
+    expect(page.locator("[data-available]")).to_have_count(
+        len(Game.from_json({"variant": "standard", "deal": 2,
+                            "moves": [str(m) for m in line]}).position.available())
+    )
+    page.locator("[data-available]").first.click()
+    expect(page.locator("[data-selected]")).to_have_count(0)
+
+
+def test_strict_stock_card_that_cannot_pair_loses(page: Page, wait_ready) -> None:
+    for deal in range(100):
+        game = Game("strict", deal)
+        while game.outcome() is None:
+            game.push(game.legal_moves()[0])
+        if game.position.unpaired:
+            break
+    else:
+        raise AssertionError("no strict deal loses on a stock card in 0..99")
+    open_game(page, wait_ready, f"?variant=strict&deal={deal}")
+    for move in game.moves:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
+    expect(page.locator("#status")).to_contain_text("can't pair")
+    expect(page.locator(f'.stock-area [data-card="{game.position.unpaired}"]')).to_be_visible()
+
+
+def test_variants_new_deal_and_links(page: Page, wait_ready) -> None:
+    open_game(page, wait_ready, "?variant=standard&deal=11")
+    page.select_option("#variant", "doublets")
+    expect(page).to_have_url(re.compile(r"\?variant=doublets&deal=\d+$"))
+    expect(page.locator(".tableau .column")).to_have_count(12)
+    expect(page.locator("#board [data-card]")).to_have_count(52)
+    for variant, columns in (("vertical", 7), ("overlapping", 8), ("strict", 8)):
+        page.select_option("#variant", variant)
+        expect(page.locator(".tableau .column")).to_have_count(columns)
+    # Overlapping: only the top reserve card is available.
+    page.select_option("#variant", "overlapping")
+    expect(page.locator(".reserve [data-available]")).to_have_count(1)
+    before = page.locator("#deal-number").inner_text()
+    page.click('[data-action="new"]')
+    expect(page.locator("#deal-number")).not_to_have_text(before)
+    deal = page.locator("#deal-number").inner_text()
+    expect(page).to_have_url(re.compile(rf"\?variant=overlapping&deal={deal}$"))
+    # The shared link of this deal, opened elsewhere, shows the same cards.
+    assert cards_on_page(page) == shown_codes(Game("overlapping", int(deal)))
+
+
+def test_bad_link_is_reported_while_loading_is_shown(page: Page, wait_ready) -> None:
+    # Hold back the interpreter for a moment: the page must say it is loading meanwhile.
+    def slow(route):  # type: ignore[no-untyped-def]
+        page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route("**/pyodide.asm.wasm", slow)
+    page.goto("/?variant=standard&deal=banana")
+    expect(page.locator("#loading")).to_contain_text("Loading")
+    expect(page.locator("body")).not_to_have_attribute("data-ready", "")
+    wait_ready(page)
+    expect(page.locator("#loading")).to_have_count(0)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice-text")).to_contain_text("deal number")
+    expect(page).to_have_url(re.compile(r"\?variant=standard&deal=\d+$"))
+    expect(page.locator("#board [data-card]")).to_have_count(52)
+    page.click('#notice [data-action="dismiss"]')
+    expect(page.locator("#notice")).to_be_hidden()
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "{not json",
+        json.dumps({"version": 1, "variant": "klondike", "deal": 3, "moves": [], "cursor": 0}),
+        json.dumps({"version": 1, "variant": "standard", "deal": 7, "moves": ["2C-2S"],
+                    "cursor": 1}),
+    ],
+    ids=["bad-json", "unknown-variant", "illegal-move"],
+)
+def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, stored: str) -> None:
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) {"
+        f"  localStorage.setItem('nestor.game', {json.dumps(stored)});"
+        "  localStorage.setItem('nestor.settings', 'keep me');"
+        "  sessionStorage.setItem('seeded', '1');"
+        "}"
+    )
+    open_game(page, wait_ready)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice-text")).to_contain_text("saved game could not be read")
+    expect(page.locator("#board [data-card]")).to_have_count(52)
+    assert page.evaluate("localStorage.getItem('nestor.settings')") == "keep me"
+    assert page.evaluate("localStorage.getItem('nestor.game.unreadable')") == stored
+    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    assert saved["moves"] == [] and saved["version"] == 1
