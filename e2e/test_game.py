@@ -40,9 +40,21 @@ def shown_codes(game: Game) -> list[str]:
     return [c for col in pos.columns for c in col] + list(pos.reserve)
 
 
-def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url) -> None:
+def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_log) -> None:
     game = Game("standard", 7)
     open_game(page, wait_ready, "?variant=standard&deal=7")
+    # The runtime and the engine came from this server: nothing from anywhere else.
+    paths = {u.removeprefix(base_url) for u in page_log.requests}
+    for needed in (
+        "/static/vendor/pyscript/core.js",
+        "/static/vendor/pyodide/pyodide.mjs",
+        "/static/vendor/pyodide/pyodide.asm.wasm",
+        "/static/vendor/pyodide/python_stdlib.zip",
+        "/nestor/position.py",
+        "/nestor_web/dom.py",
+    ):
+        assert needed in paths, f"{needed} not requested; got {sorted(paths)}"
+    assert page_log.external_requests() == []
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
     expect(page.locator("#deal-number")).to_have_text("7")
     assert cards_on_page(page) == shown_codes(game)

@@ -1,0 +1,38 @@
+"""The static site's own files: the PyScript config ships the engine, nothing is remote."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_pyscript_config_ships_every_module_of_both_packages() -> None:
+    config = json.loads((ROOT / "pyscript.json").read_text())
+    shipped = {dest.removeprefix("./") for dest in config["files"].values()}
+    sources = {src.removeprefix("./") for src in config["files"]}
+    on_disk = {
+        str(p.relative_to(ROOT))
+        for pkg in ("nestor", "nestor_web")
+        for p in (ROOT / pkg).glob("*.py")
+    }
+    assert shipped == on_disk
+    assert sources == on_disk  # served from the same paths pytest imports
+    assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
+
+
+def test_page_loads_nothing_from_another_host() -> None:
+    html = (ROOT / "index.html").read_text()
+    urls = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert urls, "the page references its scripts and styles"
+    for url in urls:
+        assert not re.match(r"^[a-z]+:", url) and not url.startswith("//"), url
+    assert 'src="./main.py"' in html and 'config="./pyscript.json"' in html
+
+
+def test_rules_package_imports_no_browser_module() -> None:
+    for path in (ROOT / "nestor").glob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"^\s*(from|import)\s+(js|pyscript|pyodide)\b", text, re.M), path
