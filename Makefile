@@ -2,6 +2,7 @@
 #
 #   make play          npm ci + vendor copy if needed, then serve on http://127.0.0.1:$(PORT)/
 #   make test          venv + ruff + mypy + pytest (tests/ and e2e/); what .ci/run runs
+#   make site          build dist/: only the files a static host needs
 #   make lint | unit | e2e | vendor | clean | distclean
 #
 # Nothing here is fetched outside the package registries: the browser is Debian's chromium.
@@ -21,7 +22,7 @@ VENV_STAMP   := $(VENV)/.installed
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor venv chromium lint unit e2e test clean distclean
+.PHONY: help play vendor site venv chromium lint unit e2e test clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -37,6 +38,15 @@ $(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.py
 	@touch $@
 
 vendor: $(VENDOR_STAMP)
+
+# The files a static host serves, and nothing else, in dist/.
+SITE_FILES := index.html pyscript.json main.py nestor nestor_web static
+site: $(VENDOR_STAMP)
+	rm -rf dist && mkdir -p dist
+	cp -r $(SITE_FILES) dist/
+	find dist -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -f dist/static/vendor/.stamp
+	@echo "dist/ is ready to publish ($$(du -sh dist | cut -f1))"
 
 play: $(VENDOR_STAMP)
 	$(PYTHON) scripts/serve.py --host 127.0.0.1 --port $(PORT)
@@ -83,7 +93,7 @@ test: $(VENV_STAMP) $(VENDOR_STAMP) chromium
 
 # ---------------------------------------------------------------- cleanup
 clean:
-	rm -rf static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
+	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean
