@@ -110,7 +110,7 @@ def load_saved(text: str) -> Game:
     """
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
         raise NestorError(f"it is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise NestorError("it is not a saved game")
