@@ -24,7 +24,7 @@ the deck repeats a rank already in the column being dealt, no card can go
 there. The whole deal is then a misdeal: all 52 cards are gathered, shuffled
 again by step 3 (starting from the order the last shuffle produced, with the
 same generator carrying on), and dealt again from the start. This repeats
-until a deal succeeds. Deals 49 and 56 of ``standard`` (and of the other
+until a deal succeeds. Deals 49, 56 and 1013 of ``standard`` (and of the other
 8x6 variants) and deal 2716 of ``doublets`` are such misdeals.
 """
 

@@ -118,7 +118,7 @@ def parse_move(text: str) -> Move:
         raise MoveError(f"bad move {text!r}: write a pair as '7H-7S', or 'stock'")
     try:
         return Pair(parts[0], parts[1])
-    except CardError as exc:
+    except (CardError, MoveError) as exc:
         raise MoveError(f"bad move {text!r}: {exc}") from None
 
 

@@ -173,7 +173,7 @@ def test_record_with_a_stock_turn():
         ("standard abc", "bad deal number 'abc'"),
         ("standard 4294967296", "out of range"),
         ("standard 7 xx", "move 1: bad move 'xx'"),
-        ("standard 7 3C-3D 7H-8S", "move 2: 7H and 8S are not a pair"),
+        ("standard 7 3C-3D 7H-8S", "move 2: bad move '7H-8S': 7H and 8S are not a pair"),
         ("standard 7 3C-3D QC-QD 9H9H", "move 3:"),
     ],
 )

@@ -416,7 +416,7 @@ def test_parse_move_accepts(text, move):
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ("7H-8S", "7H and 8S are not a pair: their ranks differ"),
+        ("7H-8S", "bad move '7H-8S': 7H and 8S are not a pair: their ranks differ"),
         ("7H-7H", "a pair needs two different cards, got 7H twice"),
         ("7h-7H", "got 7H twice"),
         ("7H", "bad move '7H': write a pair as '7H-7S', or 'stock'"),
