@@ -3,6 +3,8 @@
 Commands:
     deal      print the rectified layout of a deal (as text or JSON)
     replay    replay a game record and print the position it reaches
+    solve     solve positions read as JSON Lines on stdin
+    odds      solve a range of deals and print the share that can be won
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
@@ -12,14 +14,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
+from multiprocessing import Pool
+from typing import Any, TextIO
 
 from .cards import rank_label
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
-from .position import Position
+from .position import Move, Pair, Position
+from .solver import solve
 from .variants import VARIANTS, get_variant
 
 
@@ -56,6 +64,31 @@ def format_layout(position: Position) -> str:
     return "\n".join(lines)
 
 
+def format_odds(report: dict[str, Any]) -> str:
+    """The odds report as text lines."""
+    n = report["deals"]
+    first, last = report["start"], report["start"] + n - 1
+    lines = [f"{report['variant']}: deals {first}..{last} ({n} deals, {report['seconds']} s)"]
+    if "win_probability" in report:
+        lo, hi = report["win_probability_interval"]
+        lines.append(
+            f"  win probability with best play, stock order unknown: "
+            f"{report['win_probability']:.2%} (95% CI {lo:.2%} to {hi:.2%})"
+        )
+        lo, hi = report["order_known_interval"]
+        lines.append(
+            f"  winnable with the stock order known: {report['winnable']}/{n} = "
+            f"{report['order_known']:.2%} (95% CI {lo:.2%} to {hi:.2%})"
+        )
+    else:
+        lo, hi = report["interval"]
+        lines.append(
+            f"  winnable with perfect play: {report['winnable']}/{n} = "
+            f"{report['share']:.2%} (95% CI {lo:.2%} to {hi:.2%})"
+        )
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for ``python -m nestor``."""
     parser = argparse.ArgumentParser(
@@ -89,8 +122,132 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("record", nargs="?", help="the record; read from stdin if omitted")
 
+    solve_cmd = sub.add_parser(
+        "solve",
+        help="solve positions read as JSON Lines on stdin",
+        description="Read one position per line on stdin, in the shape `deal --json` prints "
+        "(columns may be shorter or empty; reserve and stock hold what is left), and print one "
+        'answer per line: {"winnable", "line", "nodes", "ms"}, plus "win_probability" for '
+        'strict. A line is a list of pairs in play order; a stock turn is ["stock", card]. '
+        "For strict, winnable and line assume the stock order given; win_probability is the "
+        "chance with best play when the order is unknown. On a bad line the error goes to "
+        "stderr, naming the line, and the exit status is 2.",
+    )
+    solve_cmd.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                           help="stop after N positions; the answer is then winnable: null")
+
+    odds = sub.add_parser(
+        "odds",
+        help="solve deals S..S+N-1 and print the share that can be won",
+        description="Solve a range of deals with perfect play and print the share that can "
+        "be won with a 95%% confidence interval (strict: the mean chance with best play, "
+        "stock order unknown, and the share winnable with the order known).",
+    )
+    odds.add_argument("--variant", type=_variant_name, required=True,
+                      help=f"one of: {', '.join(VARIANTS)}")
+    odds.add_argument("--deals", type=int, required=True, metavar="N", help="how many deals")
+    odds.add_argument("--start", type=_deal_number, default=0, metavar="S",
+                      help="first deal number (default 0)")
+    odds.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                      help="worker processes (default: one per core)")
+    odds.add_argument("--json", action="store_true", help="print the result as JSON")
+
     sub.add_parser("variants", help="list the variants", description="List every variant.")
     return parser
+
+
+def line_json(position: Position, line: Iterable[Move]) -> list[list[str]]:
+    """Return a line as JSON lists: ``[card, card]`` per pair, ``["stock", card]`` per turn."""
+    out = []
+    for move in line:
+        if isinstance(move, Pair):
+            out.append([move.first, move.second])
+        else:
+            out.append(["stock", position.stock[0]])
+        position = position.apply(move)
+    return out
+
+
+def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None) -> None:
+    """Answer each JSON position of ``lines`` on ``out`` (see ``solve --help``).
+
+    Raises:
+        NestorError: naming the line number, for the first line that is not a
+            valid position; answers before it have been written.
+    """
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise NestorError(f"line {number}: not valid JSON ({exc})") from None
+        try:
+            position = Position.from_json(data)
+        except NestorError as exc:
+            raise NestorError(f"line {number}: {exc}") from None
+        start = time.perf_counter()
+        result = solve(position, max_nodes)
+        answer: dict[str, Any] = {
+            "winnable": result.winnable,
+            "line": line_json(position, result.line),
+            "nodes": result.nodes,
+            "ms": round((time.perf_counter() - start) * 1000, 3),
+        }
+        if position.variant.stock:
+            answer["win_probability"] = result.win_probability
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+def _odds_one(job: tuple[str, int]) -> tuple[bool, float | None]:
+    variant, deal = job
+    result = solve(deal_position(variant, deal))
+    return bool(result.winnable), result.win_probability
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95%% by default) for a share ``successes / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """Mean of ``values`` with a normal-approximation 95%% interval: ``(mean, low, high)``."""
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    half = z * math.sqrt(var / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def odds(variant: str, start: int, count: int, jobs: int) -> dict[str, Any]:
+    """Solve deals ``start .. start+count-1`` of ``variant``; return the shares and intervals."""
+    jobs_list = [(variant, start + i) for i in range(count)]
+    began = time.perf_counter()
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            results = pool.map(_odds_one, jobs_list, chunksize=64)
+    else:
+        results = [_odds_one(j) for j in jobs_list]
+    wins = sum(1 for w, _ in results if w)
+    low, high = wilson(wins, count)
+    report: dict[str, Any] = {
+        "variant": variant, "start": start, "deals": count,
+        "winnable": wins, "share": wins / count if count else 0.0, "interval": [low, high],
+        "seconds": round(time.perf_counter() - began, 1),
+    }
+    if get_variant(variant).stock:
+        report["order_known"] = report.pop("share")
+        report["order_known_interval"] = report.pop("interval")
+        mean, lo, hi = mean_interval([p or 0.0 for _, p in results])
+        report["win_probability"] = mean
+        report["win_probability_interval"] = [lo, hi]
+    return report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,6 +270,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             outcome = game.outcome()
             print("outcome: " + ("in play" if outcome is None else
                                  f"{outcome.result} ({outcome.value})"))
+        elif args.command == "solve":
+            solve_lines(sys.stdin, sys.stdout, args.max_nodes)
+        elif args.command == "odds":
+            if args.deals < 1 or args.start + args.deals > MAX_DEAL:
+                raise NestorError(f"--deals must be at least 1 and end below {MAX_DEAL}")
+            report = odds(args.variant, args.start, args.deals, max(1, args.jobs))
+            if args.json:
+                print(json.dumps(report))
+            else:
+                print(format_odds(report))
         else:
             for v in VARIANTS.values():
                 spare = f"stock of {v.spare}" if v.stock else f"reserve of {v.spare}"
