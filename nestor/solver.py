@@ -330,7 +330,8 @@ def _exact(search: _Search) -> Generator[None, None, list[Move] | None]:
     """
     failed: set[tuple[int, int]] = set()
 
-    def rec() -> Generator[None, None, list[Move] | None]:
+    def rec(new_forced: int = -1) -> Generator[None, None, list[Move] | None]:
+        """Search from here; ``new_forced`` is a rank the last move left with two cards."""
         if search.tick():
             yield
         removed, tops = search.safe_closure()
@@ -342,7 +343,10 @@ def _exact(search: _Search) -> Generator[None, None, list[Move] | None]:
         else:
             key = (search.key(), len(search.stock))
             if key not in failed:
-                line = yield from expand(tops)
+                if new_forced >= 0 and search.forced_cycle(new_forced):
+                    line = None  # R4 (R1 never touches a rank caught in a cycle)
+                else:
+                    line = yield from expand(tops)
                 if line is None:
                     failed.add(key)
         prefix = _pairs_of(search, removed) if line is not None else []
@@ -353,8 +357,7 @@ def _exact(search: _Search) -> Generator[None, None, list[Move] | None]:
         moves = search.moves(tops)
         for a, b in moves:
             r = search.pop_pair(a, b)
-            lost = search.remaining[r] == 2 and search.forced_cycle(r)
-            line = None if lost else (yield from rec())
+            line = yield from rec(r if search.remaining[r] == 2 else -1)
             search.push_pair(a, b)
             if line is not None:
                 return [search.top_pair(a, b), *line]
@@ -401,7 +404,9 @@ def _chance(search: _Search) -> Generator[None, None, tuple[float, Move | None]]
     """
     memo: dict[tuple[int, frozenset[str]], float] = {}
 
-    def value(root: bool = False) -> Generator[None, None, tuple[float, Move | None]]:
+    def value(
+        root: bool = False, new_forced: int = -1
+    ) -> Generator[None, None, tuple[float, Move | None]]:
         if search.tick():
             yield
         removed, tops = search.safe_closure()
@@ -410,21 +415,22 @@ def _chance(search: _Search) -> Generator[None, None, tuple[float, Move | None]]
             key = (search.key(), frozenset(search.stock))
             if key in memo and not root:
                 best = (memo[key], None)
+            elif new_forced >= 0 and search.forced_cycle(new_forced):
+                best = (0.0, None)  # R4
+                memo[key] = 0.0
             else:
                 best = yield from expand(tops)
                 memo[key] = best[0]
         first = _pairs_of(search, removed)[:1]
         search.undo_pairs(removed)
-        return (best[0], first[0]) if first else best
+        return (best[0], first[0]) if first and best[0] > 0.0 else best
 
     def expand(tops: dict[int, list[int]]) -> Generator[None, None, tuple[float, Move | None]]:
         best: tuple[float, Move | None] = (0.0, None)
         moves = search.moves(tops)
         for a, b in moves:
             r = search.pop_pair(a, b)
-            p = 0.0
-            if not (search.remaining[r] == 2 and search.forced_cycle(r)):
-                p, _ = yield from value()
+            p, _ = yield from value(False, r if search.remaining[r] == 2 else -1)
             search.push_pair(a, b)
             if best[1] is None or p > best[0]:
                 best = (p, search.top_pair(a, b))
