@@ -4,18 +4,22 @@ Pure Python (no browser imports): storage is any object with ``get`` and
 ``set`` (see :class:`Storage`), so pytest can drive a whole session.
 
 Saved data: ``localStorage["nestor.game"]`` holds
-``{"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int}``
-(the game record of every move made, and how many are in effect). It is
-written after every change. A saved value that cannot be read is reported,
-copied to ``"nestor.game.unreadable"`` so nothing is lost, and a new game
-starts; no other key is touched.
+``{"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
+"hints": int, "solver_moves": int}`` (the game record of every move made, how
+many are in effect, and how often the player was helped: hints shown and moves
+played by Solve; older saves without the last two count as 0). It is written
+after every change. ``localStorage["nestor.settings"]`` holds the settings
+(:class:`Settings`). A saved value that cannot be read is reported, copied to
+``"<key>.unreadable"`` so nothing is lost, and replaced (a new game, or the
+default settings); no other key is touched.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from collections.abc import Generator
+from dataclasses import asdict, dataclass, fields
 from typing import Protocol
 from urllib.parse import parse_qs, urlencode
 
@@ -23,13 +27,18 @@ from nestor import (
     DEFAULT_VARIANT,
     MAX_DEAL,
     Game,
+    Move,
     NestorError,
     Pair,
+    Position,
     TurnStock,
+    card_name,
     check_deal_number,
+    deal_position,
     get_variant,
     rank_of,
 )
+from nestor.solver import Solution, solve_steps
 from nestor.variants import Variant
 
 SAVE_KEY = "nestor.game"
@@ -38,8 +47,55 @@ SAVE_KEY = "nestor.game"
 UNREADABLE_KEY = "nestor.game.unreadable"
 """Where an unreadable saved game is copied before it is replaced."""
 
+SETTINGS_KEY = "nestor.settings"
+"""localStorage key of the settings."""
+
 SAVE_VERSION = 1
 """Version of the saved-game shape described in the module docstring."""
+
+WINNABLE_SEARCH_LIMIT = 2000
+"""Deal numbers tried at most when looking for a winnable deal."""
+
+
+@dataclass
+class Settings:
+    """The player's settings, saved under :data:`SETTINGS_KEY` as a JSON object.
+
+    Attributes:
+        winnable_indicator: after each move, show whether the game can still
+            be won (Strict: the chance). Off by default.
+        winnable_only: "New deal" picks only deals the solver proves winnable
+            (Strict: winnable with the actual stock order).
+    """
+
+    winnable_indicator: bool = False
+    winnable_only: bool = False
+
+    @classmethod
+    def from_json_text(cls, text: str) -> Settings:
+        """Read settings saved by :meth:`to_json_text`.
+
+        Raises:
+            NestorError: not a JSON object, or a value that is not true/false.
+        """
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise NestorError(f"they are not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise NestorError("they are not a JSON object")
+        known = {f.name for f in fields(cls)}
+        values = {}
+        for key, value in data.items():
+            if key in known:
+                if not isinstance(value, bool):
+                    raise NestorError(f"{key!r} must be true or false, not {value!r}")
+                values[key] = value
+        return cls(**values)
+
+    def to_json_text(self) -> str:
+        """The settings as JSON text."""
+        return json.dumps(asdict(self), separators=(",", ":"))
 
 
 class Storage(Protocol):
@@ -104,6 +160,8 @@ def parse_query(query: str) -> tuple[DealRequest | None, str | None]:
 def load_saved(text: str) -> Game:
     """Rebuild the game from saved text (the shape in the module docstring).
 
+    The help counters are read by :func:`load_assists`.
+
     Raises:
         NestorError: with a reason for the player, if the text is not a valid
             saved game (bad JSON, wrong version, unknown variant, illegal move).
@@ -117,7 +175,70 @@ def load_saved(text: str) -> Game:
     version = data.get("version")
     if version != SAVE_VERSION:
         raise NestorError(f"it has an unknown format version ({version!r})")
-    return Game.from_json({k: v for k, v in data.items() if k != "version"})
+    game = Game.from_json({k: v for k, v in data.items() if k != "version"})
+    load_assists(data)
+    return game
+
+
+def load_assists(data: dict[str, object]) -> tuple[int, int]:
+    """Return ``(hints, solver_moves)`` from saved game data (0 when absent).
+
+    Raises:
+        NestorError: if a counter is not a whole number >= 0.
+    """
+    out = []
+    for key in ("hints", "solver_moves"):
+        value = data.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise NestorError(f"{key!r} must be a whole number, not {value!r}")
+        out.append(value)
+    return out[0], out[1]
+
+
+def hint_text(position: Position, solution: Solution) -> str:
+    """The sentence that shows a hint for ``position``, given its solution."""
+    chance = ""
+    if solution.win_probability is not None:
+        chance = f" (chance to win with best play: {solution.win_probability:.0%})"
+    move = solution.best_move
+    if solution.winnable is None and solution.win_probability is None:
+        return "The solver ran out of time on this position: no hint this time."
+    if move is None:
+        if position.variant.stock and solution.win_probability:
+            return "No move is needed: the game is already won."
+        return "No winning line remains from here: every way on loses."
+    if isinstance(move, TurnStock):
+        return "Hint: turn the next stock card" + chance + "."
+    return (
+        f"Hint: remove the {card_name(move.first)} and the {card_name(move.second)}"
+        + chance + "."
+    )
+
+
+def indicator_text(solution: Solution) -> str:
+    """The winnable indicator's sentence for a solved position."""
+    if solution.win_probability is not None:
+        return f"Chance to win with best play: {solution.win_probability:.0%}"
+    if solution.winnable is None:
+        return "Winnable: unknown (the solver ran out of time)"
+    return "Winnable: yes" if solution.winnable else "Winnable: no, not any more"
+
+
+def winnable_deal_steps(
+    variant: Variant, rng: random.Random, limit: int = WINNABLE_SEARCH_LIMIT
+) -> Generator[None, None, int | None]:
+    """Draw deal numbers until the solver proves one winnable; return it.
+
+    Strict counts as winnable when the actual stock order allows a win.
+    Yields between solver steps (see :func:`nestor.solver.solve_steps`);
+    returns ``None`` after ``limit`` deals without success.
+    """
+    for _ in range(limit):
+        number = rng.randrange(MAX_DEAL)
+        solution = yield from solve_steps(deal_position(variant, number))
+        if solution.winnable:
+            return number
+    return None
 
 
 class Session:
@@ -138,6 +259,12 @@ class Session:
         self.rng = rng
         self.selected: str | None = None
         self.notice: str | None = None
+        self.settings = Settings()
+        self.hints = 0
+        self.solver_moves = 0
+        self.hint: Move | None = None
+        self.hint_text: str | None = None
+        self._analysis: tuple[Position, Solution] | None = None
 
     @classmethod
     def open(
@@ -157,10 +284,12 @@ class Session:
         request, problems = parse_query(query)
         notes = [problems] if problems else []
         saved: Game | None = None
+        assists = (0, 0)
         raw = storage.get(SAVE_KEY)
         if raw is not None:
             try:
                 saved = load_saved(raw)
+                assists = load_assists(json.loads(raw))
             except NestorError as exc:
                 notes.append(
                     f"Your saved game could not be read: {exc}. It was set aside and a new "
@@ -175,7 +304,22 @@ class Session:
             game = saved
         else:
             game = Game(request.variant, request.deal)
+        settings = Settings()
+        raw_settings = storage.get(SETTINGS_KEY)
+        if raw_settings is not None:
+            try:
+                settings = Settings.from_json_text(raw_settings)
+            except NestorError as exc:
+                notes.append(
+                    f"Your settings could not be read: {exc}. They were set aside and the "
+                    "defaults are used."
+                )
+                storage.set(SETTINGS_KEY + ".unreadable", raw_settings)
+                storage.set(SETTINGS_KEY, settings.to_json_text())
         session = cls(game, storage, rng)
+        session.settings = settings
+        if game is saved:
+            session.hints, session.solver_moves = assists
         session.notice = " ".join(notes) or None
         session.save()
         return session
@@ -183,9 +327,69 @@ class Session:
     # ---- saving and the URL ----------------------------------------------------------
 
     def save(self) -> None:
-        """Write the game to storage under :data:`SAVE_KEY`."""
-        data = {"version": SAVE_VERSION, **self.game.to_json()}
+        """Write the game to storage under :data:`SAVE_KEY` and forget any shown hint."""
+        self.hint = None
+        self.hint_text = None
+        data = {
+            "version": SAVE_VERSION, **self.game.to_json(),
+            "hints": self.hints, "solver_moves": self.solver_moves,
+        }
         self.storage.set(SAVE_KEY, json.dumps(data, separators=(",", ":")))
+
+    def set_setting(self, name: str, value: bool) -> None:
+        """Change one setting (a field of :class:`Settings`) and save the settings.
+
+        Raises:
+            NestorError: if there is no such setting.
+        """
+        if name not in {f.name for f in fields(Settings)}:
+            raise NestorError(f"unknown setting {name!r}")
+        setattr(self.settings, name, bool(value))
+        self.storage.set(SETTINGS_KEY, self.settings.to_json_text())
+
+    @property
+    def assisted(self) -> bool:
+        """``True`` once a hint was shown or Solve played a move in this deal."""
+        return bool(self.hints or self.solver_moves)
+
+    # ---- the solver --------------------------------------------------------------------
+
+    def analysis(self) -> Solution | None:
+        """The solution of the current position, if it has been computed."""
+        if self._analysis is not None and self._analysis[0] == self.game.position:
+            return self._analysis[1]
+        return None
+
+    def analyse_steps(self, max_nodes: int | None = None) -> Generator[None, None, Solution]:
+        """Solve the current position (cached); a generator, see ``solve_steps``."""
+        position = self.game.position
+        known = self.analysis()
+        if known is not None:
+            return known
+        solution = yield from solve_steps(position, max_nodes)
+        self._analysis = (position, solution)
+        return solution
+
+    def show_hint(self, solution: Solution) -> None:
+        """Show the hint of ``solution`` (for the current position) and count it."""
+        self.hints += 1
+        self.save()
+        self.hint = solution.best_move
+        self.hint_text = hint_text(self.game.position, solution)
+
+    def play_solver_move(self, solution: Solution) -> bool:
+        """Solve: play the best move of ``solution`` (for the current position).
+
+        Returns ``False`` (and plays nothing) when no move keeps a chance to win.
+        """
+        move = solution.best_move
+        if move is None or not self.game.position.is_legal(move):
+            return False
+        self.game.push(move)
+        self.selected = None
+        self.solver_moves += 1
+        self.save()
+        return True
 
     def query(self) -> str:
         """The URL query that opens this deal: ``"?variant=V&deal=N"``."""
@@ -265,6 +469,8 @@ class Session:
         self._play(Game(variant, check_deal_number(deal)))
 
     def _play(self, game: Game) -> None:
+        if (game.variant, game.deal) != (self.game.variant, self.game.deal):
+            self.hints = self.solver_moves = 0  # a restart keeps the deal's help counted
         self.game = game
         self.selected = None
         self.notice = None

@@ -71,6 +71,8 @@ def assert_saved(session: Session) -> None:
         "deal": game.deal,
         "moves": [str(m) for m in game.all_moves],
         "cursor": game.cursor,
+        "hints": session.hints,
+        "solver_moves": session.solver_moves,
     }
     again = load_saved(session.storage.get(SAVE_KEY) or "")
     assert again.position == game.position
@@ -172,6 +174,8 @@ def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
         "deal": expected_deal,
         "moves": [],
         "cursor": 0,
+        "hints": 0,
+        "solver_moves": 0,
     }
     assert SAVE_VERSION == 1
     assert storage.data == {SETTINGS[0]: SETTINGS[1], SAVE_KEY: storage.data[SAVE_KEY]}
@@ -294,6 +298,7 @@ def test_open_with_unreadable_save_sets_it_aside(text):
     assert set(storage.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0]}
     assert saved(storage) == {
         "version": 1, "variant": "standard", "deal": session.game.deal, "moves": [], "cursor": 0,
+        "hints": 0, "solver_moves": 0,
     }
 
 
@@ -377,6 +382,7 @@ def test_tap_two_cards_of_a_rank_removes_the_pair():
     assert pair.second not in session.game.position.available()
     assert saved(storage) == {
         "version": 1, "variant": "standard", "deal": deal, "moves": [str(pair)], "cursor": 1,
+        "hints": 0, "solver_moves": 0,
     }
     assert storage.data[SETTINGS[0]] == SETTINGS[1]
 
@@ -442,6 +448,7 @@ def test_restart_returns_to_the_deal():
     assert session.notice is None
     assert saved(storage) == {
         "version": 1, "variant": "vertical", "deal": game.deal, "moves": [], "cursor": 0,
+        "hints": 0, "solver_moves": 0,
     }
 
 
