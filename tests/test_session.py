@@ -229,6 +229,7 @@ def test_open_url_of_another_deal_starts_it_fresh():
         assert session.notice is None
         assert saved(storage) == {
             "version": 1, "variant": variant, "deal": deal, "moves": [], "cursor": 0,
+            "hints": 0, "solver_moves": 0,
         }
 
 
