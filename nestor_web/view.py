@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from nestor import Outcome, Position
+from nestor import Outcome, Pair, Position, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS, card_name, rank_label
 
-from .session import Session
+from .session import Session, indicator_text
+
+CHECKING = "Checking whether the game can still be won…"
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class CardView:
         name: accessible name, e.g. ``"ten of hearts, column 3"``.
         available: the card can be tapped.
         selected: the card is the current selection.
+        hinted: the card is part of the pair the hint suggests.
     """
 
     code: str
@@ -37,6 +40,7 @@ class CardView:
     name: str
     available: bool
     selected: bool
+    hinted: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,11 @@ class BoardView:
         status: one sentence about the state of play.
         notice: a problem to report (bad link, unreadable save), or ``None``.
         query: the URL query that opens this deal.
+        hint_stock: the hint says to turn the stock card.
+        indicator: the winnable indicator's text, or ``None`` when it is off;
+            while the solver works: ``"Checking whether the game can be won…"``.
+        winnable_indicator, winnable_only: the settings.
+        assisted: hints or Solve were used in this deal.
     """
 
     variant: str
@@ -83,9 +92,16 @@ class BoardView:
     status: str
     notice: str | None
     query: str
+    hint_stock: bool = False
+    indicator: str | None = None
+    winnable_indicator: bool = False
+    winnable_only: bool = False
+    assisted: bool = False
 
 
-def _card(code: str, where: str, available: bool, selected: bool) -> CardView:
+def _card(
+    code: str, where: str, available: bool, selected: bool, hinted: bool = False
+) -> CardView:
     return CardView(
         code=code,
         rank=rank_label(code),
@@ -94,6 +110,7 @@ def _card(code: str, where: str, available: bool, selected: bool) -> CardView:
         name=f"{card_name(code)}, {where}",
         available=available,
         selected=selected,
+        hinted=hinted,
     )
 
 
@@ -122,9 +139,10 @@ def board_view(session: Session) -> BoardView:
     pos = game.position
     avail = pos.available()
     sel = session.selected if session.selected in avail else None
+    hinted = session.hint.cards if isinstance(session.hint, Pair) else ()
 
     def card(code: str, where: str) -> CardView:
-        return _card(code, where, code in avail, code == sel)
+        return _card(code, where, code in avail, code == sel, code in hinted)
 
     columns = tuple(
         tuple(card(c, f"column {i}") for c in col) for i, col in enumerate(pos.columns, 1)
@@ -136,6 +154,10 @@ def board_view(session: Session) -> BoardView:
         reserve = tuple(card(c, "reserve") for c in pos.reserve)
     outcome = pos.outcome()
     unpaired = pos.unpaired
+    indicator = None
+    if session.settings.winnable_indicator:
+        solution = session.analysis()
+        indicator = CHECKING if solution is None else indicator_text(solution)
     return BoardView(
         variant=game.variant.name,
         variant_title=game.variant.title,
@@ -154,9 +176,14 @@ def board_view(session: Session) -> BoardView:
         can_redo=game.can_redo(),
         can_turn_stock=pos.can_turn_stock(),
         outcome=outcome.result if outcome else None,
-        status=status_text(pos, sel),
+        status=session.hint_text or status_text(pos, sel),
         notice=session.notice,
         query=session.query(),
+        hint_stock=isinstance(session.hint, TurnStock),
+        indicator=indicator,
+        winnable_indicator=session.settings.winnable_indicator,
+        winnable_only=session.settings.winnable_only,
+        assisted=session.assisted,
     )
 
 
@@ -174,9 +201,10 @@ def render_card(card: CardView) -> str:
     if card.available:
         pressed = "true" if card.selected else "false"
         selected = " data-selected" if card.selected else ""
+        hint = " data-hint" if card.hinted else ""
         return (
             f'<button type="button" class="card {colour}" data-card="{card.code}" '
-            f'data-available{selected} aria-pressed="{pressed}" '
+            f'data-available{selected}{hint} aria-pressed="{pressed}" '
             f'aria-label="{escape(card.name)}">{face}</button>'
         )
     return (
@@ -200,8 +228,9 @@ def render_board(view: BoardView) -> str:
         parts.append('<section class="stock-area" aria-label="stock">')
         if view.stock_count:
             label = f"{view.stock_count} card{'s' if view.stock_count != 1 else ''} left"
+            hint = " data-hint" if view.hint_stock else ""
             parts.append(
-                '<button type="button" class="card back" data-action="turn" '
+                f'<button type="button" class="card back" data-action="turn"{hint} '
                 f'aria-label="stock, {label}"'
                 f'{"" if view.can_turn_stock else " disabled"}>'
                 f'<span class="count">{view.stock_count}</span></button>'
