@@ -1,0 +1,111 @@
+"""The solver in the browser: Hint, Solve, the winnable indicator, winnable deals only."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from lines import losing_line
+from playwright.sync_api import Page, expect
+from test_play import open_game, play
+
+from nestor import Game, Pair, deal_position
+from nestor.solver import solve
+
+
+def hinted_cards(page: Page) -> list[str]:
+    return sorted(page.locator("[data-hint][data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    ))
+
+
+def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) -> None:
+    deal = next(d for d in range(50) if solve(deal_position("standard", d)).winnable)
+    game = Game("standard", deal)
+    open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    # Play two real moves first, then ask for a hint, three times over.
+    for _ in range(3):
+        move = solve(game.position).best_move
+        assert isinstance(move, Pair)
+        play(page, move)
+        game.push(move)
+        page.click('[data-action="hint"]')
+        expect(page.locator("#status")).to_contain_text("Hint: remove the")
+        cards = hinted_cards(page)
+        assert len(cards) == 2
+        hinted = Pair(*cards)
+        assert game.position.is_legal(hinted)
+        assert solve(game.position.apply(hinted)).winnable is True
+        play(page, hinted)
+        game.push(hinted)
+    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    assert saved["hints"] == 3 and saved["solver_moves"] == 0
+    ms = float(page.locator("body").get_attribute("data-hint-ms") or "nan")
+    assert 0 <= ms < 10_000
+
+
+def test_hint_on_a_lost_position_says_so(page: Page, wait_ready) -> None:
+    # Deal 0 of standard cannot be won from the start.
+    assert solve(deal_position("standard", 0)).winnable is False
+    open_game(page, wait_ready, "?variant=standard&deal=0")
+    page.click('[data-action="hint"]')
+    expect(page.locator("#status")).to_contain_text("No winning line remains")
+    expect(page.locator("[data-hint]")).to_have_count(0)
+    # After a loss the Hint control is off.
+    for move in losing_line("standard", 0):
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
+    expect(page.locator('[data-action="hint"]')).to_be_disabled()
+
+
+def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
+    deal = next(d for d in range(50) if solve(deal_position("doublets", d)).winnable)
+    open_game(page, wait_ready, f"?variant=doublets&deal={deal}")
+    solve_button = page.locator('[data-action="solve"]')
+    solve_button.click()
+    expect(page.locator("body")).to_have_attribute("data-solving", "")
+    expect(solve_button).to_have_text("Stop")
+    expect(page.locator("#moves-made")).not_to_have_text("0")
+    solve_button.click()
+    expect(page.locator("body")).not_to_have_attribute("data-solving", "")
+    stopped_at = page.locator("#moves-made").inner_text()
+    page.wait_for_timeout(1500)
+    expect(page.locator("#moves-made")).to_have_text(stopped_at)
+    # The player can undo what Solve played, then let it finish.
+    page.click('[data-action="undo"]')
+    expect(page.locator("#moves-made")).to_have_text(str(int(stopped_at) - 1))
+    solve_button.click()
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won", timeout=60_000)
+    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    assert saved["solver_moves"] >= 26
+    game = Game.from_json({k: saved[k] for k in ("variant", "deal", "moves", "cursor")})
+    assert game.position.is_empty()
+
+
+def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
+    open_game(page, wait_ready, "?variant=overlapping&deal=0")
+    expect(page.locator("#indicator")).to_be_hidden()  # off by default
+    page.click("#settings summary")
+    page.check("#opt-indicator")
+    expected = "yes" if solve(deal_position("overlapping", 0)).winnable else "no"
+    expect(page.locator("#indicator")).to_contain_text(f"Winnable: {expected}")
+    page.check("#opt-winnable-only")
+    assert json.loads(page.evaluate("localStorage.getItem('nestor.settings')")) == {
+        "winnable_indicator": True, "winnable_only": True,
+    }
+    for _ in range(3):
+        before = page.locator("#deal-number").inner_text()
+        page.click('[data-action="new"]')
+        expect(page.locator("#deal-number")).not_to_have_text(before)
+        expect(page.locator("body")).not_to_have_attribute("data-busy", "")
+        deal = int(page.locator("#deal-number").inner_text())
+        assert solve(deal_position("overlapping", deal)).winnable is True
+        expect(page).to_have_url(re.compile(rf"\?variant=overlapping&deal={deal}$"))
+        expect(page.locator("#indicator")).to_contain_text("Winnable: yes")
+    # Strict shows the chance; the settings survive a reload.
+    page.select_option("#variant", "strict")
+    expect(page.locator("#indicator")).to_contain_text("Chance to win with best play:")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#opt-indicator")).to_be_checked()
+    expect(page.locator("#opt-winnable-only")).to_be_checked()
