@@ -495,6 +495,8 @@ def solve_steps(
         best = moves[0] if moves else None
     elif probability == 0.0:
         best = None
+    elif best is None and moves:
+        best = moves[0]  # tableau empty, stock left: pair the stock cards
     return Solution(winnable, moves, nodes, probability, best)
 
 

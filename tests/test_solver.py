@@ -1,0 +1,621 @@
+"""The exact solver (nestor/solver.py), checked against an independent brute force.
+
+The brute force below uses only the public rules engine (``legal_moves``,
+``apply``, ``outcome``): an exhaustive depth-first search for the open
+variants and for Strict with the stock order known, and an expectimax for
+Strict with the order unknown (each card left in the stock equally likely to
+be turned next, the player maximising over pairs).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from nestor import Game, deal_position
+from nestor.cards import RANKS, SUITS
+from nestor.position import Move, Pair, Position, TurnStock
+from nestor.solver import Solution, _exact, _Search, _stacks, iter_line, solve, solve_steps
+from nestor.variants import VARIANTS, Variant
+
+STANDARD = VARIANTS["standard"]
+STRICT = VARIANTS["strict"]
+OVERLAPPING = VARIANTS["overlapping"]
+ALL_VARIANTS = list(VARIANTS.values())
+
+# ---- the reference: brute force over the public Position API -----------------------------
+
+
+def brute_winnable(p: Position, lost: set[Position] | None = None) -> bool:
+    """Can ``p`` be won (stock order as given)? Exhaustive DFS, memo of lost positions."""
+    if lost is None:
+        lost = set()
+    outcome = p.outcome()
+    if outcome is not None:
+        return outcome.won
+    if p in lost:
+        return False
+    for move in p.legal_moves():
+        if brute_winnable(p.apply(move), lost):
+            return True
+    lost.add(p)
+    return False
+
+
+def brute_states(p: Position) -> int:
+    """How many distinct positions the brute force visits deciding ``p``."""
+    seen: set[Position] = set()
+    lost: set[Position] = set()
+
+    def rec(q: Position) -> bool:
+        seen.add(q)
+        outcome = q.outcome()
+        if outcome is not None:
+            return outcome.won
+        if q in lost:
+            return False
+        for move in q.legal_moves():
+            if rec(q.apply(move)):
+                return True
+        lost.add(q)
+        return False
+
+    rec(p)
+    return len(seen)
+
+
+def turn_each(p: Position) -> list[Position]:
+    """The positions after turning the stock, one per card that could come up next."""
+    out = []
+    for i, card in enumerate(p.stock):
+        rest = p.stock[:i] + p.stock[i + 1 :]
+        out.append(Position(p.variant, p.columns, p.reserve, (card,) + rest).apply(TurnStock()))
+    return out
+
+
+def brute_chance(p: Position, memo: dict[object, float]) -> float:
+    """Strict: the best-play win probability with every stock order equally likely."""
+    outcome = p.outcome()
+    if outcome is not None:
+        return 1.0 if outcome.won else 0.0
+    key = (p.columns, p.reserve, frozenset(p.stock))
+    if key not in memo:
+        memo[key] = max(move_value(p, m, memo) for m in p.legal_moves())
+    return memo[key]
+
+
+def move_value(p: Position, move: Move, memo: dict[object, float]) -> float:
+    """Strict: the chance to win after playing ``move`` in ``p`` (then best play)."""
+    if isinstance(move, TurnStock):
+        after = turn_each(p)
+        return sum(brute_chance(q, memo) for q in after) / len(after)
+    return brute_chance(p.apply(move), memo)
+
+
+def replay(p: Position, line: Sequence[Move]) -> Position:
+    for move in line:
+        p = p.apply(move)
+    return p
+
+
+def is_free(p: Position, card: str) -> bool:
+    """An available card with nothing beneath it (R2/R3 of the solver)."""
+    for col in p.columns:
+        if col and col[-1] == card:
+            return len(col) == 1
+    assert card in p.reserve
+    return p.variant.reserve_open is None or len(p.reserve) == 1
+
+
+def check_line_rules(p: Position, line: Sequence[Move]) -> None:
+    """The solver's line obeys R1 (and R2/R3 in the open variants) at every step."""
+    for move in line:
+        avail = list(p.available())
+        left = [c for col in p.columns for c in col] + list(p.reserve) + list(p.stock)
+        complete = {
+            r for r in RANKS
+            if sum(c[0] == r for c in avail) >= 2
+            and sum(c[0] == r for c in avail) == sum(c[0] == r for c in left)
+        }
+        if complete:  # R1: all of a rank available -> those go first
+            assert isinstance(move, Pair) and move.first[0] in complete, (p.to_text(), move)
+        if isinstance(move, Pair) and not p.variant.stock:
+            r = move.first[0]
+            here = [c for c in avail if c[0] == r]
+            total = sum(c[0] == r for c in left)
+            if is_free(p, move.first) and is_free(p, move.second):
+                # R2: two free cards are paired only when every card of the rank is available
+                assert len(here) == total, (p.to_text(), move)
+            if len(here) == 3 and total == 4 and any(is_free(p, c) for c in here):
+                # R3: the card left out is a free one
+                (third,) = set(here) - set(move.cards)
+                assert is_free(p, third), (p.to_text(), move)
+        p = p.apply(move)
+
+
+def check_solution(p: Position, sol: Solution | None = None) -> Solution:
+    """Check ``solve(p)`` against the brute force; return it."""
+    if sol is None:
+        sol = solve(p)
+    won = brute_winnable(p)
+    assert sol.winnable is won, p.to_text()
+    if won:
+        end = replay(p, sol.line)
+        assert end.outcome() is not None and end.outcome().won, p.to_text()
+        check_line_rules(p, sol.line)
+    else:
+        assert sol.line == ()
+    if not p.variant.stock:
+        assert sol.win_probability is None
+        if won and p.outcome() is None:
+            assert sol.best_move == sol.line[0]
+            assert brute_winnable(p.apply(sol.best_move))
+        else:
+            assert sol.best_move is None
+        return sol
+    memo: dict[object, float] = {}
+    chance = brute_chance(p, memo)
+    assert sol.win_probability == pytest.approx(chance, abs=1e-9), p.to_text()
+    if chance == 0.0 or p.outcome() is not None:
+        assert sol.best_move is None
+    else:
+        assert sol.best_move is not None, p.to_text()
+        assert p.is_legal(sol.best_move)
+        assert move_value(p, sol.best_move, memo) == pytest.approx(chance, abs=1e-9)
+    return sol
+
+
+# ---- small random layouts ---------------------------------------------------------------
+
+
+def build(
+    variant: Variant,
+    cards: Sequence[str],
+    slots: Sequence[int],
+    choices: Sequence[int],
+    depth: int = 4,
+) -> Position | None:
+    """Place ``cards`` one by one in the columns ``slots`` or the reserve/stock.
+
+    ``choices[i]`` picks (modulo) among the places card ``i`` may legally go:
+    a listed column less than ``depth`` deep without its rank, or the reserve/stock
+    (at most 4 cards). ``None`` if some card has nowhere to go.
+    """
+    columns: list[list[str]] = [[] for _ in range(variant.columns)]
+    spare: list[str] = []
+    depth = min(depth, variant.depth)
+    for card, choice in zip(cards, choices, strict=True):
+        options: list[int | None] = [
+            i for i in slots
+            if len(columns[i]) < depth and all(c[0] != card[0] for c in columns[i])
+        ]
+        if len(spare) < 4:
+            options.append(None)
+        if not options:
+            return None
+        where = options[choice % len(options)]
+        if where is None:
+            spare.append(card)
+        else:
+            columns[where].append(card)
+    if variant.stock:
+        return Position.checked(variant, columns, (), spare)
+    return Position.checked(variant, columns, spare)
+
+
+def random_position(rng: random.Random, variant: Variant, big: bool = False) -> Position:
+    """A few ranks in up to 5 columns of up to 4 cards (big: up to 8 ranks, 6 x 5)."""
+    while True:
+        cards = []
+        for rank in rng.sample(RANKS, rng.randint(4, 8) if big else rng.randint(1, 6)):
+            cards += [rank + s for s in rng.sample(SUITS, rng.choice((2, 2, 4)))]
+        rng.shuffle(cards)
+        width = rng.randint(3, 6) if big else rng.randint(1, 5)
+        slots = rng.sample(range(variant.columns), width)
+        # The reserve or stock is the last place offered: make it rarer half of the time.
+        sparing = rng.random() < 0.5
+        choices = [rng.randrange(1000) for _ in cards]
+        if sparing:
+            choices = [c % len(slots) if rng.random() < 0.8 else c for c in choices]
+        p = build(variant, cards, slots, choices, 5 if big else 4)
+        if p is not None:
+            return p
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
+def test_random_small_positions_match_brute_force(variant):
+    rng = random.Random(f"solver-{variant.name}")
+    outcomes = {True: 0, False: 0}
+    probabilities = set()
+    for i in range(1000):
+        p = random_position(rng, variant, big=i % 4 == 0)
+        sol = check_solution(p)
+        outcomes[bool(sol.winnable)] += 1
+        if sol.win_probability is not None:
+            probabilities.add(round(sol.win_probability, 6))
+    # The sample is not degenerate: both answers occur often.
+    assert outcomes[True] > 100 and outcomes[False] > 100, outcomes
+    if variant.stock:  # and real chances strictly between 0 and 1
+        assert len([x for x in probabilities if 0 < x < 1]) >= 3, probabilities
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> Position:
+    variant = draw(st.sampled_from(ALL_VARIANTS))
+    ranks = draw(st.lists(st.sampled_from(RANKS), min_size=1, max_size=5, unique=True))
+    cards: list[str] = []
+    for rank in ranks:
+        suits = draw(st.permutations(SUITS))[: draw(st.sampled_from((2, 4)))]
+        cards += [rank + s for s in suits]
+    cards = draw(st.permutations(cards))
+    slots = draw(
+        st.lists(st.integers(0, variant.columns - 1), min_size=1, max_size=4, unique=True)
+    )
+    choices = draw(st.lists(st.integers(0, 60), min_size=len(cards), max_size=len(cards)))
+    p = build(variant, cards, slots, choices)
+    assume(p is not None)
+    assert p is not None
+    return p
+
+
+@given(small_positions())
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_solver_matches_brute_force_hypothesis(p):
+    check_solution(p)
+
+
+def mid_game(rng: random.Random, variant: str, cards_left: int) -> Position:
+    """Random play from a random deal until at most ``cards_left`` cards or the end."""
+    game = Game(variant, rng.randrange(1_000_000))
+    while game.outcome() is None and game.position.cards_left() > cards_left:
+        game.push(rng.choice(game.legal_moves()))
+    return game.position
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_mid_game_positions_of_real_deals(variant):
+    rng = random.Random(f"mid-{variant}")
+    played = finished = 0
+    for _ in range(600):
+        p = mid_game(rng, variant, rng.choice((20, 24, 28)))
+        if p.outcome() is None:
+            played += 1
+        elif finished < 10:
+            finished += 1
+        else:
+            continue
+        check_solution(p)
+        if played == 60:
+            break
+    assert played == 60
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_whole_deals_give_lines_that_win(variant):
+    wins = 0
+    for deal in range(12):
+        p = deal_position(variant, deal)
+        sol = solve(p)
+        assert sol.winnable is not None
+        if sol.winnable:
+            wins += 1
+            end = replay(p, sol.line)
+            assert end.is_empty()
+            assert [q.cards_left() for q in iter_line(p, sol.line)][-1] == 0
+            check_line_rules(p, sol.line)
+            if not p.variant.stock:
+                assert sol.best_move == sol.line[0]
+        else:
+            assert sol.line == ()
+        if p.variant.stock:
+            assert sol.win_probability is not None and 0.0 <= sol.win_probability <= 1.0
+            if sol.win_probability == 1.0:
+                assert sol.winnable  # a sure win wins whatever the order
+            if sol.win_probability > 0.0:
+                assert sol.best_move is not None and p.is_legal(sol.best_move)
+    assert wins >= 1
+
+
+def test_strict_whole_deal_chance_matches_expectimax_after_opening():
+    """Full-size Strict: play until the stock must be turned, then compare chances."""
+    rng = random.Random(5)
+    compared = 0
+    for deal in range(40):
+        p = deal_position("strict", deal)
+        while p.outcome() is None and p.cards_left() > 26:
+            p = p.apply(rng.choice(p.legal_moves()))
+        if p.outcome() is None and p.stock:
+            compared += 1
+            check_solution(p)
+    assert compared >= 5
+
+
+# ---- finished positions and the empty tableau --------------------------------------------
+
+
+def empty(variant: Variant) -> list[list[str]]:
+    return [[] for _ in range(variant.columns)]
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
+def test_won_position(variant):
+    sol = solve(Position.checked(variant, empty(variant)))
+    assert sol.winnable is True
+    assert sol.line == ()
+    assert sol.best_move is None
+    assert sol.win_probability == (1.0 if variant.stock else None)
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
+def test_lost_position_no_pair(variant):
+    cols = empty(variant)
+    cols[0] = ["AC", "2C"]
+    cols[1] = ["2D", "AD"]
+    p = Position.checked(variant, cols)
+    assert p.outcome() is not None and not p.outcome().won
+    sol = solve(p)
+    assert sol.winnable is False
+    assert sol.line == ()
+    assert sol.best_move is None
+    assert sol.win_probability == (0.0 if variant.stock else None)
+
+
+def test_strict_lost_with_unpaired_stock_card():
+    cols = empty(STRICT)
+    cols[0] = ["AC", "2C"]
+    p = Position.checked(STRICT, cols, (), ["2D"], unpaired="AD")
+    sol = solve(p)
+    assert (sol.winnable, sol.win_probability, sol.line, sol.best_move) == (False, 0.0, (), None)
+
+
+@pytest.mark.parametrize("stock", [["8S", "8H"], ["8S", "3C", "8H", "3D"]])
+def test_strict_empty_tableau_pairs_the_stock(stock):
+    """Regression: with the tableau empty, best_move was None though a move was needed."""
+    p = Position.checked(STRICT, empty(STRICT), (), stock)
+    assert p.outcome() is None
+    sol = solve(p)
+    assert sol.winnable is True
+    assert sol.win_probability == 1.0
+    assert replay(p, sol.line).is_empty()
+    assert sol.best_move is not None
+    assert sol.best_move == sol.line[0]
+    assert p.is_legal(sol.best_move)
+
+
+def test_strict_turned_card_without_partner_loses():
+    cols = empty(STRICT)
+    cols[0] = ["AC", "2C"]
+    cols[1] = ["AD"]
+    # Stuck: only the stock can move; 2D pairs with 2C, 5C/5D cannot pair at all.
+    for stock, chance in ((["2D", "5C", "5D"], 1 / 3), (["5C", "2D", "5D"], 1 / 3)):
+        p = Position.checked(STRICT, cols, (), stock)
+        sol = check_solution(p)
+        assert sol.win_probability == pytest.approx(chance)
+        assert sol.winnable is (stock[0] == "2D")
+        assert sol.best_move == TurnStock()
+
+
+@pytest.mark.parametrize(
+    "text, chance",
+    [
+        ("strict KS5D/9S/-/9CKC/2CKD/5C2SKH/9H/- - 2H2D9D -", 1.0),
+        ("strict KH8D7S/7D8C/KCJS7H/KS8HJC7C/8S/-/-/- - JDJHKD -", 2 / 3),
+    ],
+)
+def test_strict_same_tableau_with_different_stock_left(text, chance):
+    """Found by fuzzing a solver whose lost-memo ignored the stock: the same
+    stack heights are reached with different numbers of stock cards left."""
+    p = Position.from_text(text)
+    sol = check_solution(p)
+    assert sol.winnable is True
+    assert sol.win_probability == pytest.approx(chance)
+
+
+# ---- the pruning rules, one by one ---------------------------------------------------------
+
+R1_LAYOUT = [
+    ["2C", "3C", "4C", "JC"],
+    ["2D", "3D", "4D", "JD"],
+    ["6C", "KC"], ["6D", "KD"], ["6H", "KH"], ["6S", "KS"],
+    ["JH", "4H"], ["JS", "4S"],
+]
+
+
+@pytest.mark.parametrize("variant", [STANDARD, STRICT], ids=lambda v: v.name)
+def test_r1_all_of_a_rank_available_goes_first(variant):
+    """All four kings are available: they go first, then the four sixes they uncover.
+
+    Without R1 the tallest-first move order would start with the jacks.
+    """
+    p = Position.checked(variant, R1_LAYOUT)
+    sol = check_solution(p)
+    assert sol.winnable
+    assert [m.first[0] for m in sol.line[:4]] == ["K", "K", "6", "6"]
+    assert isinstance(sol.best_move, Pair) and sol.best_move.first[0] == "K"
+    assert sol.nodes <= 10
+
+
+def test_r2_free_cards_wait():
+    """Two free nines (open reserve) while the other two are covered: they are paired last."""
+    cols = empty(STANDARD)
+    cols[0] = ["9H", "5C", "KC"]
+    cols[1] = ["9S", "KD", "5D"]
+    cols[2] = ["KH", "5H"]
+    cols[3] = ["5S", "KS"]
+    p = Position.checked(STANDARD, cols, ["9C", "9D"])
+    assert Pair("9C", "9D") in p.legal_moves()
+    sol = check_solution(p)
+    assert sol.winnable
+    assert sol.line[0] != Pair("9C", "9D")
+    # No nine is paired before all four are available.
+    at = next(i for i, m in enumerate(sol.line) if isinstance(m, Pair) and m.first[0] == "9")
+    before = replay(p, sol.line[:at])
+    assert {"9C", "9D", "9H", "9S"} <= set(before.available())
+
+
+# A lost position with two free pairs in the reserve; found by a random search.
+R2_R3_LOST = (
+    "standard 5S7D/8H/7H2SJD/JH3D2H7S/JC8SAC7CTC2C/5H2DAH3STD/3CADTH/JSTS3HAS 5C5D8C8D - -"
+)
+
+
+def test_r2_r3_cut_the_search():
+    p = Position.from_text(R2_R3_LOST)
+    sol = check_solution(p)
+    assert sol.winnable is False
+    # The same search without R2/R3 (internal API) visits far more positions.
+    plain = _Search(_stacks(p), [], False, None)
+    steps = _exact(plain)
+    with pytest.raises(StopIteration) as done:
+        while True:
+            next(steps)
+    assert done.value.value is None
+    assert plain.nodes >= 8 * sol.nodes
+    assert brute_states(p) >= 20 * sol.nodes
+
+
+def test_r3_keep_a_free_card():
+    """Three sevens available, the fourth covered, 7H free: 7C and 7D pair, 7H waits."""
+    cols = empty(STANDARD)
+    cols[0] = ["2C", "7C"]
+    cols[1] = ["3C", "7D"]
+    cols[2] = ["7H"]
+    cols[3] = ["7S", "2D", "3D"]
+    p = Position.checked(STANDARD, cols)
+    sol = check_solution(p)
+    assert sol.line[0] == Pair("7C", "7D")
+    assert sol.line[-1] == Pair("7H", "7S")
+
+
+R4_FILLER = [["5C", "6C"], ["6D", "5D"], ["5H", "6H"], ["6S", "5S"], ["8C", "9C"], ["9D", "8D"]]
+
+
+def test_r4_crossed_forced_pairs_in_columns():
+    """7C under QC, QD under 7D, no other 7 or Q: lost, found without searching."""
+    p = Position.checked(
+        STANDARD, [["7C", "QC"], ["QD", "7D"], *R4_FILLER], ["8H", "9H", "8S", "9S"]
+    )
+    assert p.outcome() is None
+    sol = check_solution(p)
+    assert sol.winnable is False
+    assert sol.nodes <= 2
+    assert brute_states(p) >= 300  # the brute force has to try every order
+
+
+def test_r4_crossed_forced_pairs_in_overlapping_reserve():
+    """The same crossing, with 7C under QC in the overlapping reserve stack."""
+    p = Position.checked(
+        OVERLAPPING, [["QD", "7D"], *R4_FILLER, ["8H", "9H"]], ["8S", "9S", "7C", "QC"]
+    )
+    assert p.outcome() is None
+    sol = check_solution(p)
+    assert sol.winnable is False
+    assert sol.nodes <= 2
+    assert brute_states(p) >= 50
+
+
+def test_r4_forced_pair_inside_overlapping_reserve():
+    """The only two sevens lie one on the other in the reserve: they can never pair."""
+    p = Position.checked(
+        OVERLAPPING, [*R4_FILLER, ["8H", "9H"], ["8S", "9S"]], ["7C", "7D"]
+    )
+    sol = check_solution(p)
+    assert sol.winnable is False
+    assert sol.nodes <= 2
+    assert brute_states(p) >= 100
+
+
+def test_r4_in_strict():
+    p = Position.checked(STRICT, [["7C", "QC"], ["QD", "7D"], *R4_FILLER], (), ["8H", "8S"])
+    sol = check_solution(p)
+    assert (sol.winnable, sol.win_probability, sol.best_move) == (False, 0.0, None)
+    assert sol.nodes <= 4
+
+
+def test_r4_is_not_fooled_by_a_stock_card():
+    """A crossing whose rank still has cards in the stock is not a deadlock."""
+    cols = empty(STRICT)
+    cols[0] = ["7C", "QC"]
+    cols[1] = ["QD", "7D"]
+    cols[2] = ["QH"]
+    p = Position.checked(STRICT, cols, (), ["QS"])
+    sol = check_solution(p)
+    assert sol.winnable is True
+    assert sol.win_probability == 1.0
+
+
+# ---- node budget and stepping --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_budget_gives_unknown_never_false(variant):
+    p = deal_position(variant, 3)
+    exact = solve(p)
+    assert exact.nodes > 2
+    small = solve(p, max_nodes=1)
+    assert small.winnable is None
+    assert small.line == ()
+    assert small.best_move is None
+    if variant == "strict":
+        assert small.win_probability is None
+    big = solve(p, max_nodes=10 * exact.nodes + 100)
+    assert big == exact
+    for budget in (2, 5, 20, exact.nodes // 2, exact.nodes - 1):
+        partial = solve(p, max_nodes=budget)
+        assert partial.winnable in (None, exact.winnable)
+        if partial.winnable:
+            assert replay(p, partial.line).is_empty()
+
+
+def test_budget_on_lost_deals_is_none_or_false():
+    for deal in range(30):
+        p = deal_position("standard", deal)
+        exact = solve(p)
+        if exact.winnable is False and exact.nodes > 5:
+            assert solve(p, max_nodes=3).winnable is None
+            assert solve(p, max_nodes=exact.nodes).winnable is False
+            return
+    pytest.fail("no lost deal needing a search among the first 30")
+
+
+def drive(p: Position, max_nodes: int | None = None) -> tuple[Solution, int]:
+    steps = solve_steps(p, max_nodes)
+    count = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value, count
+        count += 1
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_solve_steps_matches_solve(variant):
+    yielded = False
+    for deal in range(15):
+        p = deal_position(variant, deal)
+        sol, count = drive(p)
+        assert sol == solve(p)
+        assert count <= sol.nodes
+        # Each search yields every 64 of its own nodes (Strict runs two searches).
+        if sol.nodes > (128 if variant == "strict" else 64):
+            assert count >= 1
+            yielded = True
+    if variant in ("standard", "vertical"):
+        assert yielded
+
+
+def test_solve_steps_yields_on_a_big_search():
+    p = next(
+        q for q in (deal_position("standard", d) for d in range(50)) if solve(q).nodes > 200
+    )
+    sol, count = drive(p)
+    assert count >= 2
+    assert sol == solve(p)
+    budgeted, _ = drive(p, max_nodes=100)
+    assert budgeted == solve(p, max_nodes=100)
+    assert budgeted.winnable is None
