@@ -44,6 +44,7 @@ SITE_FILES := index.html pyscript.json main.py nestor nestor_web static
 site: $(VENDOR_STAMP)
 	rm -rf dist && mkdir -p dist
 	cp -r $(SITE_FILES) dist/
+	mkdir -p dist/docs && cp docs/odds.md dist/docs/
 	find dist -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -f dist/static/vendor/.stamp
 	@echo "dist/ is ready to publish ($$(du -sh dist | cut -f1))"

@@ -36,6 +36,7 @@ MIME_TYPES = {
     ".py": "text/x-python; charset=utf-8",
     ".toml": "application/toml",
     ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".ico": "image/x-icon",
