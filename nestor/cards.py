@@ -8,7 +8,7 @@ of Nestor, only ranks do.
 
 from __future__ import annotations
 
-from .errors import CardError
+from .errors import CardError, clip
 
 RANKS = "A23456789TJQK"
 """The thirteen ranks, ace low, in code form."""
@@ -47,13 +47,14 @@ def parse_card(text: str) -> str:
         code = "T" + code[2:]
     if len(code) != 2:
         raise CardError(
-            f"bad card {text!r}: a card is a rank (A 2-9 T J Q K, or 10) then a suit (C D H S)"
+            f"bad card {clip(text)!r}: a card is a rank (A 2-9 T J Q K, or 10) "
+            "then a suit (C D H S)"
         )
     rank, suit = code[0], code[1]
     if rank not in RANKS:
-        raise CardError(f"bad card {text!r}: unknown rank {rank!r} (use A 2-9 T J Q K)")
+        raise CardError(f"bad card {clip(text)!r}: unknown rank {rank!r} (use A 2-9 T J Q K)")
     if suit not in SUITS:
-        raise CardError(f"bad card {text!r}: unknown suit {suit!r} (use C D H S)")
+        raise CardError(f"bad card {clip(text)!r}: unknown suit {suit!r} (use C D H S)")
     return code
 
 

@@ -26,6 +26,7 @@ from .cards import rank_label
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
+from .jsontext import loads
 from .position import Move, Pair, Position
 from .solver import solve
 from .variants import VARIANTS, get_variant
@@ -58,9 +59,12 @@ def format_layout(position: Position) -> str:
             " ".join(show(col[row]) if row < len(col) else "   " for col in position.columns)
         )
     if position.variant.stock:
-        lines.append(f"stock: {len(position.stock)} face down")
+        cards = " ".join(show(c).strip() for c in position.stock) or "-"
+        lines.append(f"stock, face down, in turning order: {cards}")
     else:
-        lines.append("reserve: " + (" ".join(show(c).strip() for c in position.reserve) or "-"))
+        cards = " ".join(show(c).strip() for c in position.reserve) or "-"
+        top = " (overlapping: the last one is on top)" if position.variant.reserve_open else ""
+        lines.append(f"reserve{top}: {cards}")
     return "\n".join(lines)
 
 
@@ -110,9 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"one of: {', '.join(VARIANTS)} (default: standard)")
     deal.add_argument("--deal", type=_deal_number, required=True, metavar="N",
                       help=f"deal number, 0 to {MAX_DEAL - 1}")
-    deal.add_argument("--json", action="store_true",
+    form = deal.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true",
                       help='print {"variant", "deal", "columns", "reserve", "stock"} as JSON')
-    deal.add_argument("--text", action="store_true", help="print the one-line position text")
+    form.add_argument("--text", action="store_true", help="print the one-line position text")
 
     replay = sub.add_parser(
         "replay",
@@ -179,7 +184,7 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
         if not text.strip():
             continue
         try:
-            data = json.loads(text)
+            data = loads(text)
         except ValueError as exc:
             raise NestorError(f"line {number}: not valid JSON ({exc})") from None
         try:
@@ -253,6 +258,16 @@ def odds(variant: str, start: int, count: int, jobs: int) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 2 bad input)."""
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "deal":
             position = deal_position(args.variant, args.deal)

@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from .cards import DECK, rank_of
-from .errors import DealNumberError
+from .errors import DealNumberError, clip
 from .position import Position
 from .variants import Variant, get_variant
 
@@ -88,7 +88,11 @@ def check_deal_number(number: object) -> int:
         text = number.strip()
         if not text.isascii() or not text.isdigit():
             raise DealNumberError(
-                f"bad deal number {number!r}: use a whole number from 0 to {MAX_DEAL - 1}"
+                f"bad deal number {clip(number)!r}: use a whole number from 0 to {MAX_DEAL - 1}"
+            )
+        if len(text.lstrip("0")) > len(str(MAX_DEAL)):  # also keeps int() off huge texts
+            raise DealNumberError(
+                f"deal number {clip(text)} is out of range: use 0 to {MAX_DEAL - 1}"
             )
         number = int(text)
     if not isinstance(number, int):
@@ -96,9 +100,8 @@ def check_deal_number(number: object) -> int:
             f"a deal number must be an integer, not {type(number).__name__}"
         )
     if not 0 <= number < MAX_DEAL:
-        raise DealNumberError(
-            f"deal number {number} is out of range: use 0 to {MAX_DEAL - 1}"
-        )
+        shown = str(number) if abs(number) < 10**30 else "with more than 30 digits"
+        raise DealNumberError(f"deal number {shown} is out of range: use 0 to {MAX_DEAL - 1}")
     return number
 
 

@@ -8,6 +8,11 @@ kind of input was wrong; the message names the exact part.
 from __future__ import annotations
 
 
+def clip(text: str, limit: int = 60) -> str:
+    """Shorten ``text`` for an error message: at most ``limit`` characters, then "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class NestorError(ValueError):
     """Base class of every error this package raises on bad input or play."""
 

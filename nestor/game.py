@@ -7,12 +7,12 @@ variant, deal number and moves, and :class:`Record` is exactly that.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from .deal import check_deal_number, deal_position
 from .errors import HistoryError, MoveError, NestorError, RecordError
+from .jsontext import loads
 from .position import Move, Outcome, Position, parse_move
 from .variants import Variant, get_variant
 
@@ -254,7 +254,7 @@ class Game:
             RecordError: if the text is not JSON or the game is not valid.
         """
         try:
-            data = json.loads(text)
+            data = loads(text)
         except (TypeError, ValueError) as exc:
             raise RecordError(f"saved game is not valid JSON: {exc}") from None
         return cls.from_json(data)

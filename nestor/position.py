@@ -37,7 +37,7 @@ from enum import Enum
 from typing import Any, Literal, NamedTuple
 
 from .cards import RANKS, deck_index, parse_card, rank_of
-from .errors import CardError, IllegalMoveError, MoveError, PositionError
+from .errors import CardError, IllegalMoveError, MoveError, PositionError, clip
 from .variants import Variant, get_variant
 
 Area = Literal["column", "reserve", "stock"]
@@ -115,11 +115,11 @@ def parse_move(text: str) -> Move:
         return TurnStock()
     parts = [p for p in re.split(r"[\s\-+,]+", clean) if p]
     if len(parts) != 2:
-        raise MoveError(f"bad move {text!r}: write a pair as '7H-7S', or 'stock'")
+        raise MoveError(f"bad move {clip(text)!r}: write a pair as '7H-7S', or 'stock'")
     try:
         return Pair(parts[0], parts[1])
     except (CardError, MoveError) as exc:
-        raise MoveError(f"bad move {text!r}: {exc}") from None
+        raise MoveError(f"bad move {clip(text)!r}: {exc}") from None
 
 
 class Outcome(Enum):
@@ -154,7 +154,7 @@ def _parse_cards(text: str, what: str) -> tuple[str, ...]:
         if m is None:
             raise PositionError(
                 f"{what}: cannot read a card at {text[pos:pos + 3]!r} "
-                f"(character {pos + 1} of {text!r})"
+                f"(character {pos + 1} of {clip(text)!r})"
             )
         cards.append(parse_card(m.group(0)))
         pos = m.end()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import DECK
-from .errors import VariantError
+from .errors import VariantError, clip
 
 
 @dataclass(frozen=True)
@@ -90,5 +90,5 @@ def get_variant(name: str) -> Variant:
         return VARIANTS[key]
     except KeyError:
         raise VariantError(
-            f"unknown variant {name!r}; choose one of: {', '.join(VARIANTS)}"
+            f"unknown variant {clip(name)!r}; choose one of: {', '.join(VARIANTS)}"
         ) from None

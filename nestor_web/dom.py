@@ -19,7 +19,7 @@ from pyscript import document, window
 
 from nestor import VARIANTS, NestorError
 
-from .session import MemoryStorage, Session, winnable_deal_steps
+from .session import MemoryStorage, Session, parse_query, winnable_deal_steps
 from .view import board_view, render_board
 
 T = TypeVar("T")
@@ -78,12 +78,14 @@ class App:
             create_proxy(self.on_control_click),
             create_proxy(self.on_variant_change),
             create_proxy(self.on_setting_change),
+            create_proxy(self.on_popstate),
         ]
         self.el["board"].addEventListener("click", self._proxies[0])
         self.el["controls"].addEventListener("click", self._proxies[1])
         self.el["notice"].addEventListener("click", self._proxies[1])
         self.el["variant"].addEventListener("change", self._proxies[2])
         self.el["settings"].addEventListener("change", self._proxies[3])
+        window.addEventListener("popstate", self._proxies[4])
         select = self.el["variant"]
         select.innerHTML = "".join(
             f'<option value="{v.name}">{v.title}</option>' for v in VARIANTS.values()
@@ -95,11 +97,21 @@ class App:
 
     # ---- events ----------------------------------------------------------------------
 
+    def on_popstate(self, event: Any) -> None:
+        """Back or Forward: go to the deal in the address (resumed if in progress)."""
+        request, problem = parse_query(str(window.location.search))
+        self.solving = False
+        if request is not None and request.deal is not None:
+            self.session.open_deal(request.variant.name, request.deal)
+        elif problem:
+            self.session.notice = problem
+        self.render()
+
     def on_board_click(self, event: Any) -> None:
         """A tap on the play area: a card, or the stock pile."""
         target = event.target.closest("[data-card], [data-action]")
-        if target is None:
-            return
+        if target is None or event.detail > 1:
+            return  # the second click of a double click would hit the card that moved up
         if target.hasAttribute("data-action"):
             self.on_control_click(event)
             return
@@ -250,7 +262,17 @@ class App:
         """Draw the session's current view on the page."""
         view = board_view(self.session)
         el = self.el
+        focus = document.activeElement
+        focused_card = None
+        focused_column = None
+        if focus is not None and focus.hasAttribute("data-card"):
+            focused_card = str(focus.getAttribute("data-card"))
+            column = focus.closest(".column")
+            if column is not None:
+                focused_column = str(column.getAttribute("data-column"))
         el["board"].innerHTML = render_board(view)
+        if focused_card is not None:
+            self.restore_focus(focused_card, focused_column)
         el["variant"].value = view.variant
         el["variant-title"].textContent = view.variant_title
         el["deal-number"].textContent = str(view.deal)
@@ -295,9 +317,32 @@ class App:
             and self.indicator_for is not self.session.game.position
         ):
             asyncio.ensure_future(self.indicator_task())
-        if str(window.location.search) != view.query:
-            window.history.replaceState(None, "", view.query)
+        shown = str(window.location.search)
+        if shown != view.query:
+            # A new deal gets its own history entry, so Back returns to the last one.
+            request, _ = parse_query(shown)
+            if request is not None and request.deal is not None:
+                window.history.pushState(None, "", view.query)
+            else:
+                window.history.replaceState(None, "", view.query)
         document.title = f"Nestor – {view.variant_title}, deal {view.deal}"
+
+
+    def restore_focus(self, card: str, column: str | None) -> None:
+        """Keep keyboard focus on the board after a redraw.
+
+        Focus returns to the same card if it is still available, else to the
+        available card of the same column, else to the first available card.
+        """
+        target = document.querySelector(f'#board [data-card="{card}"][data-available]')
+        if target is None and column is not None:
+            target = document.querySelector(
+                f'#board .column[data-column="{column}"] [data-available]'
+            )
+        if target is None:
+            target = document.querySelector("#board [data-available]")
+        if target is not None:
+            target.focus()
 
 
 def start() -> App:

@@ -38,6 +38,8 @@ from nestor import (
     get_variant,
     rank_of,
 )
+from nestor.errors import clip
+from nestor.jsontext import loads
 from nestor.solver import Solution, solve_steps
 from nestor.variants import Variant
 
@@ -49,6 +51,12 @@ UNREADABLE_KEY = "nestor.game.unreadable"
 
 SETTINGS_KEY = "nestor.settings"
 """localStorage key of the settings."""
+
+ARCHIVE_KEY = "nestor.archive"
+"""localStorage key of games left in progress: ``{"variant/deal": saved text}``."""
+
+ARCHIVE_SIZE = 20
+"""Most games kept in the archive; the oldest is dropped first."""
 
 SAVE_VERSION = 1
 """Version of the saved-game shape described in the module docstring."""
@@ -79,9 +87,9 @@ class Settings:
             NestorError: not a JSON object, or a value that is not true/false.
         """
         try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise NestorError(f"they are not valid JSON ({exc})") from None
+            data = loads(text)
+        except ValueError as exc:
+            raise NestorError(f"they are not valid JSON ({clip(str(exc))})") from None
         if not isinstance(data, dict):
             raise NestorError("they are not a JSON object")
         known = {f.name for f in fields(cls)}
@@ -167,9 +175,9 @@ def load_saved(text: str) -> Game:
             saved game (bad JSON, wrong version, unknown variant, illegal move).
     """
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
-        raise NestorError(f"it is not valid JSON ({exc})") from None
+        data = loads(text)
+    except ValueError as exc:
+        raise NestorError(f"it is not valid JSON ({clip(str(exc))})") from None
     if not isinstance(data, dict):
         raise NestorError("it is not a saved game")
     version = data.get("version")
@@ -178,6 +186,40 @@ def load_saved(text: str) -> Game:
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
     load_assists(data)
     return game
+
+
+def load_saved_game(text: str) -> tuple[Game, int, int]:
+    """Rebuild ``(game, hints, solver_moves)`` from saved text.
+
+    Raises:
+        NestorError: with a reason for the player (see :func:`load_saved`).
+    """
+    game = load_saved(text)
+    data = loads(text)
+    assert isinstance(data, dict)
+    hints, solver_moves = load_assists(data)
+    return game, hints, solver_moves
+
+
+def game_key(variant: str, deal: int) -> str:
+    """The archive key of a deal: ``"variant/deal"``."""
+    return f"{variant}/{deal}"
+
+
+def _progress_key(text: str) -> str | None:
+    """The archive key of saved text with at least one move in effect, else ``None``."""
+    try:
+        data = loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    cursor, variant, deal = data.get("cursor"), data.get("variant"), data.get("deal")
+    if not isinstance(cursor, int) or cursor < 1 or not isinstance(variant, str):
+        return None
+    if not isinstance(deal, int):
+        return None
+    return game_key(variant, deal)
 
 
 def load_assists(data: dict[str, object]) -> tuple[int, int]:
@@ -272,69 +314,138 @@ class Session:
     ) -> Session:
         """Start the session for a page opened with URL query ``query``.
 
-        * The URL's deal is played; if it is the saved game's deal, the saved
-          game resumes where it was.
+        * The URL's deal is played: the saved game if it is that deal, else the
+          same deal kept in the archive of games left in progress, else fresh.
         * With no deal in the URL, the saved game resumes; with none, a random
           standard deal starts.
-        * A bad URL value or unreadable saved game is reported in ``notice``
-          and a random deal starts; the unreadable text is copied to
-          :data:`UNREADABLE_KEY`.
+        * A bad URL value, or saved data that cannot be read, is reported in
+          ``notice``; an unreadable saved game is copied to
+          :data:`UNREADABLE_KEY` and a new game starts. Other keys are left alone.
+        * A game replaced by another one while it has moves is kept in the
+          archive (:data:`ARCHIVE_KEY`), so opening its link again resumes it.
         """
         rng = rng or random.Random()
-        request, problems = parse_query(query)
-        notes = [problems] if problems else []
-        saved: Game | None = None
-        assists = (0, 0)
+        request, problem = parse_query(query)
+        session = cls(Game(DEFAULT_VARIANT, 0), storage, rng)
+        notes = [problem] if problem else []
+        saved: tuple[Game, int, int] | None = None
         raw = storage.get(SAVE_KEY)
         if raw is not None:
             try:
-                saved = load_saved(raw)
-                assists = load_assists(json.loads(raw))
+                saved = load_saved_game(raw)
             except NestorError as exc:
                 notes.append(
                     f"Your saved game could not be read: {exc}. It was set aside and a new "
                     "game started."
                 )
-                storage.set(UNREADABLE_KEY, raw)
-        if request is None:
-            game = saved or Game(DEFAULT_VARIANT, rng.randrange(MAX_DEAL))
-        elif request.deal is None:
-            game = Game(request.variant, rng.randrange(MAX_DEAL))
-        elif saved and (saved.variant, saved.deal) == (request.variant, request.deal):
-            game = saved
-        else:
-            game = Game(request.variant, request.deal)
-        settings = Settings()
+                session._store(UNREADABLE_KEY, raw)
         raw_settings = storage.get(SETTINGS_KEY)
         if raw_settings is not None:
             try:
-                settings = Settings.from_json_text(raw_settings)
+                session.settings = Settings.from_json_text(raw_settings)
             except NestorError as exc:
                 notes.append(
                     f"Your settings could not be read: {exc}. They were set aside and the "
                     "defaults are used."
                 )
-                storage.set(SETTINGS_KEY + ".unreadable", raw_settings)
-                storage.set(SETTINGS_KEY, settings.to_json_text())
-        session = cls(game, storage, rng)
-        session.settings = settings
-        if game is saved:
-            session.hints, session.solver_moves = assists
-        session.notice = " ".join(notes) or None
+                session._store(SETTINGS_KEY + ".unreadable", raw_settings)
+                session._store(SETTINGS_KEY, session.settings.to_json_text())
+        if saved is not None:
+            session.game, session.hints, session.solver_moves = saved
+        if request is None:
+            if saved is None:
+                session.game = Game(DEFAULT_VARIANT, rng.randrange(MAX_DEAL))
+        elif request.deal is None:
+            session.game = Game(request.variant, rng.randrange(MAX_DEAL))
+            session.hints = session.solver_moves = 0
+        else:
+            session._resume_or_start(request.variant.name, request.deal)
+        session.notice = " ".join([*notes, *filter(None, [session.notice])]) or None
         session.save()
         return session
 
     # ---- saving and the URL ----------------------------------------------------------
 
     def save(self) -> None:
-        """Write the game to storage under :data:`SAVE_KEY` and forget any shown hint."""
+        """Write the game to storage under :data:`SAVE_KEY` and forget any shown hint.
+
+        If storage holds another deal with moves made (another tab, or the game
+        this session replaced), that game is first moved to the archive.
+        """
         self.hint = None
         self.hint_text = None
         data = {
             "version": SAVE_VERSION, **self.game.to_json(),
             "hints": self.hints, "solver_moves": self.solver_moves,
         }
-        self.storage.set(SAVE_KEY, json.dumps(data, separators=(",", ":")))
+        text = json.dumps(data, separators=(",", ":"))
+        previous = self.storage.get(SAVE_KEY)
+        if previous is not None and previous != text:
+            key = _progress_key(previous)
+            if key is not None and key != game_key(self.game.variant.name, self.game.deal):
+                try:
+                    load_saved_game(previous)  # only a readable game is worth keeping
+                except NestorError:
+                    key = None
+            if key is not None and key != game_key(self.game.variant.name, self.game.deal):
+                archive = self._archive()
+                archive.pop(key, None)
+                archive[key] = previous
+                while len(archive) > ARCHIVE_SIZE:
+                    archive.pop(next(iter(archive)))
+                self._store(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
+        self._store(SAVE_KEY, text)
+
+    def _store(self, key: str, value: str) -> None:
+        """Write to storage; a failure (storage full or blocked) becomes a notice."""
+        try:
+            self.storage.set(key, value)
+        except Exception as exc:  # the browser's storage may refuse any write
+            problem = (
+                "Your progress could not be saved: the browser's storage refused it "
+                f"({clip(str(exc))}). The game goes on, but it may be lost when the page closes."
+            )
+            if problem not in (self.notice or ""):
+                self.notice = " ".join(filter(None, [self.notice, problem]))
+
+    def _archive(self) -> dict[str, str]:
+        """The archive of games left in progress: ``"variant/deal"`` -> saved text."""
+        raw = self.storage.get(ARCHIVE_KEY)
+        if raw is None:
+            return {}
+        try:
+            data = loads(raw)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+            return {str(k): v for k, v in data.items()}
+        self._store(ARCHIVE_KEY + ".unreadable", raw)
+        self.notice = " ".join(filter(None, [
+            self.notice,
+            "The games you left in progress could not be read; they were set aside.",
+        ]))
+        return {}
+
+    def _resume_or_start(self, variant: str, deal: int) -> None:
+        """Make ``variant``/``deal`` the game: the saved one, an archived one, or fresh."""
+        key = game_key(variant, deal)
+        if game_key(self.game.variant.name, self.game.deal) == key:
+            return
+        archive = self._archive()
+        if key in archive:
+            text = archive.pop(key)
+            try:
+                self.game, self.hints, self.solver_moves = load_saved_game(text)
+                self._store(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
+                return
+            except NestorError as exc:
+                self.notice = " ".join(filter(None, [
+                    self.notice,
+                    f"Your earlier game of this deal could not be read ({exc}); "
+                    "it starts afresh.",
+                ]))
+        self.game = Game(variant, deal)
+        self.hints = self.solver_moves = 0
 
     def set_setting(self, name: str, value: bool) -> None:
         """Change one setting (a field of :class:`Settings`) and save the settings.
@@ -461,12 +572,15 @@ class Session:
         self._play(Game(v, self.rng.randrange(MAX_DEAL)))
 
     def open_deal(self, variant: str, deal: int | str) -> None:
-        """Start a given deal.
+        """Go to a given deal: resume it if it is saved or archived, else start it.
 
         Raises:
             VariantError, DealNumberError: on a bad variant or deal number.
         """
-        self._play(Game(variant, check_deal_number(deal)))
+        v = get_variant(variant).name
+        self._resume_or_start(v, check_deal_number(deal))
+        self.selected = None
+        self.save()
 
     def _play(self, game: Game) -> None:
         if (game.variant, game.deal) != (self.game.variant, self.game.deal):

@@ -218,7 +218,7 @@ def render_board(view: BoardView) -> str:
     cols = len(view.columns)
     parts = [f'<div class="play" data-cols="{cols}"><div class="tableau">']
     for i, column in enumerate(view.columns, 1):
-        parts.append(f'<div class="column" aria-label="column {i}">')
+        parts.append(f'<div class="column" data-column="{i}" aria-label="column {i}">')
         parts.extend(render_card(c) for c in column)
         if not column:
             parts.append('<div class="slot" aria-hidden="true"></div>')
@@ -239,6 +239,7 @@ def render_board(view: BoardView) -> str:
             parts.append('<div class="slot" aria-hidden="true"></div>')
         parts.append(f'<span class="area-label">Stock: {view.stock_count} left</span>')
         if view.unpaired is not None:
+            parts.append('<span class="area-label">Turned, and no card to pair it with:</span>')
             parts.append(render_card(view.unpaired))
         parts.append("</section>")
     else:

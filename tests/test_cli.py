@@ -116,8 +116,10 @@ def test_deal_text_and_picture(capsys):
     assert lines[2] == " 4D  5C  JH  3S  4H 10H  KS  6D"
     assert lines[-1] == "reserve: 5S KC QC 6C"
     _, out, _ = run(capsys, "deal", "--variant", "strict", "--deal", "7")
-    assert out.splitlines()[-1] == "stock: 4 face down"
-    assert "5S" not in out  # the stock is face down
+    # The picture is for analysis: it shows the stock, in the order it will be turned.
+    assert out.splitlines()[-1] == "stock, face down, in turning order: 5S KC QC 6C"
+    _, out, _ = run(capsys, "deal", "--variant", "overlapping", "--deal", "7")
+    assert out.splitlines()[-1] == "reserve (overlapping: the last one is on top): 5S KC QC 6C"
 
 
 @pytest.mark.parametrize(
