@@ -99,6 +99,7 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
     assert saved == {
         "version": 1, "variant": "standard", "deal": 7,
         "moves": [str(move), str(second_move)], "cursor": 1,
+        "hints": 0, "solver_moves": 0,
     }
     page.reload()
     wait_ready(page)
@@ -233,14 +234,15 @@ def test_bad_link_is_reported_while_loading_is_shown(page: Page, wait_ready) -> 
         json.dumps({"version": 1, "variant": "klondike", "deal": 3, "moves": [], "cursor": 0}),
         json.dumps({"version": 1, "variant": "standard", "deal": 7, "moves": ["2C-2S"],
                     "cursor": 1}),
+        "[" * 100_000,
     ],
-    ids=["bad-json", "unknown-variant", "illegal-move"],
+    ids=["bad-json", "unknown-variant", "illegal-move", "nested-too-deep"],
 )
 def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, stored: str) -> None:
     page.add_init_script(
         "if (!sessionStorage.getItem('seeded')) {"
         f"  localStorage.setItem('nestor.game', {json.dumps(stored)});"
-        "  localStorage.setItem('nestor.settings', 'keep me');"
+        "  localStorage.setItem('another.app', 'keep me');"
         "  sessionStorage.setItem('seeded', '1');"
         "}"
     )
@@ -248,7 +250,45 @@ def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, stored: str
     expect(page.locator("#notice")).to_be_visible()
     expect(page.locator("#notice-text")).to_contain_text("saved game could not be read")
     expect(page.locator("#board [data-card]")).to_have_count(52)
-    assert page.evaluate("localStorage.getItem('nestor.settings')") == "keep me"
+    assert page.evaluate("localStorage.getItem('another.app')") == "keep me"
     assert page.evaluate("localStorage.getItem('nestor.game.unreadable')") == stored
     saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
     assert saved["moves"] == [] and saved["version"] == 1
+
+
+def test_back_returns_to_the_game_left_in_progress(page: Page, wait_ready) -> None:
+    game = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    for move in game.legal_moves()[:1]:
+        play(page, move)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    page.click('[data-action="new"]')
+    expect(page.locator("#deal-number")).not_to_have_text("7")
+    expect(page.locator("#moves-made")).to_have_text("0")
+    page.go_back()
+    expect(page.locator("#deal-number")).to_have_text("7")
+    expect(page.locator("#moves-made")).to_have_text("1")
+    expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+    # A different link and back to this one: still resumed.
+    page.goto("/?variant=vertical&deal=3")
+    wait_ready(page)
+    page.goto("/?variant=standard&deal=7")
+    wait_ready(page)
+    expect(page.locator("#moves-made")).to_have_text("1")
+
+
+def test_keyboard_focus_stays_on_the_board(page: Page, wait_ready) -> None:
+    game = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    move = game.legal_moves()[0]
+    assert isinstance(move, Pair)
+    first, second = move.cards
+    page.focus(f'[data-card="{first}"]')
+    page.keyboard.press("Enter")
+    expect(page.locator(f'[data-card="{first}"]')).to_be_focused()
+    page.focus(f'[data-card="{second}"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves-made")).to_have_text("1")
+    focused = page.evaluate("document.activeElement.dataset.card || ''")
+    game.push(move)
+    assert focused in game.position.available()

@@ -17,6 +17,11 @@ from typing import Any, TypeVar
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
+try:  # JS null arrives as this object, not as None
+    from pyodide.ffi import jsnull
+except ImportError:  # pragma: no cover - older Pyodide: JS null is None
+    jsnull = None
+
 from nestor import VARIANTS, NestorError
 
 from .session import MemoryStorage, Session, parse_query, winnable_deal_steps
@@ -43,6 +48,11 @@ class LocalStorage:
     def set(self, key: str, value: str) -> None:
         """Store ``value`` under ``key``."""
         window.localStorage.setItem(key, value)
+
+
+def missing(value: Any) -> bool:
+    """``True`` for a JS ``null``/``undefined`` result (``None`` or Pyodide's ``jsnull``)."""
+    return value is None or value is jsnull or type(value).__name__ == "JsNull"
 
 
 def _storage() -> tuple[Any, str | None]:
@@ -110,7 +120,7 @@ class App:
     def on_board_click(self, event: Any) -> None:
         """A tap on the play area: a card, or the stock pile."""
         target = event.target.closest("[data-card], [data-action]")
-        if target is None or event.detail > 1:
+        if missing(target) or event.detail > 1:
             return  # the second click of a double click would hit the card that moved up
         if target.hasAttribute("data-action"):
             self.on_control_click(event)
@@ -122,7 +132,7 @@ class App:
     def on_control_click(self, event: Any) -> None:
         """A tap on a control button (``data-action``)."""
         target = event.target.closest("[data-action]")
-        if target is None or target.disabled:
+        if missing(target) or target.disabled:
             return
         action = str(target.getAttribute("data-action"))
         s = self.session
@@ -158,7 +168,7 @@ class App:
     def on_setting_change(self, event: Any) -> None:
         """A settings checkbox changed (``data-setting`` names the setting)."""
         name = event.target.getAttribute("data-setting")
-        if name is None:
+        if missing(name):
             return
         try:
             self.session.set_setting(str(name), bool(event.target.checked))
@@ -265,10 +275,10 @@ class App:
         focus = document.activeElement
         focused_card = None
         focused_column = None
-        if focus is not None and focus.hasAttribute("data-card"):
+        if not missing(focus) and focus.hasAttribute("data-card"):
             focused_card = str(focus.getAttribute("data-card"))
             column = focus.closest(".column")
-            if column is not None:
+            if not missing(column):
                 focused_column = str(column.getAttribute("data-column"))
         el["board"].innerHTML = render_board(view)
         if focused_card is not None:
@@ -299,7 +309,7 @@ class App:
             for button in document.querySelectorAll(f'#controls [data-action="{action}"]'):
                 button.disabled = not enabled
         turn = document.querySelector('#controls [data-action="turn"]')
-        if turn is not None:
+        if not missing(turn):
             turn.hidden = not view.has_stock
         body = document.body
         if view.outcome:
@@ -335,13 +345,13 @@ class App:
         available card of the same column, else to the first available card.
         """
         target = document.querySelector(f'#board [data-card="{card}"][data-available]')
-        if target is None and column is not None:
+        if missing(target) and column is not None:
             target = document.querySelector(
                 f'#board .column[data-column="{column}"] [data-available]'
             )
-        if target is None:
+        if missing(target):
             target = document.querySelector("#board [data-available]")
-        if target is not None:
+        if not missing(target):
             target.focus()
 
 
