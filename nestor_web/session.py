@@ -32,7 +32,6 @@ from nestor import (
     Pair,
     Position,
     TurnStock,
-    card_name,
     check_deal_number,
     deal_position,
     get_variant,
@@ -42,6 +41,8 @@ from nestor.errors import clip
 from nestor.jsontext import loads
 from nestor.solver import Solution, solve_steps
 from nestor.variants import Variant
+
+from .i18n import LANGUAGES, _, card_name, percent, pick_language, set_language
 
 SAVE_KEY = "nestor.game"
 """localStorage key of the game in progress."""
@@ -65,26 +66,43 @@ WINNABLE_SEARCH_LIMIT = 2000
 """Deal numbers tried at most when looking for a winnable deal."""
 
 
+THEMES = ("system", "light", "dark")
+"""Colour themes: follow the system's dark mode, or force light or dark."""
+
+
 @dataclass
 class Settings:
     """The player's settings, saved under :data:`SETTINGS_KEY` as a JSON object.
 
     Attributes:
+        language: a code of :data:`nestor_web.i18n.LANGUAGES`, or ``None``
+            before the first visit has chosen one from the browser's languages.
+        four_colours: suits in four colours (clubs green, diamonds blue).
+        animations: animate removed pairs; ``None`` follows the system (off
+            when it asks for reduced motion).
+        theme: ``"system"``, ``"light"`` or ``"dark"``.
+        auto_pair: tapping a card that has exactly one possible partner
+            removes the pair at once. Off by default.
         winnable_indicator: after each move, show whether the game can still
             be won (Strict: the chance). Off by default.
         winnable_only: "New deal" picks only deals the solver proves winnable
             (Strict: winnable with the actual stock order).
     """
 
+    language: str | None = None
+    four_colours: bool = False
+    animations: bool | None = None
+    theme: str = "system"
+    auto_pair: bool = False
     winnable_indicator: bool = False
     winnable_only: bool = False
 
     @classmethod
     def from_json_text(cls, text: str) -> Settings:
-        """Read settings saved by :meth:`to_json_text`.
+        """Read settings saved by :meth:`to_json_text` (unknown keys are ignored).
 
         Raises:
-            NestorError: not a JSON object, or a value that is not true/false.
+            NestorError: not a JSON object, or a value of the wrong kind.
         """
         try:
             data = loads(text)
@@ -92,14 +110,33 @@ class Settings:
             raise NestorError(f"they are not valid JSON ({clip(str(exc))})") from None
         if not isinstance(data, dict):
             raise NestorError("they are not a JSON object")
-        known = {f.name for f in fields(cls)}
-        values = {}
+        settings = cls()
         for key, value in data.items():
-            if key in known:
-                if not isinstance(value, bool):
-                    raise NestorError(f"{key!r} must be true or false, not {value!r}")
-                values[key] = value
-        return cls(**values)
+            if key in {f.name for f in fields(cls)}:
+                settings.set(key, value)
+        return settings
+
+    def set(self, name: str, value: object) -> None:
+        """Set one setting, checking its value.
+
+        Raises:
+            NestorError: unknown setting, or a value it cannot take.
+        """
+        if name == "language":
+            if value is not None and value not in LANGUAGES:
+                raise NestorError(f"'language' must be one of {', '.join(LANGUAGES)}")
+        elif name == "theme":
+            if value not in THEMES:
+                raise NestorError(f"'theme' must be one of {', '.join(THEMES)}")
+        elif name == "animations":
+            if value is not None and not isinstance(value, bool):
+                raise NestorError("'animations' must be true, false or null")
+        elif name in {f.name for f in fields(self)}:
+            if not isinstance(value, bool):
+                raise NestorError(f"{name!r} must be true or false, not {clip(repr(value))}")
+        else:
+            raise NestorError(f"unknown setting {clip(name)!r}")
+        setattr(self, name, value)
 
     def to_json_text(self) -> str:
         """The settings as JSON text."""
@@ -155,13 +192,13 @@ def parse_query(query: str) -> tuple[DealRequest | None, str | None]:
         try:
             variant = get_variant(params["variant"][0])
         except NestorError as exc:
-            problem = f"The link's variant could not be used: {exc}."
+            problem = _("The link's variant could not be used: {error}.").format(error=exc)
     deal = None
     if "deal" in params and problem is None:
         try:
             deal = check_deal_number(params["deal"][0])
         except NestorError as exc:
-            problem = f"The link's deal number could not be used: {exc}."
+            problem = _("The link's deal number could not be used: {error}.").format(error=exc)
     return DealRequest(variant, deal), problem
 
 
@@ -239,31 +276,35 @@ def load_assists(data: dict[str, object]) -> tuple[int, int]:
 
 def hint_text(position: Position, solution: Solution) -> str:
     """The sentence that shows a hint for ``position``, given its solution."""
-    chance = ""
-    if solution.win_probability is not None:
-        chance = f" (chance to win with best play: {solution.win_probability:.0%})"
     move = solution.best_move
     if solution.winnable is None and solution.win_probability is None:
-        return "The solver ran out of time on this position: no hint this time."
+        return _("The solver ran out of time on this position: no hint this time.")
     if move is None:
         if position.variant.stock and solution.win_probability:
-            return "No move is needed: the game is already won."
-        return "No winning line remains from here: every way on loses."
+            return _("No move is needed: the game is already won.")
+        return _("No winning line remains from here: every way on loses.")
     if isinstance(move, TurnStock):
-        return "Hint: turn the next stock card" + chance + "."
-    return (
-        f"Hint: remove the {card_name(move.first)} and the {card_name(move.second)}"
-        + chance + "."
-    )
+        text = _("Hint: turn the next stock card.")
+    else:
+        text = _("Hint: remove the {first} and the {second}.").format(
+            first=card_name(move.first), second=card_name(move.second)
+        )
+    if solution.win_probability is not None:
+        text += " " + _("Chance to win with best play: {percent}.").format(
+            percent=percent(solution.win_probability)
+        )
+    return text
 
 
 def indicator_text(solution: Solution) -> str:
     """The winnable indicator's sentence for a solved position."""
     if solution.win_probability is not None:
-        return f"Chance to win with best play: {solution.win_probability:.0%}"
+        return _("Chance to win with best play: {percent}").format(
+            percent=percent(solution.win_probability)
+        )
     if solution.winnable is None:
-        return "Winnable: unknown (the solver ran out of time)"
-    return "Winnable: yes" if solution.winnable else "Winnable: no, not any more"
+        return _("Winnable: unknown (the solver ran out of time)")
+    return _("Winnable: yes") if solution.winnable else _("Winnable: no, not any more")
 
 
 def winnable_deal_steps(
@@ -275,7 +316,7 @@ def winnable_deal_steps(
     Yields between solver steps (see :func:`nestor.solver.solve_steps`);
     returns ``None`` after ``limit`` deals without success.
     """
-    for _ in range(limit):
+    for _attempt in range(limit):
         number = rng.randrange(MAX_DEAL)
         solution = yield from solve_steps(deal_position(variant, number))
         if solution.winnable:
@@ -310,7 +351,11 @@ class Session:
 
     @classmethod
     def open(
-        cls, storage: Storage, query: str = "", rng: random.Random | None = None
+        cls,
+        storage: Storage,
+        query: str = "",
+        rng: random.Random | None = None,
+        languages: list[str] | None = None,
     ) -> Session:
         """Start the session for a page opened with URL query ``query``.
 
@@ -323,33 +368,50 @@ class Session:
           :data:`UNREADABLE_KEY` and a new game starts. Other keys are left alone.
         * A game replaced by another one while it has moves is kept in the
           archive (:data:`ARCHIVE_KEY`), so opening its link again resumes it.
+        * The language is the saved one; on the first visit, the first of the
+          browser's ``languages`` that the game offers (saved from then on).
         """
         rng = rng or random.Random()
-        request, problem = parse_query(query)
         session = cls(Game(DEFAULT_VARIANT, 0), storage, rng)
-        notes = [problem] if problem else []
+        notes: list[str] = []
+        settings_error = None
+        raw_settings = storage.get(SETTINGS_KEY)
+        if raw_settings is not None:
+            try:
+                session.settings = Settings.from_json_text(raw_settings)
+            except NestorError as exc:
+                session._store(SETTINGS_KEY + ".unreadable", raw_settings)
+                settings_error = exc
+        if session.settings.language is None or settings_error is not None:
+            session.settings.language = pick_language(languages or [])
+            session._store(SETTINGS_KEY, session.settings.to_json_text())
+        try:
+            set_language(session.settings.language)
+        except OSError:
+            set_language("en")
+            notes.append(
+                f"The texts for {LANGUAGES[session.settings.language]} are missing from "
+                "this copy of the game, so it speaks English."
+            )
+        if settings_error is not None:  # reported in the language just chosen
+            notes.append(_(
+                "Your settings could not be read: {error}. They were set aside and the "
+                "defaults are used."
+            ).format(error=settings_error))
+        request, problem = parse_query(query)
+        if problem:
+            notes.append(problem)
         saved: tuple[Game, int, int] | None = None
         raw = storage.get(SAVE_KEY)
         if raw is not None:
             try:
                 saved = load_saved_game(raw)
             except NestorError as exc:
-                notes.append(
-                    f"Your saved game could not be read: {exc}. It was set aside and a new "
+                notes.append(_(
+                    "Your saved game could not be read: {error}. It was set aside and a new "
                     "game started."
-                )
+                ).format(error=exc))
                 session._store(UNREADABLE_KEY, raw)
-        raw_settings = storage.get(SETTINGS_KEY)
-        if raw_settings is not None:
-            try:
-                session.settings = Settings.from_json_text(raw_settings)
-            except NestorError as exc:
-                notes.append(
-                    f"Your settings could not be read: {exc}. They were set aside and the "
-                    "defaults are used."
-                )
-                session._store(SETTINGS_KEY + ".unreadable", raw_settings)
-                session._store(SETTINGS_KEY, session.settings.to_json_text())
         if saved is not None:
             session.game, session.hints, session.solver_moves = saved
         if request is None:
@@ -401,10 +463,10 @@ class Session:
         try:
             self.storage.set(key, value)
         except Exception as exc:  # the browser's storage may refuse any write
-            problem = (
+            problem = _(
                 "Your progress could not be saved: the browser's storage refused it "
-                f"({clip(str(exc))}). The game goes on, but it may be lost when the page closes."
-            )
+                "({error}). The game goes on, but it may be lost when the page closes."
+            ).format(error=clip(str(exc)))
             if problem not in (self.notice or ""):
                 self.notice = " ".join(filter(None, [self.notice, problem]))
 
@@ -422,7 +484,7 @@ class Session:
         self._store(ARCHIVE_KEY + ".unreadable", raw)
         self.notice = " ".join(filter(None, [
             self.notice,
-            "The games you left in progress could not be read; they were set aside.",
+            _("The games you left in progress could not be read; they were set aside."),
         ]))
         return {}
 
@@ -441,22 +503,24 @@ class Session:
             except NestorError as exc:
                 self.notice = " ".join(filter(None, [
                     self.notice,
-                    f"Your earlier game of this deal could not be read ({exc}); "
-                    "it starts afresh.",
+                    _("Your earlier game of this deal could not be read ({error}); "
+                      "it starts afresh.").format(error=exc),
                 ]))
         self.game = Game(variant, deal)
         self.hints = self.solver_moves = 0
 
-    def set_setting(self, name: str, value: bool) -> None:
+    def set_setting(self, name: str, value: object) -> None:
         """Change one setting (a field of :class:`Settings`) and save the settings.
 
+        Changing the language switches the translations at once.
+
         Raises:
-            NestorError: if there is no such setting.
+            NestorError: unknown setting or unfit value.
         """
-        if name not in {f.name for f in fields(Settings)}:
-            raise NestorError(f"unknown setting {name!r}")
-        setattr(self.settings, name, bool(value))
-        self.storage.set(SETTINGS_KEY, self.settings.to_json_text())
+        self.settings.set(name, value)
+        if name == "language" and isinstance(value, str):
+            set_language(value)
+        self._store(SETTINGS_KEY, self.settings.to_json_text())
 
     @property
     def assisted(self) -> bool:

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from html import escape
 
 from nestor import Outcome, Pair, Position, TurnStock
-from nestor.cards import RED_SUITS, SUIT_SYMBOLS, card_name, rank_label
+from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
+from .i18n import N_, _, card_name, ngettext, rank_label, variant_title
 from .session import Session, indicator_text
 
-CHECKING = "Checking whether the game can still be won…"
+CHECKING = N_("Checking whether the game can still be won…")
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def _card(
         rank=rank_label(code),
         suit=SUIT_SYMBOLS[code[1]],
         red=code[1] in RED_SUITS,
-        name=f"{card_name(code)}, {where}",
+        name=_("{card}, {place}").format(card=card_name(code), place=where),
         available=available,
         selected=selected,
         hinted=hinted,
@@ -118,19 +119,20 @@ def status_text(position: Position, selected: str | None) -> str:
     """One sentence for the status line: the outcome, or what to do next."""
     outcome = position.outcome()
     if outcome is Outcome.WON:
-        return "You won! Every card is paired off."
+        return _("You won! Every card is paired off.")
     if outcome is Outcome.NO_PAIR:
-        return "Game lost: no pair is left to remove."
+        return _("Game lost: no pair is left to remove.")
     if outcome is Outcome.STOCK_UNPAIRED:
-        return (
-            f"Game lost: the stock card {card_name(position.unpaired or '')} "
-            "can't pair with any available card."
-        )
+        return _(
+            "Game lost: the stock card, the {card}, can't pair with any available card."
+        ).format(card=card_name(position.unpaired or ""))
     if position.can_turn_stock():
-        return "No pair is left: turn the next stock card."
+        return _("No pair is left: turn the next stock card.")
     if selected is not None:
-        return f"Selected the {card_name(selected)}: now tap another card of the same rank."
-    return "Tap two available cards of the same rank to remove them."
+        return _("Selected the {card}: now tap another card of the same rank.").format(
+            card=card_name(selected)
+        )
+    return _("Tap two available cards of the same rank to remove them.")
 
 
 def board_view(session: Session) -> BoardView:
@@ -145,22 +147,23 @@ def board_view(session: Session) -> BoardView:
         return _card(code, where, code in avail, code == sel, code in hinted)
 
     columns = tuple(
-        tuple(card(c, f"column {i}") for c in col) for i, col in enumerate(pos.columns, 1)
+        tuple(card(c, _("column {number}").format(number=i)) for c in col)
+        for i, col in enumerate(pos.columns, 1)
     )
     stock_open = bool(pos.stock) and not any(pos.columns)
     if stock_open:
-        reserve = tuple(card(c, "stock") for c in pos.stock)
+        reserve = tuple(card(c, _("stock")) for c in pos.stock)
     else:
-        reserve = tuple(card(c, "reserve") for c in pos.reserve)
+        reserve = tuple(card(c, _("reserve")) for c in pos.reserve)
     outcome = pos.outcome()
     unpaired = pos.unpaired
     indicator = None
     if session.settings.winnable_indicator:
         solution = session.analysis()
-        indicator = CHECKING if solution is None else indicator_text(solution)
+        indicator = _(CHECKING) if solution is None else indicator_text(solution)
     return BoardView(
         variant=game.variant.name,
-        variant_title=game.variant.title,
+        variant_title=variant_title(game.variant.name),
         deal=game.deal,
         columns=columns,
         reserve=reserve,
@@ -169,7 +172,7 @@ def board_view(session: Session) -> BoardView:
         has_stock=game.variant.stock,
         stock_count=0 if stock_open else len(pos.stock),
         stock_open=stock_open,
-        unpaired=_card(unpaired, "turned from the stock", False, False) if unpaired else None,
+        unpaired=_card(unpaired, _("turned from the stock"), False, False) if unpaired else None,
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
         can_undo=game.can_undo(),
@@ -218,38 +221,47 @@ def render_board(view: BoardView) -> str:
     cols = len(view.columns)
     parts = [f'<div class="play" data-cols="{cols}"><div class="tableau">']
     for i, column in enumerate(view.columns, 1):
-        parts.append(f'<div class="column" data-column="{i}" aria-label="column {i}">')
+        label = escape(_("column {number}").format(number=i))
+        parts.append(f'<div class="column" data-column="{i}" aria-label="{label}">')
         parts.extend(render_card(c) for c in column)
         if not column:
             parts.append('<div class="slot" aria-hidden="true"></div>')
         parts.append("</div>")
     parts.append("</div>")
     if view.has_stock and not view.stock_open:
-        parts.append('<section class="stock-area" aria-label="stock">')
+        parts.append(f'<section class="stock-area" aria-label="{escape(_("Stock"))}">')
+        left = ngettext("{count} card left", "{count} cards left", view.stock_count).format(
+            count=view.stock_count
+        )
         if view.stock_count:
-            label = f"{view.stock_count} card{'s' if view.stock_count != 1 else ''} left"
             hint = " data-hint" if view.hint_stock else ""
+            label = _("Stock, {left}").format(left=left)
             parts.append(
                 f'<button type="button" class="card back" data-action="turn"{hint} '
-                f'aria-label="stock, {label}"'
+                f'aria-label="{escape(label)}"'
                 f'{"" if view.can_turn_stock else " disabled"}>'
                 f'<span class="count">{view.stock_count}</span></button>'
             )
         else:
             parts.append('<div class="slot" aria-hidden="true"></div>')
-        parts.append(f'<span class="area-label">Stock: {view.stock_count} left</span>')
+        parts.append(f'<span class="area-label">{escape(_("Stock: {left}").format(left=left))}'
+                     "</span>")
         if view.unpaired is not None:
-            parts.append('<span class="area-label">Turned, and no card to pair it with:</span>')
+            parts.append(
+                f'<span class="area-label">{escape(_("Turned, and no card to pair it with:"))}'
+                "</span>"
+            )
             parts.append(render_card(view.unpaired))
         parts.append("</section>")
     else:
         kind = "overlapping" if view.overlapping else "open"
-        title = "Stock (turned up)" if view.stock_open else "Reserve"
+        title = _("Stock (turned up)") if view.stock_open else _("Reserve")
         parts.append(
-            f'<section class="reserve {kind}" aria-label="{title.lower()}" '
+            f'<section class="reserve {kind}" aria-label="{escape(title)}" '
             f'style="--n:{max(view.spare, 1)}">'
         )
-        parts.append(f'<span class="area-label">{title}</span><div class="reserve-cards">')
+        parts.append(f'<span class="area-label">{escape(title)}</span>'
+                     '<div class="reserve-cards">')
         parts.extend(render_card(c) for c in view.reserve)
         if not view.reserve:
             parts.append('<div class="slot" aria-hidden="true"></div>')

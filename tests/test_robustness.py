@@ -136,7 +136,7 @@ def play_some(session: Session, moves: int) -> list[str]:
 
 
 def test_opening_another_link_keeps_the_game_in_progress() -> None:
-    storage = MemoryStorage({"nestor.settings": "{}"})
+    storage = MemoryStorage({"another.app": "{}"})
     first = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
     moves = play_some(first, 3)
     second = Session.open(storage, "?variant=standard&deal=8", random.Random(0))
@@ -147,7 +147,7 @@ def test_opening_another_link_keeps_the_game_in_progress() -> None:
     back = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
     assert [str(m) for m in back.game.moves] == moves
     assert "standard/7" not in json.loads(storage.data[ARCHIVE_KEY])
-    assert storage.data["nestor.settings"] == "{}"
+    assert storage.data["another.app"] == "{}"
 
 
 def test_new_deal_and_variant_switch_keep_the_game_for_open_deal() -> None:

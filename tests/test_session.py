@@ -28,6 +28,7 @@ from nestor import (
 from nestor_web.session import (
     SAVE_KEY,
     SAVE_VERSION,
+    SETTINGS_KEY,
     UNREADABLE_KEY,
     DealRequest,
     MemoryStorage,
@@ -37,7 +38,7 @@ from nestor_web.session import (
     parse_query,
 )
 
-SETTINGS = ("nestor.settings", '{"sound":false}')
+SETTINGS = ("another.app", '{"sound":false}')
 """An unrelated key that the session must never touch."""
 
 
@@ -178,7 +179,12 @@ def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
         "solver_moves": 0,
     }
     assert SAVE_VERSION == 1
-    assert storage.data == {SETTINGS[0]: SETTINGS[1], SAVE_KEY: storage.data[SAVE_KEY]}
+    # The first visit also saves the settings, with the language it chose.
+    assert storage.data == {
+        SETTINGS[0]: SETTINGS[1], SAVE_KEY: storage.data[SAVE_KEY],
+        SETTINGS_KEY: storage.data[SETTINGS_KEY],
+    }
+    assert json.loads(storage.data[SETTINGS_KEY])["language"] == "en"
 
 
 def test_open_url_deal():
@@ -296,7 +302,7 @@ def test_open_with_unreadable_save_sets_it_aside(text):
     assert session.game.cursor == 0
     assert storage.data[UNREADABLE_KEY] == text
     assert storage.data[SETTINGS[0]] == SETTINGS[1]
-    assert set(storage.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0]}
+    assert set(storage.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY}
     assert saved(storage) == {
         "version": 1, "variant": "standard", "deal": session.game.deal, "moves": [], "cursor": 0,
         "hints": 0, "solver_moves": 0,

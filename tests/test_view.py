@@ -274,7 +274,8 @@ def test_lost_game_stock_unpaired():
     view = board_view(session)
     assert view.outcome == "lost"
     assert view.status == (
-        f"Game lost: the stock card {card_name(pos.unpaired)} can't pair with any available card."
+        f"Game lost: the stock card, the {card_name(pos.unpaired)}, "
+        "can't pair with any available card."
     )
     assert view.unpaired is not None
     assert view.unpaired.code == pos.unpaired
@@ -304,7 +305,7 @@ def test_strict_fresh_deal():
     assert len(cards) == 48
     turn = [e for e in parse(render_board(view)) if e.attrs.get("data-action") == "turn"]
     assert "disabled" in turn[0].attrs
-    assert turn[0].attrs["aria-label"] == "stock, 4 cards left"
+    assert turn[0].attrs["aria-label"] == "Stock, 4 cards left"
 
 
 def test_strict_stuck_can_turn_the_stock():
@@ -332,7 +333,7 @@ def test_strict_with_empty_tableau_turns_the_stock_face_up():
     assert all(c.available for c in view.reserve)
     assert all(c.name == f"{card_name(c.code)}, stock" for c in view.reserve)
     html = render_board(view)
-    assert 'aria-label="stock (turned up)"' in html
+    assert 'aria-label="Stock (turned up)"' in html
     cards = check_html(view, pos)
     assert len(cards) == len(pos.stock) == view.cards_left
     # The face-up stock cards are played like any others.
