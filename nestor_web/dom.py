@@ -1,10 +1,10 @@
 """The DOM adapter: applies the view to the page and turns events into session calls.
 
 Runs only in the browser (PyScript on Pyodide). Everything it shows comes
-from :func:`nestor_web.view.board_view`; everything it does is one call on
-:class:`nestor_web.session.Session`. Listeners are delegated to containers
-that never change, so re-rendered cards need no new listeners; the proxies
-live as long as the page.
+from :func:`nestor_web.view.board_view` and :mod:`nestor_web.texts`;
+everything it does is one call on :class:`nestor_web.session.Session`.
+Listeners are delegated to containers that never change, so re-rendered
+cards need no new listeners; the proxies live as long as the page.
 """
 
 from __future__ import annotations
@@ -12,20 +12,23 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Generator
+from html import escape
 from typing import Any, TypeVar
 
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
+
+from nestor import VARIANTS, NestorError
+
+from .i18n import LANGUAGES, N_, _, language, variant_title
+from .session import MemoryStorage, Session, parse_query, winnable_deal_steps
+from .texts import TEXTS, keys_html, rules_html
+from .view import board_view, render_board
 
 try:  # JS null arrives as this object, not as None
     from pyodide.ffi import jsnull
 except ImportError:  # pragma: no cover - older Pyodide: JS null is None
     jsnull = None
-
-from nestor import VARIANTS, NestorError
-
-from .session import MemoryStorage, Session, parse_query, winnable_deal_steps
-from .view import board_view, render_board
 
 T = TypeVar("T")
 
@@ -34,6 +37,12 @@ SLICE_SECONDS = 0.008
 
 SOLVE_PACE_SECONDS = 0.6
 """Pause between two pairs played by Solve, so the player can follow."""
+
+ANIMATION_MS = 350
+"""How long a removed pair takes to fly to the discard pile."""
+
+KEY_ACTIONS = {"u": "undo", "r": "redo", "n": "new", "s": "restart", "h": "hint", "t": "turn"}
+"""Single keys for the controls (also shown in the keyboard help)."""
 
 
 class LocalStorage:
@@ -46,7 +55,7 @@ class LocalStorage:
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``."""
+        """Store ``value`` under ``key`` (raises if the browser refuses)."""
         window.localStorage.setItem(key, value)
 
 
@@ -61,7 +70,8 @@ def _storage() -> tuple[Any, str | None]:
         store.set("nestor.probe", "1")
         return store, None
     except Exception:  # the browser forbids storage (e.g. blocked cookies)
-        return MemoryStorage(), "This browser does not let the game save: progress will be lost."
+        problem = N_("This browser does not let the game save: progress will be lost.")
+        return MemoryStorage(), problem
 
 
 class App:
@@ -69,9 +79,12 @@ class App:
 
     def __init__(self) -> None:
         storage, problem = _storage()
-        self.session = Session.open(storage, str(window.location.search))
+        languages = [str(x) for x in window.navigator.languages] or [
+            str(window.navigator.language)
+        ]
+        self.session = Session.open(storage, str(window.location.search), languages=languages)
         if problem:
-            self.session.notice = " ".join(filter(None, [problem, self.session.notice]))
+            self.session.notice = " ".join(filter(None, [_(problem), self.session.notice]))
         self.solving = False
         self.busy = 0  # solver tasks running
         self.indicator_for: object = None  # the position the indicator task works on
@@ -80,30 +93,94 @@ class App:
             for name in (
                 "board", "controls", "variant", "status", "notice", "notice-text",
                 "deal-number", "variant-title", "cards-left", "moves-made", "indicator",
-                "opt-indicator", "opt-winnable-only", "settings",
+                "settings", "announce", "keys-dialog", "stats-dialog", "stats-text",
+                "rules-text", "keys-text", "opt-language",
             )
         }
-        self._proxies = [
-            create_proxy(self.on_board_click),
-            create_proxy(self.on_control_click),
-            create_proxy(self.on_variant_change),
-            create_proxy(self.on_setting_change),
-            create_proxy(self.on_popstate),
-        ]
-        self.el["board"].addEventListener("click", self._proxies[0])
-        self.el["controls"].addEventListener("click", self._proxies[1])
-        self.el["notice"].addEventListener("click", self._proxies[1])
-        self.el["variant"].addEventListener("change", self._proxies[2])
-        self.el["settings"].addEventListener("change", self._proxies[3])
-        window.addEventListener("popstate", self._proxies[4])
-        select = self.el["variant"]
-        select.innerHTML = "".join(
-            f'<option value="{v.name}">{v.title}</option>' for v in VARIANTS.values()
-        )
-        for button in document.querySelectorAll("#controls button, #variant, #settings input"):
-            button.disabled = False
+        handlers = {
+            "board": ("click", self.on_board_click),
+            "controls": ("click", self.on_control_click),
+            "notice": ("click", self.on_control_click),
+            "variant": ("change", self.on_variant_change),
+            "settings": ("change", self.on_setting_change),
+            "keys-dialog": ("click", self.on_dialog_click),
+            "stats-dialog": ("click", self.on_dialog_click),
+        }
+        self._proxies = []
+        for name, (kind, handler) in handlers.items():
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            self.el[name].addEventListener(kind, proxy)
+        for target, kind, handler in (
+            (window, "popstate", self.on_popstate),
+            (document, "keydown", self.on_key),
+        ):
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            target.addEventListener(kind, proxy)
+        self.fill_texts()
+        for control in document.querySelectorAll(
+            "#controls button, #variant, #settings input, #settings select"
+        ):
+            control.disabled = False
         self.render()
         document.body.setAttribute("data-ready", "")
+
+    # ---- texts and settings ----------------------------------------------------------
+
+    def fill_texts(self) -> None:
+        """Put the page's own texts in the current language (see nestor_web.texts)."""
+        document.documentElement.lang = language()
+        document.body.setAttribute("data-lang", language())
+        for element in document.querySelectorAll("[data-text]"):
+            element.textContent = _(TEXTS[str(element.getAttribute("data-text"))])
+        for element in document.querySelectorAll("[data-label]"):
+            element.setAttribute("aria-label", _(TEXTS[str(element.getAttribute("data-label"))]))
+        self.el["rules-text"].innerHTML = rules_html()
+        self.el["keys-text"].innerHTML = keys_html()
+        self.el["variant"].innerHTML = "".join(
+            f'<option value="{name}">{escape(variant_title(name))}</option>' for name in VARIANTS
+        )
+        self.el["opt-language"].innerHTML = "".join(
+            f'<option value="{code}" lang="{code}">{escape(title)}</option>'
+            for code, title in LANGUAGES.items()
+        )
+
+    def apply_settings(self) -> None:
+        """Reflect the settings on the page: controls, theme, colours, motion."""
+        settings = self.session.settings
+        root = document.documentElement
+        root.setAttribute("data-theme", settings.theme)
+        root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
+        root.setAttribute("data-animations", "true" if self.animations() else "false")
+        for control in document.querySelectorAll("#settings [data-setting]"):
+            value = getattr(settings, str(control.getAttribute("data-setting")))
+            if control.type == "checkbox":
+                control.checked = self.animations() if value is None else bool(value)
+            else:
+                control.value = value or ""
+
+    def animations(self) -> bool:
+        """Animate? The setting, or when unset, unless the system asks for reduced motion."""
+        chosen = self.session.settings.animations
+        if chosen is not None:
+            return chosen
+        return not window.matchMedia("(prefers-reduced-motion: reduce)").matches
+
+    def on_setting_change(self, event: Any) -> None:
+        """A settings control changed (``data-setting`` names the setting)."""
+        control = event.target
+        name = control.getAttribute("data-setting")
+        if missing(name):
+            return
+        value = bool(control.checked) if control.type == "checkbox" else str(control.value)
+        try:
+            self.session.set_setting(str(name), value)
+        except NestorError as exc:
+            self.session.notice = str(exc)
+        if name == "language":
+            self.fill_texts()
+        self.render()
 
     # ---- events ----------------------------------------------------------------------
 
@@ -126,15 +203,17 @@ class App:
             self.on_control_click(event)
             return
         self.solving = False  # the player takes over
-        if self.session.tap(str(target.getAttribute("data-card"))):
-            self.render()
+        self.act(lambda: self.session.tap(str(target.getAttribute("data-card"))))
 
     def on_control_click(self, event: Any) -> None:
         """A tap on a control button (``data-action``)."""
         target = event.target.closest("[data-action]")
         if missing(target) or target.disabled:
             return
-        action = str(target.getAttribute("data-action"))
+        self.run_action(str(target.getAttribute("data-action")))
+
+    def run_action(self, action: str) -> None:
+        """Do what a control (or its key) stands for."""
         s = self.session
         if action == "solve":
             if self.solving:
@@ -142,39 +221,157 @@ class App:
             else:
                 asyncio.ensure_future(self.solve_task())
             return
+        if action == "keys":
+            self.toggle_dialog(self.el["keys-dialog"])
+            return
+        if action == "stats":
+            self.show_stats()
+            return
         self.solving = False  # any other control stops Solve: the player takes over
         if action == "dismiss":
             s.notice = None
+            self.render()
         elif action == "hint":
             asyncio.ensure_future(self.hint_task())
-            return
         elif action == "new":
             self.deal_new(s.game.variant.name)
-            return
         else:
             handler = {
                 "restart": s.restart, "undo": s.undo, "redo": s.redo, "turn": s.turn_stock,
             }.get(action)
-            if handler is None:
-                return
-            handler()
+            if handler is not None:
+                self.act(handler)
+
+    def act(self, change: Any) -> None:
+        """Run ``change`` on the session, then animate what left and redraw."""
+        before = {
+            str(e.getAttribute("data-card")): e.getBoundingClientRect()
+            for e in document.querySelectorAll("#board [data-card]")
+        }
+        count = self.session.game.position.cards_left()
+        changed = change()
+        if changed is False:
+            return
+        if self.animations() and self.session.game.position.cards_left() < count:
+            gone = [c for c in before if not self._in_play(c)]
+            self.fly_away({c: before[c] for c in gone})
         self.render()
+
+    def _in_play(self, card: str) -> bool:
+        pos = self.session.game.position
+        return any(card in col for col in pos.columns) or card in pos.reserve or (
+            card in pos.stock or card == pos.unpaired
+        )
+
+    def fly_away(self, cards: dict[str, Any]) -> None:
+        """Animate copies of removed cards to the discard pile; the board is redrawn at once.
+
+        The copies are decoration only (no pointer events): input during the
+        animation goes to the real, already updated board.
+        """
+        pile = document.getElementById("cards-left").getBoundingClientRect()
+        for card, rect in cards.items():
+            original = document.querySelector(f'#board [data-card="{card}"]')
+            if missing(original):
+                continue
+            ghost = original.cloneNode(True)
+            ghost.removeAttribute("data-card")
+            ghost.removeAttribute("data-available")
+            ghost.removeAttribute("data-selected")
+            ghost.setAttribute("aria-hidden", "true")
+            ghost.classList.add("ghost")
+            style = ghost.style
+            style.left = f"{rect.left}px"
+            style.top = f"{rect.top}px"
+            style.width = f"{rect.width}px"
+            style.height = f"{rect.height}px"
+            document.body.appendChild(ghost)
+            dx = pile.left - rect.left
+            dy = pile.top - rect.top
+            frames = to_js([
+                {"transform": "translate(0, 0) scale(1)", "opacity": 1},
+                {"transform": f"translate({dx}px, {dy}px) scale(0.3)", "opacity": 0},
+            ], dict_converter=window.Object.fromEntries)
+            animation = ghost.animate(frames, to_js(
+                {"duration": ANIMATION_MS, "easing": "ease-in"},
+                dict_converter=window.Object.fromEntries,
+            ))
+            animation.onfinish = create_proxy(lambda _event, g=ghost: g.remove())
 
     def on_variant_change(self, event: Any) -> None:
         """The variant picker changed: deal a new game of that variant."""
         self.solving = False
         self.deal_new(str(event.target.value))
 
-    def on_setting_change(self, event: Any) -> None:
-        """A settings checkbox changed (``data-setting`` names the setting)."""
-        name = event.target.getAttribute("data-setting")
-        if missing(name):
+    def on_key(self, event: Any) -> None:
+        """Keyboard play: arrows move between available cards; single keys for controls."""
+        if event.ctrlKey or event.metaKey or event.altKey:
             return
-        try:
-            self.session.set_setting(str(name), bool(event.target.checked))
-        except NestorError as exc:
-            self.session.notice = str(exc)
-        self.render()
+        target = event.target
+        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
+        if tag in ("input", "select", "textarea"):
+            return
+        key = str(event.key)
+        if self.el["keys-dialog"].open or self.el["stats-dialog"].open:
+            return  # the dialog handles its own keys (Esc closes it)
+        if key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"):
+            self.move_focus(-1 if key in ("ArrowLeft", "ArrowUp") else 1)
+            event.preventDefault()
+        elif key == "Escape":
+            self.session.selected = None
+            self.render()
+        elif key == "?":
+            self.run_action("keys")
+        elif key.lower() in KEY_ACTIONS:
+            button = document.querySelector(f'#controls [data-action="{KEY_ACTIONS[key.lower()]}"]')
+            if not missing(button) and not button.disabled and not button.hidden:
+                self.run_action(KEY_ACTIONS[key.lower()])
+                event.preventDefault()
+
+    def move_focus(self, step: int) -> None:
+        """Focus the next (``step`` 1) or previous (-1) available card, wrapping around."""
+        cards = list(document.querySelectorAll("#board [data-available]"))
+        if not cards:
+            return
+        current = document.activeElement
+        codes = [str(c.getAttribute("data-card")) for c in cards]
+        here = (
+            str(current.getAttribute("data-card"))
+            if not missing(current) and current.hasAttribute("data-card") else None
+        )
+        index = (codes.index(here) + step) % len(cards) if here in codes else 0
+        cards[index].focus()
+
+    def on_dialog_click(self, event: Any) -> None:
+        """Dialog buttons: close, and the statistics reset (asks first)."""
+        target = event.target.closest("[data-action]")
+        if missing(target):
+            return
+        action = str(target.getAttribute("data-action"))
+        dialog = event.currentTarget
+        if action == "close":
+            dialog.close()
+        elif action in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
+            self.stats_reset(action)
+
+    def toggle_dialog(self, dialog: Any) -> None:
+        """Open ``dialog`` as a modal, or close it if open."""
+        if dialog.open:
+            dialog.close()
+        else:
+            dialog.showModal()
+
+    def show_stats(self) -> None:
+        """Open the statistics dialog (filled by :meth:`render_stats`)."""
+        self.render_stats()
+        self.toggle_dialog(self.el["stats-dialog"])
+
+    def render_stats(self) -> None:
+        """Fill the statistics dialog; overridden once statistics exist."""
+        self.el["stats-text"].textContent = ""
+
+    def stats_reset(self, action: str) -> None:
+        """Reset the statistics, after a confirmation step."""
 
     # ---- work with the solver, without freezing the page ------------------------------
 
@@ -202,13 +399,14 @@ class App:
         position = self.session.game.position
         if position.outcome() is not None:
             return
-        self.el["status"].textContent = "Thinking…"
+        self.el["status"].textContent = _("Thinking…")
         start = time.perf_counter()
         solution = await self.run_sliced(self.session.analyse_steps())
         elapsed = (time.perf_counter() - start) * 1000
         document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
         if self.session.game.position is position:
             self.session.show_hint(solution)
+            self.session.announcement = self.session.hint_text
         self.render()
 
     async def solve_task(self) -> None:
@@ -224,7 +422,7 @@ class App:
                 if not self.session.play_solver_move(solution):
                     self.session.show_hint(solution)  # says that no winning line remains
                     break
-                self.render()
+                self.act(lambda: True)
                 await asyncio.sleep(SOLVE_PACE_SECONDS)
         finally:
             self.solving = False
@@ -243,7 +441,7 @@ class App:
 
     async def winnable_deal_task(self, variant: str) -> None:
         """Look for a deal the solver proves winnable, then start it."""
-        self.el["status"].textContent = "Looking for a winnable deal…"
+        self.el["status"].textContent = _("Looking for a winnable deal…")
         try:
             found = await self.run_sliced(
                 winnable_deal_steps(VARIANTS[variant], self.session.rng)
@@ -252,7 +450,7 @@ class App:
             found = None
         if found is None:
             self.session.new_deal(variant)
-            self.session.notice = "No winnable deal was found quickly; this one may not be."
+            self.session.notice = _("No winnable deal was found quickly; this one may not be.")
         else:
             self.session.open_deal(variant, found)
         self.render()
@@ -289,18 +487,20 @@ class App:
         el["cards-left"].textContent = str(view.cards_left)
         el["moves-made"].textContent = str(view.moves_made)
         el["status"].textContent = (
-            "Solve is playing the winning line, one pair at a time: press Stop to take over."
+            _("Solve is playing the winning line, one pair at a time: press Stop to take over.")
             if self.solving and view.outcome is None else view.status
         )
+        if self.session.announcement:
+            el["announce"].textContent = self.session.announcement
+            self.session.announcement = None
         el["notice-text"].textContent = view.notice or ""
         el["notice"].hidden = view.notice is None
         el["indicator"].textContent = view.indicator or ""
         el["indicator"].hidden = view.indicator is None
-        el["opt-indicator"].checked = view.winnable_indicator
-        el["opt-winnable-only"].checked = view.winnable_only
+        self.apply_settings()
         playing = view.outcome is None
         solve = document.querySelector('#controls [data-action="solve"]')
-        solve.textContent = "Stop" if self.solving else "Solve"
+        solve.textContent = _("Stop") if self.solving else _("Solve")
         solve.setAttribute("aria-pressed", "true" if self.solving else "false")
         for action, enabled in (
             ("undo", view.can_undo), ("redo", view.can_redo), ("turn", view.can_turn_stock),
@@ -330,13 +530,14 @@ class App:
         shown = str(window.location.search)
         if shown != view.query:
             # A new deal gets its own history entry, so Back returns to the last one.
-            request, _ = parse_query(shown)
+            request, _problem = parse_query(shown)
             if request is not None and request.deal is not None:
                 window.history.pushState(None, "", view.query)
             else:
                 window.history.replaceState(None, "", view.query)
-        document.title = f"Nestor – {view.variant_title}, deal {view.deal}"
-
+        document.title = _("Nestor – {variant}, deal {deal}").format(
+            variant=view.variant_title, deal=view.deal
+        )
 
     def restore_focus(self, card: str, column: str | None) -> None:
         """Keep keyboard focus on the board after a redraw.

@@ -307,6 +307,50 @@ def indicator_text(solution: Solution) -> str:
     return _("Winnable: yes") if solution.winnable else _("Winnable: no, not any more")
 
 
+def move_words(move: Move) -> str:
+    """A move in words: ``"the seven of hearts and the seven of spades"``, or the stock turn."""
+    if isinstance(move, TurnStock):
+        return _("the turn of a stock card")
+    return _("the {first} and the {second}").format(
+        first=card_name(move.first), second=card_name(move.second)
+    )
+
+
+def describe_move(before: Position, after: Position, move: Move) -> str:
+    """What a screen reader hears after ``move``: what left, what it uncovered, the end.
+
+    Example: "Removed the seven of hearts and the seven of spades. Now available: the nine
+    of clubs in column 3."
+    """
+    if isinstance(move, TurnStock):
+        card = before.stock[0]
+        if after.unpaired == card:
+            text = _("Turned the {card} from the stock; it cannot pair.").format(
+                card=card_name(card)
+            )
+        else:
+            text = _("Turned the {card} from the stock and removed it with its pair.").format(
+                card=card_name(card)
+            )
+    else:
+        text = _("Removed {move}.").format(move=move_words(move))
+    new = [c for c in after.available() if c not in before.available()]
+    places = []
+    for card in new:
+        place = after.available()[card]
+        where = (
+            _("in column {number}").format(number=place.slot + 1)
+            if place.area == "column" else _("in the reserve")
+        )
+        places.append(_("the {card} {place}").format(card=card_name(card), place=where))
+    if places:
+        text += " " + _("Now available: {cards}.").format(cards=", ".join(places))
+    outcome = after.outcome()
+    if outcome is not None:
+        text += " " + (_("You won!") if outcome.won else _("The game is lost."))
+    return text
+
+
 def winnable_deal_steps(
     variant: Variant, rng: random.Random, limit: int = WINNABLE_SEARCH_LIMIT
 ) -> Generator[None, None, int | None]:
@@ -347,6 +391,7 @@ class Session:
         self.solver_moves = 0
         self.hint: Move | None = None
         self.hint_text: str | None = None
+        self.announcement: str | None = None
         self._analysis: tuple[Position, Solution] | None = None
 
     @classmethod
@@ -560,10 +605,8 @@ class Session:
         move = solution.best_move
         if move is None or not self.game.position.is_legal(move):
             return False
-        self.game.push(move)
-        self.selected = None
         self.solver_moves += 1
-        self.save()
+        self._move(move)
         return True
 
     def query(self) -> str:
@@ -588,28 +631,37 @@ class Session:
         elif self.selected == card:
             self.selected = None
         elif rank_of(self.selected) == rank_of(card):
-            self.game.push(Pair(self.selected, card))
-            self.selected = None
-            self.save()
+            self._move(Pair(self.selected, card))
         else:
             self.selected = card
+        if self.settings.auto_pair and self.selected == card:
+            partners = [c for c in position.available() if c != card and c[0] == card[0]]
+            if len(partners) == 1:  # only one card it can pair with: pair at once
+                self._move(Pair(card, partners[0]))
         return True
+
+    def _move(self, move: Move) -> None:
+        """Play ``move`` (legal here), announce what it did, and save."""
+        before = self.game.position
+        self.game.push(move)
+        self.selected = None
+        self.announcement = describe_move(before, self.game.position, move)
+        self.save()
 
     def turn_stock(self) -> bool:
         """Strict: turn the top stock card if that is legal now; return ``True`` if done."""
         if not self.game.position.can_turn_stock():
             return False
-        self.game.push(TurnStock())
-        self.selected = None
-        self.save()
+        self._move(TurnStock())
         return True
 
     def undo(self) -> bool:
         """Take back the last move, if any; return ``True`` if done."""
         if not self.game.can_undo():
             return False
-        self.game.undo()
+        move = self.game.undo()
         self.selected = None
+        self.announcement = _("Took back: {move}.").format(move=move_words(move))
         self.save()
         return True
 
@@ -617,8 +669,10 @@ class Session:
         """Replay the last undone move, if any; return ``True`` if done."""
         if not self.game.can_redo():
             return False
-        self.game.redo()
+        before = self.game.position
+        move = self.game.redo()
         self.selected = None
+        self.announcement = describe_move(before, self.game.position, move)
         self.save()
         return True
 

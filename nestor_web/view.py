@@ -206,12 +206,14 @@ def render_card(card: CardView) -> str:
         selected = " data-selected" if card.selected else ""
         hint = " data-hint" if card.hinted else ""
         return (
-            f'<button type="button" class="card {colour}" data-card="{card.code}" '
+            f'<button type="button" class="card {colour} suit-{card.code[1]}" '
+            f'data-card="{card.code}" '
             f'data-available{selected}{hint} aria-pressed="{pressed}" '
             f'aria-label="{escape(card.name)}">{face}</button>'
         )
     return (
-        f'<div class="card {colour} covered" data-card="{card.code}" role="img" '
+        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}" '
+        'role="img" '
         f'aria-label="{escape(card.name)}">{face}</div>'
     )
 
@@ -229,28 +231,27 @@ def render_board(view: BoardView) -> str:
         parts.append("</div>")
     parts.append("</div>")
     if view.has_stock and not view.stock_open:
-        parts.append(f'<section class="stock-area" aria-label="{escape(_("Stock"))}">')
+        stock_title = escape(_("Stock"))
         left = ngettext("{count} card left", "{count} cards left", view.stock_count).format(
             count=view.stock_count
         )
+        caption = escape(_("Stock: {left}").format(left=left))
+        parts.append(f'<section class="stock-area" aria-label="{stock_title}">')
         if view.stock_count:
             hint = " data-hint" if view.hint_stock else ""
-            label = _("Stock, {left}").format(left=left)
+            label = escape(_("Stock, {left}").format(left=left))
             parts.append(
                 f'<button type="button" class="card back" data-action="turn"{hint} '
-                f'aria-label="{escape(label)}"'
+                f'aria-label="{label}"'
                 f'{"" if view.can_turn_stock else " disabled"}>'
                 f'<span class="count">{view.stock_count}</span></button>'
             )
         else:
             parts.append('<div class="slot" aria-hidden="true"></div>')
-        parts.append(f'<span class="area-label">{escape(_("Stock: {left}").format(left=left))}'
-                     "</span>")
+        parts.append(f'<span class="area-label">{caption}</span>')
         if view.unpaired is not None:
-            parts.append(
-                f'<span class="area-label">{escape(_("Turned, and no card to pair it with:"))}'
-                "</span>"
-            )
+            turned = escape(_("Turned, and no card to pair it with:"))
+            parts.append(f'<span class="area-label">{turned}</span>')
             parts.append(render_card(view.unpaired))
         parts.append("</section>")
     else:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write pyscript.json: the PyScript config that ships every module of nestor/ and nestor_web/.
+"""Write pyscript.json: the PyScript config that ships nestor/, nestor_web/ and the catalogs.
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
@@ -15,15 +15,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("nestor", "nestor_web")
+CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 
 
 def config() -> str:
     """The config text: the vendored interpreter, and each module at the same path."""
-    files = {
-        f"./{p.relative_to(ROOT)}": f"./{p.relative_to(ROOT)}"
-        for pkg in PACKAGES
-        for p in sorted((ROOT / pkg).glob("*.py"))
-    }
+    paths = [
+        str(p.relative_to(ROOT)) for pkg in PACKAGES for p in sorted((ROOT / pkg).glob("*.py"))
+    ]
+    files = {f"./{path}": f"./{path}" for path in [*paths, *CATALOGS]}
     data = {"interpreter": "./static/vendor/pyodide/pyodide.mjs", "files": files}
     return json.dumps(data, indent=2) + "\n"
 
