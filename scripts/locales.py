@@ -52,12 +52,12 @@ def po_path(lang: str) -> Path:
 def write_template(catalog: Catalog) -> None:
     LOCALE.mkdir(exist_ok=True)
     with open(LOCALE / f"{DOMAIN}.pot", "wb") as out:
-        write_po(out, catalog, omit_header=True, sort_output=True, width=100)
+        write_po(out, catalog, omit_header=True, sort_output=True, width=100, include_lineno=False)
 
 
 def template_text(catalog: Catalog) -> bytes:
     buffer = io.BytesIO()
-    write_po(buffer, catalog, omit_header=True, sort_output=True, width=100)
+    write_po(buffer, catalog, omit_header=True, sort_output=True, width=100, include_lineno=False)
     return buffer.getvalue()
 
 
@@ -74,7 +74,8 @@ def update() -> None:
         catalog.update(template, no_fuzzy_matching=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as out:
-            write_po(out, catalog, sort_output=True, width=100, ignore_obsolete=True)
+            write_po(out, catalog, sort_output=True, width=100, ignore_obsolete=True,
+                     include_lineno=False)
         print(f"updated {path.relative_to(ROOT)}")
 
 

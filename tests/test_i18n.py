@@ -1,0 +1,128 @@
+"""Translations: complete catalogs, German on the board, page texts from the catalogs."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from nestor import Game
+from nestor_web import i18n
+from nestor_web.session import MemoryStorage, Session
+from nestor_web.texts import KEYS, RULES, TEXTS, keys_html, rules_html
+from nestor_web.view import board_view, render_board
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import locales  # noqa: E402
+
+
+@pytest.fixture
+def german():
+    locales.compile_all()
+    i18n.set_language("de")
+    yield
+    i18n.set_language("en")
+
+
+def test_every_message_has_a_german_translation_and_the_template_is_current() -> None:
+    assert locales.problems() == []
+
+
+def test_the_check_fails_on_a_missing_translation(tmp_path, monkeypatch) -> None:
+    po = (ROOT / "locale/de/LC_MESSAGES/nestor.po").read_text()
+    broken = tmp_path / "de" / "LC_MESSAGES"
+    broken.mkdir(parents=True)
+    text = po.replace('msgstr "Neues Spiel"', 'msgstr ""', 1)
+    assert text != po
+    (broken / "nestor.po").write_text(text)
+    (tmp_path / "nestor.pot").write_bytes((ROOT / "locale/nestor.pot").read_bytes())
+    monkeypatch.setattr(locales, "LOCALE", tmp_path)
+    assert any("New deal" in p for p in locales.problems())
+
+
+def test_pick_language() -> None:
+    assert i18n.pick_language(["de-AT", "en"]) == "de"
+    assert i18n.pick_language(["fr-FR", "en-GB"]) == "en"
+    assert i18n.pick_language(["fr"]) == "en"
+    assert i18n.pick_language([]) == "en"
+
+
+def test_german_card_names_and_board(german) -> None:
+    assert i18n.card_name("TH") == "Herz-Zehn"
+    assert i18n.card_name("JS") == "Pik-Bube"
+    assert i18n.rank_label("QC") == "D" and i18n.rank_label("TD") == "10"
+    assert i18n.variant_title("strict") == "Streng"
+    session = Session(Game("standard", 7), MemoryStorage(), random.Random(0))
+    view = board_view(session)
+    assert view.status == "Tippe zwei freie Karten desselben Werts an, um sie abzuräumen."
+    html = render_board(view)
+    assert 'aria-label="Spalte 1"' in html and "Reserve" in html
+    assert "Karo-Dame, Spalte 1" in html  # QD lies at the bottom of column 1 in deal 7
+
+
+def test_language_setting_switches_and_is_saved() -> None:
+    locales.compile_all()
+    storage = MemoryStorage()
+    session = Session.open(storage, "?variant=strict&deal=7", random.Random(0), ["de-DE"])
+    try:
+        assert session.settings.language == "de"
+        assert board_view(session).variant_title == "Streng"
+        session.set_setting("language", "en")
+        assert board_view(session).variant_title == "Strict"
+        again = Session.open(storage, "", random.Random(0), ["de-DE"])
+        assert again.settings.language == "en"  # the choice wins over the browser's
+    finally:
+        i18n.set_language("en")
+
+
+class _Ids(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.words: list[str] = []
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack.append(tag)
+        for name, value in attrs:
+            if name in ("data-text", "data-label") and value:
+                self.ids.add(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and "script" not in self.stack and "title" not in self.stack:
+            self.words.append(data.strip())
+
+
+def test_page_texts_come_from_the_catalogs() -> None:
+    html = (ROOT / "index.html").read_text()
+    body = html[html.index("<body>"):]
+    parser = _Ids()
+    parser.feed(body)
+    assert parser.ids <= set(TEXTS), parser.ids - set(TEXTS)
+    used_in_code = {"page-title", "stats", "keys-title", "close"}
+    assert set(TEXTS) - parser.ids <= used_in_code
+    # No words of its own but the name, separators and the bilingual loading message.
+    allowed = {"Nestor", "·", "Loading the game (Python in your browser)…",
+               "Das Spiel wird geladen (Python im Browser)…"}
+    assert set(parser.words) <= allowed, set(parser.words) - allowed
+
+
+def test_rules_and_keys_render_in_both_languages(german) -> None:
+    german_rules = rules_html()
+    assert "<h2>Ziel</h2>" in german_rules and german_rules.count("<ul>") == 1
+    assert "Eingabe oder Leertaste" in keys_html()
+    i18n.set_language("en")
+    english = rules_html()
+    assert "<h2>Goal</h2>" in english
+    assert len(re.findall(r"<li>", english)) == sum(1 for tag, _ in RULES if tag == "li")
+    assert keys_html().count("<dt>") == len(KEYS)
