@@ -142,7 +142,7 @@ def test_strict_turns_stock_and_wins(page: Page, wait_ready) -> None:
     turn = page.locator('#controls [data-action="turn"]')
     expect(turn).to_be_visible()
     expect(turn).to_be_disabled()
-    expect(page.locator(".stock-area")).to_contain_text("4 left")
+    expect(page.locator(".stock-area")).to_contain_text("4 cards left")
     game = Game("strict", deal)
     for move in line:
         if isinstance(move, TurnStock):

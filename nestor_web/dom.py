@@ -23,7 +23,7 @@ from nestor import VARIANTS, NestorError
 from .i18n import LANGUAGES, N_, _, language, variant_title
 from .session import MemoryStorage, Session, parse_query, winnable_deal_steps
 from .texts import TEXTS, keys_html, rules_html
-from .view import board_view, render_board
+from .view import board_view, render_board, stats_html
 
 try:  # JS null arrives as this object, not as None
     from pyodide.ffi import jsnull
@@ -366,12 +366,21 @@ class App:
         self.render_stats()
         self.toggle_dialog(self.el["stats-dialog"])
 
-    def render_stats(self) -> None:
-        """Fill the statistics dialog; overridden once statistics exist."""
-        self.el["stats-text"].textContent = ""
+    def render_stats(self, confirm_reset: bool = False) -> None:
+        """Fill the statistics dialog (table, chart, reset control)."""
+        self.el["stats-text"].innerHTML = stats_html(self.session, confirm_reset)
 
     def stats_reset(self, action: str) -> None:
         """Reset the statistics, after a confirmation step."""
+        if action == "stats-reset-confirm":
+            self.session.reset_stats()
+        self.render_stats(confirm_reset=action == "stats-reset")
+        focus = document.querySelector(
+            '#stats-text [data-action="stats-reset-cancel"], '
+            '#stats-text [data-action="stats-reset"]'
+        )
+        if not missing(focus):
+            focus.focus()
 
     # ---- work with the solver, without freezing the page ------------------------------
 

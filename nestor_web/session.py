@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Generator
+import time
+from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, fields
 from typing import Protocol
 from urllib.parse import parse_qs, urlencode
@@ -43,6 +44,7 @@ from nestor.solver import Solution, solve_steps
 from nestor.variants import Variant
 
 from .i18n import LANGUAGES, _, card_name, percent, pick_language, set_language
+from .stats import STATS_KEY, Stats, open_stats
 
 SAVE_KEY = "nestor.game"
 """localStorage key of the game in progress."""
@@ -392,6 +394,8 @@ class Session:
         self.hint: Move | None = None
         self.hint_text: str | None = None
         self.announcement: str | None = None
+        self.stats = Stats()
+        self.clock: Callable[[], int] = lambda: int(time.time() * 1000)
         self._analysis: tuple[Position, Solution] | None = None
 
     @classmethod
@@ -457,12 +461,16 @@ class Session:
                     "game started."
                 ).format(error=exc))
                 session._store(UNREADABLE_KEY, raw)
+        session.stats, stats_problem = open_stats(storage, session._store)
+        if stats_problem:
+            notes.append(stats_problem)
         if saved is not None:
             session.game, session.hints, session.solver_moves = saved
         if request is None:
             if saved is None:
                 session.game = Game(DEFAULT_VARIANT, rng.randrange(MAX_DEAL))
         elif request.deal is None:
+            session._leave()
             session.game = Game(request.variant, rng.randrange(MAX_DEAL))
             session.hints = session.solver_moves = 0
         else:
@@ -538,6 +546,7 @@ class Session:
         key = game_key(variant, deal)
         if game_key(self.game.variant.name, self.game.deal) == key:
             return
+        self._leave()
         archive = self._archive()
         if key in archive:
             text = archive.pop(key)
@@ -646,7 +655,27 @@ class Session:
         self.game.push(move)
         self.selected = None
         self.announcement = describe_move(before, self.game.position, move)
+        self._record()
         self.save()
+
+    def _record(self) -> None:
+        """Tell the statistics about the move just put in effect."""
+        game = self.game
+        if self.stats.record_move(
+            game.variant.name, game.deal, self.clock(),
+            won=game.position.is_empty(), assisted=self.assisted, first=game.cursor == 1,
+        ):
+            self._store(STATS_KEY, self.stats.to_json_text())
+
+    def _leave(self) -> None:
+        """The player moves on from this deal: the statistics settle it if unfinished."""
+        if self.stats.leave(self.game.variant.name, self.game.deal, self.clock()):
+            self._store(STATS_KEY, self.stats.to_json_text())
+
+    def reset_stats(self) -> None:
+        """Forget all statistics (the caller asks the player first)."""
+        self.stats.reset()
+        self._store(STATS_KEY, self.stats.to_json_text())
 
     def turn_stock(self) -> bool:
         """Strict: turn the top stock card if that is legal now; return ``True`` if done."""
@@ -673,6 +702,7 @@ class Session:
         move = self.game.redo()
         self.selected = None
         self.announcement = describe_move(before, self.game.position, move)
+        self._record()
         self.save()
         return True
 
@@ -702,6 +732,7 @@ class Session:
 
     def _play(self, game: Game) -> None:
         if (game.variant, game.deal) != (self.game.variant, self.game.deal):
+            self._leave()
             self.hints = self.solver_moves = 0  # a restart keeps the deal's help counted
         self.game = game
         self.selected = None

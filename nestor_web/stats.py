@@ -87,6 +87,8 @@ from nestor.errors import clip
 from nestor.jsontext import loads
 from nestor.variants import VARIANTS
 
+from .i18n import N_, _
+
 STATS_KEY = "nestor.stats"
 """localStorage key of the statistics."""
 
@@ -466,9 +468,9 @@ class Stats:
                 )
             if c.fastest_ms is not None and c.won == 0:
                 raise NestorError(f"{name!r} has a fastest win but no clean win")
-        for name in {v for v, _ in self._deals} | {s.variant for s in self._history}:
+        for name in {v for v, _deal in self._deals} | {s.variant for s in self._history}:
             c = self._counts.get(name, _Counts())
-            states = [e.state for (v, _), e in self._deals.items() if v == name]
+            states = [e.state for (v, _deal), e in self._deals.items() if v == name]
             if len(states) > c.played:
                 raise NestorError(
                     f"'deals' holds {len(states)} {name} deals but only {c.played} were played"
@@ -657,21 +659,21 @@ def open_stats(storage: Readable, store: Callable[[str, str], None]) -> tuple[St
         stats = Stats()
         store(STATS_KEY + ".unreadable", raw)
         store(STATS_KEY, stats.to_json_text())
-        return stats, (
-            f"Your statistics could not be read: {exc}. They were set aside and start "
+        return stats, _(
+            "Your statistics could not be read: {error}. They were set aside and start "
             "again from zero."
-        )
+        ).format(error=exc)
 
 
 # ---- the chart -----------------------------------------------------------------------------
 
 CHART_LABELS: Mapping[str, str] = {
-    "won": "won",
-    "assisted": "won with help",
-    "lost": "lost",
-    "rate": "win rate",
-    "games": "games",
-    "empty": "no games yet",
+    "won": N_("won"),
+    "assisted": N_("won with help"),
+    "lost": N_("lost"),
+    "rate": N_("win rate"),
+    "games": N_("games"),
+    "empty": N_("no games yet"),
 }
 """Default words of :func:`chart_svg`; pass ``labels`` to replace any of them."""
 

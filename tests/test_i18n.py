@@ -126,3 +126,12 @@ def test_rules_and_keys_render_in_both_languages(german) -> None:
     assert "<h2>Goal</h2>" in english
     assert len(re.findall(r"<li>", english)) == sum(1 for tag, _ in RULES if tag == "li")
     assert keys_html().count("<dt>") == len(KEYS)
+
+
+def test_no_message_hides_inside_an_f_string() -> None:
+    # Babel cannot see a _("...") call written inside an f-string's braces.
+    for path in (ROOT / "nestor_web").glob("*.py"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert not re.search(r"""\{[^{}]*\b(_|ngettext|pgettext)\(["']""", line), (
+                f"{path.name}:{number}: move the message out of the f-string"
+            )
