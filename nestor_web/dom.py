@@ -274,12 +274,10 @@ class App:
             original = document.querySelector(f'#board [data-card="{card}"]')
             if missing(original):
                 continue
-            ghost = original.cloneNode(True)
-            ghost.removeAttribute("data-card")
-            ghost.removeAttribute("data-available")
-            ghost.removeAttribute("data-selected")
+            ghost = document.createElement("div")  # not a button: never focusable
+            ghost.className = f"{original.className} ghost"
+            ghost.innerHTML = original.innerHTML
             ghost.setAttribute("aria-hidden", "true")
-            ghost.classList.add("ghost")
             style = ghost.style
             style.left = f"{rect.left}px"
             style.top = f"{rect.top}px"

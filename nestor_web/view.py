@@ -227,7 +227,7 @@ def render_board(view: BoardView) -> str:
     parts = [f'<div class="play" data-cols="{cols}"><div class="tableau">']
     for i, column in enumerate(view.columns, 1):
         label = escape(_("column {number}").format(number=i))
-        parts.append(f'<div class="column" data-column="{i}" aria-label="{label}">')
+        parts.append(f'<div class="column" role="group" data-column="{i}" aria-label="{label}">')
         parts.extend(render_card(c) for c in column)
         if not column:
             parts.append('<div class="slot" aria-hidden="true"></div>')
@@ -262,7 +262,7 @@ def render_board(view: BoardView) -> str:
         title = _("Stock (turned up)") if view.stock_open else _("Reserve")
         parts.append(
             f'<section class="reserve {kind}" aria-label="{escape(title)}" '
-            f'style="--n:{max(view.spare, 1)}">'
+            f'data-spare="{view.spare}">'
         )
         parts.append(f'<span class="area-label">{escape(title)}</span>'
                      '<div class="reserve-cards">')
