@@ -580,3 +580,27 @@ def test_whole_games_through_the_session():
     assert outcomes["doublets", Outcome.WON] > 0
     assert outcomes["standard", Outcome.NO_PAIR] > 0
     assert outcomes["strict", Outcome.STOCK_UNPAIRED] > 0
+
+
+def test_auto_pair_removes_a_pair_with_a_single_partner_at_once():
+    # Find a deal whose start has a rank with exactly two available cards.
+    for deal in range(200):
+        session = new_session("standard", deal)
+        avail = list(session.game.position.available())
+        ranks = Counter(rank_of(c) for c in avail)
+        single = [c for c in avail if ranks[rank_of(c)] == 2]
+        triple = [c for c in avail if ranks[rank_of(c)] == 3]
+        if single and triple:
+            break
+    else:
+        raise AssertionError("no suitable deal")
+    session.set_setting("auto_pair", True)
+    assert session.tap(single[0]) is True
+    assert session.game.cursor == 1 and session.selected is None
+    # With two possible partners, the tap only selects.
+    assert session.tap(triple[0]) is True
+    assert session.game.cursor == 1 and session.selected == triple[0]
+    # Off (the default): a tap only selects.
+    plain = new_session("standard", deal)
+    plain.tap(single[0])
+    assert plain.game.cursor == 0 and plain.selected == single[0]
