@@ -53,7 +53,8 @@ def main() -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             for name, (width, height) in SIZES.items():
-                page = browser.new_page(viewport={"width": width, "height": height})
+                page = browser.new_page(viewport={"width": width, "height": height},
+                                        reduced_motion="reduce")
                 page.goto(f"{origin}/?variant={args.variant}&deal={args.deal}")
                 page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
                 for move in game.moves:
