@@ -269,7 +269,7 @@ class App:
         The copies are decoration only (no pointer events): input during the
         animation goes to the real, already updated board.
         """
-        pile = document.getElementById("cards-left").getBoundingClientRect()
+        pile = document.getElementById("discard").getBoundingClientRect()
         for card, rect in cards.items():
             original = document.querySelector(f'#board [data-card="{card}"]')
             if missing(original):
@@ -492,6 +492,7 @@ class App:
         el["variant-title"].textContent = view.variant_title
         el["deal-number"].textContent = str(view.deal)
         el["cards-left"].textContent = str(view.cards_left)
+        document.getElementById("discard").setAttribute("data-count", str(52 - view.cards_left))
         el["moves-made"].textContent = str(view.moves_made)
         el["status"].textContent = (
             _("Solve is playing the winning line, one pair at a time: press Stop to take over.")
