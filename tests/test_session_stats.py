@@ -76,3 +76,53 @@ def test_unreadable_statistics_are_set_aside() -> None:
     assert session.notice is not None and "statistics could not be read" in session.notice
     assert storage.data[STATS_KEY + ".unreadable"] == '{"version": 99}'
     assert storage.data["another.app"] == "x"
+
+
+def test_statistics_dialog_content() -> None:
+    from html.parser import HTMLParser
+
+    from nestor_web.view import stats_html
+
+    session = Session.open(MemoryStorage(), "?variant=vertical&deal=3", random.Random(0))
+    clocked(session)
+    play_line(session)
+    html = stats_html(session)
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[list[str]] = []
+            self.actions: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            if tag == "button":
+                self.actions.append(dict(attrs)["data-action"])
+
+        def handle_data(self, data):
+            if self.rows and data.strip():
+                self.rows[-1].append(data.strip())
+
+    cells = Cells()
+    cells.feed(html)
+    vertical = next(r for r in cells.rows if r and r[0] == "Vertical")
+    assert vertical[1:5] == ["1", "1", "0", "100%"]
+    assert cells.actions == ["stats-reset"]
+    confirm = Cells()
+    confirm.feed(stats_html(session, confirm_reset=True))
+    assert confirm.actions == ["stats-reset-confirm", "stats-reset-cancel"]
+    assert 'role="img"' in html
+
+
+def test_announcements_say_what_left_and_what_was_uncovered() -> None:
+    session = Session.open(MemoryStorage(), "?variant=standard&deal=7", random.Random(0))
+    move = session.game.legal_moves()[0]
+    assert isinstance(move, Pair)
+    session.tap(move.first)
+    session.tap(move.second)
+    text = session.announcement or ""
+    assert text.startswith("Removed the ")
+    assert "Now available:" in text and "in column" in text
+    session.undo()
+    assert (session.announcement or "").startswith("Took back: the ")
