@@ -456,7 +456,7 @@ def _chance(search: _Search) -> Generator[None, None, tuple[float, Move | None]]
 
 
 def solve_steps(
-    position: Position, max_nodes: int | None = None
+    position: Position, max_nodes: int | None = None, known_order: bool = True
 ) -> Generator[None, None, Solution]:
     """Like :func:`solve`, as a generator that yields every few dozen positions.
 
@@ -480,6 +480,10 @@ def solve_steps(
         except BudgetExceeded:
             probability, best = None, None
         nodes += chance.nodes
+        if best is None and probability and not any(position.columns):
+            best = _stock_pair(position.stock)  # tableau empty: pair the stock cards
+        if not known_order:
+            return Solution(None, (), nodes, probability, None if probability == 0.0 else best)
     search = _Search(
         _stacks(position), list(position.stock), not strict,
         None if max_nodes is None else max(0, max_nodes - nodes),
@@ -500,18 +504,29 @@ def solve_steps(
     return Solution(winnable, moves, nodes, probability, best)
 
 
-def solve(position: Position, max_nodes: int | None = None) -> Solution:
+def _stock_pair(stock: tuple[str, ...]) -> Pair:
+    """The first pair of the stock in the order the exact search pairs it off."""
+    rest = sorted(stock, key=lambda c: (RANKS.index(c[0]), c))
+    return Pair(rest[0], rest[1])
+
+
+def solve(
+    position: Position, max_nodes: int | None = None, known_order: bool = True
+) -> Solution:
     """Solve ``position`` exactly (see the module docstring).
 
     Args:
         position: any position of any variant.
         max_nodes: optional budget of positions to visit; when it runs out the
             answer is ``winnable=None`` ("unknown"), never ``False``.
+        known_order: Strict only: also decide the game with the stock order
+            known (the analysis answer). ``False`` skips it, as hints do (the
+            player cannot see the stock), and leaves ``winnable`` ``None``.
 
     Returns:
         A :class:`Solution`.
     """
-    steps = solve_steps(position, max_nodes)
+    steps = solve_steps(position, max_nodes, known_order)
     while True:
         try:
             next(steps)

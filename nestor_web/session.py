@@ -595,7 +595,8 @@ class Session:
         known = self.analysis()
         if known is not None:
             return known
-        solution = yield from solve_steps(position, max_nodes)
+        # Strict: the player cannot see the stock, so only the chance matters here.
+        solution = yield from solve_steps(position, max_nodes, known_order=False)
         self._analysis = (position, solution)
         return solution
 

@@ -619,3 +619,14 @@ def test_solve_steps_yields_on_a_big_search():
     budgeted, _ = drive(p, max_nodes=100)
     assert budgeted == solve(p, max_nodes=100)
     assert budgeted.winnable is None
+
+
+@pytest.mark.parametrize("deal", range(0, 40, 7))
+def test_strict_without_the_known_order_gives_the_same_chance_and_move(deal):
+    p = Game("strict", deal).position
+    full = solve(p)
+    quick = solve(p, known_order=False)
+    assert quick.winnable is None and quick.line == ()
+    assert quick.win_probability == full.win_probability
+    assert quick.best_move == full.best_move
+    assert quick.nodes <= full.nodes
