@@ -1,9 +1,12 @@
 # Nestor: play locally, or run the checks CI runs.
 #
-#   make play          npm ci + vendor copy if needed, then serve on http://127.0.0.1:$(PORT)/
+#   make play          set up if needed (make vendor), then serve on http://127.0.0.1:$(PORT)/
 #   make test          venv + ruff + mypy + pytest (tests/ and e2e/); what .ci/run runs
-#   make site          build dist/: only the files a static host needs
-#   make lint | unit | e2e | vendor | clean | distclean
+#   make site          build dist/: only the files a static host needs (netlify.toml runs it)
+#   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, compile the
+#                      message catalogs, render the icons, build the service worker (sw.js)
+#   make measure       first-visit bytes with and without the service worker, offline reload
+#   make lint | unit | e2e | clean | distclean
 #
 # Nothing here is fetched outside the package registries: the browser is Debian's chromium.
 
@@ -17,45 +20,68 @@ PYTEST_ARGS ?=
 VPY          := $(VENV)/bin/python
 NPM_STAMP    := node_modules/.package-lock.json
 VENDOR_STAMP := static/vendor/.stamp
+ICON_STAMP   := static/icons/.stamp
 VENV_STAMP   := $(VENV)/.installed
+BUILD_STAMP  := $(VENV)/.build-installed
+CATALOG_STAMP := locale/.stamp
+# What sw.js precaches (scripts/build_sw.mjs): when one of these changes, sw.js is rebuilt.
+SHIPPED      = $(shell $(PYTHON) -c 'import json; print(*json.load(open("pyscript.json"))["files"])')
+SW_INPUTS    = index.html main.py pyscript.json $(wildcard $(SHIPPED)) scripts/build_sw.mjs \
+               $(wildcard static/css/* static/js/* static/manifest.webmanifest docs/odds.md)
 # Type-check the packages that exist (the tree may be partial while it is being built).
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium lint unit e2e test clean distclean
+.PHONY: help play vendor site venv chromium lint unit e2e test measure clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---------------------------------------------------------------- browser runtime
-# npm writes node_modules/.package-lock.json on every install: a free stamp.
+# npm writes node_modules/.package-lock.json on every install: a free stamp. The build tools
+# (workbox-build, resvg) are devDependencies: install them even where NODE_ENV=production.
 $(NPM_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --include=dev --no-audit --no-fund
 	@touch $@
 
 $(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.py
 	$(PYTHON) scripts/vendor.py
 	@touch $@
 
-vendor: $(VENDOR_STAMP)
+# PNG icons (192, 512, maskable 512, Apple 180) rendered from the one SVG drawing.
+$(ICON_STAMP): $(NPM_STAMP) static/icons/icon.svg scripts/build_icons.mjs
+	node scripts/build_icons.mjs
+	@touch $@
 
-# The files a static host serves, and nothing else, in dist/.
-SITE_FILES := index.html pyscript.json main.py nestor nestor_web static
-site: $(VENDOR_STAMP)
-	rm -rf dist && mkdir -p dist
-	cp -r $(SITE_FILES) dist/
-	mkdir -p dist/docs && cp docs/odds.md dist/docs/
-	find dist -name __pycache__ -type d -prune -exec rm -rf {} +
-	rm -f dist/static/vendor/.stamp
-	@echo "dist/ is ready to publish ($$(du -sh dist | cut -f1))"
+# The service worker for the repo root (make play, the browser tests).
+# The compiled message catalogs (locale/<lang>/LC_MESSAGES/nestor.mo) that pyscript.json ships.
+$(CATALOG_STAMP): $(BUILD_STAMP) $(wildcard locale/*/LC_MESSAGES/*.po) scripts/locales.py
+	$(VPY) scripts/locales.py compile
+	@touch $@
 
-play: $(VENDOR_STAMP)
-	$(PYTHON) scripts/serve.py --host 127.0.0.1 --port $(PORT)
+sw.js: $(VENDOR_STAMP) $(ICON_STAMP) $(CATALOG_STAMP) $(SW_INPUTS)
+	node scripts/build_sw.mjs
+
+vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) sw.js
+
+# The files a static host serves, and nothing else, in dist/, with a service worker of its own.
+site: vendor
+	$(PYTHON) scripts/build_site.py dist
+
+# serve.py rebuilds a stale sw.js when the page asks for it: edit, reload, accept the notice.
+play: vendor
+	$(PYTHON) scripts/serve.py --host 127.0.0.1 --port $(PORT) --rebuild-sw
 
 # ---------------------------------------------------------------- python tooling
 $(VENV_STAMP): pyproject.toml
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	PIP_NO_INPUT=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(VPY) -m pip install -q -e '.[test]'
+	@touch $@
+
+# What the build alone needs (Babel for the catalogs): `make site` on a host installs no more.
+$(BUILD_STAMP): pyproject.toml
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	PIP_NO_INPUT=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(VPY) -m pip install -q -e '.[build]'
 	@touch $@
 
 venv: $(VENV_STAMP)
@@ -80,11 +106,14 @@ lint: $(VENV_STAMP)
 unit: $(VENV_STAMP)
 	$(VENV)/bin/pytest tests $(PYTEST_ARGS)
 
-e2e: $(VENV_STAMP) $(VENDOR_STAMP) chromium
+e2e: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/pytest e2e $(PYTEST_ARGS)
 
+measure: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python scripts/measure_offline.py
+
 # Runs all three even when one fails, then fails if any did.
-test: $(VENV_STAMP) $(VENDOR_STAMP) chromium
+test: $(VENV_STAMP) vendor chromium
 	@status=0; \
 	echo "== ruff";   $(VENV)/bin/ruff check .              || status=1; \
 	echo "== mypy";   $(VENV)/bin/mypy $(MYPY_PATHS)        || status=1; \
@@ -95,6 +124,7 @@ test: $(VENV_STAMP) $(VENDOR_STAMP) chromium
 # ---------------------------------------------------------------- cleanup
 clean:
 	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
+	rm -f sw.js workbox-*.js static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Copy the browser runtime from node_modules/ into static/vendor/ (stdlib only).
 
-    static/vendor/pyscript/  <- node_modules/@pyscript/core/dist/  (whole folder, no .map files)
+    static/vendor/pyscript/  <- node_modules/@pyscript/core/dist/  (whole folder, no .map files,
+                                and not its unused service-worker.js placeholder)
     static/vendor/pyodide/   <- the Pyodide files a page requests at boot
 
 Run `npm ci` first. The copy is a sync: unchanged files are skipped (same size and
@@ -39,6 +40,10 @@ PYODIDE_FILES = (
 )
 
 SKIP_SUFFIXES = (".map",)
+# PyScript's empty placeholder for its optional `service-worker` attribute, which the game does
+# not use (its own service worker is sw.js). Left out, every hyphenated .js name in the PyScript
+# folder is a content-hashed chunk, which netlify.toml may cache as immutable.
+SKIP_NAMES = ("service-worker.js",)
 
 
 def planned() -> dict[Path, Path]:
@@ -50,7 +55,7 @@ def planned() -> dict[Path, Path]:
 
     plan: dict[Path, Path] = {}
     for src in sorted(PYSCRIPT_SRC.rglob("*")):
-        if src.is_file() and not src.name.endswith(SKIP_SUFFIXES):
+        if src.is_file() and not src.name.endswith(SKIP_SUFFIXES) and src.name not in SKIP_NAMES:
             plan[VENDOR / "pyscript" / src.relative_to(PYSCRIPT_SRC)] = src
     for name in PYODIDE_FILES:
         src = PYODIDE_SRC / name

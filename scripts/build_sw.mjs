@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Build the service worker with Workbox (workbox-build, pinned in package-lock.json).
+//
+//   node scripts/build_sw.mjs [SITE_DIR]      SITE_DIR: the repo root (default) or dist/
+//
+// Writes SITE_DIR/sw.js and Workbox's runtime SITE_DIR/workbox-<hash>.js (older runtimes are
+// removed). sw.js precaches every file the game needs to boot and play offline, each with a
+// revision computed from its content, so any change to any of them makes a new sw.js, which
+// browsers pick up as a new version (static/js/pwa.js then switches to it):
+//
+//   - index.html, main.py and pyscript.json, and every file pyscript.json ships to Python
+//     (so a module or catalogue added there is precached without touching this script);
+//   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and
+//     PyScript's chunks except the code editor's and terminal's (CodeMirror, xterm.js), which
+//     load only for <py-editor> and terminal scripts, and the game has neither;
+//   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
+//
+// Navigations such as ./?variant=standard&deal=7 are answered with the precached index.html.
+// The worker waits when a new version is installed until the page lets it take over: it
+// listens for {type: "SKIP_WAITING"} (static/js/pwa.js sends it).
+
+import { readFileSync, readdirSync, rmSync, existsSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import workboxBuild from "workbox-build";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const site = resolve(process.argv[2] ?? ROOT);
+
+// Files a static host serves that the game needs, relative to the site's root.
+const FIXED = [
+  "index.html",
+  "main.py",
+  "pyscript.json",
+  "static/vendor/pyodide/*",
+  "static/vendor/pyscript/*.{js,css}",
+  "static/css/*.css",
+  "static/js/*.js",
+  "static/icons/*.{svg,png}",
+  "static/manifest.webmanifest",
+  "docs/odds.md",
+];
+const UNUSED = ["static/vendor/pyscript/codemirror*", "static/vendor/pyscript/xterm*"];
+
+function pyscriptFiles() {
+  const config = JSON.parse(readFileSync(join(site, "pyscript.json"), "utf8"));
+  for (const key of ["packages", "js_modules", "fetch"]) {
+    if (key in config) {
+      throw new Error(`pyscript.json has "${key}": teach scripts/build_sw.mjs to precache it`);
+    }
+  }
+  return Object.keys(config.files ?? {}).map((src) => {
+    if (/^[a-z]+:|^\/|\{|\.\.|\/$/i.test(src)) {
+      throw new Error(`pyscript.json: files source ${src} is not a plain relative path`);
+    }
+    return src.replace(/^\.\//, "");
+  });
+}
+
+async function main() {
+  const files = pyscriptFiles();
+  const missing = [...FIXED.filter((p) => !p.includes("*")), ...files].filter(
+    (p) => !existsSync(join(site, p)),
+  );
+  if (missing.length) {
+    throw new Error(`missing in ${site}: ${missing.join(", ")} (run the setup step: make vendor)`);
+  }
+
+  const before = new Set(readdirSync(site).filter((n) => /^workbox-[0-9a-f]+\.js$/.test(n)));
+  const { count, size, warnings, filePaths } = await workboxBuild.generateSW({
+    globDirectory: site,
+    globPatterns: [...FIXED, ...files],
+    globIgnores: UNUSED,
+    swDest: join(site, "sw.js"),
+    mode: "production",
+    sourcemap: false,
+    inlineWorkboxRuntime: false,
+    // The wasm is 9.6 MB; Workbox skips files over 2 MiB unless told otherwise.
+    maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
+    // Names that carry a hash of their content need no revision of their own.
+    dontCacheBustURLsMatching: /-[A-Za-z0-9_-]{8}\.js$/,
+    // ./?variant=standard&deal=7 and the like are index.html: the query is the page's own.
+    ignoreURLParametersMatching: [/.*/],
+    directoryIndex: "index.html",
+    cleanupOutdatedCaches: true,
+    clientsClaim: true, // the first visit's page comes under the worker at once
+    skipWaiting: false, // a new version waits for the page's word (SKIP_WAITING)
+    navigationPreload: false,
+  });
+  const hard = warnings.filter((w) => !/^The following files are not precached/.test(w));
+  for (const w of warnings) console.warn(`build_sw: ${w}`);
+  if (hard.length) throw new Error("Workbox warned; see above");
+
+  const runtime = filePaths.map((p) => relative(site, p)).filter((n) => n.startsWith("workbox-"));
+  for (const old of before) {
+    if (!runtime.includes(old)) rmSync(join(site, old));
+  }
+  // Every boot file must be in the manifest: Workbox drops over-size files with a warning only.
+  const wasm = join(site, "static/vendor/pyodide/pyodide.asm.wasm");
+  const sw = readFileSync(join(site, "sw.js"), "utf8");
+  if (!sw.includes("static/vendor/pyodide/pyodide.asm.wasm")) {
+    throw new Error(`${wasm} (${statSync(wasm).size} bytes) is not precached`);
+  }
+  const where = relative(process.cwd(), site) || ".";
+  console.log(
+    `build_sw: ${where}/sw.js precaches ${count} files, ${(size / 1e6).toFixed(1)} MB ` +
+      `(runtime ${runtime.join(", ")})`,
+  );
+}
+
+main().catch((error) => {
+  console.error(`build_sw: ${error.message}`);
+  process.exit(1);
+});

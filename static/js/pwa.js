@@ -1,0 +1,161 @@
+// Offline play and updates. index.html loads this module instead of PyScript itself:
+//
+// 1. It registers sw.js, the Workbox service worker (scripts/build_sw.mjs) that precaches the
+//    whole game, Pyodide's 9.6 MB wasm included.
+// 2. It starts PyScript once the page loads through that worker. On a first visit it waits for
+//    the worker to finish precaching, so each file crosses the network once (a page that booted
+//    at the same time would download the wasm a second time: it does not fit the browser's
+//    memory cache). Later visits come from the cache and need no network at all.
+// 3. It looks for a new version. At start-up, before Python starts: a new version found then
+//    takes over at once (the page reloads in a blink). While a game runs (checked when the page
+//    comes back into view, and every half hour): a small notice offers to reload now; otherwise
+//    the next load takes it. The game, saved games and settings live in localStorage, which an
+//    update does not touch, and the game saves after every move.
+//
+// Without service workers (an old browser, a private window that forbids them, plain http on a
+// LAN address) it only starts PyScript: the game plays online as before.
+
+const PYSCRIPT = new URL("../vendor/pyscript/core.js", import.meta.url).href;
+const SW_URL = new URL("../../sw.js", import.meta.url).href;
+const STARTUP_CHECK_MS = 3000; // at start-up, wait this long at most for a new version
+const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this often at most
+
+const TEXTS = {
+  en: { ready: "A new version of Nestor is ready. Your game is kept.", reload: "Reload now", later: "Later" },
+  de: { ready: "Eine neue Version von Nestor ist da. Dein Spiel bleibt erhalten.", reload: "Jetzt neu laden", later: "Später" },
+};
+
+const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+let switching = false;
+
+function startGame() {
+  return import(PYSCRIPT);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Resolves once `worker` controls this page (true), or has failed (false).
+function controlling(worker) {
+  return new Promise((resolve) => {
+    container.addEventListener("controllerchange", () => resolve(true), { once: true });
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "redundant") resolve(false);
+    });
+  });
+}
+
+// Resolves with `worker` once it is installed and waiting, or null if it failed.
+function installed(worker) {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (worker.state === "installed") resolve(worker);
+      else if (worker.state !== "installing") resolve(null);
+    };
+    worker.addEventListener("statechange", check);
+    check();
+  });
+}
+
+// Let the waiting `worker` take over, then reload under it. Resolves only if that failed.
+async function takeOver(worker) {
+  switching = true;
+  const switched = new Promise((resolve) =>
+    container.addEventListener("controllerchange", resolve, { once: true }));
+  worker.postMessage({ type: "SKIP_WAITING" });
+  if (await Promise.race([switched.then(() => true), sleep(10000).then(() => false)])) {
+    location.reload();
+    await sleep(60000); // the reload replaces this page
+  }
+  switching = false;
+}
+
+// A newer version on the server, installed and waiting; null if there is none (or no network).
+async function newVersion(registration) {
+  if (!registration.installing && !registration.waiting) {
+    try {
+      await registration.update();
+    } catch {
+      return null; // offline, or the server is down: play the version we have
+    }
+  }
+  const worker = registration.installing || registration.waiting;
+  return worker ? installed(worker) : null;
+}
+
+function text() {
+  const lang = (document.documentElement.lang || navigator.language || "en").slice(0, 2);
+  return TEXTS[lang] || TEXTS.en;
+}
+
+function offer(worker) {
+  if (switching || !container.controller) return;
+  document.getElementById("pwa-update")?.remove();
+  const t = text();
+  const bar = document.createElement("div");
+  bar.id = "pwa-update";
+  bar.className = "pwa-update";
+  bar.setAttribute("role", "status");
+  const message = document.createElement("span");
+  message.textContent = t.ready;
+  const reload = document.createElement("button");
+  reload.type = "button";
+  reload.dataset.pwa = "reload";
+  reload.textContent = t.reload;
+  const later = document.createElement("button");
+  later.type = "button";
+  later.dataset.pwa = "later";
+  later.textContent = t.later;
+  reload.addEventListener("click", () => {
+    bar.remove();
+    takeOver(worker);
+  });
+  later.addEventListener("click", () => bar.remove());
+  bar.append(message, reload, later);
+  document.body.append(bar);
+}
+
+// While the game runs: offer each new version once it is installed.
+function watch(registration) {
+  const track = (worker) => installed(worker).then((w) => w && offer(w));
+  registration.addEventListener("updatefound", () => {
+    if (registration.installing) track(registration.installing);
+  });
+  if (registration.installing) track(registration.installing);
+  else if (registration.waiting) offer(registration.waiting);
+
+  let last = Date.now();
+  const check = () => {
+    if (document.visibilityState !== "visible" || !navigator.onLine) return;
+    if (Date.now() - last < 60000) return;
+    last = Date.now();
+    registration.update().catch(() => {});
+  };
+  document.addEventListener("visibilitychange", check);
+  setInterval(check, RECHECK_MS);
+}
+
+// Everything before PyScript starts. Resolves when the game may start.
+async function prepare() {
+  if (!container) return;
+  let registration;
+  try {
+    registration = await container.register(SW_URL);
+  } catch (error) {
+    console.warn("Nestor: no offline play here (the service worker was refused):", error.message);
+    return;
+  }
+  if (!registration) return; // a stand-in that registers nothing (test browsers can do that)
+  if (!container.controller) {
+    // A first visit: let the worker fill its cache and take the page, then boot from it. (After
+    // a reload that bypassed the worker, such as Shift+Reload, there is nothing to wait for.)
+    const worker = registration.installing || registration.waiting;
+    if (worker && !registration.active) await controlling(worker);
+  } else if (navigator.onLine) {
+    const worker = await Promise.race([newVersion(registration), sleep(STARTUP_CHECK_MS)]);
+    if (worker) await takeOver(worker);
+  }
+  watch(registration);
+}
+
+// The page must play even if something above breaks.
+prepare().catch((error) => console.warn("Nestor: offline support failed:", error)).finally(startGame);
