@@ -4,13 +4,19 @@ What every test in e2e/ gets:
 
 * ``base_url`` - the origin of a ThreadingHTTPServer on 127.0.0.1:<free port> serving the repo
   root with scripts/serve.py's handler (the same as ``make play``), started once per session.
+  It sends netlify.toml's headers, so every test runs under the production security policy.
   ``page.goto("/")`` is resolved against it.
 * ``context`` / ``page`` - pytest-playwright's function-scoped ones, so each test starts from a
-  fresh profile (empty localStorage, cookies, cache). Every request, console error and uncaught
-  page error in that context is recorded; the test FAILS if any request left the origin or any
-  console error / page error happened. Opt out per test with
-  ``@pytest.mark.allow_console_errors`` or ``@pytest.mark.allow_external_requests``.
+  fresh profile (empty localStorage, cookies, cache, no service worker yet). Every request,
+  console error, uncaught page error and Content-Security-Policy violation in that context is
+  recorded; the test FAILS if any request left the origin or any console error / page error /
+  policy violation happened. Opt out per test with ``@pytest.mark.allow_console_errors``
+  (errors and violations) or ``@pytest.mark.allow_external_requests``.
   The recording is available as the ``page_log`` fixture.
+* ``site_copy`` - a copy of the site as ``make site`` builds it (service worker included) in a
+  temporary folder, served on its own port by a server the test can stop, restart and change
+  files under: for offline and update tests. ``site_context(origin, **options)`` opens another
+  browser context (fresh profile) with the same recording and checks.
 * ``wait_ready(page)`` / the ``game`` fixture - wait for ``body[data-ready]``, set by the game's
   Python once it has booted (Pyodide takes ~3 s cold, more on a busy CI box).
 
@@ -25,15 +31,17 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, WebError
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, WebError
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -57,15 +65,28 @@ CHROMIUM_ARGS = [
 _LOCAL_SCHEMES = ("data", "blob", "about")
 
 
-def _load_serve() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("nestor_scripts_serve", ROOT / "scripts/serve.py")
+# Reports each Content-Security-Policy violation to the test (through an exposed function).
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  const report = window.__nestorCspViolation;
+  if (report) report(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"}`
+                     + ` at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`);
+});
+"""
+
+
+def _load_script(name: str) -> ModuleType:
+    path = ROOT / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"nestor_scripts_{name}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
 
-serve = _load_serve()
+serve = _load_script("serve")
+build_site = _load_script("build_site")
 
 
 # --------------------------------------------------------------------------- browser + server
@@ -88,8 +109,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def site_server() -> Iterator[str]:
     """Serve the repo root on 127.0.0.1:<free port>; yields the origin (no trailing slash)."""
-    if not (ROOT / "static/vendor/pyscript/core.js").is_file():
-        pytest.exit("e2e: static/vendor/ is missing; run `make vendor` first", returncode=3)
+    for needed in ("static/vendor/pyscript/core.js", "sw.js", "static/icons/icon-192.png"):
+        if not (ROOT / needed).is_file():
+            pytest.exit(f"e2e: {needed} is missing; run `make vendor` first", returncode=3)
     server, origin = serve.serve_in_thread(ROOT, quiet=True)
     try:
         yield origin
@@ -112,6 +134,7 @@ class PageLog:
     requests: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
 
     def on_request(self, request: Request) -> None:
         self.requests.append(request.url)
@@ -124,6 +147,17 @@ class PageLog:
 
     def on_web_error(self, error: WebError) -> None:
         self.page_errors.append(str(error.error))
+
+    def on_csp_violation(self, report: str) -> None:
+        self.csp_violations.append(report)
+
+    def watch(self, context: BrowserContext) -> None:
+        """Record what ``context`` does from now on."""
+        context.on("request", self.on_request)
+        context.on("console", self.on_console)
+        context.on("weberror", self.on_web_error)
+        context.expose_function("__nestorCspViolation", self.on_csp_violation)
+        context.add_init_script(CSP_LISTENER)
 
     def external_requests(self) -> list[str]:
         out = []
@@ -144,46 +178,76 @@ class PageLog:
         if not allow_console:
             found += [f"console error: {e}" for e in self.console_errors]
             found += [f"page error: {e}" for e in self.page_errors]
+            found += [f"CSP violation: {e}" for e in self.csp_violations]
         return found
 
 
-_PAGE_LOG = pytest.StashKey[PageLog]()
+_PAGE_LOGS = pytest.StashKey[list[PageLog]]()
 _REPORTED = pytest.StashKey[int]()
 
 
 def _problems(item: pytest.Item) -> list[str]:
-    log = item.stash.get(_PAGE_LOG, None)
-    if log is None:
-        return []
-    return log.problems(
-        allow_console=item.get_closest_marker("allow_console_errors") is not None,
-        allow_external=item.get_closest_marker("allow_external_requests") is not None,
-    )
+    allow_console = item.get_closest_marker("allow_console_errors") is not None
+    allow_external = item.get_closest_marker("allow_external_requests") is not None
+    return [
+        problem
+        for log in item.stash.get(_PAGE_LOGS, [])
+        for problem in log.problems(allow_console=allow_console, allow_external=allow_external)
+    ]
+
+
+def _watch(item: pytest.Item, context: BrowserContext, origin: str) -> PageLog:
+    log = PageLog(origin=origin.rstrip("/"))
+    log.watch(context)
+    item.stash.setdefault(_PAGE_LOGS, []).append(log)
+    return log
+
+
+def _report_late(item: pytest.Item, context: BrowserContext) -> None:
+    # Events that arrived after the test body: one round trip delivers them, then report
+    # whatever pytest_runtest_call below did not already report.
+    with contextlib.suppress(Exception):  # the test may have closed the context itself
+        context.cookies()
+    late = _problems(item)[item.stash.get(_REPORTED, 0) :]
+    item.stash[_REPORTED] = item.stash.get(_REPORTED, 0) + len(late)
+    if late:
+        pytest.fail("after the test body:\n  " + "\n  ".join(late), pytrace=False)
 
 
 @pytest.fixture
 def context(
     context: BrowserContext, request: pytest.FixtureRequest, base_url: str
 ) -> Iterator[BrowserContext]:
-    log = PageLog(origin=base_url.rstrip("/"))
-    context.on("request", log.on_request)
-    context.on("console", log.on_console)
-    context.on("weberror", log.on_web_error)
-    request.node.stash[_PAGE_LOG] = log
+    _watch(request.node, context, base_url)
     yield context
-    # Events that arrived after the test body: one round trip delivers them, then report
-    # whatever pytest_runtest_call below did not already report.
-    with contextlib.suppress(Exception):  # the test may have closed the context itself
-        context.cookies()
-    late = _problems(request.node)[request.node.stash.get(_REPORTED, 0) :]
-    if late:
-        pytest.fail("after the test body:\n  " + "\n  ".join(late), pytrace=False)
+    _report_late(request.node, context)
 
 
 @pytest.fixture
 def page_log(context: BrowserContext, request: pytest.FixtureRequest) -> PageLog:
-    """The requests / console errors / page errors recorded so far in this test's context."""
-    return request.node.stash[_PAGE_LOG]
+    """What this test's ``context`` did so far: requests, console and page errors, violations."""
+    return request.node.stash[_PAGE_LOGS][0]
+
+
+@pytest.fixture
+def site_context(
+    browser: Browser, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., BrowserContext]]:
+    """``site_context(origin, **options)``: a new browser context (a fresh profile) on ``origin``,
+    recorded and checked like ``context``; closed after the test."""
+    opened: list[BrowserContext] = []
+
+    def open_context(origin: str, **options: Any) -> BrowserContext:
+        ctx = browser.new_context(base_url=origin, **options)
+        _watch(request.node, ctx, origin)
+        opened.append(ctx)
+        return ctx
+
+    yield open_context
+    for ctx in opened:
+        _report_late(request.node, ctx)
+        with contextlib.suppress(Exception):
+            ctx.close()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -223,3 +287,66 @@ def game(page: Page) -> Page:
     """A fresh page with the game (index.html at the repo root) booted and ready."""
     page.goto("/")
     return wait_ready_page(page)
+
+
+# --------------------------------------------------------------------------- a site of its own
+class _CountingHandler(serve.Handler):  # type: ignore[name-defined,misc]
+    """serve.py's handler, also noting each response's path and body size."""
+
+    sent: list[tuple[str, int]]
+
+    def copyfile(self, source: BinaryIO, outputfile: BinaryIO) -> None:
+        size = 0
+        while chunk := source.read(256 * 1024):
+            outputfile.write(chunk)
+            size += len(chunk)
+        self.sent.append((urlsplit(self.path).path, size))
+
+
+@dataclass
+class SiteCopy:
+    """The site as ``make site`` builds it, in a folder of its own, served on a fixed port."""
+
+    root: Path
+    port: int = 0
+    sent: list[tuple[str, int]] = field(default_factory=list)
+    _server: Any = None
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Serve the folder (again) on the same port; the first start picks a free one."""
+        handler = type("Counting", (_CountingHandler,), {"sent": self.sent})
+        server = serve.make_server(
+            port=self.port, directory=self.root, quiet=True, handler=handler
+        )
+        self.port = server.server_address[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self._server = server
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def rebuild_sw(self) -> None:
+        """Build sw.js again after a change, as a new deployment would."""
+        build_site.build_sw(self.root)
+
+    def bytes_sent(self) -> int:
+        return sum(size for _, size in self.sent)
+
+
+@pytest.fixture
+def site_copy(tmp_path: Path) -> Iterator[SiteCopy]:
+    """A copy of the site (``make site``'s files and sw.js) served on 127.0.0.1:<its own port>."""
+    site = SiteCopy(root=tmp_path / "site")
+    build_site.build(site.root, quiet=True)
+    site.start()
+    try:
+        yield site
+    finally:
+        site.stop()

@@ -1,0 +1,154 @@
+"""Offline play and updates: the service worker (sw.js) and static/js/pwa.js, in Chromium.
+
+Each test serves its own copy of the site (``site_copy``, built as ``make site`` builds dist/)
+so that it can stop the server or deploy a new version under a page that stays open.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from nestor import Game, Pair
+
+WASM = "/static/vendor/pyodide/pyodide.asm.wasm"
+SAVED_KEYS = ("nestor.game", "nestor.archive", "nestor.settings")
+
+
+def cards_on_page(page: Page) -> list[str]:
+    return page.locator("#board [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def shown_codes(game: Game) -> list[str]:
+    pos = game.position
+    return [c for col in pos.columns for c in col] + list(pos.reserve)
+
+
+def pair(page: Page, game: Game) -> None:
+    """Tap the first legal pair, as a player would, and play it on ``game`` too."""
+    move = next(m for m in game.legal_moves() if isinstance(m, Pair))
+    for card in move.cards:
+        page.click(f'[data-card="{card}"][data-available]')
+    game.push(move)
+    expect(page.locator("#cards-left")).to_have_text(str(game.position.cards_left()))
+
+
+def controlled(page: Page) -> bool:
+    return bool(page.evaluate("navigator.serviceWorker.controller !== null"))
+
+
+def saved(page: Page) -> dict[str, str | None]:
+    return {key: page.evaluate("k => localStorage.getItem(k)", key) for key in SAVED_KEYS}
+
+
+def first_visit(context: BrowserContext, wait_ready, query: str = "") -> Page:
+    page = context.new_page()
+    page.goto("/" + query)
+    return wait_ready(page)
+
+
+def test_first_visit_then_offline_reload_resumes_and_plays(
+    site_copy, site_context, wait_ready
+) -> None:
+    context = site_context(site_copy.origin)
+    page = first_visit(context, wait_ready, "?variant=standard&deal=7")
+
+    # The worker took the page during the first visit, and the wasm crossed the network once.
+    assert controlled(page)
+    assert [path for path, _ in site_copy.sent].count(WASM) == 1, site_copy.sent
+    print(f"\nfirst visit with the service worker: {site_copy.bytes_sent():,} bytes")
+
+    game = Game("standard", 7)
+    pair(page, game)
+    pair(page, game)
+
+    # No server, no network: the reload comes from the worker's cache.
+    site_copy.stop()
+    context.set_offline(True)
+    start = time.monotonic()
+    page.reload()
+    wait_ready(page)
+    print(f"offline reload: ready in {time.monotonic() - start:.2f} s")
+    expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+    assert cards_on_page(page) == shown_codes(game)
+    pair(page, game)
+    assert json.loads(page.evaluate("localStorage.getItem('nestor.game')"))["moves"] == [
+        str(m) for m in game.moves
+    ]
+
+    # A new deal is made and played offline too.
+    page.click('[data-action="new"]')
+    expect(page.locator("#deal-number")).not_to_have_text("7")
+    deal = int(page.locator("#deal-number").inner_text())
+    fresh = Game("standard", deal)
+    assert cards_on_page(page) == shown_codes(fresh)
+    pair(page, fresh)
+
+
+def test_plays_without_service_workers(site_copy, site_context, wait_ready) -> None:
+    # A browser that refuses service workers (here: Playwright blocks them) still plays online.
+    context = site_context(site_copy.origin, service_workers="block")
+    page = first_visit(context, wait_ready, "?variant=doublets&deal=3")
+    assert not controlled(page)
+    assert [path for path, _ in site_copy.sent].count(WASM) == 1
+    print(f"\nfirst visit without a service worker: {site_copy.bytes_sent():,} bytes")
+    game = Game("doublets", 3)
+    pair(page, game)
+    assert cards_on_page(page) == shown_codes(game)
+
+
+def deploy(site_copy, build: int) -> None:
+    """A new version: main.py marks the page with its build number; sw.js is rebuilt."""
+    main = site_copy.root / "main.py"
+    text = re.sub(r"\n# deployed build .*", "", main.read_text())
+    main.write_text(
+        text + f"\n# deployed build {build}\n"
+        "from js import document  # noqa: E402\n"
+        f'document.body.setAttribute("data-build", "{build}")\n'
+    )
+    site_copy.rebuild_sw()
+
+
+def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_ready) -> None:
+    context = site_context(site_copy.origin)
+    page = first_visit(context, wait_ready, "?variant=standard&deal=7")
+    assert controlled(page)
+
+    # A game left in progress (archived), a setting changed, and a game in progress.
+    standard = Game("standard", 7)
+    pair(page, standard)
+    page.select_option("#variant", "doublets")
+    expect(page).to_have_url(re.compile(r"\?variant=doublets&deal=\d+$"))
+    doublets = Game("doublets", int(page.locator("#deal-number").inner_text()))
+    pair(page, doublets)
+    page.locator("#settings summary").click()
+    page.check('[data-setting="winnable_indicator"]')
+    before = saved(page)
+    assert all(before.values()), before
+
+    # Version 2 is deployed while the game runs: the page finds it (as it does when it comes
+    # back into view) and offers it; the player accepts.
+    deploy(site_copy, 2)
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    notice = page.locator("#pwa-update")
+    expect(notice).to_be_visible(timeout=30_000)
+    expect(notice).to_contain_text("new version")
+    notice.locator('[data-pwa="reload"]').click()
+    page.wait_for_selector('body[data-build="2"]', state="attached", timeout=60_000)
+    wait_ready(page)
+    assert saved(page) == before
+    assert cards_on_page(page) == shown_codes(doublets)
+    pair(page, doublets)
+    before = saved(page)
+
+    # Version 3 is deployed; the player just reloads: the new version runs at once.
+    deploy(site_copy, 3)
+    page.reload()
+    page.wait_for_selector('body[data-build="3"]', state="attached", timeout=60_000)
+    wait_ready(page)
+    expect(page.locator("#pwa-update")).to_have_count(0)
+    assert saved(page) == before
+    assert cards_on_page(page) == shown_codes(doublets)
