@@ -17,7 +17,7 @@
 
 const PYSCRIPT = new URL("../vendor/pyscript/core.js", import.meta.url).href;
 const SW_URL = new URL("../../sw.js", import.meta.url).href;
-const STARTUP_CHECK_MS = 3000; // at start-up, wait this long at most for a new version
+const STARTUP_CHECK_MS = 5000; // at start-up, wait this long at most for a new version
 const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this often at most
 
 const TEXTS = {
