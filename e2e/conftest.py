@@ -183,7 +183,7 @@ class PageLog:
 
 
 _PAGE_LOGS = pytest.StashKey[list[PageLog]]()
-_REPORTED = pytest.StashKey[int]()
+_REPORTED = pytest.StashKey[set[str]]()  # problems already reported
 
 
 def _problems(item: pytest.Item) -> list[str]:
@@ -208,8 +208,9 @@ def _report_late(item: pytest.Item, context: BrowserContext) -> None:
     # whatever pytest_runtest_call below did not already report.
     with contextlib.suppress(Exception):  # the test may have closed the context itself
         context.cookies()
-    late = _problems(item)[item.stash.get(_REPORTED, 0) :]
-    item.stash[_REPORTED] = item.stash.get(_REPORTED, 0) + len(late)
+    reported = item.stash.setdefault(_REPORTED, set())
+    late = [p for p in _problems(item) if p not in reported]
+    reported.update(late)
     if late:
         pytest.fail("after the test body:\n  " + "\n  ".join(late), pytrace=False)
 
@@ -227,6 +228,12 @@ def context(
 def page_log(context: BrowserContext, request: pytest.FixtureRequest) -> PageLog:
     """What this test's ``context`` did so far: requests, console and page errors, violations."""
     return request.node.stash[_PAGE_LOGS][0]
+
+
+@pytest.fixture
+def page_logs(request: pytest.FixtureRequest) -> list[PageLog]:
+    """The recordings of every context this test opened, ``context``'s first if it has one."""
+    return request.node.stash.setdefault(_PAGE_LOGS, [])
 
 
 @pytest.fixture
@@ -258,12 +265,12 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     except BaseException:
         # The test failed on its own: show what the page did wrong next to its traceback.
         problems = _problems(item)
-        item.stash[_REPORTED] = len(problems)
+        item.stash[_REPORTED] = set(problems)
         if problems:
             item.add_report_section("call", "page problems", "\n".join(problems))
         raise
     problems = _problems(item)
-    item.stash[_REPORTED] = len(problems)
+    item.stash[_REPORTED] = set(problems)
     if problems:
         pytest.fail("the page misbehaved:\n  " + "\n  ".join(problems), pytrace=False)
     return result
