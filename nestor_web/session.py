@@ -220,8 +220,8 @@ def load_saved(text: str) -> Game:
     if not isinstance(data, dict):
         raise NestorError("it is not a saved game")
     version = data.get("version")
-    if version != SAVE_VERSION:
-        raise NestorError(f"it has an unknown format version ({version!r})")
+    if isinstance(version, bool) or version != SAVE_VERSION:  # True == 1 in Python
+        raise NestorError(f"it has an unknown format version ({clip(repr(version))})")
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
     load_assists(data)
     return game

@@ -187,3 +187,13 @@ def test_archive_is_capped_and_an_unreadable_one_is_set_aside() -> None:
     session.open_deal("standard", 2)
     assert storage.data[ARCHIVE_KEY + ".unreadable"] == "{broken"
     assert session.notice is not None and "could not be read" in session.notice
+
+
+def test_a_boolean_version_is_not_version_1() -> None:
+    from nestor import NestorError
+    from nestor_web.session import load_saved
+
+    text = json.dumps({"version": True, "variant": "standard", "deal": 7, "moves": [],
+                       "cursor": 0})
+    with pytest.raises(NestorError, match="unknown format version"):
+        load_saved(text)
