@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 
+from .errors import NestorError, clip
+
 MAX_DEPTH = 16
 """Deepest nesting accepted; the deepest shape we read (a position) has depth 2."""
 
@@ -38,3 +40,28 @@ def loads(text: str, max_depth: int = MAX_DEPTH) -> object:
         return json.loads(text)
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise ValueError(f"nested more than {max_depth} levels deep") from None
+
+
+def load_object(
+    text: str, subject: tuple[str, str] = ("it is", "it has"), version: int | None = None
+) -> dict[str, object]:
+    """Parse stored text that must be a JSON object, of format ``version`` if given.
+
+    ``subject`` starts the messages, e.g. ``("they are", "they have")``, so a
+    caller can say "Your settings could not be read: they are not valid JSON".
+
+    Raises:
+        NestorError: not JSON (or nested too deep), not an object, or another
+            format version (``True`` is not version 1, though ``True == 1``).
+    """
+    try:
+        data = loads(text)
+    except ValueError as exc:
+        raise NestorError(f"{subject[0]} not valid JSON ({clip(str(exc))})") from None
+    if not isinstance(data, dict):
+        raise NestorError(f"{subject[0]} not a JSON object")
+    if version is not None:
+        found = data.get("version")
+        if isinstance(found, bool) or found != version:
+            raise NestorError(f"{subject[1]} an unknown format version ({clip(repr(found))})")
+    return data

@@ -39,7 +39,7 @@ from nestor import (
     rank_of,
 )
 from nestor.errors import clip
-from nestor.jsontext import loads
+from nestor.jsontext import load_object, loads
 from nestor.solver import Solution, solve_steps
 from nestor.variants import Variant
 
@@ -106,12 +106,7 @@ class Settings:
         Raises:
             NestorError: not a JSON object, or a value of the wrong kind.
         """
-        try:
-            data = loads(text)
-        except ValueError as exc:
-            raise NestorError(f"they are not valid JSON ({clip(str(exc))})") from None
-        if not isinstance(data, dict):
-            raise NestorError("they are not a JSON object")
+        data = load_object(text, ("they are", "they have"))
         settings = cls()
         for key, value in data.items():
             if key in {f.name for f in fields(cls)}:
@@ -207,24 +202,11 @@ def parse_query(query: str) -> tuple[DealRequest | None, str | None]:
 def load_saved(text: str) -> Game:
     """Rebuild the game from saved text (the shape in the module docstring).
 
-    The help counters are read by :func:`load_assists`.
-
     Raises:
         NestorError: with a reason for the player, if the text is not a valid
             saved game (bad JSON, wrong version, unknown variant, illegal move).
     """
-    try:
-        data = loads(text)
-    except ValueError as exc:
-        raise NestorError(f"it is not valid JSON ({clip(str(exc))})") from None
-    if not isinstance(data, dict):
-        raise NestorError("it is not a saved game")
-    version = data.get("version")
-    if isinstance(version, bool) or version != SAVE_VERSION:  # True == 1 in Python
-        raise NestorError(f"it has an unknown format version ({clip(repr(version))})")
-    game = Game.from_json({k: v for k, v in data.items() if k != "version"})
-    load_assists(data)
-    return game
+    return load_saved_game(text)[0]
 
 
 def load_saved_game(text: str) -> tuple[Game, int, int]:
@@ -233,9 +215,8 @@ def load_saved_game(text: str) -> tuple[Game, int, int]:
     Raises:
         NestorError: with a reason for the player (see :func:`load_saved`).
     """
-    game = load_saved(text)
-    data = loads(text)
-    assert isinstance(data, dict)
+    data = load_object(text, ("it is", "it has"), SAVE_VERSION)
+    game = Game.from_json({k: v for k, v in data.items() if k != "version"})
     hints, solver_moves = load_assists(data)
     return game, hints, solver_moves
 

@@ -84,7 +84,7 @@ from xml.sax.saxutils import escape
 
 from nestor import MAX_DEAL, DealNumberError, NestorError, get_variant
 from nestor.errors import clip
-from nestor.jsontext import loads
+from nestor.jsontext import load_object
 from nestor.variants import VARIANTS
 
 from .i18n import N_, _
@@ -365,15 +365,7 @@ class Stats:
                 deal listed twice, more than one unsettled game, or counts
                 that contradict each other or the deals and history.
         """
-        try:
-            data = loads(text)
-        except ValueError as exc:
-            raise NestorError(f"they are not valid JSON ({clip(str(exc))})") from None
-        if not isinstance(data, dict):
-            raise NestorError("they are not a JSON object")
-        version = data.get("version")
-        if isinstance(version, bool) or version != STATS_VERSION:
-            raise NestorError(f"they have an unknown format version ({clip(repr(version))})")
+        data = load_object(text, ("they are", "they have"), STATS_VERSION)
         stats = cls()
         stats._counts = _read_counts(_part(data, "variants", dict))
         for key, entry in _read_deals(_part(data, "deals", list)):
