@@ -15,7 +15,7 @@ from collections.abc import Generator
 from html import escape
 from typing import Any, TypeVar
 
-from pyodide.ffi import create_proxy, to_js
+from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
 from nestor import VARIANTS, NestorError
@@ -244,17 +244,18 @@ class App:
 
     def act(self, change: Any) -> None:
         """Run ``change`` on the session, then animate what left and redraw."""
+        animate = self.animations()
+        # Measure the cards only when they may fly: layout reads are not free on the move path.
         before = {
-            str(e.getAttribute("data-card")): e.getBoundingClientRect()
+            str(e.getAttribute("data-card")): e
             for e in document.querySelectorAll("#board [data-card]")
-        }
-        count = self.session.game.position.cards_left()
-        changed = change()
-        if changed is False:
+        } if animate else {}
+        rects = {card: e.getBoundingClientRect() for card, e in before.items()}
+        if change() is False:
             return
-        if self.animations() and self.session.game.position.cards_left() < count:
-            gone = [c for c in before if not self._in_play(c)]
-            self.fly_away({c: before[c] for c in gone})
+        gone = {card: rect for card, rect in rects.items() if not self._in_play(card)}
+        if gone:
+            self.fly_away(gone, before)
         self.render()
 
     def _in_play(self, card: str) -> bool:
@@ -263,17 +264,17 @@ class App:
             card in pos.stock or card == pos.unpaired
         )
 
-    def fly_away(self, cards: dict[str, Any]) -> None:
+    def fly_away(self, cards: dict[str, Any], elements: dict[str, Any]) -> None:
         """Animate copies of removed cards to the discard pile; the board is redrawn at once.
 
-        The copies are decoration only (no pointer events): input during the
-        animation goes to the real, already updated board.
+        ``cards`` maps each removed card to where it was; ``elements`` holds
+        the card elements as they were drawn. The copies are decoration only
+        (no pointer events): input during the animation goes to the real,
+        already updated board.
         """
         pile = document.getElementById("discard").getBoundingClientRect()
         for card, rect in cards.items():
-            original = document.querySelector(f'#board [data-card="{card}"]')
-            if missing(original):
-                continue
+            original = elements[card]
             ghost = document.createElement("div")  # not a button: never focusable
             ghost.className = f"{original.className} ghost"
             ghost.innerHTML = original.innerHTML
@@ -294,7 +295,7 @@ class App:
                 {"duration": ANIMATION_MS, "easing": "ease-in"},
                 dict_converter=window.Object.fromEntries,
             ))
-            animation.onfinish = create_proxy(lambda _event, g=ghost: g.remove())
+            animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
 
     def on_variant_change(self, event: Any) -> None:
         """The variant picker changed: deal a new game of that variant."""
@@ -426,10 +427,16 @@ class App:
                 solution = await self.run_sliced(self.session.analyse_steps())
                 if not self.solving or self.session.game.position is not position:
                     break
-                if not self.session.play_solver_move(solution):
+                played = [False]
+
+                def step(solution: Any = solution, played: list[bool] = played) -> bool:
+                    played[0] = self.session.play_solver_move(solution)
+                    return played[0]
+
+                self.act(step)  # animated like the player's own pairs
+                if not played[0]:
                     self.session.show_hint(solution)  # says that no winning line remains
                     break
-                self.act(lambda: True)
                 await asyncio.sleep(SOLVE_PACE_SECONDS)
         finally:
             self.solving = False
