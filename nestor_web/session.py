@@ -476,21 +476,27 @@ class Session:
         }
         text = json.dumps(data, separators=(",", ":"))
         previous = self.storage.get(SAVE_KEY)
-        if previous is not None and previous != text:
-            key = _progress_key(previous)
-            if key is not None and key != game_key(self.game.variant.name, self.game.deal):
-                try:
-                    load_saved_game(previous)  # only a readable game is worth keeping
-                except NestorError:
-                    key = None
-            if key is not None and key != game_key(self.game.variant.name, self.game.deal):
-                archive = self._archive()
-                archive.pop(key, None)
-                archive[key] = previous
-                while len(archive) > ARCHIVE_SIZE:
-                    archive.pop(next(iter(archive)))
-                self._store(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
+        # Same version, variant and deal at the start of the text: the same game, no parsing.
+        same_game = text[: text.index(',"moves"') + 1]
+        if previous is not None and not previous.startswith(same_game):
+            self._keep_in_progress(previous)
         self._store(SAVE_KEY, text)
+
+    def _keep_in_progress(self, text: str) -> None:
+        """Move saved text of another deal, with moves made, into the archive."""
+        key = _progress_key(text)
+        if key is None or key == game_key(self.game.variant.name, self.game.deal):
+            return
+        try:
+            load_saved_game(text)  # only a readable game is worth keeping
+        except NestorError:
+            return
+        archive = self._archive()
+        archive.pop(key, None)
+        archive[key] = text
+        while len(archive) > ARCHIVE_SIZE:
+            archive.pop(next(iter(archive)))
+        self._store(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
 
     def _store(self, key: str, value: str) -> None:
         """Write to storage; a failure (storage full or blocked) becomes a notice."""
