@@ -45,7 +45,7 @@ class Plain:
     def __init__(self, position: Position) -> None:
         v = position.variant
         stacks = [[RANKS.index(c[0]) for c in col] for col in position.columns]
-        if v.reserve_open is None:
+        if not v.overlapping:
             stacks += [[RANKS.index(c[0])] for c in position.reserve]
         elif position.reserve:
             stacks.append([RANKS.index(c[0]) for c in position.reserve])
@@ -145,7 +145,7 @@ def ours(position: Position) -> tuple[object, int]:
 def plain(position: Position) -> tuple[object, int]:
     search = Plain(position)
     won = search.winnable()
-    chance = search.chance() if position.variant.stock else None
+    chance = search.chance() if position.variant.has_stock else None
     return (won, chance), search.nodes
 
 

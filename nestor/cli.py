@@ -58,12 +58,12 @@ def format_layout(position: Position) -> str:
         lines.append(
             " ".join(show(col[row]) if row < len(col) else "   " for col in position.columns)
         )
-    if position.variant.stock:
+    if position.variant.has_stock:
         cards = " ".join(show(c).strip() for c in position.stock) or "-"
         lines.append(f"stock, face down, in turning order: {cards}")
     else:
         cards = " ".join(show(c).strip() for c in position.reserve) or "-"
-        top = " (overlapping: the last one is on top)" if position.variant.reserve_open else ""
+        top = " (overlapping: the last one is on top)" if position.variant.overlapping else ""
         lines.append(f"reserve{top}: {cards}")
     return "\n".join(lines)
 
@@ -199,7 +199,7 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
             "nodes": result.nodes,
             "ms": round((time.perf_counter() - start) * 1000, 3),
         }
-        if position.variant.stock:
+        if position.variant.has_stock:
             answer["win_probability"] = result.win_probability
         out.write(json.dumps(answer) + "\n")
         out.flush()
@@ -246,7 +246,7 @@ def odds(variant: str, start: int, count: int, jobs: int) -> dict[str, Any]:
         "winnable": wins, "share": wins / count if count else 0.0, "interval": [low, high],
         "seconds": round(time.perf_counter() - began, 1),
     }
-    if get_variant(variant).stock:
+    if get_variant(variant).has_stock:
         report["order_known"] = report.pop("share")
         report["order_known_interval"] = report.pop("interval")
         mean, lo, hi = mean_interval([p or 0.0 for _, p in results])
@@ -297,7 +297,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(format_odds(report))
         else:
             for v in VARIANTS.values():
-                spare = f"stock of {v.spare}" if v.stock else f"reserve of {v.spare}"
+                spare = f"stock of {v.spare}" if v.has_stock else f"reserve of {v.spare}"
                 print(f"{v.name:12} {v.columns} x {v.depth}, {spare}: {v.summary}")
     except NestorError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -172,7 +172,7 @@ def deal_position(variant: Variant | str, number: int) -> Position:
     """Return the starting :class:`~nestor.position.Position` of deal ``number``.
 
     ``variant`` is a :class:`Variant` or its name. The spare cards become the
-    reserve, or the stock when ``variant.stock`` is set.
+    reserve, or the stock when ``variant.has_stock`` is set.
 
     Raises:
         VariantError: unknown variant name.
@@ -181,6 +181,6 @@ def deal_position(variant: Variant | str, number: int) -> Position:
     v = get_variant(variant) if isinstance(variant, str) else variant
     tableau, spare = deal_layout(v, number)
     columns = tuple(tuple(col) for col in tableau)
-    if v.stock:
+    if v.has_stock:
         return Position(v, columns, (), tuple(spare))
     return Position(v, columns, tuple(spare), ())

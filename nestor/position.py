@@ -234,7 +234,7 @@ class Position:
                 raise PositionError(
                     f"column {i} holds two cards of rank {twice[0]}, which the deal never does"
                 )
-        if v.stock:
+        if v.has_stock:
             if res:
                 raise PositionError(f"{v.name} has a stock, not a reserve: reserve must be empty")
             if len(stk) + (dead is not None) > v.spare:
@@ -282,7 +282,7 @@ class Position:
             if col:
                 avail[col[-1]] = Place("column", i)
         n = len(self.reserve)
-        first = 0 if self.variant.reserve_open is None else max(0, n - self.variant.reserve_open)
+        first = max(0, n - 1) if self.variant.overlapping else 0
         for j in range(first, n):
             avail[self.reserve[j]] = Place("reserve", j)
         if self.stock and not any(self.columns):
@@ -305,7 +305,7 @@ class Position:
     def can_turn_stock(self) -> bool:
         """Strict: ``True`` if turning a stock card is legal now (no pair, cards in play)."""
         return (
-            self.variant.stock
+            self.variant.has_stock
             and bool(self.stock)
             and self.unpaired is None
             and any(self.columns)
@@ -331,7 +331,7 @@ class Position:
         if self.outcome() is not None:
             raise IllegalMoveError(f"the game is over ({self.outcome().value})")  # type: ignore[union-attr]
         if isinstance(move, TurnStock):
-            if not self.variant.stock:
+            if not self.variant.has_stock:
                 raise IllegalMoveError(f"{self.variant.name} has no stock to turn")
             if not self.stock:
                 raise IllegalMoveError("the stock is empty")

@@ -103,7 +103,7 @@ def _stacks(position: Position) -> list[list[str]]:
     """The position as stacks of cards, bottom first (see the module docstring)."""
     stacks = [list(col) for col in position.columns]
     if position.reserve:
-        if position.variant.reserve_open is None:
+        if not position.variant.overlapping:
             stacks.extend([card] for card in position.reserve)
         else:
             stacks.append(list(position.reserve))
@@ -468,8 +468,8 @@ def solve_steps(
     if outcome is not None:
         return Solution(winnable=outcome.won, nodes=0,
                         win_probability=(1.0 if outcome.won else 0.0)
-                        if position.variant.stock else None)
-    strict = position.variant.stock
+                        if position.variant.has_stock else None)
+    strict = position.variant.has_stock
     nodes = 0
     probability: float | None = None
     best: Move | None = None

@@ -24,10 +24,11 @@ class Variant:
         title: a short human name.
         columns: number of tableau columns.
         depth: cards dealt to each column (rows of the deal).
-        stock: ``True`` if the spare cards form a face-down stock (Strict)
+        has_stock: ``True`` if the spare cards form a face-down stock (Strict)
             instead of a face-up reserve.
-        reserve_open: how many reserve cards, counted from the top (the last
-            one dealt), are available at once; ``None`` means all of them.
+        overlapping: the reserve is one overlapping row and only its top card
+            (the last one dealt) is available (source 001); ``False``: every
+            reserve card is available.
         summary: one sentence for the variant picker and the rules text.
     """
 
@@ -35,8 +36,8 @@ class Variant:
     title: str
     columns: int
     depth: int
-    stock: bool
-    reserve_open: int | None
+    has_stock: bool
+    overlapping: bool
     summary: str
 
     @property
@@ -49,24 +50,24 @@ VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
         Variant(
-            "standard", "Standard", 8, 6, False, None,
+            "standard", "Standard", 8, 6, False, False,
             "Eight columns of six, and four reserve cards that are all available.",
         ),
         Variant(
-            "strict", "Strict", 8, 6, True, None,
+            "strict", "Strict", 8, 6, True, False,
             "The four spare cards are a face-down stock, turned one by one only when "
             "no pair is left; a turned card that cannot pair loses the game.",
         ),
         Variant(
-            "vertical", "Vertical", 7, 6, False, None,
+            "vertical", "Vertical", 7, 6, False, False,
             "Seven columns of six, and ten reserve cards that are all available.",
         ),
         Variant(
-            "doublets", "Doublets", 12, 4, False, None,
+            "doublets", "Doublets", 12, 4, False, False,
             "Twelve columns of four, and four reserve cards that are all available.",
         ),
         Variant(
-            "overlapping", "Overlapping reserve", 8, 6, False, 1,
+            "overlapping", "Overlapping reserve", 8, 6, False, True,
             "Eight columns of six; the four reserve cards overlap in one row and only "
             "the top one is available.",
         ),

@@ -263,7 +263,7 @@ def hint_text(position: Position, solution: Solution) -> str:
     if solution.winnable is None and solution.win_probability is None:
         return _("The solver ran out of time on this position: no hint this time.")
     if move is None:
-        if position.variant.stock and solution.win_probability:
+        if position.variant.has_stock and solution.win_probability:
             return _("No move is needed: the game is already won.")
         return _("No winning line remains from here: every way on loses.")
     if isinstance(move, TurnStock):

@@ -119,13 +119,13 @@ def test_card_helpers():
 
 # ---- variants ----------------------------------------------------------------------------
 
-# name: (columns, depth, stock, reserve_open, spare)
+# name: (columns, depth, has_stock, overlapping, spare)
 SHAPES = {
-    "standard": (8, 6, False, None, 4),
-    "strict": (8, 6, True, None, 4),
-    "vertical": (7, 6, False, None, 10),
-    "doublets": (12, 4, False, None, 4),
-    "overlapping": (8, 6, False, 1, 4),
+    "standard": (8, 6, False, False, 4),
+    "strict": (8, 6, True, False, 4),
+    "vertical": (7, 6, False, False, 10),
+    "doublets": (12, 4, False, False, 4),
+    "overlapping": (8, 6, False, True, 4),
 }
 
 
@@ -138,7 +138,7 @@ def test_the_five_variants_in_order():
 def test_variant_shape(name):
     v = get_variant(name)
     assert v.name == name
-    assert (v.columns, v.depth, v.stock, v.reserve_open, v.spare) == SHAPES[name]
+    assert (v.columns, v.depth, v.has_stock, v.overlapping, v.spare) == SHAPES[name]
     assert v.columns * v.depth + v.spare == 52
     assert v.title
     assert v.summary

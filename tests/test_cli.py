@@ -87,7 +87,7 @@ def test_deal_json_for_each_variant(capsys, variant):
     v = VARIANTS[variant]
     assert len(data["columns"]) == v.columns
     assert all(len(col) == v.depth for col in data["columns"])
-    if v.stock:
+    if v.has_stock:
         assert data["reserve"] == []
         assert len(data["stock"]) == 4
     else:

@@ -253,9 +253,9 @@ def assert_valid_layout(position: Position) -> None:
     for col in position.columns:
         assert len(col) == v.depth
         assert len({card[0] for card in col}) == v.depth, col
-    spare = position.stock if v.stock else position.reserve
+    spare = position.stock if v.has_stock else position.reserve
     assert len(spare) == v.spare
-    assert (position.reserve if v.stock else position.stock) == ()
+    assert (position.reserve if v.has_stock else position.stock) == ()
     everything = [c for col in position.columns for c in col] + list(spare)
     assert len(everything) == 52
     assert set(everything) == set(DECK)
@@ -440,7 +440,7 @@ def test_misdeal_is_redealt_from_a_fresh_shuffle(name, number):
 
     position = deal_position(name, number)
     assert [list(col) for col in position.columns] == tableau
-    assert list(position.stock if v.stock else position.reserve) == rest
+    assert list(position.stock if v.has_stock else position.reserve) == rest
     assert_valid_layout(position)
 
 

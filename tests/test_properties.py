@@ -56,8 +56,7 @@ def expected_available(p: Position) -> list[str]:
     if p.unpaired is not None:
         return []
     cards = [col[-1] for col in p.columns if col]
-    open_ = p.variant.reserve_open
-    cards += list(p.reserve if open_ is None else p.reserve[len(p.reserve) - open_:])
+    cards += list(p.reserve[-1:] if p.variant.overlapping else p.reserve)
     if not any(p.columns):
         cards += list(p.stock)
     return cards
@@ -73,7 +72,7 @@ def expected_legal(p: Position) -> set[Move]:
     }
     if pairs:
         return pairs
-    if p.variant.stock and p.stock and p.unpaired is None and any(p.columns):
+    if p.variant.has_stock and p.stock and p.unpaired is None and any(p.columns):
         return {TurnStock()}
     return set()
 
@@ -84,8 +83,8 @@ def check_deal(p: Position) -> None:
     for col in p.columns:
         assert len(col) == v.depth
         assert len({c[0] for c in col}) == v.depth, f"a rank twice in {col}"
-    assert len(p.stock if v.stock else p.reserve) == v.spare
-    assert (p.reserve if v.stock else p.stock) == ()
+    assert len(p.stock if v.has_stock else p.reserve) == v.spare
+    assert (p.reserve if v.has_stock else p.stock) == ()
     assert p.unpaired is None
     assert sorted(cards_in(p)) == sorted(DECK)
     assert p.cards_left() == 52
@@ -219,7 +218,7 @@ def test_random_play_over_many_deals(variant):
     # Random play loses most games but not all, in every variant.
     assert outcomes[Outcome.WON] > 0
     assert outcomes[Outcome.NO_PAIR] > 0
-    if VARIANTS[variant].stock:
+    if VARIANTS[variant].has_stock:
         assert outcomes[Outcome.STOCK_UNPAIRED] > 0
     else:
         assert outcomes[Outcome.STOCK_UNPAIRED] == 0

@@ -108,7 +108,7 @@ def is_free(p: Position, card: str) -> bool:
         if col and col[-1] == card:
             return len(col) == 1
     assert card in p.reserve
-    return p.variant.reserve_open is None or len(p.reserve) == 1
+    return not p.variant.overlapping or len(p.reserve) == 1
 
 
 def check_line_rules(p: Position, line: Sequence[Move]) -> None:
@@ -123,7 +123,7 @@ def check_line_rules(p: Position, line: Sequence[Move]) -> None:
         }
         if complete:  # R1: all of a rank available -> those go first
             assert isinstance(move, Pair) and move.first[0] in complete, (p.to_text(), move)
-        if isinstance(move, Pair) and not p.variant.stock:
+        if isinstance(move, Pair) and not p.variant.has_stock:
             r = move.first[0]
             here = [c for c in avail if c[0] == r]
             total = sum(c[0] == r for c in left)
@@ -149,7 +149,7 @@ def check_solution(p: Position, sol: Solution | None = None) -> Solution:
         check_line_rules(p, sol.line)
     else:
         assert sol.line == ()
-    if not p.variant.stock:
+    if not p.variant.has_stock:
         assert sol.win_probability is None
         if won and p.outcome() is None:
             assert sol.best_move == sol.line[0]
@@ -202,7 +202,7 @@ def build(
             spare.append(card)
         else:
             columns[where].append(card)
-    if variant.stock:
+    if variant.has_stock:
         return Position.checked(variant, columns, (), spare)
     return Position.checked(variant, columns, spare)
 
@@ -239,7 +239,7 @@ def test_random_small_positions_match_brute_force(variant):
             probabilities.add(round(sol.win_probability, 6))
     # The sample is not degenerate: both answers occur often.
     assert outcomes[True] > 100 and outcomes[False] > 100, outcomes
-    if variant.stock:  # and real chances strictly between 0 and 1
+    if variant.has_stock:  # and real chances strictly between 0 and 1
         assert len([x for x in probabilities if 0 < x < 1]) >= 3, probabilities
 
 
@@ -307,11 +307,11 @@ def test_whole_deals_give_lines_that_win(variant):
             assert end.is_empty()
             assert [q.cards_left() for q in iter_line(p, sol.line)][-1] == 0
             check_line_rules(p, sol.line)
-            if not p.variant.stock:
+            if not p.variant.has_stock:
                 assert sol.best_move == sol.line[0]
         else:
             assert sol.line == ()
-        if p.variant.stock:
+        if p.variant.has_stock:
             assert sol.win_probability is not None and 0.0 <= sol.win_probability <= 1.0
             if sol.win_probability == 1.0:
                 assert sol.winnable  # a sure win wins whatever the order
@@ -347,7 +347,7 @@ def test_won_position(variant):
     assert sol.winnable is True
     assert sol.line == ()
     assert sol.best_move is None
-    assert sol.win_probability == (1.0 if variant.stock else None)
+    assert sol.win_probability == (1.0 if variant.has_stock else None)
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
@@ -361,7 +361,7 @@ def test_lost_position_no_pair(variant):
     assert sol.winnable is False
     assert sol.line == ()
     assert sol.best_move is None
-    assert sol.win_probability == (0.0 if variant.stock else None)
+    assert sol.win_probability == (0.0 if variant.has_stock else None)
 
 
 def test_strict_lost_with_unpaired_stock_card():

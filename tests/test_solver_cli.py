@@ -50,7 +50,7 @@ def replay_json(position: Position, line: list[list[str]]) -> Position:
 
 def keys_for(variant: str) -> set[str]:
     base = {"winnable", "line", "nodes", "ms"}
-    return base | {"win_probability"} if VARIANTS[variant].stock else base
+    return base | {"win_probability"} if VARIANTS[variant].has_stock else base
 
 
 # ---- solve --------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def test_solve_reads_deal_json_for_every_variant(capsys, monkeypatch, variant):
             assert replay_json(position, answer["line"]).is_empty()
         else:
             assert answer["line"] == []
-        if VARIANTS[variant].stock:
+        if VARIANTS[variant].has_stock:
             assert answer["win_probability"] == pytest.approx(expected.win_probability)
 
 
