@@ -21,7 +21,7 @@ CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.p
 def config() -> str:
     """The config text: the vendored interpreter, and each module at the same path."""
     paths = [
-        str(p.relative_to(ROOT)) for pkg in PACKAGES for p in sorted((ROOT / pkg).glob("*.py"))
+        str(p.relative_to(ROOT)) for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))
     ]
     files = {f"./{path}": f"./{path}" for path in [*paths, *CATALOGS]}
     data = {"interpreter": "./static/vendor/pyodide/pyodide.mjs", "files": files}
