@@ -1,0 +1,211 @@
+"""The statistics as stored text: :func:`stats_to_text` and :func:`stats_from_text`.
+
+The rules live in :mod:`nestor_web.app.statistics`; this module only writes
+and reads them. Reading checks every value one by one (type and range, naming
+where it is); :meth:`Stats.restore` then checks what ties them together.
+
+Stored shape
+------------
+
+JSON text, version :data:`STATS_VERSION`, written without blanks::
+
+    {"version": 1,
+     "variants": {"<variant>": {"played": int, "won": int, "won_assisted": int,
+                                "streak": int, "best_streak": int,
+                                "fastest_ms": int | null}, ...},
+     "deals": [[variant, deal, start_ms, state, helped], ...],
+     "history": [[time_ms, variant, deal, result], ...]}
+
+``variants`` holds the counters of every variant played (``won`` counts clean
+wins, ``won_assisted`` wins with help). ``deals`` is the deal memory, least
+recently changed first: ``start_ms`` (int or null) is when the current
+attempt started, ``state`` one of ``"playing"`` (played, unsettled; at most
+one), ``"lost"``, ``"won"``, ``"assisted"``, and ``helped`` (bool) says help
+was used. ``history`` holds the settlements, oldest first, ``result`` one of
+``"won"``, ``"assisted"``, ``"lost"``. Times are milliseconds since the Unix
+epoch (``Date.now()``), whole numbers >= 0. Unknown keys in objects are
+ignored when reading.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from nestor import MAX_DEAL, VARIANTS, NestorError
+from nestor.errors import clip
+from nestor.jsontext import load_object
+from nestor_web.app.statistics import (
+    DEAL_STATES,
+    RESULTS,
+    DealEntry,
+    Settlement,
+    Stats,
+    StatsData,
+    VariantCounts,
+)
+
+STATS_VERSION = 1
+"""Version of the stored shape described in the module docstring."""
+
+_COUNT_FIELDS = ("played", "won", "won_assisted", "streak", "best_streak")
+
+
+def stats_to_text(stats: Stats) -> str:
+    """``stats`` as JSON text (the shape in the module docstring)."""
+    data = stats.snapshot()
+    shape = {
+        "version": STATS_VERSION,
+        "variants": {
+            name: {
+                "played": c.played, "won": c.won, "won_assisted": c.won_assisted,
+                "streak": c.streak, "best_streak": c.best_streak,
+                "fastest_ms": c.fastest_ms,
+            }
+            for name, c in data.counts.items()
+        },
+        "deals": [[e.variant, e.deal, e.start_ms, e.state, e.helped] for e in data.deals],
+        "history": [[s.time_ms, s.variant, s.deal, s.result] for s in data.history],
+    }
+    return json.dumps(shape, separators=(",", ":"))
+
+
+def stats_from_text(text: str) -> Stats:
+    """Read statistics written by :func:`stats_to_text`.
+
+    Unknown keys in objects are ignored.
+
+    Raises:
+        NestorError: naming the problem: not JSON (or nested too deep), not
+            an object, an unknown version, a missing part, a value of the
+            wrong type or out of range (negative counts, unknown variant,
+            state or result, bad deal number), or whatever
+            :meth:`Stats.restore` refuses (more entries than the caps, a deal
+            listed twice, more than one unsettled game, counts that contradict
+            each other or the deals and history).
+    """
+    data = load_object(text, ("they are", "they have"), STATS_VERSION)
+    counts = _read_counts(_part(data, "variants", dict))
+    deals = _read_deals(_part(data, "deals", list))
+    history = _read_history(_part(data, "history", list))
+    return Stats.restore(StatsData(counts, deals, history))
+
+
+# ---- one value at a time -----------------------------------------------------------------
+
+
+def _part(data: dict[str, object], key: str, kind: type) -> object:
+    if key not in data:
+        raise NestorError(f"{key!r} is missing")
+    value = data[key]
+    if not isinstance(value, kind):
+        noun = "an object" if kind is dict else "a list"
+        raise NestorError(f"{key!r} must be {noun}, not {clip(repr(value))}")
+    return value
+
+
+def _whole(
+    value: object, where: str, *, high: int | None = None, noun: str = "a whole number"
+) -> int:
+    """``value`` if it is an ``int`` (not a ``bool``) from 0, below ``high`` if given.
+
+    The one number check of this module (until :mod:`nestor` has one).
+
+    Raises:
+        NestorError: "<where> must be <noun> >= 0 (or from 0 to high - 1), not <value>".
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < 0
+        or (high is not None and value >= high)
+    ):
+        bound = ">= 0" if high is None else f"from 0 to {high - 1}"
+        raise NestorError(f"{where} must be {noun} {bound}, not {clip(repr(value))}")
+    return value
+
+
+def _deal_number(value: object, where: str) -> int:
+    return _whole(value, where, high=MAX_DEAL, noun="a deal number")
+
+
+def _variant_name(value: object, where: str) -> str:
+    if not isinstance(value, str) or value not in VARIANTS:
+        raise NestorError(f"{where} must be a variant name, not {clip(repr(value))}")
+    return value
+
+
+def _one_of(value: object, choices: Sequence[str], where: str) -> str:
+    if not isinstance(value, str) or value not in choices:
+        names = ", ".join(repr(c) for c in choices)
+        raise NestorError(f"{where} must be one of {names}, not {clip(repr(value))}")
+    return value
+
+
+def _row(value: object, size: int, where: str) -> list[object]:
+    if not isinstance(value, list) or len(value) != size:
+        raise NestorError(f"{where} must be a list of {size} values, not {clip(repr(value))}")
+    return value
+
+
+def _read_counts(data: object) -> dict[str, VariantCounts]:
+    assert isinstance(data, dict)
+    counts = {}
+    for name, value in data.items():
+        _variant_name(name, "a key of 'variants'")
+        if not isinstance(value, dict):
+            raise NestorError(f"variants[{name!r}] must be an object, not {clip(repr(value))}")
+        fields = {}
+        for field in _COUNT_FIELDS:
+            if field not in value:
+                raise NestorError(f"variants[{name!r}] has no {field!r}")
+            fields[field] = _whole(value[field], f"variants[{name!r}][{field!r}]")
+        fastest = value.get("fastest_ms")
+        counts[name] = VariantCounts(
+            **fields,
+            fastest_ms=None
+            if fastest is None
+            else _whole(fastest, f"variants[{name!r}]['fastest_ms']"),
+        )
+    return counts
+
+
+def _read_deals(data: object) -> tuple[DealEntry, ...]:
+    assert isinstance(data, list)
+    out = []
+    for i, raw in enumerate(data):
+        where = f"deals[{i}]"
+        variant, deal, start, state, helped = _row(raw, 5, where)
+        out.append(
+            DealEntry(
+                _variant_name(variant, f"{where}[0]"),
+                _deal_number(deal, f"{where}[1]"),
+                None if start is None else _whole(start, f"{where}[2]"),
+                _one_of(state, DEAL_STATES, f"{where}[3]"),
+                _bool(helped, f"{where}[4]"),
+            )
+        )
+    return tuple(out)
+
+
+def _read_history(data: object) -> tuple[Settlement, ...]:
+    assert isinstance(data, list)
+    out = []
+    for i, raw in enumerate(data):
+        where = f"history[{i}]"
+        time_ms, variant, deal, result = _row(raw, 4, where)
+        out.append(
+            Settlement(
+                _whole(time_ms, f"{where}[0]"),
+                _variant_name(variant, f"{where}[1]"),
+                _deal_number(deal, f"{where}[2]"),
+                _one_of(result, RESULTS, f"{where}[3]"),
+            )
+        )
+    return tuple(out)
+
+
+def _bool(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise NestorError(f"{where} must be true or false, not {clip(repr(value))}")
+    return value
