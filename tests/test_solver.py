@@ -1,4 +1,4 @@
-"""The exact solver (nestor/solver.py), checked against an independent brute force.
+"""The exact solver (nestor/solver/), checked against an independent brute force.
 
 The brute force below uses only the public rules engine (``legal_moves``,
 ``apply``, ``outcome``): an exhaustive depth-first search for the open
@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from nestor import Game, deal_position
 from nestor.cards import RANKS, SUITS
 from nestor.position import Move, Pair, Position, TurnStock
-from nestor.solver import Solution, _exact, _Search, _stacks, iter_line, solve, solve_steps
+from nestor.solver import Solution, iter_line, solve, solve_steps
+from nestor.solver.exact import winning_line
+from nestor.solver.model import Search, stacks_of
 from nestor.variants import VARIANTS, Variant
 
 STANDARD = VARIANTS["standard"]
@@ -468,8 +470,8 @@ def test_r2_r3_cut_the_search():
     sol = check_solution(p)
     assert sol.winnable is False
     # The same search without R2/R3 (internal API) visits far more positions.
-    plain = _Search(_stacks(p), [], False, None)
-    steps = _exact(plain)
+    plain = Search(stacks_of(p), [], False, None)
+    steps = winning_line(plain)
     with pytest.raises(StopIteration) as done:
         while True:
             next(steps)

@@ -1,0 +1,77 @@
+"""Strict with the stock order unknown: the best-play chance to win (expectimax).
+
+:func:`best_chance` searches :class:`~.model.Search` with R1 and R4 only (R2
+and R3 are not sound in Strict, see :mod:`.model`): the player picks the pair
+with the best chance; when stuck, each card left in the stock is equally
+likely to be turned next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ..cards import RANKS
+from ..position import Move, TurnStock
+from .model import Search
+
+
+def best_chance(search: Search) -> Generator[None, None, tuple[float, Move | None]]:
+    """Return the win probability with best play and the best first move.
+
+    The probability is in ``0.0 .. 1.0``, every order of the stock equally
+    likely; the move is ``None`` when none helps (lost, or nothing left to do
+    in the stacks). Memoised on the stack heights and the set of stock cards
+    left. Yields every few dozen nodes; ``search`` is back in its starting
+    state afterwards.
+
+    Raises:
+        BudgetExceeded: when ``search.max_nodes`` runs out.
+    """
+    memo: dict[tuple[int, frozenset[str]], float] = {}
+
+    def value(
+        root: bool = False, new_forced: int = -1
+    ) -> Generator[None, None, tuple[float, Move | None]]:
+        if search.tick():
+            yield
+        removed, tops = search.safe_closure()
+        best: tuple[float, Move | None] = (1.0, None)
+        if any(search.heights):
+            key = (search.key(), frozenset(search.stock))
+            if key in memo and not root:
+                best = (memo[key], None)
+            elif new_forced >= 0 and search.forced_cycle(new_forced):
+                best = (0.0, None)  # R4
+                memo[key] = 0.0
+            else:
+                best = yield from expand(tops)
+                memo[key] = best[0]
+        first = search.removed_moves(removed)[:1]
+        search.restore_pairs(removed)
+        return (best[0], first[0]) if first and best[0] > 0.0 else best
+
+    def expand(tops: dict[int, list[int]]) -> Generator[None, None, tuple[float, Move | None]]:
+        best: tuple[float, Move | None] = (0.0, None)
+        moves = search.moves(tops)
+        for a, b in moves:
+            r = search.pop_pair(a, b)
+            p, _ = yield from value(False, r if search.remaining[r] == 2 else -1)
+            search.restore_pair(a, b)
+            if best[1] is None or p > best[0]:
+                best = (p, search.top_pair(a, b))
+            if p >= 1.0:
+                break
+        if moves or not search.stock:
+            return best
+        total = 0.0
+        for card in sorted(set(search.stock)):
+            match = tops.get(RANKS.index(card[0]))
+            if match:
+                p, _ = yield from search.turned(card, match[0], value)
+                total += p
+        return total / len(search.stock), TurnStock()
+
+    if search.forced_cycle():
+        return 0.0, None
+    result = yield from value(root=True)
+    return result

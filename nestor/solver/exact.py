@@ -1,0 +1,72 @@
+"""The exact search: open variants, and Strict with the stock order known.
+
+:func:`winning_line` is a depth-first search over :class:`~.model.Search`
+with R1-R4 (R2 and R3 only where ``prune_free``) and a memo of positions
+proved lost. It is exhaustive, so ``None`` is a proof that no line wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ..cards import RANKS
+from ..position import Move, Pair, TurnStock
+from .model import Search
+
+
+def winning_line(search: Search) -> Generator[None, None, list[Move] | None]:
+    """Return a winning line from ``search``'s position, or ``None`` when it is lost.
+
+    With a stock (Strict, order known), a stuck position turns ``search.stock[0]``.
+    Yields every few dozen nodes so a caller can spread the work over time slices;
+    ``search`` is back in its starting state afterwards.
+
+    Raises:
+        BudgetExceeded: when ``search.max_nodes`` runs out.
+    """
+    failed: set[tuple[int, int]] = set()
+
+    def rec(new_forced: int = -1) -> Generator[None, None, list[Move] | None]:
+        """Search from here; ``new_forced`` is a rank the last move left with two cards."""
+        if search.tick():
+            yield
+        removed, tops = search.safe_closure()
+        line: list[Move] | None = None
+        if not any(search.heights):
+            # Tableau empty: what is left of the stock pairs off (our Strict rule).
+            rest = sorted(search.stock, key=lambda c: (RANKS.index(c[0]), c))
+            line = [Pair(rest[j], rest[j + 1]) for j in range(0, len(rest), 2)]
+        else:
+            key = (search.key(), len(search.stock))
+            if key not in failed:
+                if new_forced >= 0 and search.forced_cycle(new_forced):
+                    line = None  # R4 (R1 never touches a rank caught in a cycle)
+                else:
+                    line = yield from expand(tops)
+                if line is None:
+                    failed.add(key)
+        prefix = search.removed_moves(removed) if line is not None else []
+        search.restore_pairs(removed)
+        return None if line is None else prefix + line
+
+    def expand(tops: dict[int, list[int]]) -> Generator[None, None, list[Move] | None]:
+        moves = search.moves(tops)
+        for a, b in moves:
+            r = search.pop_pair(a, b)
+            line = yield from rec(r if search.remaining[r] == 2 else -1)
+            search.restore_pair(a, b)
+            if line is not None:
+                return [search.top_pair(a, b), *line]
+        if moves or not search.stock or any(len(lst) >= 2 for lst in tops.values()):
+            return None  # a pair was open (perhaps pruned): the stock may not be turned
+        card = search.stock[0]
+        match = tops.get(RANKS.index(card[0]))
+        if not match:
+            return None  # the turned card cannot pair: lost
+        line = yield from search.turned(card, match[0], rec)
+        return None if line is None else [TurnStock(), *line]
+
+    if search.forced_cycle():
+        return None
+    result = yield from rec()
+    return result

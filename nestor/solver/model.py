@@ -1,0 +1,315 @@
+"""The stack model the searches share, and the pruning rules R1-R4.
+
+Every variant is a set of *stacks* of cards, bottom first, where only the top
+card of a stack is available: each column is a stack, an open reserve is one
+stack per card, and the overlapping reserve is a single stack. Suits never
+matter, so a position is fully described by the height of each stack (plus, in
+Strict, the cards left in the stock): that vector is the memo key.
+:class:`Search` holds that state and changes it in place: a move pops cards
+off the tops, and its ``restore_*`` twin puts them back when the search
+backtracks.
+
+Pruning rules (each is sound: it never changes the answer):
+
+R1 -- all of a rank available. If every card left of some rank is available,
+   removing them at once (one or two pairs) is safe. They can only pair with
+   each other, and removing cards never makes another card unavailable, so any
+   winning line can be reordered to remove them first. In Strict the same
+   holds: while such a pair exists the stock cannot be turned, so every line
+   removes them before the next turn anyway, and moving that removal earlier
+   keeps every later move legal.
+R2 -- free cards wait (open variants only). A card with nothing beneath it
+   (the bottom of its stack: a reserve card, or the last card of a column)
+   uncovers nothing when removed and stays available until it is removed. So
+   two such cards of a rank that still has cards elsewhere are never paired
+   now: in any winning line that pairs them, that pair can move to the very
+   end.
+R3 -- keep a free card (open variants only). When three cards of a rank are
+   available and the fourth is not, and one of the three is free, pair the
+   other two. A line that pairs the free card z with y and later x with the
+   fourth card w is matched by pairing x with y now and z with w later: z is
+   always available, and removing x instead of z uncovers more, never less.
+   (R2 and R3 are not used in Strict: there, holding a pair back also holds
+   back the stock, so postponing is not free.)
+R4 -- deadlock of forced pairs. When exactly two cards of a rank are left
+   (both in stacks), they must be removed together. If card A lies above card
+   B in a stack, A's pair must go before B's. A cycle in this "must go before"
+   relation among forced pairs (including a forced pair lying in one stack)
+   can never be resolved, so the position is lost. Removing cards only deletes
+   such constraints, so a cycle can only appear when a move leaves a new forced
+   pair, and it must pass through that pair: the check runs only then.
+Memo: positions already proved lost are not searched again (and Strict's
+   probabilities are memoised per position).
+Move order: moves that uncover the most cards (the tallest stacks) first,
+   which finds winning lines early on winnable deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from ..cards import RANKS
+from ..errors import NestorError
+from ..position import Move, Pair, Position
+
+_T = TypeVar("_T")
+
+YIELD_EVERY = 64
+"""Nodes searched between two yields of the stepping generators."""
+
+
+class BudgetExceeded(NestorError):
+    """The node budget ran out; :func:`nestor.solver.solve` reports it as ``Status.UNKNOWN``."""
+
+
+def stacks_of(position: Position) -> list[list[str]]:
+    """The position as stacks of card codes, bottom first (see the module docstring)."""
+    stacks = [list(col) for col in position.columns]
+    if position.reserve:
+        if not position.variant.overlapping:
+            stacks.extend([card] for card in position.reserve)
+        else:
+            stacks.append(list(position.reserve))
+    return stacks
+
+
+@dataclass
+class Search:
+    """Mutable search state over stacks; see the module docstring for the rules.
+
+    Args:
+        stacks: card codes per stack, bottom first (:func:`stacks_of`).
+        stock: Strict's stock, ``stock[0]`` turned next (empty otherwise).
+        prune_free: apply R2 and R3 (open variants only).
+        max_nodes: the node budget, or ``None`` for none; :meth:`tick` raises
+            :class:`BudgetExceeded` past it.
+
+    Attributes besides: ``ranks`` (rank index 0-12 per card, as ``stacks``),
+    ``heights`` (cards left per stack), ``remaining`` (cards left per rank,
+    stock included), ``places`` (per rank, ``(stack, index from the bottom)``
+    of each of its stack cards), ``hkey`` (the heights packed in an int, 6
+    bits per stack) and ``nodes`` (positions visited so far).
+    """
+
+    stacks: list[list[str]]
+    stock: list[str]
+    prune_free: bool
+    max_nodes: int | None
+    ranks: list[list[int]] = field(init=False)
+    heights: list[int] = field(init=False)
+    remaining: list[int] = field(init=False)
+    weights: list[int] = field(init=False)
+    places: list[list[tuple[int, int]]] = field(init=False)
+    hkey: int = 0
+    nodes: int = 0
+
+    def __post_init__(self) -> None:
+        self.ranks = [[RANKS.index(c[0]) for c in s] for s in self.stacks]
+        self.heights = [len(s) for s in self.stacks]
+        self.remaining = [0] * 13
+        for s in self.ranks:
+            for r in s:
+                self.remaining[r] += 1
+        for c in self.stock:
+            self.remaining[RANKS.index(c[0])] += 1
+        # Heights are below 64 (a stack holds at most 48 cards), so 6 bits each.
+        self.weights = [1 << (6 * i) for i in range(len(self.stacks))]
+        self.hkey = sum(h * w for h, w in zip(self.heights, self.weights, strict=True))
+        self.places = [[] for _ in range(13)]
+        for i, s in enumerate(self.ranks):
+            for p, r in enumerate(s):
+                self.places[r].append((i, p))
+
+    # ---- helpers ---------------------------------------------------------------------
+
+    def key(self) -> int:
+        """The memo key of the stack heights (kept up to date by every removal)."""
+        return self.hkey
+
+    def tick(self) -> bool:
+        """Count a node; ``True`` when it is time to yield.
+
+        Raises:
+            BudgetExceeded: once more than ``max_nodes`` nodes have been counted.
+        """
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise BudgetExceeded("node budget exceeded")
+        return self.nodes % YIELD_EVERY == 0
+
+    def tops(self) -> dict[int, list[int]]:
+        """Available stacks grouped by the rank of their top card."""
+        tops: dict[int, list[int]] = {}
+        h = self.heights
+        for i, s in enumerate(self.ranks):
+            if h[i]:
+                r = s[h[i] - 1]
+                if r in tops:
+                    tops[r].append(i)
+                else:
+                    tops[r] = [i]
+        return tops
+
+    def top_pair(self, a: int, b: int) -> Pair:
+        """The pair made by the top cards of stacks ``a`` and ``b``."""
+        h = self.heights
+        return Pair(self.stacks[a][h[a] - 1], self.stacks[b][h[b] - 1])
+
+    def pop_pair(self, a: int, b: int) -> int:
+        """Remove the top cards of stacks ``a`` and ``b``; return their rank."""
+        h = self.heights
+        h[a] -= 1
+        h[b] -= 1
+        self.hkey -= self.weights[a] + self.weights[b]
+        r = self.ranks[a][h[a]]
+        self.remaining[r] -= 2
+        return r
+
+    def restore_pair(self, a: int, b: int) -> None:
+        """Put back the two cards :meth:`pop_pair` removed from stacks ``a`` and ``b``."""
+        h = self.heights
+        self.remaining[self.ranks[a][h[a]]] += 2
+        h[a] += 1
+        h[b] += 1
+        self.hkey += self.weights[a] + self.weights[b]
+
+    def pop_one(self, stack: int, rank: int) -> None:
+        """Strict: remove the top of ``stack`` with a stock card of ``rank``."""
+        self.heights[stack] -= 1
+        self.hkey -= self.weights[stack]
+        self.remaining[rank] -= 2
+
+    def restore_one(self, stack: int, rank: int) -> None:
+        """Put back the card :meth:`pop_one` removed from ``stack`` (and its stock card's count)."""
+        self.heights[stack] += 1
+        self.hkey += self.weights[stack]
+        self.remaining[rank] += 2
+
+    def restore_pairs(self, pairs: list[tuple[int, int]]) -> None:
+        """Put back a list of pairs removed by :meth:`pop_pair`, last first."""
+        for a, b in reversed(pairs):
+            self.restore_pair(a, b)
+
+    def safe_closure(self) -> tuple[list[tuple[int, int]], dict[int, list[int]]]:
+        """Apply R1 until it no longer applies; return the pairs removed and the tops."""
+        removed: list[tuple[int, int]] = []
+        while True:
+            tops = self.tops()
+            changed = False
+            for r, lst in tops.items():
+                if len(lst) == self.remaining[r] and len(lst) >= 2:
+                    for j in range(0, len(lst) - 1, 2):
+                        removed.append((lst[j], lst[j + 1]))
+                        self.pop_pair(lst[j], lst[j + 1])
+                    changed = True
+            if not changed:
+                return removed, tops
+
+    def removed_moves(self, removed: list[tuple[int, int]]) -> list[Move]:
+        """The pairs :meth:`safe_closure` removed, as moves (call it before restoring them)."""
+        h = self.heights
+        depth = {i: 0 for pair in removed for i in pair}
+        moves: list[Move] = []
+        for a, b in reversed(removed):
+            cards = []
+            for i in (a, b):
+                cards.append(self.stacks[i][h[i] + depth[i]])
+                depth[i] += 1
+            moves.append(Pair(cards[0], cards[1]))
+        moves.reverse()
+        return moves
+
+    def turned(
+        self, card: str, stack: int, then: Callable[[], Generator[None, None, _T]]
+    ) -> Generator[None, None, _T]:
+        """Strict: remove stock ``card`` with the top of ``stack``, run ``then``, restore."""
+        r = RANKS.index(card[0])
+        saved = self.stock
+        self.stock = list(saved)
+        self.stock.remove(card)
+        self.pop_one(stack, r)
+        try:
+            result = yield from then()
+        finally:
+            self.restore_one(stack, r)
+            self.stock = saved
+        return result
+
+    def forced_cycle(self, through: int | None = None) -> bool:
+        """R4: is there a cycle among forced pairs (through rank ``through`` if given)?
+
+        A rank is forced when exactly two of its cards are left and none is in
+        the stock. ``before(x)`` is the set of forced ranks with a card above a
+        card of ``x``; a cycle is a forced rank that reaches itself.
+        """
+        remaining = self.remaining
+        stock_ranks = 0
+        for c in self.stock:
+            stock_ranks |= 1 << RANKS.index(c[0])
+        h = self.heights
+        ranks = self.ranks
+        memo: dict[int, int] = {}
+
+        def before(x: int) -> int:
+            found = memo.get(x)
+            if found is None:
+                found = 0
+                for i, p in self.places[x]:
+                    s = ranks[i]
+                    for q in range(p + 1, h[i]):
+                        y = s[q]
+                        if remaining[y] == 2 and not (stock_ranks >> y) & 1:
+                            found |= 1 << y
+                memo[x] = found
+            return found
+
+        if through is None:
+            starts = [
+                r for r in range(13) if remaining[r] == 2 and not (stock_ranks >> r) & 1
+            ]
+        elif (stock_ranks >> through) & 1:
+            return False
+        else:
+            starts = [through]
+        for start in starts:
+            target = 1 << start
+            frontier, visited = before(start), 0
+            while frontier:
+                if frontier & target:
+                    return True
+                visited |= frontier
+                nxt = 0
+                x = frontier
+                while x:
+                    low = x & -x
+                    nxt |= before(low.bit_length() - 1)
+                    x ^= low
+                frontier = nxt & ~visited
+        return False
+
+    def moves(self, tops: dict[int, list[int]]) -> list[tuple[int, int]]:
+        """The pair moves to try, as stack-index pairs, best first (R2, R3, ordering)."""
+        h = self.heights
+        scored: list[tuple[int, int, int]] = []
+        for lst in tops.values():
+            if len(lst) < 2:
+                continue
+            if self.prune_free:
+                free = [i for i in lst if h[i] == 1]
+                if len(lst) == 2:
+                    if len(free) == 2:
+                        continue  # R2
+                elif free:
+                    others = [i for i in lst if i != free[0]]  # R3
+                    if h[others[0]] == 1 and h[others[1]] == 1:
+                        continue  # R2
+                    scored.append((h[others[0]] + h[others[1]], others[0], others[1]))
+                    continue
+            for x in range(len(lst)):
+                for y in range(x + 1, len(lst)):
+                    a, b = lst[x], lst[y]
+                    scored.append((h[a] + h[b], a, b))
+        scored.sort(reverse=True)
+        return [(a, b) for _, a, b in scored]
