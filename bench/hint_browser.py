@@ -25,17 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import chromium  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
 
 from nestor import VARIANTS, Game, Pair, TurnStock  # noqa: E402
 from nestor.solver import solve  # noqa: E402
-
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 
 
 def hint_ms(page: Page) -> float:
@@ -56,7 +51,7 @@ def main() -> int:
     server, origin = serve_in_thread(ROOT, quiet=True)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = chromium.launch(p.chromium)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             variants = list(VARIANTS)
             page.goto(f"{origin}/?variant=standard&deal=0")

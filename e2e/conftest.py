@@ -23,6 +23,7 @@ What every test in e2e/ gets:
 Every page load boots Pyodide afresh (~3 s, ~14 MB): put related assertions in one test rather
 than one boot per assertion.
 
+Browser: scripts/chromium.py's ``CHROMIUM`` and ``CHROMIUM_ARGS``, as for the scripts and benches.
 Environment: CHROMIUM (default /usr/bin/chromium), NESTOR_READY_TIMEOUT_MS (default 60000).
 """
 
@@ -44,22 +45,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, WebError
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 READY_SELECTOR = "body[data-ready]"
 READY_TIMEOUT_MS = int(os.environ.get("NESTOR_READY_TIMEOUT_MS", "60000"))
-
-# Keep Chromium from talking to anything but the test server (see
-# shared notes, browser-runtime.md). No --user-data-dir: each context is a fresh profile.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 
 # URL schemes that are not network requests to another origin.
 _LOCAL_SCHEMES = ("data", "blob", "about")
@@ -87,6 +74,9 @@ def _load_script(name: str) -> ModuleType:
 
 serve = _load_script("serve")
 build_site = _load_script("build_site")
+chromium = _load_script("chromium")  # the flag list shared with scripts/ and bench/
+CHROMIUM: str = chromium.CHROMIUM
+CHROMIUM_ARGS: tuple[str, ...] = chromium.CHROMIUM_ARGS
 
 
 # --------------------------------------------------------------------------- browser + server

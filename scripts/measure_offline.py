@@ -33,14 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_site  # noqa: E402
+import chromium  # noqa: E402
 import serve  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 WASM = "/static/vendor/pyodide/pyodide.asm.wasm"
 READY = "body[data-ready]"
 
@@ -99,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[bool, list[dict[str, float]]] = {False: [], True: []}
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                browser = chromium.launch(p.chromium)
                 for _ in range(args.runs):
                     for with_sw in (False, True):
                         runs[with_sw].append(visit(browser, origin, with_sw))

@@ -19,16 +19,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
 
 from nestor import Game, Pair  # noqa: E402
 
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 
@@ -51,7 +47,7 @@ def main() -> int:
     server, origin = serve_in_thread(ROOT, quiet=True)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = chromium.launch(p.chromium)
             for name, (width, height) in SIZES.items():
                 page = browser.new_page(viewport={"width": width, "height": height},
                                         reduced_motion="reduce")
@@ -65,7 +61,8 @@ def main() -> int:
                     page.click(f'[data-card="{selectable}"]')
                 path = args.out / f"screenshot-{name}.png"
                 page.screenshot(path=str(path))
-                print(f"wrote {path.relative_to(ROOT)} ({width}x{height})")
+                shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                print(f"wrote {shown} ({width}x{height})")
                 page.close()
             browser.close()
     finally:
