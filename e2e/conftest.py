@@ -52,12 +52,15 @@ READY_TIMEOUT_MS = int(os.environ.get("NESTOR_READY_TIMEOUT_MS", "60000"))
 _LOCAL_SCHEMES = ("data", "blob", "about")
 
 
-# Reports each Content-Security-Policy violation to the test (through an exposed function).
+# Reports each Content-Security-Policy violation to the test (through an exposed function), and
+# keeps it in the page's window.__nestorCspLog too, for page.wait_for_function.
 CSP_LISTENER = """
 document.addEventListener("securitypolicyviolation", (e) => {
+  const text = `${e.effectiveDirective} blocked ${e.blockedURI || "inline"}`
+               + ` at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`;
   const report = window.__nestorCspViolation;
-  if (report) report(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"}`
-                     + ` at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`);
+  if (report) report(text);
+  (window.__nestorCspLog ||= []).push(text);
 });
 """
 

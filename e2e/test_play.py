@@ -7,8 +7,9 @@ import os
 import re
 
 import pytest
+from conftest import READY_TIMEOUT_MS
 from lines import find_winnable, losing_line
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from nestor import Game, Move, Pair, TurnStock
 
@@ -208,15 +209,25 @@ def test_variants_new_deal_and_links(page: Page, wait_ready) -> None:
 
 
 def test_bad_link_is_reported_while_loading_is_shown(page: Page, wait_ready) -> None:
-    # Hold back the interpreter for a moment: the page must say it is loading meanwhile.
-    def slow(route):  # type: ignore[no-untyped-def]
-        page.wait_for_timeout(1500)
-        route.continue_()
+    # Hold back the interpreter until the page has been seen saying that it is loading. The
+    # context's route sees the service worker's requests too (it precaches the wasm first).
+    held: list[Route] = []
 
-    page.route("**/pyodide.asm.wasm", slow)
-    page.goto("/?variant=standard&deal=banana")
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.context.route("**/pyodide.asm.wasm", hold)
+    wasm = re.compile(r"/pyodide\.asm\.wasm$")
+    with page.context.expect_event(
+        "request", lambda r: wasm.search(r.url) is not None, timeout=READY_TIMEOUT_MS
+    ):
+        page.goto("/?variant=standard&deal=banana")
     expect(page.locator("#loading")).to_contain_text("Loading")
     expect(page.locator("body")).not_to_have_attribute("data-ready", "")
+    assert held  # the page waits for the wasm: it cannot boot before the checks
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/pyodide.asm.wasm", hold)
     wait_ready(page)
     expect(page.locator("#loading")).to_have_count(0)
     expect(page.locator("#notice")).to_be_visible()
