@@ -1,5 +1,5 @@
 """Browser entry point, run by PyScript (see ``index.html`` and ``pyscript.json``)."""
 
-from nestor_web.dom import start
+from nestor_web.browser.root import start
 
 app = start()

@@ -20,11 +20,6 @@ const SW_URL = new URL("../../sw.js", import.meta.url).href;
 const STARTUP_CHECK_MS = 5000; // at start-up, wait this long at most for a new version
 const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this often at most
 
-const TEXTS = {
-  en: { ready: "A new version of Nestor is ready. Your game is kept.", reload: "Reload now", later: "Later" },
-  de: { ready: "Eine neue Version von Nestor ist da. Dein Spiel bleibt erhalten.", reload: "Jetzt neu laden", later: "Später" },
-};
-
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
 let switching = false;
 
@@ -82,15 +77,22 @@ async function newVersion(registration) {
   return worker ? installed(worker) : null;
 }
 
+// The notice's words, which Python puts in #pwa-texts from the message catalogs in the page's
+// language (see nestor_web/view/texts.py); null until it has.
 function text() {
-  const lang = (document.documentElement.lang || navigator.language || "en").slice(0, 2);
-  return TEXTS[lang] || TEXTS.en;
+  const word = (id) => document.querySelector(`#pwa-texts [data-text="${id}"]`)?.textContent;
+  const t = { ready: word("update-ready"), reload: word("update-reload"), later: word("update-later") };
+  return t.ready && t.reload && t.later ? t : null;
 }
 
 function offer(worker) {
   if (switching || !container.controller) return;
-  document.getElementById("pwa-update")?.remove();
   const t = text();
+  if (!t) { // Python has not filled the words yet: offer once it has
+    document.addEventListener("nestor:texts", () => offer(worker), { once: true });
+    return;
+  }
+  document.getElementById("pwa-update")?.remove();
   const bar = document.createElement("div");
   bar.id = "pwa-update";
   bar.className = "pwa-update";

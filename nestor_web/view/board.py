@@ -1,8 +1,8 @@
-"""What to draw: a pure view model of a :class:`~nestor_web.session.Session`.
+"""What to draw: the board's view model, and its HTML.
 
-:func:`board_view` turns the session into plain data; :func:`render_board`
-turns that into the HTML of the play area. Nothing here touches the browser,
-so pytest checks exactly what the player will see.
+:func:`board_view` turns the session into plain data; :func:`render_board` (and, region by
+region, :func:`render_regions`) turns that into the HTML of the play area. Nothing here
+touches the browser or changes the session, so pytest checks exactly what the player sees.
 """
 
 from __future__ import annotations
@@ -10,17 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from nestor import VARIANTS, Outcome, Pair, Position, TurnStock
+from nestor import Pair, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
-from .i18n import N_, _, card_name, ngettext, percent, rank_label, variant_title
-from .session import Session, indicator_text
-from .stats import CHART_LABELS, chart_svg
-
-CHECKING = N_("Checking whether the game can still be won…")
-
-VARIANT_ORDER = tuple(VARIANTS)
-
+from ..app.session import Session
+from .i18n import _, card_name, ngettext, rank_label, variant_title
+from .words import indicator_text, notice_text, status_text
 
 @dataclass(frozen=True)
 class CardView:
@@ -74,6 +69,7 @@ class BoardView:
             while the solver works: ``"Checking whether the game can be won…"``.
         winnable_indicator, winnable_only: the settings.
         assisted: hints or Solve were used in this deal.
+        solving: Solve is playing; busy: the solver works for the player (hint, deal).
     """
 
     variant: str
@@ -101,6 +97,8 @@ class BoardView:
     winnable_indicator: bool = False
     winnable_only: bool = False
     assisted: bool = False
+    solving: bool = False
+    busy: bool = False
 
 
 def _card(
@@ -118,26 +116,6 @@ def _card(
     )
 
 
-def status_text(position: Position, selected: str | None) -> str:
-    """One sentence for the status line: the outcome, or what to do next."""
-    outcome = position.outcome()
-    if outcome is Outcome.WON:
-        return _("You won! Every card is paired off.")
-    if outcome is Outcome.NO_PAIR:
-        return _("Game lost: no pair is left to remove.")
-    if outcome is Outcome.STOCK_UNPAIRED:
-        return _(
-            "Game lost: the stock card, the {card}, can't pair with any available card."
-        ).format(card=card_name(position.unpaired or ""))
-    if position.can_turn_stock():
-        return _("No pair is left: turn the next stock card.")
-    if selected is not None:
-        return _("Selected the {card}: now tap another card of the same rank.").format(
-            card=card_name(selected)
-        )
-    return _("Tap two available cards of the same rank to remove them.")
-
-
 def board_view(session: Session) -> BoardView:
     """Return what to draw for ``session`` (see :class:`BoardView`)."""
     game = session.game
@@ -153,7 +131,7 @@ def board_view(session: Session) -> BoardView:
         tuple(card(c, _("column {number}").format(number=i)) for c in col)
         for i, col in enumerate(pos.columns, 1)
     )
-    stock_open = bool(pos.stock) and not any(pos.columns)
+    stock_open = pos.stock_turned_up
     if stock_open:
         reserve = tuple(card(c, _("stock")) for c in pos.stock)
     else:
@@ -162,8 +140,7 @@ def board_view(session: Session) -> BoardView:
     unpaired = pos.unpaired
     indicator = None
     if session.settings.winnable_indicator:
-        solution = session.analysis()
-        indicator = _(CHECKING) if solution is None else indicator_text(solution)
+        indicator = indicator_text(session.analysis())
     return BoardView(
         variant=game.variant.name,
         variant_title=variant_title(game.variant.name),
@@ -182,14 +159,16 @@ def board_view(session: Session) -> BoardView:
         can_redo=game.can_redo(),
         can_turn_stock=pos.can_turn_stock(),
         outcome=outcome.result if outcome else None,
-        status=session.hint_text or status_text(pos, sel),
-        notice=session.notice,
+        status=status_text(session),
+        notice=notice_text(session.notices),
         query=session.query(),
         hint_stock=isinstance(session.hint, TurnStock),
         indicator=indicator,
         winnable_indicator=session.settings.winnable_indicator,
         winnable_only=session.settings.winnable_only,
-        assisted=session.assisted,
+        assisted=session.help.used,
+        solving=session.solving,
+        busy=session.thinking is not None,
     )
 
 
@@ -221,25 +200,26 @@ def render_card(card: CardView) -> str:
     )
 
 
-def render_board(view: BoardView) -> str:
-    """HTML of the play area: the tableau, then the reserve or the stock."""
-    cols = len(view.columns)
-    parts = [f'<div class="play" data-cols="{cols}"><div class="tableau">']
-    for i, column in enumerate(view.columns, 1):
-        label = escape(_("column {number}").format(number=i))
-        parts.append(f'<div class="column" role="group" data-column="{i}" aria-label="{label}">')
-        parts.extend(render_card(c) for c in column)
-        if not column:
-            parts.append('<div class="slot" aria-hidden="true"></div>')
-        parts.append("</div>")
+def render_column(number: int, column: tuple[CardView, ...]) -> str:
+    """HTML of tableau column ``number`` (1-based), deepest card first."""
+    label = escape(_("column {number}").format(number=number))
+    parts = [f'<div class="column" role="group" data-column="{number}" aria-label="{label}">']
+    parts.extend(render_card(c) for c in column)
+    if not column:
+        parts.append('<div class="slot" aria-hidden="true"></div>')
     parts.append("</div>")
+    return "".join(parts)
+
+
+def render_spare(view: BoardView) -> str:
+    """HTML of the reserve, or in Strict of the stock area (the turned-up stock too)."""
     if view.has_stock and not view.stock_open:
         stock_title = escape(_("Stock"))
         left = ngettext("{count} card left", "{count} cards left", view.stock_count).format(
             count=view.stock_count
         )
         caption = escape(_("Stock: {left}").format(left=left))
-        parts.append(f'<section class="stock-area" aria-label="{stock_title}">')
+        parts = [f'<section class="stock-area" data-region="spare" aria-label="{stock_title}">']
         if view.stock_count:
             hint = " data-hint" if view.hint_stock else ""
             label = escape(_("Stock, {left}").format(left=left))
@@ -257,71 +237,45 @@ def render_board(view: BoardView) -> str:
             parts.append(f'<span class="area-label">{turned}</span>')
             parts.append(render_card(view.unpaired))
         parts.append("</section>")
-    else:
-        kind = "overlapping" if view.overlapping else "open"
-        title = _("Stock (turned up)") if view.stock_open else _("Reserve")
-        parts.append(
-            f'<section class="reserve {kind}" aria-label="{escape(title)}" '
-            f'data-spare="{view.spare}">'
-        )
-        parts.append(f'<span class="area-label">{escape(title)}</span>'
-                     '<div class="reserve-cards">')
-        parts.extend(render_card(c) for c in view.reserve)
-        if not view.reserve:
-            parts.append('<div class="slot" aria-hidden="true"></div>')
-        parts.append("</div></section>")
-    parts.append("</div>")
+        return "".join(parts)
+    kind = "overlapping" if view.overlapping else "open"
+    title = _("Stock (turned up)") if view.stock_open else _("Reserve")
+    parts = [
+        f'<section class="reserve {kind}" data-region="spare" aria-label="{escape(title)}" '
+        f'data-spare="{view.spare}">',
+        f'<span class="area-label">{escape(title)}</span><div class="reserve-cards">',
+    ]
+    parts.extend(render_card(c) for c in view.reserve)
+    if not view.reserve:
+        parts.append('<div class="slot" aria-hidden="true"></div>')
+    parts.append("</div></section>")
     return "".join(parts)
 
 
-def _duration(ms: int | None) -> str:
-    if ms is None:
-        return "–"
-    seconds = round(ms / 1000)
-    return _("{minutes}:{seconds:02d} min").format(minutes=seconds // 60, seconds=seconds % 60)
+def render_regions(view: BoardView) -> dict[str, str]:
+    """The play area's parts, each the HTML of one element: ``"column-1"`` … and ``"spare"``.
+
+    A redraw replaces only the parts whose HTML changed (see :func:`render_board`).
+    """
+    regions = {
+        f"column-{i}": render_column(i, column) for i, column in enumerate(view.columns, 1)
+    }
+    regions["spare"] = render_spare(view)
+    return regions
 
 
-def stats_html(session: Session, confirm_reset: bool = False) -> str:
-    """The statistics dialog's content: a table of every variant, the current
-    variant's recent results as a chart, and the reset control (with its
-    confirmation step when ``confirm_reset``)."""
-    head = [
-        _("Variant"), _("Played"), _("Won"), _("Won with help"), _("Win rate"),
-        _("Streak"), _("Best streak"), _("Fastest win"),
-    ]
-    rows = []
-    for name in VARIANT_ORDER:
-        s = session.stats.summary(name)
-        cells = [
-            str(s.played), str(s.won), str(s.won_assisted),
-            percent(s.win_rate) if s.win_rate is not None else "–",
-            str(s.streak), str(s.best_streak), _duration(s.fastest_ms),
-        ]
-        rows.append(
-            f'<tr><th scope="row">{escape(variant_title(name))}</th>'
-            + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
-        )
-    caption = escape(_("Games per variant"))
-    table = (
-        f'<div class="table-wrap"><table class="stats"><caption>{caption}</caption>'
-        "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
-        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
+def board_frame(view: BoardView) -> tuple[str, str]:
+    """The HTML around the regions: ``(before, after)``; it changes only with the variant."""
+    return (
+        f'<div class="play" data-cols="{len(view.columns)}" data-variant="{view.variant}">'
+        '<div class="tableau">',
+        "</div>",
     )
-    variant = session.game.variant.name
-    chart = chart_svg(
-        session.stats.history(variant, last=40),
-        title=_("Recent games, {variant}").format(variant=variant_title(variant)),
-        labels={key: _(word) for key, word in CHART_LABELS.items()},
-    )
-    if confirm_reset:
-        question = escape(_("Reset all statistics? This cannot be undone."))
-        yes, keep = escape(_("Yes, reset")), escape(_("Keep them"))
-        reset = (
-            f'<p class="confirm">{question} '
-            f'<button type="button" data-action="stats-reset-confirm">{yes}</button> '
-            f'<button type="button" data-action="stats-reset-cancel">{keep}</button></p>'
-        )
-    else:
-        ask = escape(_("Reset statistics…"))
-        reset = f'<p><button type="button" data-action="stats-reset">{ask}</button></p>'
-    return table + f'<div class="chart">{chart}</div>' + reset
+
+
+def render_board(view: BoardView) -> str:
+    """HTML of the play area: the tableau, then the reserve or the stock."""
+    regions = render_regions(view)
+    before, after = board_frame(view)
+    columns = "".join(v for k, v in regions.items() if k != "spare")
+    return f"{before}{columns}</div>{regions['spare']}{after}"

@@ -1,0 +1,113 @@
+"""What happened: the values a command returns and the problems it reports.
+
+A command on :class:`~nestor_web.app.session.Session` returns a tuple of events (empty when
+nothing changed). The view words them (the screen-reader announcement) and the actuator
+animates them (the removed cards fly away); nothing here holds a word the player reads.
+A :class:`Problem` is a notice for the player as a code and arguments, worded by the view
+in the player's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nestor import Move, NestorError, Outcome, Place
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A notice for the player, worded by :mod:`nestor_web.view.words`.
+
+    Attributes:
+        code: what went wrong, e.g. ``"save.unreadable"`` or ``"link.variant"``
+            (the view's table lists every code).
+        error: the engine error behind it, if any; the view words it from its
+            ``code`` and ``details`` (never from its English message).
+        args: more language-neutral arguments (a storage error's name, a language code).
+    """
+
+    code: str
+    error: NestorError | None = None
+    args: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def arg(self) -> dict[str, str]:
+        """``args`` as a dict."""
+        return dict(self.args)
+
+
+@dataclass(frozen=True)
+class Selected:
+    """The selection changed to ``card`` (``None``: nothing selected)."""
+
+    card: str | None
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A move was put in effect (played, redone, or played by Solve).
+
+    Attributes:
+        move: the move.
+        removed: the cards it took off the board, in the move's order (a
+            turned stock card that could not pair is not removed).
+        turned: Strict: the stock card the move turned up, else ``None``.
+        uncovered: the cards that became available, with where they lie.
+        outcome: the game's outcome after the move, if it ended the game.
+        by_solver: Solve played it.
+    """
+
+    move: Move
+    removed: tuple[str, ...]
+    turned: str | None
+    uncovered: tuple[tuple[str, Place], ...]
+    outcome: Outcome | None
+    by_solver: bool = False
+
+
+@dataclass(frozen=True)
+class TookBack:
+    """Undo took ``move`` back."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class DealChanged:
+    """Another deal (or the same one restarted) is now in play.
+
+    Attributes:
+        variant, deal: the deal now in play.
+        resumed: it was resumed with moves made (from the archive or a save).
+        restarted: the same deal from its first position.
+    """
+
+    variant: str
+    deal: int
+    resumed: bool = False
+    restarted: bool = False
+
+
+@dataclass(frozen=True)
+class HintShown:
+    """A hint was asked for; ``move`` is what it showed (``None``: no move to show)."""
+
+    move: Move | None
+
+
+@dataclass(frozen=True)
+class SettingChanged:
+    """The setting ``name`` took a new value."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Noticed:
+    """A problem was added to the notices."""
+
+    problem: Problem
+
+
+Event = Selected | Moved | TookBack | DealChanged | HintShown | SettingChanged | Noticed
+"""Anything a command reports."""

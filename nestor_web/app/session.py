@@ -1,0 +1,441 @@
+"""The game manager: the deal in play, the player's selection, help, Solve and statistics.
+
+Pure state and commands (Tatham's mid end, 2048's game manager): no words, no DOM, no
+storage format. Every command returns the events of what happened (an empty tuple when
+nothing changed); the browser's composition root then draws the view and hands the
+session to the storage manager, which saves what changed.
+
+Three kinds of state, kept apart:
+
+* game state, what a save restores: :attr:`Session.game` and :attr:`Session.help`
+  (plus the settings and statistics, saved under their own keys);
+* UI state, never saved: :attr:`~Session.selected`, the hint shown, :attr:`~Session.notices`,
+  :attr:`~Session.solving` and :attr:`~Session.thinking`;
+* caches: the solver's answer for the current position.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from nestor import (
+    MAX_DEAL,
+    Game,
+    Move,
+    NestorError,
+    Pair,
+    Position,
+    TurnStock,
+    check_deal_number,
+    get_variant,
+)
+from nestor.solver import Solution, solve_steps
+
+from .events import (
+    DealChanged,
+    Event,
+    HintShown,
+    Moved,
+    Noticed,
+    Problem,
+    Selected,
+    SettingChanged,
+    TookBack,
+)
+from .settings import Settings
+from .statistics import Stats
+from .url import DealRequest, deal_query
+
+
+@dataclass(frozen=True)
+class Help:
+    """The help used in one deal: hints that showed a move, and moves Solve played.
+
+    A game won after any help counts as won with help.
+    """
+
+    hints: int = 0
+    solver_moves: int = 0
+
+    @property
+    def used(self) -> bool:
+        """``True`` once a hint showed a move or Solve played one."""
+        return bool(self.hints or self.solver_moves)
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game as saved: the deal, its moves and undo cursor (``game``), and its help."""
+
+    game: Game
+    help: Help = Help()
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """``(variant, deal)``."""
+        return self.game.variant.name, self.game.deal
+
+
+class Shelf(Protocol):
+    """Where games left in progress wait (the storage manager's archive)."""
+
+    def take(self, variant: str, deal: int) -> SavedGame | None:
+        """Remove and return the game of ``variant``/``deal`` kept there, or ``None``.
+
+        Raises:
+            NestorError: the kept game could not be read (it is dropped).
+        """
+
+
+class NoShelf:
+    """A :class:`Shelf` that keeps nothing (for tests of the session alone)."""
+
+    def take(self, variant: str, deal: int) -> SavedGame | None:
+        """Nothing is kept: ``None``."""
+        return None
+
+
+THINKING = ("hint", "deal")
+"""What the solver may be busy with for the player: a hint, or a winnable deal."""
+
+
+class Session:
+    """The game in play and everything about it that is not a word or a pixel.
+
+    Build it with :meth:`start`. Attributes (read them; change them with the commands):
+        game: the :class:`nestor.Game` in play.
+        help: the :class:`Help` used in this deal.
+        settings: the :class:`~nestor_web.app.settings.Settings`.
+        stats: the :class:`~nestor_web.app.statistics.Stats`.
+        stats_changes: how many times the statistics changed (the storage manager saves
+            them when this moved on).
+        selected: the selected available card, or ``None``.
+        hint: the move the hint shows, while its position is on the board.
+        hint_solution: the solution that hint came from.
+        notices: problems to report to the player, oldest first.
+        solving: Solve is playing the winning line.
+        thinking: what the solver works on for the player (one of :data:`THINKING`), or ``None``.
+        rng: draws the deal numbers of new deals.
+        clock: milliseconds since the Unix epoch (the statistics' times).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        settings: Settings | None = None,
+        stats: Stats | None = None,
+        shelf: Shelf | None = None,
+        rng: random.Random | None = None,
+        clock: Callable[[], int] | None = None,
+    ) -> None:
+        self.game = game
+        self.help = Help()
+        self.settings = settings or Settings()
+        self.stats = stats or Stats()
+        self.shelf: Shelf = shelf or NoShelf()
+        self.rng = rng or random.Random()
+        self.clock: Callable[[], int] = clock or (lambda: int(time.time() * 1000))
+        self.selected: str | None = None
+        self.hint: Move | None = None
+        self.hint_solution: Solution | None = None
+        self.notices: list[Problem] = []
+        self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
+        self.solving = False
+        self.thinking: str | None = None
+        self._analysis: tuple[Position, Solution] | None = None
+
+    @classmethod
+    def start(
+        cls,
+        request: DealRequest | None,
+        saved: SavedGame | None,
+        *,
+        settings: Settings | None = None,
+        stats: Stats | None = None,
+        shelf: Shelf | None = None,
+        rng: random.Random | None = None,
+        clock: Callable[[], int] | None = None,
+    ) -> Session:
+        """The session of a page opened on ``request`` (from the URL) with ``saved``.
+
+        * The URL's deal is played: the saved game if it is that deal, else the same deal
+          kept on the shelf of games left in progress, else fresh.
+        * A URL with a variant and no deal starts a random deal of that variant.
+        * With no deal in the URL, the saved game resumes; with none, a random standard
+          deal starts.
+        """
+        rng = rng or random.Random()
+        if saved is None:
+            # Nothing to resume: the first game is the one asked for, never a stand-in that
+            # could pass for the URL's deal (and skip the shelf), nor an extra random draw.
+            variant = request.variant if request is not None else get_variant("standard")
+            deal = request.deal if request is not None else None
+            game = Game(variant, rng.randrange(MAX_DEAL) if deal is None else deal)
+        else:
+            game = saved.game
+        session = cls(game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock)
+        if saved is not None:
+            session.help = saved.help
+        if request is None or (saved is None and request.deal is None):
+            return session
+        if saved is None:  # the URL's deal is in play: resume it if it is on the shelf
+            kept = session._take_kept(*session.key)
+            if kept is not None:
+                session.game, session.help = kept.game, kept.help
+        elif request.deal is None:
+            session._switch(Game(request.variant, rng.randrange(MAX_DEAL)), Help())
+        else:
+            session._resume_or_start(request.variant.name, request.deal)
+        return session
+
+    # ---- reading -----------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The position on the board."""
+        return self.game.position
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """The deal in play: ``(variant, deal)``."""
+        return self.game.variant.name, self.game.deal
+
+    def query(self) -> str:
+        """The URL query that opens this deal: ``"?variant=V&deal=N"``."""
+        return deal_query(*self.key)
+
+    def saved(self) -> SavedGame:
+        """The game state a save keeps (the game and its help)."""
+        return SavedGame(self.game, self.help)
+
+    def analysis(self) -> Solution | None:
+        """The solver's answer for the current position, if it has been computed."""
+        if self._analysis is not None and self._analysis[0] == self.game.position:
+            return self._analysis[1]
+        return None
+
+    # ---- the player's commands -----------------------------------------------------------
+
+    def tap(self, card: str) -> tuple[Event, ...]:
+        """A tap on ``card``.
+
+        An unavailable card (or any card once the game is over) does nothing. Tapping
+        the selected card deselects it; an available card of the selected card's rank
+        removes the pair; any other available card becomes the selection. With the
+        auto-pair setting, a newly selected card with exactly one partner pairs at once.
+        """
+        position = self.game.position
+        available = position.available()
+        if position.outcome() is not None or card not in available:
+            return ()
+        self.solving = False  # the player takes over
+        selected = self.selected if self.selected in available else None
+        if selected == card:
+            return self._select(None)
+        if selected is not None and card in position.partners(selected):
+            return self._play(Pair(selected, card))
+        if self.settings.auto_pair:
+            partners = position.partners(card)
+            if len(partners) == 1:  # only one card it can pair with: pair at once
+                return self._play(Pair(card, partners[0]))
+        return self._select(card)
+
+    def clear_selection(self) -> tuple[Event, ...]:
+        """Forget the selection (Escape)."""
+        return self._select(None) if self.selected is not None else ()
+
+    def turn_stock(self) -> tuple[Event, ...]:
+        """Strict: turn the top stock card if that is legal now."""
+        if not self.game.position.can_turn_stock():
+            return ()
+        self.solving = False
+        return self._play(TurnStock())
+
+    def undo(self) -> tuple[Event, ...]:
+        """Take back the last move, if any."""
+        if not self.game.can_undo():
+            return ()
+        self.solving = False
+        move = self.game.undo()
+        self._fresh_ui()
+        return (TookBack(move),)
+
+    def redo(self) -> tuple[Event, ...]:
+        """Replay the last move taken back, if any."""
+        if not self.game.can_redo():
+            return ()
+        self.solving = False
+        move = self.game.all_moves[self.game.cursor]
+        return self._play(move)
+
+    def restart(self) -> tuple[Event, ...]:
+        """Start the same deal again from its first position (its help stays counted).
+
+        Like a new deal, a fresh start clears the notices.
+        """
+        self.solving = False
+        self.game = Game(self.game.variant, self.game.deal)
+        self._fresh_ui()
+        self.notices.clear()
+        return (DealChanged(*self.key, restarted=True),)
+
+    def new_deal(self, variant: str | None = None, deal: int | None = None) -> tuple[Event, ...]:
+        """Start a deal of ``variant`` (else the current one): ``deal``, or a random one.
+
+        The game left settles in the statistics (lost, if it was played and not won); the
+        notices are cleared.
+
+        Raises:
+            VariantError: unknown variant name. DealNumberError: bad deal number.
+        """
+        v = get_variant(variant) if variant is not None else self.game.variant
+        game = Game(v, self.rng.randrange(MAX_DEAL) if deal is None else deal)
+        self.solving = False
+        self.notices.clear()
+        return self._switch(game, Help())
+
+    def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
+        """Go to a given deal: resume it if it is in play or on the shelf, else start it.
+
+        Raises:
+            VariantError, DealNumberError: on a bad variant or deal number.
+        """
+        name = get_variant(variant).name
+        number = check_deal_number(deal)
+        self.solving = False
+        return self._resume_or_start(name, number)
+
+    def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
+        """Change one setting (a field of :class:`Settings`).
+
+        Raises:
+            NestorError: unknown setting or unfit value (nothing changes).
+        """
+        self.settings.set(name, value)
+        return (SettingChanged(name),)
+
+    def notice(self, problem: Problem) -> tuple[Event, ...]:
+        """Report ``problem`` to the player (once: the same problem is not repeated)."""
+        if problem in self.notices:
+            return ()
+        self.notices.append(problem)
+        return (Noticed(problem),)
+
+    def dismiss_notices(self) -> tuple[Event, ...]:
+        """The player dismissed the notices."""
+        if not self.notices:
+            return ()
+        self.notices.clear()
+        return (Noticed(Problem("dismissed")),)
+
+    def reset_stats(self) -> None:
+        """Forget all statistics (the view asks the player first)."""
+        self.stats.reset()
+        self.stats_changes += 1
+
+    # ---- the solver ----------------------------------------------------------------------
+
+    def analyse_steps(self, max_nodes: int | None = None) -> Generator[None, None, Solution]:
+        """Solve the current position (cached); a generator, see ``solve_steps``.
+
+        Strict: the player cannot see the stock, so only the chance is worked out.
+        """
+        position = self.game.position
+        known = self.analysis()
+        if known is not None:
+            return known
+        solution = yield from solve_steps(position, max_nodes, known_order=False)
+        self._analysis = (position, solution)
+        return solution
+
+    def show_hint(self, solution: Solution) -> tuple[Event, ...]:
+        """Show the hint of ``solution`` (for the current position).
+
+        It counts as help only when it shows a move.
+        """
+        self.hint = solution.best_move
+        self.hint_solution = solution
+        if solution.best_move is not None:
+            self.help = replace(self.help, hints=self.help.hints + 1)
+        return (HintShown(solution.best_move),)
+
+    def play_solver_move(self, solution: Solution) -> tuple[Event, ...]:
+        """Solve: play the best move of ``solution`` (for the current position).
+
+        Returns no events (and plays nothing) when no move keeps a chance to win.
+        """
+        move = solution.best_move
+        if move is None or not self.game.position.is_legal(move):
+            return ()
+        self.help = replace(self.help, solver_moves=self.help.solver_moves + 1)
+        return self._play(move, by_solver=True)
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _select(self, card: str | None) -> tuple[Event, ...]:
+        self.selected = card
+        return (Selected(card),)
+
+    def _fresh_ui(self) -> None:
+        self.selected = None
+        self.hint = None
+        self.hint_solution = None
+
+    def _play(self, move: Move, by_solver: bool = False) -> tuple[Event, ...]:
+        """Put ``move`` (legal here) in effect and count it."""
+        before = self.game.position
+        self.game.push(move)
+        after = self.game.position
+        self._fresh_ui()
+        turned = before.stock[0] if isinstance(move, TurnStock) else None
+        # Only available cards leave, and the stock card a turn pairs at once.
+        gone = [turned] if turned is not None else []
+        removed = tuple(c for c in [*gone, *before.available()] if c not in after)
+        uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
+        self._record()
+        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver),)
+
+    def _record(self) -> None:
+        """Tell the statistics about the move just put in effect."""
+        game = self.game
+        if self.stats.record_move(
+            game.variant.name, game.deal, self.clock(),
+            won=game.position.is_empty(), assisted=self.help.used, first=game.cursor == 1,
+        ):
+            self.stats_changes += 1
+
+    def _resume_or_start(self, variant: str, deal: int) -> tuple[Event, ...]:
+        """Make ``variant``/``deal`` the game: the one in play, a kept one, or fresh."""
+        if self.key == (variant, deal):
+            self._fresh_ui()
+            return ()
+        kept = self._take_kept(variant, deal)
+        if kept is not None:
+            return self._switch(kept.game, kept.help, resumed=kept.game.cursor > 0)
+        return self._switch(Game(variant, deal), Help())
+
+    def _take_kept(self, variant: str, deal: int) -> SavedGame | None:
+        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
+        one is reported)."""
+        try:
+            return self.shelf.take(variant, deal)
+        except NestorError as exc:
+            self.notice(Problem("archive.entry", exc))
+            return None
+
+    def _switch(self, game: Game, help_: Help, resumed: bool = False) -> tuple[Event, ...]:
+        """Another deal comes into play: the one left settles in the statistics."""
+        if (game.variant.name, game.deal) != self.key and self.stats.leave(
+            *self.key, self.clock()
+        ):
+            self.stats_changes += 1
+        self.game = game
+        self.help = help_
+        self._fresh_ui()
+        return (DealChanged(*self.key, resumed=resumed),)
+

@@ -1,0 +1,71 @@
+"""The player's settings: names, defaults and the values each may take (no words, no format)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from nestor import NestorError
+from nestor.errors import clip
+
+LANGUAGE_CODES = ("en", "de")
+"""The languages the game speaks, by code (the view names them)."""
+
+THEMES = ("system", "light", "dark")
+"""Colour themes: follow the system's dark mode, or force light or dark."""
+
+
+@dataclass
+class Settings:
+    """The player's settings.
+
+    Attributes:
+        language: a code of :data:`LANGUAGE_CODES`, or ``None`` before the first visit
+            has chosen one from the browser's languages.
+        four_colours: suits in four colours (clubs green, diamonds blue).
+        animations: animate removed pairs; ``None`` follows the system (off when it
+            asks for reduced motion).
+        theme: one of :data:`THEMES`.
+        auto_pair: tapping a card that has exactly one possible partner removes the
+            pair at once. Off by default.
+        winnable_indicator: after each move, show whether the game can still be won
+            (Strict: the chance). Off by default.
+        winnable_only: "New deal" picks only deals the solver proves winnable (Strict:
+            winnable with the actual stock order).
+    """
+
+    language: str | None = None
+    four_colours: bool = False
+    animations: bool | None = None
+    theme: str = "system"
+    auto_pair: bool = False
+    winnable_indicator: bool = False
+    winnable_only: bool = False
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Every setting's name, in declaration order."""
+        return tuple(f.name for f in fields(cls))
+
+    def set(self, name: str, value: object) -> None:
+        """Set one setting, checking its value.
+
+        Raises:
+            NestorError: code ``"setting.unknown"`` (detail ``name``) for an unknown
+                setting, ``"setting.value"`` (details ``name``, ``value``) for a value
+                it cannot take.
+        """
+        if name not in self.names():
+            raise NestorError(f"unknown setting {clip(name)!r}",
+                              code="setting.unknown", name=clip(name))
+        if name == "language":
+            ok = value is None or value in LANGUAGE_CODES
+        elif name == "theme":
+            ok = value in THEMES
+        elif name == "animations":
+            ok = value is None or isinstance(value, bool)
+        else:
+            ok = isinstance(value, bool)
+        if not ok:
+            raise NestorError(f"{name!r} cannot be {clip(repr(value))}",
+                              code="setting.value", name=name, value=clip(repr(value)))
+        setattr(self, name, value)

@@ -1,0 +1,302 @@
+"""The actuator: applies a view to the page, and animates what a move removed.
+
+It only writes the DOM from what the view made (:mod:`nestor_web.view`); it never reads
+or changes the session. It keeps the draw state, what it last drew, so that a redraw
+touches only the parts of the board that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+from typing import Any
+
+from pyodide.ffi import create_once_callable, to_js
+from pyscript import document, window
+
+from nestor import VARIANTS
+
+from ..app.events import Event, Moved
+from ..app.settings import Settings
+from ..app.url import parse_query
+from ..view.board import BoardView, board_frame, render_regions
+from ..view.i18n import LANGUAGES, _, language, variant_title
+from ..view.texts import TEXTS, keys_html, rules_html
+from ..view.words import page_title
+
+try:  # JS null arrives as this object, not as None
+    from pyodide.ffi import jsnull
+except ImportError:  # pragma: no cover - older Pyodide: JS null is None
+    jsnull = None
+
+ANIMATION_MS = 350
+"""How long a removed pair takes to fly to the discard pile."""
+
+ELEMENTS = (
+    "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
+    "variant-title", "cards-left", "moves-made", "indicator", "settings", "announce",
+    "keys-dialog", "stats-dialog", "stats-text", "rules-text", "keys-text", "opt-language",
+    "discard",
+)
+"""The ids of the page's elements the game uses."""
+
+
+def missing(value: Any) -> bool:
+    """``True`` for a JS ``null``/``undefined`` result (``None`` or Pyodide's ``jsnull``)."""
+    return value is None or value is jsnull or type(value).__name__ == "JsNull"
+
+
+class Actuator:
+    """Draws views on the page. Attributes: ``el``, the page's elements by id."""
+
+    def __init__(self) -> None:
+        self.el = {name: document.getElementById(name) for name in ELEMENTS}
+        self._frame: tuple[str, str] | None = None
+        self._regions: dict[str, str] = {}
+        self._shown: dict[str, str] = {}
+
+    # ---- the page's own texts and the settings ----------------------------------------
+
+    def fill_texts(self) -> None:
+        """Put the page's own texts in the current language (see nestor_web.view.texts)."""
+        document.documentElement.lang = language()
+        document.body.setAttribute("data-lang", language())
+        for element in document.querySelectorAll("[data-text]"):
+            element.textContent = _(TEXTS[str(element.getAttribute("data-text"))])
+        for element in document.querySelectorAll("[data-label]"):
+            element.setAttribute("aria-label", _(TEXTS[str(element.getAttribute("data-label"))]))
+        self.el["rules-text"].innerHTML = rules_html()
+        self.el["keys-text"].innerHTML = keys_html()
+        self.el["variant"].innerHTML = "".join(
+            f'<option value="{name}">{escape(variant_title(name))}</option>' for name in VARIANTS
+        )
+        self.el["opt-language"].innerHTML = "".join(
+            f'<option value="{code}" lang="{code}">{escape(title)}</option>'
+            for code, title in LANGUAGES.items()
+        )
+        document.dispatchEvent(window.CustomEvent.new("nestor:texts"))  # static/js/pwa.js
+        self._regions = {}  # every region holds words: draw them all again
+        self._frame = None
+        self._shown = {}
+
+    def enable_controls(self) -> None:
+        """Python is ready: the controls may be used."""
+        for control in document.querySelectorAll(
+            "#controls button, #variant, #settings input, #settings select"
+        ):
+            control.disabled = False
+
+    def apply_settings(self, settings: Settings, animations: bool) -> None:
+        """Reflect the settings on the page: controls, theme, colours, motion."""
+        root = document.documentElement
+        root.setAttribute("data-theme", settings.theme)
+        root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
+        root.setAttribute("data-animations", "true" if animations else "false")
+        for control in document.querySelectorAll("#settings [data-setting]"):
+            value = getattr(settings, str(control.getAttribute("data-setting")))
+            if control.type == "checkbox":
+                control.checked = animations if value is None else bool(value)
+            else:
+                control.value = value or ""
+
+    # ---- the board -----------------------------------------------------------------------
+
+    def measure(self) -> dict[str, tuple[Any, Any]]:
+        """Where each card is drawn now: code -> (element, its bounding rectangle)."""
+        return {
+            str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
+            for e in document.querySelectorAll("#board [data-card]")
+        }
+
+    def draw(
+        self,
+        view: BoardView,
+        events: Iterable[Event] = (),
+        announcement: str | None = None,
+        drawn: dict[str, tuple[Any, Any]] | None = None,
+    ) -> None:
+        """Apply ``view``: the board (only the regions that changed), counters, controls,
+        notice, status, the live region's ``announcement``; then fly the cards the
+        ``events`` removed from where ``drawn`` (:meth:`measure`, taken before) had them."""
+        focus = document.activeElement
+        focused: tuple[str, str | None] | None = None
+        if not missing(focus) and focus.hasAttribute("data-card"):
+            column = focus.closest(".column")
+            focused = (
+                str(focus.getAttribute("data-card")),
+                None if missing(column) else str(column.getAttribute("data-column")),
+            )
+        self._draw_board(view)
+        if focused is not None:
+            self.restore_focus(*focused)
+        el = self.el
+        el["variant"].value = view.variant
+        self._text("variant-title", view.variant_title)
+        self._text("deal-number", str(view.deal))
+        self._text("cards-left", str(view.cards_left))
+        el["discard"].setAttribute("data-count", str(52 - view.cards_left))
+        self._text("moves-made", str(view.moves_made))
+        self._text("status", view.status)
+        if announcement:
+            el["announce"].textContent = announcement
+        self._text("notice-text", view.notice or "")
+        el["notice"].hidden = view.notice is None
+        self._text("indicator", view.indicator or "")
+        el["indicator"].hidden = view.indicator is None
+        playing = view.outcome is None
+        solve = document.querySelector('#controls [data-action="solve"]')
+        solve.textContent = _("Stop") if view.solving else _("Solve")
+        solve.setAttribute("aria-pressed", "true" if view.solving else "false")
+        for action, enabled in (
+            ("undo", view.can_undo), ("redo", view.can_redo), ("turn", view.can_turn_stock),
+            ("hint", playing), ("solve", playing or view.solving),
+        ):
+            for button in document.querySelectorAll(f'#controls [data-action="{action}"]'):
+                button.disabled = not enabled
+        turn = document.querySelector('#controls [data-action="turn"]')
+        if not missing(turn):
+            turn.hidden = not view.has_stock
+        body = document.body
+        _flag(body, "data-outcome", view.outcome)
+        body.setAttribute("data-variant", view.variant)
+        _flag(body, "data-solving", "" if view.solving else None)
+        document.title = page_title(view.variant_title, view.deal)
+        self._show_url(view.query)
+        if drawn:
+            gone = {
+                card: drawn[card] for event in events if isinstance(event, Moved)
+                for card in event.removed if card in drawn
+            }
+            if gone:
+                self.fly_away(gone)
+
+    def _text(self, name: str, text: str) -> None:
+        """Set an element's text only when it changes (a write costs a layout)."""
+        if self._shown.get(name) != text:
+            self.el[name].textContent = text
+            self._shown[name] = text
+
+    def _draw_board(self, view: BoardView) -> None:
+        frame = board_frame(view)
+        regions = render_regions(view)
+        board = self.el["board"]
+        if frame != self._frame or regions.keys() != self._regions.keys():
+            before, after = frame
+            columns = "".join(v for k, v in regions.items() if k != "spare")
+            board.innerHTML = f"{before}{columns}</div>{regions['spare']}{after}"
+        else:
+            for key, html in regions.items():
+                if html == self._regions[key]:
+                    continue
+                if key == "spare":
+                    node = board.querySelector('[data-region="spare"]')
+                else:
+                    node = board.querySelector(f'.column[data-column="{key[7:]}"]')
+                node.outerHTML = html
+        self._frame = frame
+        self._regions = regions
+
+    def _show_url(self, query: str) -> None:
+        shown = str(window.location.search)
+        if shown == query:
+            return
+        # A new deal gets its own history entry, so Back returns to the last one.
+        request, _problem = parse_query(shown)
+        if request is not None and request.deal is not None:
+            window.history.pushState(None, "", query)
+        else:
+            window.history.replaceState(None, "", query)
+
+    def restore_focus(self, card: str, column: str | None) -> None:
+        """Keep keyboard focus on the board after a redraw.
+
+        Focus returns to the same card if it is still available, else to the available
+        card of the same column, else to the first available card.
+        """
+        target = document.querySelector(f'#board [data-card="{card}"][data-available]')
+        if missing(target) and column is not None:
+            target = document.querySelector(
+                f'#board .column[data-column="{column}"] [data-available]'
+            )
+        if missing(target):
+            target = document.querySelector("#board [data-available]")
+        if not missing(target) and target is not document.activeElement:
+            target.focus()
+
+    def move_focus(self, step: int) -> None:
+        """Focus the next (``step`` 1) or previous (-1) available card, wrapping around."""
+        cards = list(document.querySelectorAll("#board [data-available]"))
+        if not cards:
+            return
+        current = document.activeElement
+        codes = [str(c.getAttribute("data-card")) for c in cards]
+        here = (
+            str(current.getAttribute("data-card"))
+            if not missing(current) and current.hasAttribute("data-card") else None
+        )
+        index = (codes.index(here) + step) % len(cards) if here in codes else 0
+        cards[index].focus()
+
+    def fly_away(self, cards: dict[str, tuple[Any, Any]]) -> None:
+        """Animate copies of removed cards to the discard pile (the board is already drawn).
+
+        ``cards`` maps each removed card to its element and rectangle as they were drawn.
+        The copies are decoration only (no pointer events): input during the animation
+        goes to the real, already updated board.
+        """
+        pile = self.el["discard"].getBoundingClientRect()
+        for original, rect in cards.values():
+            ghost = document.createElement("div")  # not a button: never focusable
+            ghost.className = f"{original.className} ghost"
+            ghost.innerHTML = original.innerHTML
+            ghost.setAttribute("aria-hidden", "true")
+            style = ghost.style
+            style.left = f"{rect.left}px"
+            style.top = f"{rect.top}px"
+            style.width = f"{rect.width}px"
+            style.height = f"{rect.height}px"
+            document.body.appendChild(ghost)
+            dx = pile.left - rect.left
+            dy = pile.top - rect.top
+            frames = to_js([
+                {"transform": "translate(0, 0) scale(1)", "opacity": 1},
+                {"transform": f"translate({dx}px, {dy}px) scale(0.3)", "opacity": 0},
+            ], dict_converter=window.Object.fromEntries)
+            animation = ghost.animate(frames, to_js(
+                {"duration": ANIMATION_MS, "easing": "ease-in"},
+                dict_converter=window.Object.fromEntries,
+            ))
+            animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
+
+    # ---- dialogs -------------------------------------------------------------------------
+
+    def toggle_dialog(self, name: str) -> None:
+        """Open the dialog ``name`` (``"keys"``, ``"stats"``) as a modal, or close it."""
+        dialog = self.el[f"{name}-dialog"]
+        if dialog.open:
+            dialog.close()
+        else:
+            dialog.showModal()
+
+    def dialog_open(self) -> bool:
+        """Is a dialog open (it handles its own keys)?"""
+        return bool(self.el["keys-dialog"].open or self.el["stats-dialog"].open)
+
+    def fill_stats(self, html: str, focus: str | None = None) -> None:
+        """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""
+        self.el["stats-text"].innerHTML = html
+        if focus is not None:
+            target = document.querySelector(focus)
+            if not missing(target):
+                target.focus()
+
+    def ready(self) -> None:
+        """Mark the page as ready for input (the tests' hook ``data-ready``)."""
+        document.body.setAttribute("data-ready", "")
+
+
+def _flag(element: Any, name: str, value: str | None) -> None:
+    if value is None:
+        element.removeAttribute(name)
+    else:
+        element.setAttribute(name, value)

@@ -1,0 +1,280 @@
+"""The composition root: wires storage, the session, the view, the actuator and input.
+
+Every change runs one way: input → a session command, which returns what happened →
+the view of the new state → the actuator draws it → the storage manager saves what
+changed (right after, in the next task, so the board is on screen first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pyscript import document, window
+
+from nestor import VARIANTS, NestorError
+from nestor.analysis import winnable_deal_steps
+
+from ..app.events import Event, Problem
+from ..app.session import Session
+from ..app.url import parse_query
+from ..storage.manager import StorageManager
+from ..view.board import board_view
+from ..view.dialogs import stats_html
+from ..view.i18n import pick_language, set_language
+from ..view.words import announcement
+from .actuator import Actuator
+from .input import Input
+from .local_storage import open_store, watch_other_tabs
+from .tasks import Tasks
+
+SOLVE_PACE_SECONDS = 0.6
+"""Pause between two pairs played by Solve, so the player can follow."""
+
+
+class App:
+    """The page's one game: owns the session and wires the rooms together."""
+
+    def __init__(self) -> None:
+        store, problem = open_store()
+        self.storage = StorageManager(store)
+        languages = [str(x) for x in window.navigator.languages] or [
+            str(window.navigator.language)
+        ]
+        session: Session = self.storage.resume(
+            str(window.location.search), pick_language(languages)
+        )
+        self.session = session
+        if problem is not None:
+            session.notice(problem)
+        self._use_language()
+        self.tasks = Tasks()
+        self.actuator = Actuator()
+        self.actuator.fill_texts()
+        self._other_tabs = watch_other_tabs(self.storage.changed_elsewhere)
+        self.input = Input(self)
+        self._indicator_for: object = None
+        self._save_pending = False
+        self.actuator.enable_controls()
+        self.update(())
+        self.actuator.ready()
+
+    # ---- the one path of every change ---------------------------------------------------
+
+    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
+        """Run a session command; if anything happened, draw it and save it."""
+        drawn = self.actuator.measure() if animate and self.animations() else None
+        events = command()
+        if events:
+            self.update(events, drawn)
+
+    def update(self, events: tuple[Event, ...], drawn: Any = None) -> None:
+        """Draw the session after ``events``, then save (soon) and start the indicator."""
+        for problem in self.storage.take_problems():
+            self.session.notice(problem)
+        session = self.session
+        self.actuator.apply_settings(session.settings, self.animations())
+        self.actuator.draw(
+            board_view(session), events, announcement(events, session), drawn
+        )
+        self._schedule_save()
+        if (
+            session.settings.winnable_indicator
+            and session.analysis() is None
+            and self._indicator_for is not session.position
+        ):
+            self.tasks.spawn(self.indicator_task)
+
+    def _schedule_save(self) -> None:
+        if not self._save_pending:
+            self._save_pending = True
+            asyncio.get_event_loop().call_soon(self.save)
+
+    def save(self) -> None:
+        """Save what changed; a problem it meets is drawn at once."""
+        self._save_pending = False
+        self.storage.save(self.session)
+        problems = self.storage.take_problems()
+        if problems:
+            for problem in problems:
+                self.session.notice(problem)
+            self.actuator.draw(board_view(self.session))
+
+    def animations(self) -> bool:
+        """Animate? The setting, or when unset, unless the system asks for reduced motion."""
+        chosen = self.session.settings.animations
+        if chosen is not None:
+            return chosen
+        return not window.matchMedia("(prefers-reduced-motion: reduce)").matches
+
+    def _use_language(self) -> None:
+        code = self.session.settings.language or "en"
+        try:
+            set_language(code)
+        except OSError:
+            set_language("en")
+            self.session.notice(Problem("language.missing", args=(("language", code),)))
+
+    # ---- commands from the input manager --------------------------------------------------
+
+    def tap(self, card: str) -> None:
+        """A tap on a card."""
+        self.run(lambda: self.session.tap(card))
+
+    def key_focus(self, step: int) -> None:
+        """Arrow keys."""
+        self.actuator.move_focus(step)
+
+    def dialog_open(self) -> bool:
+        """Is a dialog open?"""
+        return self.actuator.dialog_open()
+
+    def action(self, name: str, value: str | None = None) -> None:
+        """Do what a control (or its key) stands for."""
+        s = self.session
+        simple: dict[str, Callable[[], tuple[Event, ...]]] = {
+            "restart": s.restart, "undo": s.undo, "redo": s.redo, "turn": s.turn_stock,
+            "deselect": s.clear_selection, "dismiss": s.dismiss_notices,
+        }
+        if name in simple:
+            self.run(simple[name])
+        elif name == "solve":
+            if s.solving:
+                s.solving = False
+                self.update(())
+            else:
+                self.tasks.spawn(self.solve_task)
+        elif name == "hint":
+            s.solving = False
+            self.tasks.spawn(self.hint_task)
+        elif name == "new":
+            self.deal_new(s.game.variant.name)
+        elif name == "variant" and value is not None:
+            self.deal_new(value)
+        elif name == "keys":
+            self.actuator.toggle_dialog("keys")
+        elif name == "stats":
+            self.actuator.fill_stats(stats_html(s))
+            self.actuator.toggle_dialog("stats")
+        elif name == "close":
+            for dialog in ("keys", "stats"):
+                if self.actuator.el[f"{dialog}-dialog"].open:
+                    self.actuator.toggle_dialog(dialog)
+        elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
+            if name == "stats-reset-confirm":
+                s.reset_stats()
+                self._schedule_save()
+            self.actuator.fill_stats(
+                stats_html(s, confirm_reset=name == "stats-reset"),
+                '#stats-text [data-action="stats-reset-cancel"], '
+                '#stats-text [data-action="stats-reset"]',
+            )
+
+    def setting(self, name: str, value: object) -> None:
+        """A settings control changed."""
+        try:
+            events = self.session.set_setting(name, value)
+        except NestorError as exc:
+            events = self.session.notice(Problem("setting.refused", exc))
+        if name == "language":
+            self._use_language()
+            self.actuator.fill_texts()
+        self.update(events)
+
+    def address_changed(self) -> None:
+        """Back or Forward: go to the deal in the address (resumed if in progress)."""
+        request, problem = parse_query(str(window.location.search))
+        self.session.solving = False
+        if request is not None and request.deal is not None:
+            self.run(lambda: self.session.open_deal(request.variant.name, request.deal or 0),
+                     animate=False)
+        elif problem is not None:
+            self.update(self.session.notice(problem))
+
+    def deal_new(self, variant: str) -> None:
+        """New deal of ``variant``: any deal, or a proved winnable one if so set."""
+        if variant not in VARIANTS:
+            self.update(self.session.notice(Problem("deal.refused", NestorError(
+                f"unknown variant {variant!r}", code="variant.unknown", name=variant))))
+            return
+        if self.session.settings.winnable_only:
+            self.tasks.spawn(lambda: self.winnable_deal_task(variant))
+        else:
+            self.run(lambda: self.session.new_deal(variant), animate=False)
+
+    # ---- work with the solver, without freezing the page ---------------------------------
+
+    async def hint_task(self) -> None:
+        """Hint: solve the current position and show the best move."""
+        session = self.session
+        position = session.position
+        if position.outcome() is not None:
+            return
+        session.thinking = "hint"
+        self.update(())
+        start = time.perf_counter()
+        solution = await self.tasks.sliced(session.analyse_steps())
+        elapsed = (time.perf_counter() - start) * 1000
+        document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
+        session.thinking = None
+        if session.position is position:
+            self.update(session.show_hint(solution))
+        else:
+            self.update(())
+
+    async def solve_task(self) -> None:
+        """Solve: play the best move, one pair at a time, until won, stopped or lost."""
+        session = self.session
+        session.solving = True
+        self.update(())
+        try:
+            while session.solving and session.game.outcome() is None:
+                position = session.position
+                solution = await self.tasks.sliced(session.analyse_steps())
+                if not session.solving or session.position is not position:
+                    break
+                played: list[tuple[Event, ...]] = []
+
+                def step(solution: Any = solution) -> tuple[Event, ...]:
+                    played.append(session.play_solver_move(solution))
+                    return played[-1]
+
+                self.run(step)  # animated like the player's own pairs
+                if not played[-1]:
+                    self.update(session.show_hint(solution))  # no winning line remains
+                    break
+                await asyncio.sleep(SOLVE_PACE_SECONDS)
+        finally:
+            session.solving = False
+            self.update(())
+
+    async def winnable_deal_task(self, variant: str) -> None:
+        """Look for a deal the solver proves winnable, then start it."""
+        session = self.session
+        session.thinking = "deal"
+        self.update(())
+        found = await self.tasks.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
+        session.thinking = None
+        if found is None:
+            events = session.new_deal(variant)
+            events += session.notice(Problem("winnable.not_found"))
+        else:
+            events = session.open_deal(variant, found)
+        self.update(events)
+
+    async def indicator_task(self) -> None:
+        """Winnable indicator: solve the current position, then show the verdict."""
+        position = self.session.position
+        self._indicator_for = position
+        await self.tasks.sliced(self.session.analyse_steps())
+        if self._indicator_for is position:
+            self._indicator_for = None
+        if self.session.position is position:
+            self.update(())
+
+
+def start() -> App:
+    """Create the app on the current page; called once by ``main.py``."""
+    return App()

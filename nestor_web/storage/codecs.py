@@ -1,0 +1,77 @@
+"""The stored text of a saved game and of the settings (JSON), and their versions.
+
+Saved game, version 1::
+
+    {"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
+     "hints": int, "solver_moves": int}
+
+the game record of every move made, how many are in effect, and the help used in the deal
+(hints that showed a move, moves played by Solve; saves older than the help counters have
+neither, which reads as 0).
+
+Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
+(unknown keys are ignored, so an older game reads a newer game's settings).
+
+Errors are :class:`nestor.NestorError` with a ``code`` and ``details``, worded by the view.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+from nestor import Game
+from nestor.checks import whole_number
+from nestor.jsontext import load_object
+
+from ..app.session import Help, SavedGame
+from ..app.settings import Settings
+
+SAVE_VERSION = 1
+"""Version of the saved-game text described above."""
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def game_to_text(saved: SavedGame) -> str:
+    """The saved-game text of ``saved`` (the shape above)."""
+    return _dumps({
+        "version": SAVE_VERSION, **saved.game.to_json(),
+        "hints": saved.help.hints, "solver_moves": saved.help.solver_moves,
+    })
+
+
+def game_from_text(text: str) -> SavedGame:
+    """Rebuild a saved game from its text.
+
+    Raises:
+        NestorError: not JSON or nested too deep, not an object, another version, an
+            unknown variant, a bad deal number, an illegal move, a bad counter.
+    """
+    data = load_object(text, version=SAVE_VERSION)
+    game = Game.from_json({k: v for k, v in data.items() if k != "version"})
+    hints, solver_moves = (
+        whole_number(data.get(key, 0), key) for key in ("hints", "solver_moves")
+    )
+    return SavedGame(game, Help(hints, solver_moves))
+
+
+def settings_to_text(settings: Settings) -> str:
+    """The settings as JSON text."""
+    return _dumps(asdict(settings))
+
+
+def settings_from_text(text: str) -> Settings:
+    """Read settings written by :func:`settings_to_text` (unknown keys are ignored).
+
+    Raises:
+        NestorError: not a JSON object, or a value a setting cannot take.
+    """
+    data = load_object(text)
+    settings = Settings()
+    for name in Settings.names():
+        if name in data:
+            settings.set(name, data[name])
+    return settings

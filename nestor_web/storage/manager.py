@@ -1,0 +1,286 @@
+"""The storage manager: every key the game keeps, reading at start-up, saving what changed.
+
+The browser hands it a key-value store of text (its localStorage, or :class:`MemoryStore`
+when the browser refuses storage). The keys, all JSON text:
+
+=========================  ===========================================================
+``nestor.game``            the game in play (:mod:`.codecs`, saved-game text)
+``nestor.settings``        the settings (:mod:`.codecs`)
+``nestor.stats``           the statistics (:mod:`.stats_codec`)
+``nestor.archive``         games left in progress: ``{"variant/deal": saved-game text}``,
+                           oldest first, at most :data:`ARCHIVE_SIZE`
+``<key>.unreadable``       a value that could not be read, set aside before it was replaced
+=========================  ===========================================================
+
+No other key is ever touched. A value that cannot be read is reported, copied to
+``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
+empty statistics). A write the store refuses (full, or forbidden) is reported once and play
+goes on. Reports are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`.
+
+Saving never reads the store: the manager remembers what it wrote. When another tab writes
+the game slot, the browser calls :meth:`StorageManager.changed_elsewhere`; the next save then
+moves that tab's game to the archive (if it is another deal with moves made) instead of
+erasing it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from nestor import NestorError
+from nestor.errors import clip
+from nestor.jsontext import loads
+
+from ..app.events import Problem
+from ..app.session import SavedGame, Session
+from ..app.settings import Settings
+from ..app.statistics import Stats
+from ..app.url import parse_query
+from .codecs import (
+    game_from_text,
+    game_to_text,
+    settings_from_text,
+    settings_to_text,
+)
+from .stats_codec import stats_from_text, stats_to_text
+
+T = TypeVar("T")
+
+SAVE_KEY = "nestor.game"
+SETTINGS_KEY = "nestor.settings"
+STATS_KEY = "nestor.stats"
+ARCHIVE_KEY = "nestor.archive"
+UNREADABLE = ".unreadable"
+"""Suffix of the key where an unreadable value is set aside."""
+
+KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY)
+"""Every key the game owns (each also with :data:`UNREADABLE`)."""
+
+ARCHIVE_SIZE = 20
+"""Most games kept in the archive; the oldest is dropped first."""
+
+
+class KeyValueStore(Protocol):
+    """Text storage by key, such as the browser's localStorage."""
+
+    def get(self, key: str) -> str | None:
+        """The text stored under ``key``, or ``None``."""
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` (may raise: storage full or forbidden)."""
+
+
+class MemoryStore:
+    """A :class:`KeyValueStore` in a dict: when the browser refuses storage, and for tests.
+
+    :meth:`tab` opens another view of the same data, as a second browser tab sees the same
+    localStorage: a write through one view calls the ``on_change`` listeners of the others
+    (like the browser's ``storage`` event, which fires in the other tabs only).
+    """
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        self.data: dict[str, str] = dict(data or {})
+        self._tabs: list[MemoryStore] = [self]
+        self.on_change: Callable[[str], None] | None = None
+
+    def tab(self) -> MemoryStore:
+        """Another view of the same data (a second tab)."""
+        other = MemoryStore()
+        other.data = self.data
+        other._tabs = self._tabs
+        self._tabs.append(other)
+        return other
+
+    def get(self, key: str) -> str | None:
+        """The text stored under ``key``, or ``None``."""
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` and tell the other tabs."""
+        self.data[key] = value
+        for tab in self._tabs:
+            if tab is not self and tab.on_change is not None:
+                tab.on_change(key)
+
+
+def _game_key(saved: SavedGame) -> str:
+    variant, deal = saved.key
+    return f"{variant}/{deal}"
+
+
+class StorageManager:
+    """Reads and writes everything the game keeps in one :class:`KeyValueStore`.
+
+    Attributes:
+        store: the key-value store.
+        problems: reports for the player since they were last taken (:meth:`take_problems`).
+    """
+
+    def __init__(self, store: KeyValueStore) -> None:
+        self.store = store
+        self.problems: list[Problem] = []
+        self._written: dict[str, str] = {}  # what this manager last wrote (or read), by key
+        self._slot: tuple[str, tuple[str, int] | None] | None = None
+        # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
+        self._stats_saved: int | None = 0  # the session's stats_changes when last saved
+
+    # ---- start-up ------------------------------------------------------------------------
+
+    def resume(
+        self,
+        query: str,
+        language: str,
+        rng: random.Random | None = None,
+        clock: Callable[[], int] | None = None,
+    ) -> Session:
+        """Open the session of a page with URL query ``query`` from what is stored.
+
+        ``language`` is the language the browser prefers, taken on a first visit (and
+        when the settings could not be read). The settings, the game in play and the
+        statistics are read; any unreadable value is set aside and reported; then the
+        URL's deal is played (see :meth:`Session.start`) and everything is saved.
+        """
+        settings = self._read(SETTINGS_KEY, settings_from_text, "settings.unreadable")
+        if settings is None:
+            settings = Settings()
+        if settings.language is None:
+            settings.language = language
+        request, link_problem = parse_query(query)
+        if link_problem is not None:
+            self.problems.append(link_problem)
+        saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
+        if saved is not None:
+            self._slot = (self._written[SAVE_KEY], saved.key)
+        stats = self._read(STATS_KEY, stats_from_text, "stats.unreadable")
+        if stats is None:
+            if self.store.get(STATS_KEY) is not None:
+                self._stats_saved = None  # unreadable: replaced by empty statistics now
+            stats = Stats()
+        session = Session.start(
+            request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
+        )
+        self.save(session)
+        return session
+
+    def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
+        """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""
+        text = self.store.get(key)
+        if text is None:
+            return None
+        try:
+            value = decode(text)
+        except NestorError as exc:
+            self.problems.append(Problem(code, exc))
+            self._write(key + UNREADABLE, text)
+            return None
+        self._written[key] = text
+        return value
+
+    # ---- saving --------------------------------------------------------------------------
+
+    def save(self, session: Session) -> None:
+        """Write whatever changed since the last save: the game, settings, statistics.
+
+        A game of another deal in the slot (the one this session left, or another
+        tab's) goes to the archive first if it has moves made.
+        """
+        game_text = game_to_text(session.saved())
+        if game_text != self._written.get(SAVE_KEY):
+            if self._slot is not None and self._slot[1] != session.key:
+                self._keep_in_progress(self._slot[0], session)
+            self._write(SAVE_KEY, game_text)
+            self._slot = (game_text, session.key)
+        settings = settings_to_text(session.settings)
+        if settings != self._written.get(SETTINGS_KEY):
+            self._write(SETTINGS_KEY, settings)
+        if session.stats_changes != self._stats_saved:
+            self._stats_saved = session.stats_changes
+            self._write(STATS_KEY, stats_to_text(session.stats))
+
+    def changed_elsewhere(self, key: str | None) -> None:
+        """Another tab wrote ``key`` (``None``: it cleared the storage)."""
+        if key is None:
+            self._written.clear()
+        else:
+            self._written.pop(key, None)
+        if key in (None, SAVE_KEY):
+            text = self.store.get(SAVE_KEY)
+            self._slot = None if text is None else (text, None)  # its deal: read when needed
+        if key in (None, STATS_KEY):
+            self._stats_saved = None
+
+    def take_problems(self) -> list[Problem]:
+        """The problems reported since the last call (and forget them)."""
+        problems, self.problems = self.problems, []
+        return problems
+
+    def _write(self, key: str, value: str) -> bool:
+        """Write to the store; a refusal is reported once. ``True`` if written."""
+        try:
+            self.store.set(key, value)
+        except Exception as exc:  # the browser's storage may refuse any write
+            name = getattr(exc, "name", None)
+            problem = Problem("storage.refused", args=(
+                ("error", clip(name if isinstance(name, str) else type(exc).__name__)),
+            ))
+            if problem not in self.problems:
+                self.problems.append(problem)
+            return False
+        self._written[key] = value
+        return True
+
+    # ---- the archive of games left in progress ------------------------------------------
+
+    def take(self, variant: str, deal: int) -> SavedGame | None:
+        """The :class:`~nestor_web.app.session.Shelf` of the session: remove and return the
+        game of ``variant``/``deal`` from the archive, or ``None``.
+
+        Raises:
+            NestorError: the archived game could not be read (it is dropped).
+        """
+        archive = self._archive()
+        text = archive.pop(f"{variant}/{deal}", None)
+        if text is None:
+            return None
+        self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
+        return game_from_text(text)
+
+    def _keep_in_progress(self, text: str, session: Session) -> None:
+        """Move saved-game text of another deal, with moves made, into the archive."""
+        try:
+            saved = game_from_text(text)
+        except NestorError:
+            return  # only a readable game is worth keeping
+        if saved.key == session.key or saved.game.cursor < 1:
+            return
+        archive = self._archive()
+        key = _game_key(saved)
+        archive.pop(key, None)
+        archive[key] = text
+        while len(archive) > ARCHIVE_SIZE:
+            archive.pop(next(iter(archive)))
+        self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
+
+    def _archive(self) -> dict[str, str]:
+        """The archive: ``"variant/deal"`` -> saved-game text (unreadable: set aside)."""
+        raw = self.store.get(ARCHIVE_KEY)
+        if raw is None:
+            return {}
+        try:
+            data = loads(raw)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+            return {str(k): v for k, v in data.items()}
+        self._write(ARCHIVE_KEY + UNREADABLE, raw)
+        self.problems.append(Problem("archive.unreadable"))
+        return {}
+
+
+__all__ = [
+    "ARCHIVE_KEY", "ARCHIVE_SIZE", "KEYS", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
+    "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
+]

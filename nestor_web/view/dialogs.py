@@ -1,0 +1,63 @@
+"""The statistics dialog's content: a table of every variant, a chart, the reset control."""
+
+from __future__ import annotations
+
+from html import escape
+
+from nestor import VARIANTS
+
+from ..app.session import Session
+from .chart import CHART_LABELS, chart_svg
+from .i18n import _, percent, variant_title
+
+def _duration(ms: int | None) -> str:
+    if ms is None:
+        return "–"
+    seconds = round(ms / 1000)
+    return _("{minutes}:{seconds:02d} min").format(minutes=seconds // 60, seconds=seconds % 60)
+
+
+def stats_html(session: Session, confirm_reset: bool = False) -> str:
+    """The statistics dialog's content: a table of every variant, the current
+    variant's recent results as a chart, and the reset control (with its
+    confirmation step when ``confirm_reset``)."""
+    head = [
+        _("Variant"), _("Played"), _("Won"), _("Won with help"), _("Win rate"),
+        _("Streak"), _("Best streak"), _("Fastest win"),
+    ]
+    rows = []
+    for name in VARIANTS:
+        s = session.stats.summary(name)
+        cells = [
+            str(s.played), str(s.won), str(s.won_assisted),
+            percent(s.win_rate) if s.win_rate is not None else "–",
+            str(s.streak), str(s.best_streak), _duration(s.fastest_ms),
+        ]
+        rows.append(
+            f'<tr><th scope="row">{escape(variant_title(name))}</th>'
+            + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
+        )
+    caption = escape(_("Games per variant"))
+    table = (
+        f'<div class="table-wrap"><table class="stats"><caption>{caption}</caption>'
+        "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
+    )
+    variant = session.game.variant.name
+    chart = chart_svg(
+        session.stats.history(variant, last=40),
+        title=_("Recent games, {variant}").format(variant=variant_title(variant)),
+        labels={key: _(word) for key, word in CHART_LABELS.items()},
+    )
+    if confirm_reset:
+        question = escape(_("Reset all statistics? This cannot be undone."))
+        yes, keep = escape(_("Yes, reset")), escape(_("Keep them"))
+        reset = (
+            f'<p class="confirm">{question} '
+            f'<button type="button" data-action="stats-reset-confirm">{yes}</button> '
+            f'<button type="button" data-action="stats-reset-cancel">{keep}</button></p>'
+        )
+    else:
+        ask = escape(_("Reset statistics…"))
+        reset = f'<p><button type="button" data-action="stats-reset">{ask}</button></p>'
+    return table + f'<div class="chart">{chart}</div>' + reset

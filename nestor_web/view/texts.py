@@ -1,0 +1,164 @@
+"""The page's own texts, as gettext messages: the page shell, the rules, the keys.
+
+``index.html`` holds no words of its own (but the loading message): each
+element with ``data-text="id"`` gets ``TEXTS[id]`` translated, and the rules
+section is built from :data:`RULES`. Messages may hold simple inline markup
+(``<strong>``, ``<a>``), written by us and by our translators only.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..app.keymap import KEYMAP
+from .i18n import N_, _
+
+TEXTS: dict[str, str] = {
+    "page-title": N_("Nestor – patience"),
+    "deal-word": N_("deal"),
+    "variant-label": N_("Variant"),
+    "dismiss": N_("Dismiss"),
+    "controls-label": N_("game controls"),
+    "new": N_("New deal"),
+    "restart": N_("Restart"),
+    "undo": N_("Undo"),
+    "redo": N_("Redo"),
+    "turn": N_("Turn stock card"),
+    "hint": N_("Hint"),
+    "stats": N_("Statistics"),
+    "keys": N_("Keys"),
+    "cards-left-label": N_("Cards left:"),
+    "moves-label": N_("Moves:"),
+    "board-label": N_("tableau and reserve"),
+    "settings-title": N_("Settings"),
+    "opt-language": N_("Language"),
+    "opt-theme": N_("Colours"),
+    "theme-system": N_("As the system (light or dark)"),
+    "theme-light": N_("Light"),
+    "theme-dark": N_("Dark"),
+    "opt-four-colours": N_("Four-colour suits (clubs green, diamonds blue)"),
+    "opt-animations": N_("Animate removed pairs"),
+    "opt-auto-pair": N_("Tap a card with only one possible partner to remove the pair at once"),
+    "opt-indicator": N_(
+        "After each move, show whether the game can still be won (in Strict: the chance)"
+    ),
+    "opt-winnable-only": N_("New deal: only deals that can be won (the solver proves it first)"),
+    "rules-title": N_("How to play"),
+    "keys-title": N_("Playing with the keyboard"),
+    "close": N_("Close"),
+    "update-ready": N_("A new version of Nestor is ready. Your game is kept."),
+    "update-reload": N_("Reload now"),
+    "update-later": N_("Later"),
+}
+"""Text of each ``data-text`` element, by id."""
+
+RULES: list[tuple[str, str]] = [
+    ("h2", N_("Goal")),
+    ("p", N_(
+        "Clear the whole deck away two cards at a time. Two cards make a pair when they share a "
+        "rank (two queens, two fives); their suits do not matter."
+    )),
+    ("h2", N_("The layout")),
+    ("p", N_(
+        "The cards are dealt face up into columns that overlap downwards, so every card can be "
+        "read. While dealing, a column never receives a second card of a rank it already holds: "
+        "such a card is slipped under the deck and the next one is dealt instead (this is the "
+        "rectification of the deal). The cards left over after the tableau form the reserve."
+    )),
+    ("h2", N_("Playing")),
+    ("p", N_(
+        "A card is available when nothing covers it: the lowest card of each column, and the "
+        "reserve cards. Tap one available card, then another available card of the same rank, "
+        "and both leave the game. Removing a column's lowest card frees the one above it. You "
+        "win once all 52 cards are gone, and you lose when no two available cards share a rank."
+    )),
+    ("h2", N_("Variants")),
+    ("li", N_(
+        "<strong>Standard</strong>: eight columns of six and four reserve cards, all of them "
+        "available at any time; two reserve cards may be paired with each other."
+    )),
+    ("li", N_(
+        "<strong>Strict</strong>: the four spare cards lie face down as a stock. Only when no "
+        "pair is left may you turn the next stock card. If it matches an available card, both "
+        "go; if not, the game is lost. Once the tableau is empty, the cards still in the stock "
+        "are turned up and paired with each other (they always form pairs, so this wins)."
+    )),
+    ("li", N_("<strong>Vertical</strong>: seven columns of six and a reserve of ten.")),
+    ("li", N_("<strong>Doublets</strong>: twelve columns of four and a reserve of four.")),
+    ("li", N_(
+        "<strong>Overlapping reserve</strong>: as Standard, but the four reserve cards overlap "
+        "in one row and only the top one is available, so two reserve cards can never be "
+        "paired with each other; the card beneath becomes available when the top one is gone."
+    )),
+    ("h2", N_("Help from the solver")),
+    ("p", N_(
+        "<strong>Hint</strong> shows a pair that keeps the game winnable, or says plainly that "
+        "no winning line is left. In Strict it shows the move with the best chance, since nobody "
+        "knows the order of the face-down stock. <strong>Solve</strong> plays the winning line "
+        "from where you are, one pair at a time; press Stop, or any card, to take over. Games "
+        "where you used either count as assisted. The solver is exact: when it says a game "
+        "cannot be won, it has checked every way of playing it."
+    )),
+    ("h2", N_("How often can it be won?")),
+    ("p", N_(
+        "With perfect play, over the first 100,000 deals of each variant: Standard 53.3%, "
+        "Vertical 96.0%, Doublets 99.999%, Overlapping reserve 25.1%. In Strict, the chance "
+        "with the best play, not knowing the stock's order, is 13.5% (15.5% if you could see "
+        "the stock). Details and how they were computed: "
+        "<a href=\"./docs/odds.md\">the odds table</a>."
+    )),
+    ("h2", N_("Where we had to decide")),
+    ("p", N_(
+        "The old rule books never say what to do when every card left in the deck would repeat "
+        "a rank in the column being dealt. We treat it as a misdeal: the deck is shuffled again "
+        "and the deal starts over. Each deal has a number; the same number always gives the "
+        "same cards, so a deal can be shared with its link."
+    )),
+]
+"""The rules section: (tag, message) in order; consecutive ``li`` form one list."""
+
+COMMAND_WORDS: dict[str, str] = {
+    "undo": N_("undo"),
+    "redo": N_("redo"),
+    "new": N_("new deal"),
+    "restart": N_("restart the deal"),
+    "hint": N_("hint"),
+    "turn": N_("turn the stock card (Strict)"),
+    "keys": N_("show or hide this list"),
+}
+"""What each command of the keymap does, for the keyboard help."""
+
+KEYS: list[tuple[str, str]] = [
+    ("← → ↑ ↓", N_("move between the available cards")),
+    (N_("Enter or Space"), N_("select a card; on a second card of the same rank, remove the pair")),
+    *((key.upper(), COMMAND_WORDS[command]) for key, command in KEYMAP.items()),
+    ("Esc", N_("clear the selection, or close this list")),
+]
+"""Keyboard help: (key, what it does)."""
+
+
+def rules_html() -> str:
+    """The rules section's HTML in the current language."""
+    parts: list[str] = []
+    in_list = False
+    for tag, message in RULES:
+        if tag == "li" and not in_list:
+            parts.append("<ul>")
+            in_list = True
+        elif tag != "li" and in_list:
+            parts.append("</ul>")
+            in_list = False
+        parts.append(f"<{tag}>{_(message)}</{tag}>")
+    if in_list:
+        parts.append("</ul>")
+    return "".join(parts)
+
+
+def keys_html() -> str:
+    """The keyboard help as a definition list, in the current language."""
+    rows = "".join(
+        f"<dt><kbd>{escape(_(key))}</kbd></dt>"
+        f"<dd>{escape(_(what))}</dd>"
+        for key, what in KEYS
+    )
+    return f"<dl class=\"keys\">{rows}</dl>"

@@ -1,0 +1,262 @@
+"""Every sentence the game says about play: notices, announcements, hints, the status line.
+
+Made here, in the player's language, from the values the other rooms hand over: problems
+(:class:`~nestor_web.app.events.Problem`), engine errors (their ``code`` and ``details``),
+events, positions and solver answers. Nothing here changes state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
+from nestor.solver import Solution, Status
+
+from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack
+from ..app.session import Session
+from .i18n import LANGUAGES, N_, _, card_name, percent
+
+# ---- engine errors --------------------------------------------------------------------------
+
+ERROR_WORDS: Mapping[str, str] = {
+    "variant.unknown": N_("there is no variant called “{value}”"),
+    "variant.not_text": N_("a variant name must be text"),
+    "deal.not_whole": N_("“{value}” is not a whole number"),
+    "deal.range": N_("a deal number runs from 0 to {high}, not {value}"),
+    "number.not_whole": N_("“{where}” must be a whole number, not {value}"),
+    "number.range": N_("“{where}” must lie between {low} and {high}, not {value}"),
+    "number.too_small": N_("“{where}” must be {low} or more, not {value}"),
+    "json.invalid": N_("the text is not valid JSON"),
+    "json.too_deep": N_("the text is nested too deeply"),
+    "json.not_object": N_("the text is not a JSON object"),
+    "json.number_too_long": N_("the text holds a number too long to read"),
+    "json.version": N_("the format version {value} is unknown"),
+    "record.missing_key": N_("the game record has no “{key}”"),
+    "record.moves_not_list": N_("the game record's moves are not a list"),
+    "record.illegal_move": N_("move {index} ({move}) is not allowed there"),
+    "record.move": N_("move {index} cannot be read"),
+    "setting.unknown": N_("there is no setting called “{name}”"),
+    "setting.value": N_("the setting “{name}” cannot be {value}"),
+}
+"""Words for the error codes the player can meet (the engine's, see ``nestor.errors.CODES``,
+and the settings'); the error's ``details`` fill the fields."""
+
+ERROR_FALLBACK: Mapping[str, str] = {
+    "VariantError": N_("the variant is unknown"),
+    "DealNumberError": N_("the deal number is not one the game knows"),
+    "RecordError": N_("the game record does not replay"),
+    "IllegalMoveError": N_("a move is not allowed there"),
+    "MoveError": N_("a move cannot be read"),
+    "PositionError": N_("the position is not possible"),
+    "CardError": N_("a card cannot be read"),
+}
+"""Words for an error whose code has none, by the error's class (or a base class)."""
+
+
+def error_text(error: NestorError) -> str:
+    """An engine error in the player's language, from its ``code`` and ``details``."""
+    code = getattr(error, "code", "")
+    details = {k: str(v) for k, v in (getattr(error, "details", None) or {}).items()}
+    words = ERROR_WORDS.get(code)
+    if words is not None:
+        try:
+            return _(words).format(**details)
+        except (KeyError, IndexError):
+            pass  # a detail missing: say what kind of problem it is
+    for cls in type(error).__mro__:
+        if cls.__name__ in ERROR_FALLBACK:
+            return _(ERROR_FALLBACK[cls.__name__])
+    return _("the data is damaged")
+
+
+# ---- notices ------------------------------------------------------------------------------
+
+PROBLEM_WORDS: Mapping[str, str] = {
+    "link.variant": N_("The link's variant could not be used: {error}."),
+    "link.deal": N_("The link's deal number could not be used: {error}."),
+    "save.unreadable": N_(
+        "Your saved game could not be read: {error}. It was set aside and a new game started."
+    ),
+    "settings.unreadable": N_(
+        "Your settings could not be read: {error}. They were set aside and the defaults "
+        "are used."
+    ),
+    "stats.unreadable": N_(
+        "Your statistics could not be read: {error}. They were set aside and start again "
+        "from zero."
+    ),
+    "archive.unreadable": N_(
+        "The games you left in progress could not be read; they were set aside."
+    ),
+    "archive.entry": N_(
+        "Your earlier game of this deal could not be read ({error}); it starts afresh."
+    ),
+    "storage.refused": N_(
+        "Your progress could not be saved: the browser's storage refused it ({error}). The "
+        "game goes on, but it may be lost when the page closes."
+    ),
+    "storage.forbidden": N_("This browser does not let the game save: progress will be lost."),
+    "language.missing": N_(
+        "The texts for {language} are missing from this copy of the game, so it speaks English."
+    ),
+    "setting.refused": N_("That setting could not be changed: {error}."),
+    "deal.refused": N_("That deal could not be started: {error}."),
+    "winnable.not_found": N_("No winnable deal was found quickly; this one may not be."),
+}
+"""The notice of each problem code."""
+
+
+def problem_text(problem: Problem) -> str:
+    """The notice for ``problem``, in the player's language."""
+    fields = problem.arg
+    if problem.error is not None:
+        fields["error"] = error_text(problem.error)
+    if "language" in fields:
+        fields["language"] = LANGUAGES.get(fields["language"], fields["language"])
+    return _(PROBLEM_WORDS[problem.code]).format(**fields)
+
+
+def notice_text(problems: Iterable[Problem]) -> str | None:
+    """All notices as one text, oldest first; ``None`` when there are none."""
+    return " ".join(problem_text(p) for p in problems) or None
+
+
+# ---- moves and announcements ---------------------------------------------------------------
+
+
+def move_words(move: Move) -> str:
+    """A move in words: ``"the seven of hearts and the seven of spades"``, or the stock turn."""
+    if isinstance(move, TurnStock):
+        return _("the turn of a stock card")
+    return _("the {first} and the {second}").format(
+        first=card_name(move.first), second=card_name(move.second)
+    )
+
+
+def place_words(place: Place) -> str:
+    """Where an available card lies: "in column 3", "in the reserve", "in the stock"."""
+    if place.area == "column":
+        return _("in column {number}").format(number=place.slot + 1)
+    if place.area == "stock":
+        return _("in the stock")
+    return _("in the reserve")
+
+
+def moved_text(event: Moved) -> str:
+    """What a screen reader hears after a move: what left, what it uncovered, the end.
+
+    Example: "Removed the seven of hearts and the seven of spades. Now available: the nine
+    of clubs in column 3."
+    """
+    if event.turned is not None:
+        if event.turned in event.removed:
+            text = _("Turned the {card} from the stock and removed it with its pair.")
+        else:
+            text = _("Turned the {card} from the stock; it cannot pair.")
+        text = text.format(card=card_name(event.turned))
+    else:
+        text = _("Removed {move}.").format(move=move_words(event.move))
+    places = [
+        _("the {card} {place}").format(card=card_name(card), place=place_words(place))
+        for card, place in event.uncovered
+    ]
+    if places:
+        text += " " + _("Now available: {cards}.").format(cards=", ".join(places))
+    if event.outcome is not None:
+        text += " " + (_("You won!") if event.outcome.won else _("The game is lost."))
+    return text
+
+
+def announcement(events: Iterable[Event], session: Session) -> str | None:
+    """The live region's sentence for what a command did, or ``None`` (nothing to say)."""
+    for event in events:
+        if isinstance(event, Moved):
+            return moved_text(event)
+        if isinstance(event, TookBack):
+            return _("Took back: {move}.").format(move=move_words(event.move))
+        if isinstance(event, HintShown) and session.hint_solution is not None:
+            return hint_text(session.position, session.hint_solution)
+        if isinstance(event, DealChanged):
+            return None
+    return None
+
+
+# ---- the solver's answers ------------------------------------------------------------------
+
+
+def hint_text(position: Position, solution: Solution) -> str:
+    """The sentence that shows a hint for ``position``, given its solution."""
+    move = solution.best_move
+    if solution.status is Status.UNKNOWN:
+        return _("The solver ran out of time on this position: no hint this time.")
+    if move is None:
+        if position.variant.has_stock and solution.win_probability:
+            return _("No move is needed: the game is already won.")
+        return _("No winning line remains from here: every way on loses.")
+    if isinstance(move, TurnStock):
+        text = _("Hint: turn the next stock card.")
+    else:
+        text = _("Hint: remove the {first} and the {second}.").format(
+            first=card_name(move.first), second=card_name(move.second)
+        )
+    if solution.win_probability is not None:
+        text += " " + _("Chance to win with best play: {percent}.").format(
+            percent=percent(solution.win_probability)
+        )
+    return text
+
+
+CHECKING = N_("Checking whether the game can still be won…")
+
+
+def indicator_text(solution: Solution | None) -> str:
+    """The winnable indicator's sentence (``None``: the solver is still working)."""
+    if solution is None:
+        return _(CHECKING)
+    if solution.status is Status.UNKNOWN:
+        return _("Winnable: unknown (the solver ran out of time)")
+    if solution.win_probability is not None:
+        return _("Chance to win with best play: {percent}").format(
+            percent=percent(solution.win_probability)
+        )
+    return _("Winnable: yes") if solution.status is Status.WINNABLE else _(
+        "Winnable: no, not any more"
+    )
+
+
+# ---- the status line -----------------------------------------------------------------------
+
+
+def status_text(session: Session) -> str:
+    """One sentence for the status line: what the solver does, the hint, the outcome, or
+    what to do next."""
+    position = session.position
+    outcome = position.outcome()
+    if session.thinking == "hint":
+        return _("Thinking…")
+    if session.thinking == "deal":
+        return _("Looking for a winnable deal…")
+    if session.solving and outcome is None:
+        return _("Solve is playing the winning line, one pair at a time: press Stop to take over.")
+    if session.hint_solution is not None:
+        return hint_text(position, session.hint_solution)
+    if outcome is Outcome.WON:
+        return _("You won! Every card is paired off.")
+    if outcome is Outcome.NO_PAIR:
+        return _("Game lost: no pair is left to remove.")
+    if outcome is Outcome.STOCK_UNPAIRED:
+        return _(
+            "Game lost: the stock card, the {card}, can't pair with any available card."
+        ).format(card=card_name(position.unpaired or ""))
+    if position.can_turn_stock():
+        return _("No pair is left: turn the next stock card.")
+    if session.selected is not None and session.selected in position.available():
+        return _("Selected the {card}: now tap another card of the same rank.").format(
+            card=card_name(session.selected)
+        )
+    return _("Tap two available cards of the same rank to remove them.")
+
+
+def page_title(variant_title: str, deal: int) -> str:
+    """The document's title."""
+    return _("Nestor – {variant}, deal {deal}").format(variant=variant_title, deal=deal)

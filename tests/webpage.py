@@ -1,0 +1,126 @@
+"""A page without a browser: the session, storage and view wired as the browser's root wires
+them (nestor_web/browser/root.py), for tests of the web layer under CPython.
+
+Each command runs the same path as in the page: the session command, the problems the
+storage manager reported become notices, the view is made, then the storage manager saves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from nestor_web.app.events import Event, Problem
+from nestor_web.app.session import Session
+from nestor_web.storage.manager import KeyValueStore, MemoryStore, StorageManager
+from nestor_web.view import i18n
+from nestor_web.view.board import BoardView, board_view
+from nestor_web.view.words import announcement, notice_text
+
+
+class Page:
+    """One open page (tab) over ``store``.
+
+    Attributes:
+        store: the key-value store (a :class:`MemoryStore` by default).
+        storage: the storage manager.
+        session: the session.
+        announcement: what the live region said last (``None`` before any).
+    """
+
+    def __init__(
+        self,
+        store: KeyValueStore | None = None,
+        query: str = "",
+        rng: random.Random | None = None,
+        languages: Sequence[str] = ("en",),
+        clock: Callable[[], int] | None = None,
+    ) -> None:
+        self.store: KeyValueStore = store if store is not None else MemoryStore()
+        self.storage = StorageManager(self.store)
+        if isinstance(self.store, MemoryStore):
+            self.store.on_change = self.storage.changed_elsewhere
+        self.session: Session = self.storage.resume(
+            query, i18n.pick_language(list(languages)), rng=rng, clock=clock
+        )
+        self._use_language()
+        self.announcement: str | None = None
+        self.events: tuple[Event, ...] = ()
+        self._take_problems()
+
+    def _use_language(self) -> None:
+        code = self.session.settings.language or "en"
+        try:
+            i18n.set_language(code)
+        except OSError:
+            i18n.set_language("en")
+            self.session.notice(Problem("language.missing", args=(("language", code),)))
+
+    def _take_problems(self) -> None:
+        for problem in self.storage.take_problems():
+            self.session.notice(problem)
+
+    def run(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        """After a session command: notices, the view's words, then saving."""
+        self._take_problems()
+        self.events = events
+        said = announcement(events, self.session)
+        if said:
+            self.announcement = said
+        self.view()
+        self.storage.save(self.session)
+        self._take_problems()
+        return events
+
+    def view(self) -> BoardView:
+        """What the page draws now."""
+        return board_view(self.session)
+
+    @property
+    def notice(self) -> str | None:
+        """The notice the page shows, or ``None``."""
+        return notice_text(self.session.notices)
+
+    # ---- the commands, as the page's controls run them -------------------------------
+
+    def tap(self, card: str) -> tuple[Event, ...]:
+        return self.run(self.session.tap(card))
+
+    def undo(self) -> tuple[Event, ...]:
+        return self.run(self.session.undo())
+
+    def redo(self) -> tuple[Event, ...]:
+        return self.run(self.session.redo())
+
+    def restart(self) -> tuple[Event, ...]:
+        return self.run(self.session.restart())
+
+    def turn_stock(self) -> tuple[Event, ...]:
+        return self.run(self.session.turn_stock())
+
+    def new_deal(self, variant: str | None = None) -> tuple[Event, ...]:
+        return self.run(self.session.new_deal(variant))
+
+    def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
+        return self.run(self.session.open_deal(variant, deal))
+
+    def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
+        events = self.session.set_setting(name, value)
+        if name == "language":
+            self._use_language()
+        return self.run(events)
+
+    def show_hint(self, solution: object) -> tuple[Event, ...]:
+        return self.run(self.session.show_hint(solution))  # type: ignore[arg-type]
+
+    def play_solver_move(self, solution: object) -> tuple[Event, ...]:
+        return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
+
+    def reset_stats(self) -> tuple[Event, ...]:
+        self.session.reset_stats()
+        return self.run(())
+
+    def play_pair(self, first: str, second: str) -> None:
+        """Tap two cards of a rank, checking each tap did something."""
+        assert self.tap(first)
+        assert self.tap(second)
