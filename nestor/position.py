@@ -32,8 +32,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from .cards import RANKS, deck_index, parse_card, rank_of
@@ -190,9 +192,6 @@ class Position:
     reserve: tuple[str, ...] = ()
     stock: tuple[str, ...] = ()
     unpaired: str | None = None
-    _available: dict[str, Place] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
-    )
 
     # ---- construction and validation -------------------------------------------------
 
@@ -217,7 +216,7 @@ class Position:
         cols = tuple(tuple(parse_card(c) for c in col) for col in columns)
         res = tuple(parse_card(c) for c in reserve)
         stk = tuple(parse_card(c) for c in stock)
-        dead = parse_card(unpaired) if unpaired is not None else None
+        turned = parse_card(unpaired) if unpaired is not None else None
         v = variant
         if len(cols) != v.columns:
             raise PositionError(
@@ -237,20 +236,20 @@ class Position:
         if v.has_stock:
             if res:
                 raise PositionError(f"{v.name} has a stock, not a reserve: reserve must be empty")
-            if len(stk) + (dead is not None) > v.spare:
+            if len(stk) + (turned is not None) > v.spare:
                 raise PositionError(f"the stock holds at most {v.spare} cards")
         else:
             if stk:
                 raise PositionError(f"{v.name} has no stock: stock must be empty")
-            if dead is not None:
+            if turned is not None:
                 raise PositionError(f"{v.name} has no stock, so no turned stock card")
             if len(res) > v.spare:
                 raise PositionError(
                     f"the reserve holds {len(res)} cards; {v.name} has only {v.spare}"
                 )
         everything = [c for col in cols for c in col] + list(res) + list(stk)
-        if dead is not None:
-            everything.append(dead)
+        if turned is not None:
+            everything.append(turned)
         seen: set[str] = set()
         for card in everything:
             if card in seen:
@@ -263,44 +262,104 @@ class Position:
                 f"rank {odd[0]} has {counts[odd[0]]} cards left; cards leave in pairs, "
                 "so every rank must have an even number"
             )
-        return cls(v, cols, res, stk, dead)
+        return cls(v, cols, res, stk, turned)
 
     # ---- rules -----------------------------------------------------------------------
+    #
+    # Positions are immutable, so each answer is worked out once, on first use, and
+    # kept (``cached_property`` stores it in the instance; it is not a field, so it
+    # takes no part in ``==`` and ``hash``). What is handed out cannot be changed.
 
-    def available(self) -> Mapping[str, Place]:
-        """Return the available cards, each mapped to its :class:`Place`.
-
-        Order: columns left to right, then reserve (or, in Strict with an empty
-        tableau, the stock). Cached: positions are immutable.
-        """
-        if self._available or self.is_empty():
-            return self._available
-        avail = self._available
-        if self.unpaired is not None:
-            return avail
-        for i, col in enumerate(self.columns):
-            if col:
-                avail[col[-1]] = Place("column", i)
-        n = len(self.reserve)
-        first = max(0, n - 1) if self.variant.overlapping else 0
-        for j in range(first, n):
-            avail[self.reserve[j]] = Place("reserve", j)
-        if self.stock and not any(self.columns):
-            for j, card in enumerate(self.stock):
-                avail[card] = Place("stock", j)
+    @cached_property
+    def _places(self) -> dict[str, Place]:
+        avail: dict[str, Place] = {}
+        if self.unpaired is None:
+            for i, col in enumerate(self.columns):
+                if col:
+                    avail[col[-1]] = Place("column", i)
+            n = len(self.reserve)
+            first = max(0, n - 1) if self.variant.overlapping else 0
+            for j in range(first, n):
+                avail[self.reserve[j]] = Place("reserve", j)
+            if self.stock_turned_up:
+                for j, card in enumerate(self.stock):
+                    avail[card] = Place("stock", j)
         return avail
 
-    def pairs(self) -> list[Pair]:
-        """Return every pair of available cards of equal rank (may be empty)."""
+    def available(self) -> Mapping[str, Place]:
+        """Return the available cards, each mapped to its :class:`Place` (read-only).
+
+        Order: columns left to right, then reserve (or, in Strict with an empty
+        tableau, the stock). Empty once the game is lost on an unpaired stock
+        card. Worked out once per position; the view returned is read-only.
+        """
+        return MappingProxyType(self._places)
+
+    @property
+    def stock_turned_up(self) -> bool:
+        """Strict with the tableau empty: the stock's cards lie face up and are available.
+
+        ``True`` when stock cards are left, every column is empty and no stock
+        card is unpaired (see the module docstring).
+        """
+        return bool(self.stock) and self.unpaired is None and not any(self.columns)
+
+    def partners(self, card: str) -> tuple[str, ...]:
+        """The available cards ``card`` can pair with, in :meth:`available` order.
+
+        Those of ``card``'s rank other than ``card``; ``()`` if ``card`` (a
+        canonical code) is not available.
+        """
+        avail = self._places
+        if card not in avail:
+            return ()
+        rank = rank_of(card)
+        return tuple(c for c in avail if c != card and rank_of(c) == rank)
+
+    def newly_available(self, before: Position) -> tuple[str, ...]:
+        """The cards available here that were not available in ``before``.
+
+        In :meth:`available` order. After a move, ``before`` being the position
+        it was played in: the cards the move uncovered (or turned up).
+        """
+        was = before._places
+        return tuple(c for c in self._places if c not in was)
+
+    @cached_property
+    def _cards(self) -> frozenset[str]:
+        cards = {c for col in self.columns for c in col}
+        cards.update(self.reserve, self.stock)
+        if self.unpaired is not None:
+            cards.add(self.unpaired)
+        return frozenset(cards)
+
+    def __contains__(self, card: object) -> bool:
+        """``card in position``: the card (a canonical code) is still in play.
+
+        In a column (covered or not), the reserve, the stock, or the unpaired
+        stock card.
+        """
+        return isinstance(card, str) and card in self._cards
+
+    @cached_property
+    def _pairs(self) -> tuple[Pair, ...]:
         by_rank: dict[str, list[str]] = {}
-        for card in self.available():
+        for card in self._places:
             by_rank.setdefault(rank_of(card), []).append(card)
         out = []
         for cards in by_rank.values():
             for i in range(len(cards)):
                 for j in range(i + 1, len(cards)):
                     out.append(Pair(cards[i], cards[j]))
-        return out
+        return tuple(out)
+
+    def pairs(self) -> tuple[Pair, ...]:
+        """Return every pair of available cards of equal rank (may be empty).
+
+        Grouped by rank in order of the ranks' first available card, each group
+        in :meth:`available` order. Worked out once per position.
+        """
+        return self._pairs
 
     def can_turn_stock(self) -> bool:
         """Strict: ``True`` if turning a stock card is legal now (no pair, cards in play)."""
@@ -313,7 +372,10 @@ class Position:
         )
 
     def legal_moves(self) -> list[Move]:
-        """Return every legal move: the pairs, or Strict's stock turn when stuck."""
+        """Return every legal move: the pairs, or Strict's stock turn when stuck.
+
+        A new list each call; :meth:`pairs` order.
+        """
         moves: list[Move] = list(self.pairs())
         if not moves and self.can_turn_stock():
             moves.append(TurnStock())
@@ -343,7 +405,7 @@ class Position:
                     f"the stock can be turned only when no pair is left, and {found[0]} is"
                 )
             return
-        avail = self.available()
+        avail = self._places
         for card in move.cards:
             if card not in avail:
                 raise IllegalMoveError(f"{card} is not available: {self._where(card)}")
@@ -368,7 +430,7 @@ class Position:
         if isinstance(move, TurnStock):
             card = self.stock[0]
             match = next(
-                (c for c in self.available() if rank_of(c) == rank_of(card)), None
+                (c for c in self._places if rank_of(c) == rank_of(card)), None
             )
             rest = self.stock[1:]
             if match is None:
@@ -377,7 +439,7 @@ class Position:
         return self._without(move.cards, stock=self.stock)
 
     def _without(self, cards: Iterable[str], stock: tuple[str, ...]) -> Position:
-        avail = self.available()
+        avail = self._places
         columns = list(self.columns)
         gone = set()
         for card in cards:
@@ -390,12 +452,8 @@ class Position:
         stock = tuple(c for c in stock if c not in gone)
         return Position(self.variant, tuple(columns), reserve, stock, self.unpaired)
 
-    def outcome(self) -> Outcome | None:
-        """Return how the game ended here, or ``None`` while it goes on.
-
-        A win (no card left) is checked first; then a Strict stock card that
-        could not pair; then "no pair left" when no legal move remains.
-        """
+    @cached_property
+    def _outcome(self) -> Outcome | None:
         if self.is_empty():
             return Outcome.WON
         if self.unpaired is not None:
@@ -403,6 +461,15 @@ class Position:
         if not self.pairs() and not self.can_turn_stock():
             return Outcome.NO_PAIR
         return None
+
+    def outcome(self) -> Outcome | None:
+        """Return how the game ended here, or ``None`` while it goes on.
+
+        A win (no card left) is checked first; then a Strict stock card that
+        could not pair; then "no pair left" when no legal move remains. Worked
+        out once per position.
+        """
+        return self._outcome
 
     def is_empty(self) -> bool:
         """``True`` if every card has been removed."""
@@ -460,8 +527,8 @@ class Position:
         columns = [
             _parse_cards(col, f"column {i}") for i, col in enumerate(tableau.split("/"), 1)
         ]
-        dead = _parse_cards(unpaired, "unpaired card")
-        if len(dead) > 1:
+        turned = _parse_cards(unpaired, "unpaired card")
+        if len(turned) > 1:
             raise PositionError("there is at most one unpaired stock card")
         try:
             return cls.checked(
@@ -469,7 +536,7 @@ class Position:
                 columns,
                 _parse_cards(reserve, "reserve"),
                 _parse_cards(stock, "stock"),
-                dead[0] if dead else None,
+                turned[0] if turned else None,
             )
         except CardError as exc:  # pragma: no cover - _parse_cards already checked
             raise PositionError(str(exc)) from None

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from nestor import (
+    DECK,
     CardError,
     IllegalMoveError,
     MoveError,
@@ -240,7 +241,7 @@ def test_no_pair_loses():
 def test_empty_position_is_won_before_any_loss_check(variant):
     # No pair and nothing to turn would be "no pair left"; the win comes first.
     p = pos(variant)
-    assert p.pairs() == []
+    assert p.pairs() == ()
     assert not p.can_turn_stock()
     assert p.outcome() is Outcome.WON
     assert p.outcome().won and p.outcome().result == "won"
@@ -458,3 +459,125 @@ def test_every_pair_notation_reads_back():
     for pair in pairs:
         assert parse_move(str(pair)) == pair
         assert parse_move(str(pair).lower().replace("-", " ")) == pair
+
+
+# ---- answers for the interface: partners, newly available, stock turned up, in play -------
+
+
+def test_partners_are_the_available_cards_of_the_same_rank_in_available_order():
+    p = pos("standard", "9C5H", "5D", "KS", "9D", reserve="5S5CKD")
+    assert list(p.available()) == ["5H", "5D", "KS", "9D", "5S", "5C", "KD"]
+    assert p.partners("5D") == ("5H", "5S", "5C")
+    assert p.partners("5C") == ("5H", "5D", "5S")
+    assert p.partners("KD") == ("KS",)
+    assert p.partners("9C") == ()  # covered
+    assert p.partners("9D") == ()  # its partner is covered
+    assert p.partners("7H") == ()  # not in play
+    assert set(p.pairs()) == {
+        Pair(a, b) for a in p.available() for b in p.partners(a) if a < b
+    }
+
+
+def test_partners_in_the_overlapping_reserve_and_the_turned_up_stock():
+    p = pos("overlapping", "KC", "KD", reserve="KHKS")
+    assert p.partners("KC") == ("KD", "KS")  # KH lies under KS
+    assert p.partners("KH") == ()
+    strict = pos("strict", stock="5C5DKHKS")
+    assert strict.partners("KS") == ("KH",)
+    lost = pos("strict", "9S7H", "7S9H", stock="5C5D").apply(TurnStock())
+    assert lost.partners("7H") == ()  # the game is over: nothing is available
+
+
+def test_newly_available_is_what_a_move_uncovers():
+    p = pos("standard", "KC7H", "9S", "KD", reserve="9D7S")
+    after = p.apply(Pair("7H", "7S"))
+    assert after.newly_available(p) == ("KC",)
+    assert p.newly_available(after) == ("7H", "7S")
+    assert after.newly_available(after) == ()
+    below = pos("overlapping", "KC", "KD", "9C", reserve="9HKHKS")
+    assert below.apply(Pair("KC", "KS")).newly_available(below) == ("KH",)
+
+
+def test_newly_available_after_the_last_column_card_turns_up_the_stock():
+    p = pos("strict", "7H", stock="7S5C5D")
+    after = p.apply(TurnStock())
+    assert after.newly_available(p) == ("5C", "5D")
+
+
+def test_stock_turned_up_only_in_strict_with_the_tableau_empty():
+    assert pos("strict", stock="5C5DKHKS").stock_turned_up
+    assert not pos("strict", "7H", stock="7S5C5D").stock_turned_up
+    assert not pos("strict").stock_turned_up  # no stock left
+    assert not pos("standard", reserve="KCKD").stock_turned_up
+    assert not deal_position("strict", 7).stock_turned_up
+    # An unpaired card ends the game: the stock stays face down and nothing is available.
+    lost = Position.checked(get_variant("strict"), [()] * 8, (), ("7H", "7C", "8H"), "8S")
+    assert not lost.stock_turned_up
+    assert dict(lost.available()) == {}
+
+
+def test_in_play_covers_columns_reserve_stock_and_the_unpaired_card():
+    p = pos("strict", "9S7H", "7S9H", stock="5C5D")
+    for card in ("9S", "7H", "7S", "9H", "5C", "5D"):
+        assert card in p
+    assert "KC" not in p
+    assert "9s" not in p  # canonical codes only
+    assert 5 not in p and [] not in p
+    lost = p.apply(TurnStock())
+    assert "5C" in lost and lost.unpaired == "5C"
+    reserve = pos("standard", "KC7H", "7S", "KD", reserve="9D9C")
+    assert "9D" in reserve and "KC" in reserve
+    after = reserve.apply(Pair("7H", "7S"))
+    assert "7H" not in after and "7S" not in after and "KC" in after
+    assert [c for c in DECK if c in after] == sorted(
+        ["KC", "KD", "9D", "9C"], key=DECK.index
+    )
+
+
+def test_answers_are_worked_out_once_per_position(monkeypatch):
+    p = pos("standard", "9C5H", "5D", "9D", reserve="KCKD")
+    expected = (Pair("5H", "5D"), Pair("KC", "KD"))
+    calls = {"is_empty": 0, "__post_init__": 0}
+    for cls, name in ((Position, "is_empty"), (Pair, "__post_init__")):
+        real = getattr(cls, name)
+
+        def counted(self, _real=real, _name=name):
+            calls[_name] += 1
+            return _real(self)
+
+        monkeypatch.setattr(cls, name, counted)
+    for _ in range(3):
+        assert p.outcome() is None
+        assert p.pairs() == expected
+        assert len(p.legal_moves()) == 2
+        assert not p.can_turn_stock()
+    # One emptiness check for the outcome, and each of the two pairs built once.
+    assert calls == {"is_empty": 1, "__post_init__": 2}
+    assert p.pairs() is p.pairs()
+    fresh = pos("standard", "9C5H", "5D", "9D", reserve="KCKD")
+    fresh.pairs()
+    assert calls["__post_init__"] == 4  # the cache belongs to the position, not the class
+
+
+def test_cached_answers_cannot_be_corrupted_by_callers():
+    p = pos("standard", "9C5H", "5D", "9D", reserve="KCKD")
+    pairs = p.pairs()
+    assert isinstance(pairs, tuple)
+    with pytest.raises(TypeError):
+        p.available()["7H"] = Place("column", 0)  # type: ignore[index]
+    moves = p.legal_moves()
+    moves.clear()
+    assert p.legal_moves() == [Pair("5H", "5D"), Pair("KC", "KD")]
+    assert p.pairs() == (Pair("5H", "5D"), Pair("KC", "KD"))
+
+
+def test_cached_positions_copy_pickle_and_compare_like_fresh_ones():
+    import copy
+    import pickle
+
+    p = pos("strict", "9S7H", "7S9H", stock="5C5D")
+    p.outcome(), p.pairs(), p.partners("7H"), "7H" in p
+    for twin in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert twin == p and hash(twin) == hash(p)
+        assert twin.legal_moves() == p.legal_moves()
+        assert dict(twin.available()) == dict(p.available())
