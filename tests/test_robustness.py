@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from webpage import Page
 
 from nestor import (
     DealNumberError,
@@ -17,13 +18,16 @@ from nestor import (
 )
 from nestor.cli import main
 from nestor.jsontext import MAX_DEPTH, loads
-from nestor_web.session import (
+from nestor_web.storage.codecs import game_from_text
+from nestor_web.storage.manager import (
     ARCHIVE_KEY,
     SAVE_KEY,
-    UNREADABLE_KEY,
-    MemoryStorage,
-    Session,
+    SETTINGS_KEY,
+    UNREADABLE,
+    MemoryStore,
 )
+
+UNREADABLE_KEY = SAVE_KEY + UNREADABLE
 
 HUGE = "9" * 5000
 
@@ -44,12 +48,14 @@ def test_deeply_nested_saved_game_is_set_aside() -> None:
     with pytest.raises(RecordError, match="levels deep"):
         Game.from_json_text("[" * 100_000)
     text = "[" * 100_000
-    storage = MemoryStorage({SAVE_KEY: text, "nestor.settings": "[" * 50_000})
-    session = Session.open(storage, "", random.Random(1))
-    assert session.notice is not None and "saved game could not be read" in session.notice
-    assert "settings could not be read" in session.notice
-    assert storage.data[UNREADABLE_KEY] == text
-    assert session.game.cursor == 0
+    store = MemoryStore({SAVE_KEY: text, SETTINGS_KEY: "[" * 50_000})
+    page = Page(store, "", random.Random(1))
+    assert page.notice is not None and "saved game could not be read" in page.notice
+    assert "settings could not be read" in page.notice
+    assert page.notice.count("the text is nested too deeply") == 2
+    assert store.data[UNREADABLE_KEY] == text
+    assert store.data[SETTINGS_KEY + UNREADABLE] == "[" * 50_000
+    assert page.session.game.cursor == 0
 
 
 @pytest.mark.parametrize("text", [HUGE, f"0{HUGE}", "  " + HUGE])
@@ -67,9 +73,11 @@ def test_huge_deal_numbers_in_records_saves_links_and_cli(capsys) -> None:
         Game.from_json_text(json.dumps({"variant": "standard", "deal": HUGE, "moves": []}))
     saved = json.dumps({"version": 1, "variant": "standard", "deal": HUGE, "moves": [],
                         "cursor": 0})
-    session = Session.open(MemoryStorage({SAVE_KEY: saved}), f"?deal={HUGE}", random.Random(2))
-    assert session.notice is not None and "out of range" in session.notice
-    assert len(session.notice) < 600
+    page = Page(MemoryStore({SAVE_KEY: saved}), f"?deal={HUGE}", random.Random(2))
+    # Worded by the view from the error's code: the range, and the number clipped.
+    assert page.notice is not None
+    assert page.notice.count("a deal number runs from 0 to 4294967295, not 99999") == 2
+    assert len(page.notice) < 600
     assert main(["replay", f"standard {HUGE}"]) == 2
     assert "out of range" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
@@ -82,12 +90,13 @@ def test_long_inputs_are_clipped_in_messages() -> None:
     with pytest.raises(MoveError) as info:
         parse_move("Q" * 20_000)
     assert len(str(info.value)) < 200
-    session = Session.open(
-        MemoryStorage({SAVE_KEY: json.dumps({"version": 1, "variant": "standard", "deal": 7,
-                                             "moves": ["Q" * 20_000], "cursor": 1})}),
+    page = Page(
+        MemoryStore({SAVE_KEY: json.dumps({"version": 1, "variant": "standard", "deal": 7,
+                                           "moves": ["Q" * 20_000], "cursor": 1})}),
         "", random.Random(3),
     )
-    assert session.notice is not None and len(session.notice) < 600
+    assert page.notice is not None and len(page.notice) < 600
+    assert "move 1 cannot be read" in page.notice
 
 
 def test_solve_command_refuses_deep_json(monkeypatch, capsys) -> None:
@@ -100,8 +109,8 @@ def test_solve_command_refuses_deep_json(monkeypatch, capsys) -> None:
 # ---- storage that fails -------------------------------------------------------------------
 
 
-class FullStorage(MemoryStorage):
-    """Storage that starts refusing writes once ``full`` is set (as a full quota does)."""
+class FullStore(MemoryStore):
+    """A store that starts refusing writes once ``full`` is set (as a full quota does)."""
 
     full = False
 
@@ -112,88 +121,90 @@ class FullStorage(MemoryStorage):
 
 
 def test_a_failing_save_is_reported_and_play_goes_on() -> None:
-    storage = FullStorage()
-    session = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
-    storage.full = True
-    move = session.game.legal_moves()[0]
-    session.tap(move.cards[0])  # type: ignore[union-attr]
-    session.tap(move.cards[1])  # type: ignore[union-attr]
-    assert session.game.cursor == 1
-    assert session.notice is not None and "could not be saved" in session.notice
-    assert session.undo() and session.game.cursor == 0
-    assert session.notice.count("could not be saved") == 1
+    store = FullStore()
+    page = Page(store, "?variant=standard&deal=7", random.Random(0))
+    store.full = True
+    move = page.session.game.legal_moves()[0]
+    page.tap(move.cards[0])  # type: ignore[union-attr]
+    page.tap(move.cards[1])  # type: ignore[union-attr]
+    assert page.session.game.cursor == 1
+    assert page.notice is not None and "could not be saved" in page.notice
+    assert "(RuntimeError)" in page.notice  # the error's name, not its English message
+    assert page.undo() and page.session.game.cursor == 0
+    assert page.notice.count("could not be saved") == 1
 
 
 # ---- games left in progress are kept -------------------------------------------------------
 
 
-def play_some(session: Session, moves: int) -> list[str]:
+def play_some(page: Page, moves: int) -> list[str]:
     for _ in range(moves):
-        move = session.game.legal_moves()[0]
-        session.tap(move.cards[0])  # type: ignore[union-attr]
-        session.tap(move.cards[1])  # type: ignore[union-attr]
-    return [str(m) for m in session.game.moves]
+        move = page.session.game.legal_moves()[0]
+        page.tap(move.cards[0])  # type: ignore[union-attr]
+        page.tap(move.cards[1])  # type: ignore[union-attr]
+    return [str(m) for m in page.session.game.moves]
 
 
 def test_opening_another_link_keeps_the_game_in_progress() -> None:
-    storage = MemoryStorage({"another.app": "{}"})
-    first = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
+    store = MemoryStore({"another.app": "{}"})
+    first = Page(store, "?variant=standard&deal=7", random.Random(0))
     moves = play_some(first, 3)
-    second = Session.open(storage, "?variant=standard&deal=8", random.Random(0))
-    assert second.game.deal == 8 and second.game.cursor == 0
-    assert set(json.loads(storage.data[ARCHIVE_KEY])) == {"standard/7"}
+    second = Page(store, "?variant=standard&deal=8", random.Random(0))
+    assert second.session.key == ("standard", 8) and second.session.game.cursor == 0
+    assert set(json.loads(store.data[ARCHIVE_KEY])) == {"standard/7"}
     # A broken link, then the old link again: the game resumes where it was.
-    Session.open(storage, "?variant=standard&deal=banana", random.Random(0))
-    back = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
-    assert [str(m) for m in back.game.moves] == moves
-    assert "standard/7" not in json.loads(storage.data[ARCHIVE_KEY])
-    assert storage.data["another.app"] == "{}"
+    Page(store, "?variant=standard&deal=banana", random.Random(0))
+    back = Page(store, "?variant=standard&deal=7", random.Random(0))
+    assert [str(m) for m in back.session.game.moves] == moves
+    assert "standard/7" not in json.loads(store.data[ARCHIVE_KEY])
+    assert store.data["another.app"] == "{}"
 
 
 def test_new_deal_and_variant_switch_keep_the_game_for_open_deal() -> None:
-    storage = MemoryStorage()
-    session = Session.open(storage, "?variant=vertical&deal=3", random.Random(5))
-    moves = play_some(session, 2)
-    session.new_deal("doublets")
-    assert session.game.variant.name == "doublets"
-    session.open_deal("vertical", 3)
-    assert [str(m) for m in session.game.moves] == moves
+    store = MemoryStore()
+    page = Page(store, "?variant=vertical&deal=3", random.Random(5))
+    moves = play_some(page, 2)
+    page.new_deal("doublets")
+    assert page.session.game.variant.name == "doublets"
+    page.open_deal("vertical", 3)
+    assert [str(m) for m in page.session.game.moves] == moves
     # A game without moves is not archived.
-    session.new_deal()
-    session.open_deal("doublets", 1)
-    assert set(json.loads(storage.data[ARCHIVE_KEY])) <= {"vertical/3"}
+    page.new_deal()
+    page.open_deal("doublets", 1)
+    assert set(json.loads(store.data[ARCHIVE_KEY])) <= {"vertical/3"}
 
 
 def test_two_tabs_do_not_erase_each_other() -> None:
-    storage = MemoryStorage()
-    tab_a = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
-    tab_b = Session.open(storage, "?variant=strict&deal=9", random.Random(0))
+    store = MemoryStore()
+    tab_a = Page(store, "?variant=standard&deal=7", random.Random(0))
+    tab_b = Page(store.tab(), "?variant=strict&deal=9", random.Random(0))
     moves_a = play_some(tab_a, 2)
     play_some(tab_b, 1)  # overwrites the current slot: tab A's game goes to the archive
-    again = Session.open(storage, "?variant=standard&deal=7", random.Random(0))
-    assert [str(m) for m in again.game.moves] == moves_a
+    again = Page(store, "?variant=standard&deal=7", random.Random(0))
+    assert [str(m) for m in again.session.game.moves] == moves_a
 
 
 def test_archive_is_capped_and_an_unreadable_one_is_set_aside() -> None:
-    storage = MemoryStorage()
-    session = Session.open(storage, "?variant=standard&deal=0", random.Random(0))
+    store = MemoryStore()
+    page = Page(store, "?variant=standard&deal=0", random.Random(0))
     for deal in range(1, 30):
-        if session.game.legal_moves():
-            play_some(session, 1)
-        session.open_deal("standard", deal)
-    assert len(json.loads(storage.data[ARCHIVE_KEY])) <= 20
-    storage.data[ARCHIVE_KEY] = "{broken"
-    play_some(session, 1) if session.game.legal_moves() else None
-    session.open_deal("standard", 2)
-    assert storage.data[ARCHIVE_KEY + ".unreadable"] == "{broken"
-    assert session.notice is not None and "could not be read" in session.notice
+        if page.session.game.legal_moves():
+            play_some(page, 1)
+        page.open_deal("standard", deal)
+    assert len(json.loads(store.data[ARCHIVE_KEY])) == 20
+    store.data[ARCHIVE_KEY] = "{broken"
+    if page.session.game.legal_moves():
+        play_some(page, 1)
+    page.open_deal("standard", 2)
+    assert store.data[ARCHIVE_KEY + UNREADABLE] == "{broken"
+    assert page.notice is not None and "could not be read" in page.notice
 
 
 def test_a_boolean_version_is_not_version_1() -> None:
     from nestor import NestorError
-    from nestor_web.session import load_saved
 
     text = json.dumps({"version": True, "variant": "standard", "deal": 7, "moves": [],
                        "cursor": 0})
-    with pytest.raises(NestorError, match="unknown format version"):
-        load_saved(text)
+    with pytest.raises(NestorError, match="unknown format version") as info:
+        game_from_text(text)
+    assert info.value.code == "json.version"

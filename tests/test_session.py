@@ -1,4 +1,5 @@
-"""The game manager (nestor_web.session): URL parsing, opening, saving and the player's taps."""
+"""The game manager (nestor_web.app.session) through a page (tests/webpage.py): the URL,
+opening, saving and the player's taps."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from webpage import Page
 
 from nestor import (
     MAX_DEAL,
@@ -25,21 +27,24 @@ from nestor import (
     get_variant,
     rank_of,
 )
-from nestor_web.session import (
+from nestor_web.app.events import DealChanged, Moved, Problem, Selected, TookBack
+from nestor_web.app.url import DealRequest, parse_query
+from nestor_web.storage.codecs import SAVE_VERSION, game_from_text
+from nestor_web.storage.manager import (
+    ARCHIVE_KEY,
     SAVE_KEY,
-    SAVE_VERSION,
     SETTINGS_KEY,
-    UNREADABLE_KEY,
-    DealRequest,
-    MemoryStorage,
-    Session,
-    Storage,
-    load_saved,
-    parse_query,
+    UNREADABLE,
+    KeyValueStore,
+    MemoryStore,
 )
+from nestor_web.view.words import problem_text
+
+UNREADABLE_KEY = SAVE_KEY + UNREADABLE
+"""Where an unreadable saved game is set aside."""
 
 SETTINGS = ("another.app", '{"sound":false}')
-"""An unrelated key that the session must never touch."""
+"""An unrelated key that the game must never touch."""
 
 
 # ---- helpers -------------------------------------------------------------------------
@@ -53,43 +58,48 @@ def first_deal(variant: str, test: Callable[[Position], bool], limit: int = 2000
     raise AssertionError(f"no {variant} deal below {limit} fits")
 
 
-def saved(storage: Storage) -> dict[str, Any]:
-    """The saved game in ``storage``, decoded."""
-    text = storage.get(SAVE_KEY)
+def saved(store: KeyValueStore) -> dict[str, Any]:
+    """The saved game in ``store``, decoded."""
+    text = store.get(SAVE_KEY)
     assert text is not None
     data = json.loads(text)
     assert isinstance(data, dict)
     return data
 
 
-def assert_saved(session: Session) -> None:
-    """The storage holds exactly the session's game, and it reloads to the same state."""
+def assert_saved(page: Page) -> None:
+    """The store holds exactly the session's game, and it reloads to the same state."""
+    session = page.session
     game = session.game
-    data = saved(session.storage)
+    data = saved(page.store)
     assert data == {
         "version": 1,
         "variant": game.variant.name,
         "deal": game.deal,
         "moves": [str(m) for m in game.all_moves],
         "cursor": game.cursor,
-        "hints": session.hints,
-        "solver_moves": session.solver_moves,
+        "hints": session.help.hints,
+        "solver_moves": session.help.solver_moves,
     }
-    again = load_saved(session.storage.get(SAVE_KEY) or "")
+    again = game_from_text(page.store.get(SAVE_KEY) or "").game
     assert again.position == game.position
     assert again.all_moves == game.all_moves
     assert again.cursor == game.cursor
 
 
-def new_session(variant: str, deal: int, seed: int = 0, **data: str) -> Session:
-    return Session(Game(variant, deal), MemoryStorage(data), random.Random(seed))
+def new_page(variant: str, deal: int, seed: int = 0, **data: str) -> Page:
+    """A page opened on ``variant``/``deal`` over a store holding ``data``."""
+    return Page(MemoryStore(data), f"?variant={variant}&deal={deal}", random.Random(seed))
 
 
-def play_pair(session: Session, pair: Pair) -> None:
-    assert session.tap(pair.first) is True
-    assert session.selected == pair.first
-    assert session.tap(pair.second) is True
-    assert session.selected is None
+def play_pair(page: Page, pair: Pair) -> None:
+    """Tap the pair's two cards: the first selects it, the second removes the pair."""
+    assert page.tap(pair.first) == (Selected(pair.first),)
+    assert page.session.selected == pair.first
+    events = page.tap(pair.second)
+    assert len(events) == 1 and isinstance(events[0], Moved)
+    assert events[0].move == pair
+    assert page.session.selected is None
 
 
 def saved_text(variant: str, deal: int, moves: list[str], cursor: int) -> str:
@@ -144,8 +154,12 @@ def test_parse_query_bad_variant():
     request, problem = parse_query("?variant=nope&deal=3")
     assert request == DealRequest(VARIANTS["standard"], None)
     assert problem is not None
-    assert "variant" in problem
-    assert "'nope'" in problem
+    assert problem.code == "link.variant"
+    assert isinstance(problem.error, VariantError)
+    assert problem.error.details["value"] == "nope"
+    text = problem_text(problem)
+    assert "variant" in text
+    assert "“nope”" in text
 
 
 @pytest.mark.parametrize("deal", ["-5", "abc", "4294967296", "", "3.5"])
@@ -153,23 +167,26 @@ def test_parse_query_bad_deal(deal):
     request, problem = parse_query(f"?variant=vertical&deal={deal}")
     assert request == DealRequest(VARIANTS["vertical"], None)
     assert problem is not None
-    assert "deal number" in problem
+    assert problem.code == "link.deal"
+    assert isinstance(problem.error, DealNumberError)
+    assert "deal number" in problem_text(problem)
 
 
-# ---- Session.open --------------------------------------------------------------------
+# ---- opening the page ----------------------------------------------------------------
 
 
 def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
-    storage = MemoryStorage(dict([SETTINGS]))
-    session = Session.open(storage, "", random.Random(5))
+    store = MemoryStore(dict([SETTINGS]))
+    page = Page(store, "", random.Random(5))
+    session = page.session
     expected_deal = random.Random(5).randrange(MAX_DEAL)
     assert session.game.variant is VARIANTS["standard"]
     assert session.game.deal == expected_deal
     assert session.game.cursor == 0
     assert session.game.position == deal_position("standard", expected_deal)
-    assert session.notice is None
+    assert page.notice is None
     assert session.selected is None
-    assert json.loads(storage.data[SAVE_KEY]) == {
+    assert json.loads(store.data[SAVE_KEY]) == {
         "version": 1,
         "variant": "standard",
         "deal": expected_deal,
@@ -180,44 +197,42 @@ def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
     }
     assert SAVE_VERSION == 1
     # The first visit also saves the settings, with the language it chose.
-    assert storage.data == {
-        SETTINGS[0]: SETTINGS[1], SAVE_KEY: storage.data[SAVE_KEY],
-        SETTINGS_KEY: storage.data[SETTINGS_KEY],
+    assert store.data == {
+        SETTINGS[0]: SETTINGS[1], SAVE_KEY: store.data[SAVE_KEY],
+        SETTINGS_KEY: store.data[SETTINGS_KEY],
     }
-    assert json.loads(storage.data[SETTINGS_KEY])["language"] == "en"
+    assert json.loads(store.data[SETTINGS_KEY])["language"] == "en"
 
 
 def test_open_url_deal():
-    storage = MemoryStorage()
-    session = Session.open(storage, "?variant=vertical&deal=42", random.Random(0))
-    assert (session.game.variant.name, session.game.deal, session.game.cursor) == (
-        "vertical",
-        42,
-        0,
-    )
-    assert session.game.position == deal_position("vertical", 42)
-    assert session.notice is None
-    assert saved(storage)["deal"] == 42
-    assert saved(storage)["variant"] == "vertical"
+    store = MemoryStore()
+    page = Page(store, "?variant=vertical&deal=42", random.Random(0))
+    game = page.session.game
+    assert (game.variant.name, game.deal, game.cursor) == ("vertical", 42, 0)
+    assert game.position == deal_position("vertical", 42)
+    assert page.notice is None
+    assert saved(store)["deal"] == 42
+    assert saved(store)["variant"] == "vertical"
 
 
 def test_open_url_of_saved_deal_resumes_exactly():
     game = game_with_history("standard", 42)
-    storage = MemoryStorage(
+    store = MemoryStore(
         {SAVE_KEY: json.dumps({"version": 1, **game.to_json()}), SETTINGS[0]: SETTINGS[1]}
     )
-    session = Session.open(storage, f"?variant=standard&deal={game.deal}", random.Random(0))
-    assert session.notice is None
+    page = Page(store, f"?variant=standard&deal={game.deal}", random.Random(0))
+    session = page.session
+    assert page.notice is None
     assert session.game.deal == game.deal
     assert session.game.all_moves == game.all_moves
     assert len(session.game.all_moves) == 3
     assert session.game.cursor == 2
     assert session.game.position == game.position
-    assert session.redo() is True
+    assert page.redo()
     game.redo()
     assert session.game.position == game.position
     assert session.game.cursor == 3
-    assert storage.data[SETTINGS[0]] == SETTINGS[1]
+    assert store.data[SETTINGS[0]] == SETTINGS[1]
 
 
 def test_open_url_of_another_deal_starts_it_fresh():
@@ -227,13 +242,14 @@ def test_open_url_of_another_deal_starts_it_fresh():
         (f"?variant=standard&deal={game.deal + 1}", "standard", game.deal + 1),
         (f"?variant=overlapping&deal={game.deal}", "overlapping", game.deal),
     ]:
-        storage = MemoryStorage({SAVE_KEY: text})
-        session = Session.open(storage, query, random.Random(0))
+        store = MemoryStore({SAVE_KEY: text})
+        page = Page(store, query, random.Random(0))
+        session = page.session
         assert (session.game.variant.name, session.game.deal) == (variant, deal)
         assert session.game.all_moves == ()
         assert session.game.position == deal_position(variant, deal)
-        assert session.notice is None
-        assert saved(storage) == {
+        assert page.notice is None
+        assert saved(store) == {
             "version": 1, "variant": variant, "deal": deal, "moves": [], "cursor": 0,
             "hints": 0, "solver_moves": 0,
         }
@@ -242,9 +258,10 @@ def test_open_url_of_another_deal_starts_it_fresh():
 def test_open_without_url_resumes_the_saved_game():
     game = game_with_history("doublets", 7)
     text = json.dumps({"version": 1, **game.to_json()})
-    storage = MemoryStorage({SAVE_KEY: text})
-    session = Session.open(storage, "", random.Random(0))
-    assert session.notice is None
+    store = MemoryStore({SAVE_KEY: text})
+    page = Page(store, "", random.Random(0))
+    session = page.session
+    assert page.notice is None
     assert session.game.variant is VARIANTS["doublets"]
     assert session.game.deal == game.deal
     assert session.game.all_moves == game.all_moves
@@ -254,11 +271,10 @@ def test_open_without_url_resumes_the_saved_game():
 
 
 def test_open_variant_only_url_starts_a_random_deal_of_that_variant():
-    storage = MemoryStorage()
-    session = Session.open(storage, "?variant=strict", random.Random(9))
-    assert session.game.variant is VARIANTS["strict"]
-    assert session.game.deal == random.Random(9).randrange(MAX_DEAL)
-    assert session.notice is None
+    page = Page(MemoryStore(), "?variant=strict", random.Random(9))
+    assert page.session.game.variant is VARIANTS["strict"]
+    assert page.session.game.deal == random.Random(9).randrange(MAX_DEAL)
+    assert page.notice is None
 
 
 def _illegal_move_text() -> str:
@@ -274,7 +290,7 @@ def _illegal_move_text() -> str:
 CORRUPT = {
     "bad json": '{"version": 1, "variant": "standard", ',
     "json list": "[1, 2, 3]",
-    # Regression: json.loads raised RecursionError, which crashed Session.open.
+    # Regression: json.loads raised RecursionError, which crashed opening the page.
     "nested too deep": "[" * 100_000,
     "json string": '"standard 4"',
     "wrong version": saved_text("standard", 4, [], 0).replace('"version": 1', '"version": 2'),
@@ -292,30 +308,31 @@ CORRUPT = {
 @pytest.mark.parametrize("text", CORRUPT.values(), ids=CORRUPT.keys())
 def test_open_with_unreadable_save_sets_it_aside(text):
     with pytest.raises(NestorError):
-        load_saved(text)
-    storage = MemoryStorage({SAVE_KEY: text, SETTINGS[0]: SETTINGS[1]})
-    session = Session.open(storage, "", random.Random(3))
-    assert session.notice is not None
-    assert "saved game could not be read" in session.notice
+        game_from_text(text)
+    store = MemoryStore({SAVE_KEY: text, SETTINGS[0]: SETTINGS[1]})
+    page = Page(store, "", random.Random(3))
+    session = page.session
+    assert page.notice is not None
+    assert "saved game could not be read" in page.notice
     assert session.game.variant is VARIANTS["standard"]
     assert session.game.deal == random.Random(3).randrange(MAX_DEAL)
     assert session.game.cursor == 0
-    assert storage.data[UNREADABLE_KEY] == text
-    assert storage.data[SETTINGS[0]] == SETTINGS[1]
-    assert set(storage.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY}
-    assert saved(storage) == {
+    assert store.data[UNREADABLE_KEY] == text
+    assert store.data[SETTINGS[0]] == SETTINGS[1]
+    assert set(store.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY}
+    assert saved(store) == {
         "version": 1, "variant": "standard", "deal": session.game.deal, "moves": [], "cursor": 0,
         "hints": 0, "solver_moves": 0,
     }
 
 
 def test_open_with_unreadable_save_and_url_plays_the_url_deal():
-    storage = MemoryStorage({SAVE_KEY: "nonsense"})
-    session = Session.open(storage, "?variant=strict&deal=12", random.Random(0))
-    assert (session.game.variant.name, session.game.deal) == ("strict", 12)
-    assert session.notice is not None
-    assert "saved game could not be read" in session.notice
-    assert storage.data[UNREADABLE_KEY] == "nonsense"
+    store = MemoryStore({SAVE_KEY: "nonsense"})
+    page = Page(store, "?variant=strict&deal=12", random.Random(0))
+    assert (page.session.game.variant.name, page.session.game.deal) == ("strict", 12)
+    assert page.notice is not None
+    assert "saved game could not be read" in page.notice
+    assert store.data[UNREADABLE_KEY] == "nonsense"
 
 
 @pytest.mark.parametrize(
@@ -327,213 +344,261 @@ def test_open_with_unreadable_save_and_url_plays_the_url_deal():
     ],
 )
 def test_open_with_bad_url_reports_and_deals_at_random(query, variant, word):
-    storage = MemoryStorage(dict([SETTINGS]))
-    session = Session.open(storage, query, random.Random(11))
-    assert session.notice is not None
-    assert word in session.notice
+    store = MemoryStore(dict([SETTINGS]))
+    page = Page(store, query, random.Random(11))
+    session = page.session
+    assert page.notice is not None
+    assert word in page.notice
     assert session.game.variant is VARIANTS[variant]
     assert session.game.deal == random.Random(11).randrange(MAX_DEAL)
     assert session.game.cursor == 0
-    assert storage.data[SETTINGS[0]] == SETTINGS[1]
-    assert UNREADABLE_KEY not in storage.data
-    assert saved(storage)["deal"] == session.game.deal
+    assert store.data[SETTINGS[0]] == SETTINGS[1]
+    assert UNREADABLE_KEY not in store.data
+    assert saved(store)["deal"] == session.game.deal
+
+
+# ---- a link resumes the deal's archived progress (regression) --------------------------
+
+
+def archived(variant: str, deal: int, moves: int = 2) -> tuple[Game, str]:
+    """A game of ``variant``/``deal`` with ``moves`` pairs made, and the archive holding it
+    (the stored shape ``{"variant/deal": saved-game text}``)."""
+    game = Game(variant, deal)
+    for _ in range(moves):
+        game.push(game.position.pairs()[0])
+    text = json.dumps({"version": 1, **game.to_json(), "hints": 0, "solver_moves": 0})
+    return game, json.dumps({f"{variant}/{deal}": text})
+
+
+@pytest.mark.parametrize("deal", [0, 5])
+@pytest.mark.parametrize("save", [None, "nonsense"], ids=["no save", "unreadable save"])
+def test_a_link_resumes_the_archived_progress_of_its_deal(deal: int, save: str | None) -> None:
+    """Regression: with no save (or an unreadable one), deal 0's link started it afresh: the
+    placeholder game was standard deal 0, so opening it looked like "already in play"."""
+    game, archive = archived("standard", deal)
+    data = {ARCHIVE_KEY: archive} if save is None else {ARCHIVE_KEY: archive, SAVE_KEY: save}
+    store = MemoryStore(data)
+    page = Page(store, f"?variant=standard&deal={deal}", random.Random(0))
+    assert page.session.key == ("standard", deal)
+    assert page.session.game.moves == game.moves and page.session.game.cursor == 2
+    assert page.session.game.position == game.position
+    assert json.loads(store.data[ARCHIVE_KEY]) == {}  # taken out of the archive
+    assert saved(store)["moves"] == [str(m) for m in game.moves]
+    assert ("saved game could not be read" in (page.notice or "")) == (save is not None)
+
+
+def test_a_link_to_the_deal_the_random_draw_would_pick_resumes_too() -> None:
+    """The same fault without deal 0: nothing saved, and the link names the very deal the
+    page's first random draw gives. Opening it must still take it from the archive."""
+    deal = random.Random(4).randrange(MAX_DEAL)
+    game, archive = archived("standard", deal, moves=1)
+    page = Page(MemoryStore({ARCHIVE_KEY: archive}), f"?deal={deal}", random.Random(4))
+    assert page.session.game.moves == game.moves
 
 
 # ---- tap -----------------------------------------------------------------------------
 
 
 def test_tap_unavailable_card_does_nothing():
-    session = new_session("standard", 3)
+    page = new_page("standard", 3)
+    session = page.session
     covered = session.game.position.columns[0][0]
     assert covered not in session.game.position.available()
-    before = session.storage.get(SAVE_KEY)
-    assert session.tap(covered) is False
+    before = page.store.get(SAVE_KEY)
+    assert page.tap(covered) == ()
     assert session.selected is None
-    assert session.tap("ZZ") is False
+    assert page.tap("ZZ") == ()
     assert session.selected is None
     assert session.game.cursor == 0
-    assert session.storage.get(SAVE_KEY) == before
+    assert page.store.get(SAVE_KEY) == before
 
 
 def test_tap_selects_deselects_and_moves_the_selection():
     deal = first_deal("standard", lambda p: len({rank_of(c) for c in p.available()}) >= 2)
-    session = new_session("standard", deal)
+    page = new_page("standard", deal)
+    session = page.session
     avail = list(session.game.position.available())
     a = avail[0]
     b = next(c for c in avail if rank_of(c) != rank_of(a))
-    assert session.tap(a) is True
+    assert page.tap(a) == (Selected(a),)
     assert session.selected == a
-    assert session.tap(a) is True
+    assert page.tap(a) == (Selected(None),)
     assert session.selected is None
-    assert session.tap(a) is True
-    assert session.tap(b) is True
+    assert page.tap(a)
+    assert page.tap(b) == (Selected(b),)
     assert session.selected == b
     assert session.game.cursor == 0
     # A covered card leaves the selection alone.
-    assert session.tap(session.game.position.columns[0][0]) is False
+    assert page.tap(session.game.position.columns[0][0]) == ()
     assert session.selected == b
 
 
 def test_tap_two_cards_of_a_rank_removes_the_pair():
     deal = first_deal("standard", lambda p: bool(p.pairs()))
-    storage = MemoryStorage(dict([SETTINGS]))
-    session = Session(Game("standard", deal), storage, random.Random(0))
+    page = new_page("standard", deal, **dict([SETTINGS]))
+    session = page.session
     pair = session.game.position.pairs()[0]
-    assert session.tap(pair.second) is True
-    assert session.tap(pair.first) is True
+    assert page.tap(pair.second)
+    assert page.tap(pair.first)
     assert session.selected is None
     assert session.game.cursor == 1
     assert session.game.moves == (pair,)
     assert session.game.position.cards_left() == 50
     assert pair.first not in session.game.position.available()
     assert pair.second not in session.game.position.available()
-    assert saved(storage) == {
+    assert saved(page.store) == {
         "version": 1, "variant": "standard", "deal": deal, "moves": [str(pair)], "cursor": 1,
         "hints": 0, "solver_moves": 0,
     }
-    assert storage.data[SETTINGS[0]] == SETTINGS[1]
+    assert page.store.get(SETTINGS[0]) == SETTINGS[1]
 
 
 def test_tap_does_nothing_once_the_game_is_over():
     # A lost standard game still shows available cards; tapping them does nothing.
     for deal in range(200):
-        session = new_session("standard", deal, seed=deal)
+        page = new_page("standard", deal, seed=deal)
         rng = random.Random(deal)
-        while session.game.outcome() is None:
-            play_pair(session, rng.choice(session.game.position.pairs()))
-        if session.game.outcome() is Outcome.NO_PAIR:
+        while page.session.game.outcome() is None:
+            play_pair(page, rng.choice(page.session.game.position.pairs()))
+        if page.session.game.outcome() is Outcome.NO_PAIR:
             break
     else:
         raise AssertionError("no lost game found")
-    avail = list(session.game.position.available())
+    avail = list(page.session.game.position.available())
     assert avail
-    before = session.storage.get(SAVE_KEY)
+    before = page.store.get(SAVE_KEY)
     for card in avail:
-        assert session.tap(card) is False
-        assert session.selected is None
-    assert session.storage.get(SAVE_KEY) == before
+        assert page.tap(card) == ()
+        assert page.session.selected is None
+    assert page.store.get(SAVE_KEY) == before
 
 
 # ---- other actions -------------------------------------------------------------------
 
 
 def test_undo_redo_save_and_report():
-    session = new_session("standard", first_deal("standard", lambda p: bool(p.pairs())))
-    assert session.undo() is False
-    assert session.redo() is False
+    page = new_page("standard", first_deal("standard", lambda p: bool(p.pairs())))
+    session = page.session
+    assert page.undo() == ()
+    assert page.redo() == ()
     pair = session.game.position.pairs()[0]
-    play_pair(session, pair)
+    play_pair(page, pair)
     after = session.game.position
-    session.tap(next(iter(after.available())))
+    page.tap(next(iter(after.available())))
     assert session.selected is not None
-    assert session.undo() is True
+    assert page.undo() == (TookBack(pair),)
     assert session.selected is None
     assert session.game.cursor == 0
     assert session.game.position == deal_position("standard", session.game.deal)
-    assert saved(session.storage)["cursor"] == 0
-    assert saved(session.storage)["moves"] == [str(pair)]
-    assert_saved(session)
-    assert session.undo() is False
-    assert session.redo() is True
+    assert saved(page.store)["cursor"] == 0
+    assert saved(page.store)["moves"] == [str(pair)]
+    assert_saved(page)
+    assert page.undo() == ()
+    redone = page.redo()
+    assert len(redone) == 1 and isinstance(redone[0], Moved) and redone[0].move == pair
     assert session.game.position == after
-    assert saved(session.storage)["cursor"] == 1
-    assert_saved(session)
-    assert session.redo() is False
+    assert saved(page.store)["cursor"] == 1
+    assert_saved(page)
+    assert page.redo() == ()
 
 
 def test_restart_returns_to_the_deal():
     game = game_with_history("vertical", 30)
-    storage = MemoryStorage({SAVE_KEY: json.dumps({"version": 1, **game.to_json()})})
-    session = Session.open(storage, "", random.Random(0))
-    session.notice = "old problem"
-    session.restart()
+    store = MemoryStore({SAVE_KEY: json.dumps({"version": 1, **game.to_json()})})
+    page = Page(store, "", random.Random(0))
+    page.run(page.session.notice(Problem("winnable.not_found")))
+    assert page.notice is not None
+    assert page.restart() == (DealChanged("vertical", game.deal, restarted=True),)
+    session = page.session
     assert session.game.variant is VARIANTS["vertical"]
     assert session.game.deal == game.deal
     assert session.game.cursor == 0
     assert session.game.all_moves == ()
     assert session.game.position == deal_position("vertical", game.deal)
-    assert session.notice is None
-    assert saved(storage) == {
+    assert page.notice is None
+    assert saved(store) == {
         "version": 1, "variant": "vertical", "deal": game.deal, "moves": [], "cursor": 0,
         "hints": 0, "solver_moves": 0,
     }
 
 
 def test_new_deal_draws_from_the_session_rng():
-    session = new_session("standard", 5, seed=7)
+    page = new_page("standard", 5, seed=7)
     draws = random.Random(7)
-    session.new_deal("doublets")
-    assert session.game.variant is VARIANTS["doublets"]
-    assert session.game.deal == draws.randrange(MAX_DEAL)
-    assert session.game.position == deal_position("doublets", session.game.deal)
-    assert_saved(session)
-    session.new_deal()
-    assert session.game.variant is VARIANTS["doublets"]
-    assert session.game.deal == draws.randrange(MAX_DEAL)
-    assert_saved(session)
+    page.new_deal("doublets")
+    game = page.session.game
+    assert game.variant is VARIANTS["doublets"]
+    assert game.deal == draws.randrange(MAX_DEAL)
+    assert game.position == deal_position("doublets", game.deal)
+    assert_saved(page)
+    page.new_deal()
+    assert page.session.game.variant is VARIANTS["doublets"]
+    assert page.session.game.deal == draws.randrange(MAX_DEAL)
+    assert_saved(page)
 
 
 def test_new_deal_with_unknown_variant_changes_nothing():
-    session = new_session("strict", 5, seed=7)
-    before = session.storage.get(SAVE_KEY)
+    page = new_page("strict", 5, seed=7)
+    before = page.store.get(SAVE_KEY)
     with pytest.raises(VariantError):
-        session.new_deal("klondike")
-    assert (session.game.variant.name, session.game.deal) == ("strict", 5)
-    assert session.storage.get(SAVE_KEY) == before
+        page.new_deal("klondike")
+    assert page.session.key == ("strict", 5)
+    assert page.store.get(SAVE_KEY) == before
 
 
 def test_open_deal():
-    session = new_session("standard", 5)
-    session.selected = "AS"
-    session.open_deal("overlapping", "17")
-    assert (session.game.variant.name, session.game.deal, session.game.cursor) == (
-        "overlapping",
-        17,
-        0,
-    )
-    assert session.selected is None
-    assert_saved(session)
+    page = new_page("standard", 5)
+    page.tap(next(iter(page.session.position.available())))
+    assert page.session.selected is not None
+    page.open_deal("overlapping", "17")
+    game = page.session.game
+    assert (game.variant.name, game.deal, game.cursor) == ("overlapping", 17, 0)
+    assert page.session.selected is None
+    assert_saved(page)
     with pytest.raises(DealNumberError):
-        session.open_deal("standard", -1)
+        page.open_deal("standard", -1)
     with pytest.raises(VariantError):
-        session.open_deal("nope", 3)
-    assert (session.game.variant.name, session.game.deal) == ("overlapping", 17)
+        page.open_deal("nope", 3)
+    assert page.session.key == ("overlapping", 17)
 
 
 def test_turn_stock_only_when_stuck_in_strict():
     rng = random.Random(1)
     for deal in range(100):
-        session = new_session("strict", deal)
-        while session.game.position.pairs():
-            assert session.turn_stock() is False
-            play_pair(session, rng.choice(session.game.position.pairs()))
-        if session.game.position.can_turn_stock():
+        page = new_page("strict", deal)
+        while page.session.game.position.pairs():
+            assert page.turn_stock() == ()
+            play_pair(page, rng.choice(page.session.game.position.pairs()))
+        if page.session.game.position.can_turn_stock():
             break
     else:
         raise AssertionError("no strict deal gets stuck")
+    session = page.session
     cursor = session.game.cursor
     stock = session.game.position.stock
     assert session.game.legal_moves() == [TurnStock()]
-    session.tap(next(iter(session.game.position.available())))
-    assert session.turn_stock() is True
+    page.tap(next(iter(session.game.position.available())))
+    events = page.turn_stock()
+    assert len(events) == 1 and isinstance(events[0], Moved)
+    assert events[0].turned == stock[0]
     assert session.selected is None
     assert session.game.cursor == cursor + 1
     assert session.game.position.stock == stock[1:]
-    assert saved(session.storage)["moves"][-1] == "stock"
-    assert_saved(session)
+    assert saved(page.store)["moves"][-1] == "stock"
+    assert_saved(page)
 
 
 def test_turn_stock_never_without_a_stock():
-    session = new_session("standard", 0)
-    assert session.turn_stock() is False
-    assert session.game.cursor == 0
+    page = new_page("standard", 0)
+    assert page.turn_stock() == ()
+    assert page.session.game.cursor == 0
 
 
 @pytest.mark.parametrize(("variant", "deal"), [("standard", 0), ("overlapping", 4294967295)])
 def test_query(variant, deal):
-    session = new_session(variant, deal)
-    assert session.query() == f"?variant={variant}&deal={deal}"
-    assert parse_query(session.query()) == (DealRequest(VARIANTS[variant], deal), None)
+    page = new_page(variant, deal)
+    assert page.session.query() == f"?variant={variant}&deal={deal}"
+    assert parse_query(page.session.query()) == (DealRequest(VARIANTS[variant], deal), None)
 
 
 # ---- whole games ---------------------------------------------------------------------
@@ -543,39 +608,41 @@ def test_whole_games_through_the_session():
     outcomes: Counter[tuple[str, Outcome]] = Counter()
     for variant in VARIANTS:
         for deal in range(60):
-            storage = MemoryStorage(dict([SETTINGS]))
-            session = Session.open(storage, f"?variant={variant}&deal={deal}", random.Random(0))
+            store = MemoryStore(dict([SETTINGS]))
+            page = Page(store, f"?variant={variant}&deal={deal}", random.Random(0))
             rng = random.Random(deal)
-            game = session.game
+            game = page.session.game
             while game.outcome() is None:
                 assert game.cursor < 52
                 moves = game.legal_moves()
                 move = rng.choice(moves)
                 if isinstance(move, Pair):
-                    play_pair(session, move)
+                    play_pair(page, move)
                 else:
                     assert moves == [TurnStock()]
-                    assert session.turn_stock() is True
-                text = storage.get(SAVE_KEY)
+                    assert page.turn_stock()
+                text = store.get(SAVE_KEY)
                 assert text is not None
-                again = load_saved(text)
+                again = game_from_text(text).game
                 assert again.position == game.position
                 assert again.cursor == game.cursor
                 if game.cursor % 7 == 3:
                     here = game.position
-                    assert session.undo() is True
-                    assert load_saved(storage.get(SAVE_KEY) or "").position == game.position
-                    assert session.redo() is True
+                    assert page.undo()
+                    assert game_from_text(store.get(SAVE_KEY) or "").game.position == (
+                        game.position
+                    )
+                    assert page.redo()
                     assert game.position == here
             outcome = game.outcome()
             assert outcome is not None
             assert (game.position.cards_left() == 0) == (outcome is Outcome.WON)
             outcomes[variant, outcome] += 1
-            assert storage.data[SETTINGS[0]] == SETTINGS[1]
-            reopened = Session.open(storage, "", random.Random(0))
+            assert store.data[SETTINGS[0]] == SETTINGS[1]
+            reopened = Page(store, "", random.Random(0))
             assert reopened.notice is None
-            assert reopened.game.position == game.position
-            assert reopened.game.outcome() is outcome
+            assert reopened.session.game.position == game.position
+            assert reopened.session.game.outcome() is outcome
     assert sum(outcomes.values()) == 300
     assert outcomes["doublets", Outcome.WON] > 0
     assert outcomes["standard", Outcome.NO_PAIR] > 0
@@ -585,8 +652,8 @@ def test_whole_games_through_the_session():
 def test_auto_pair_removes_a_pair_with_a_single_partner_at_once():
     # Find a deal whose start has a rank with exactly two available cards.
     for deal in range(200):
-        session = new_session("standard", deal)
-        avail = list(session.game.position.available())
+        start = deal_position("standard", deal)
+        avail = list(start.available())
         ranks = Counter(rank_of(c) for c in avail)
         single = [c for c in avail if ranks[rank_of(c)] == 2]
         triple = [c for c in avail if ranks[rank_of(c)] == 3]
@@ -594,13 +661,17 @@ def test_auto_pair_removes_a_pair_with_a_single_partner_at_once():
             break
     else:
         raise AssertionError("no suitable deal")
-    session.set_setting("auto_pair", True)
-    assert session.tap(single[0]) is True
-    assert session.game.cursor == 1 and session.selected is None
+    page = new_page("standard", deal)
+    page.set_setting("auto_pair", True)
+    assert json.loads(page.store.get(SETTINGS_KEY) or "")["auto_pair"] is True
+    events = page.tap(single[0])
+    assert len(events) == 1 and isinstance(events[0], Moved)
+    assert set(events[0].removed) == {single[0], *start.partners(single[0])}
+    assert page.session.game.cursor == 1 and page.session.selected is None
     # With two possible partners, the tap only selects.
-    assert session.tap(triple[0]) is True
-    assert session.game.cursor == 1 and session.selected == triple[0]
+    assert page.tap(triple[0]) == (Selected(triple[0]),)
+    assert page.session.game.cursor == 1 and page.session.selected == triple[0]
     # Off (the default): a tap only selects.
-    plain = new_session("standard", deal)
+    plain = new_page("standard", deal)
     plain.tap(single[0])
-    assert plain.game.cursor == 0 and plain.selected == single[0]
+    assert plain.session.game.cursor == 0 and plain.session.selected == single[0]

@@ -1,128 +1,166 @@
-"""The session keeps the statistics: played, won, with help, lost on leaving."""
+"""The session keeps the statistics: played, won, with help, lost on leaving; the statistics
+dialog; the screen-reader announcements."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from html.parser import HTMLParser
+
+from webpage import Page
 
 from nestor import Pair, deal_position
-from nestor.solver import solve
-from nestor_web.session import MemoryStorage, Session
-from nestor_web.stats import STATS_KEY, Stats
+from nestor.solver import Solution, solve
+from nestor_web.app.events import HintShown
+from nestor_web.storage.manager import STATS_KEY, UNREADABLE, MemoryStore
+from nestor_web.storage.stats_codec import stats_from_text
+from nestor_web.view.dialogs import stats_html
 
 
-def clocked(session: Session) -> list[int]:
+def ticking_clock() -> Callable[[], int]:
+    """A clock one second on at every reading, in milliseconds (the session's ``clock``)."""
     now = [1_000_000]
 
     def tick() -> int:
         now[0] += 1000
         return now[0]
 
-    session.clock = tick
-    return now
+    return tick
 
 
-def play_line(session: Session) -> None:
-    for move in solve(session.game.position).line:
+def clocked_page(store: MemoryStore, query: str) -> Page:
+    return Page(store, query, random.Random(0), clock=ticking_clock())
+
+
+def play_line(page: Page) -> None:
+    for move in solve(page.session.game.position).line:
         assert isinstance(move, Pair)
-        session.tap(move.first)
-        session.tap(move.second)
+        page.tap(move.first)
+        page.tap(move.second)
 
 
-def winnable(variant: str) -> int:
-    return next(d for d in range(100) if solve(deal_position(variant, d)).winnable)
+def winnable(variant: str, start: int = 0) -> int:
+    return next(d for d in range(start, start + 200) if solve(deal_position(variant, d)).line)
 
 
 def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
-    storage = MemoryStorage()
+    store = MemoryStore()
     deal = winnable("doublets")
-    session = Session.open(storage, f"?variant=doublets&deal={deal}", random.Random(0))
-    clocked(session)
-    play_line(session)
+    page = clocked_page(store, f"?variant=doublets&deal={deal}")
+    session = page.session
+    play_line(page)
     summary = session.stats.summary("doublets")
     assert (summary.played, summary.won, summary.won_assisted) == (1, 1, 0)
     assert summary.fastest_ms == 25 * 1000  # 26 moves, one second apart
-    assert Stats.from_json_text(storage.data[STATS_KEY]) == session.stats
+    assert stats_from_text(store.data[STATS_KEY]) == session.stats
 
     # A restart and a second win of the same deal count nothing more.
-    session.restart()
-    play_line(session)
+    page.restart()
+    play_line(page)
     assert session.stats.summary("doublets").won == 1
 
     # One move in another deal, then leave it: a loss, and the streak ends.
-    session.open_deal("doublets", deal + 1)
+    page.open_deal("doublets", deal + 1)
     move = session.game.legal_moves()[0]
-    session.tap(move.cards[0])  # type: ignore[union-attr]
-    session.tap(move.cards[1])  # type: ignore[union-attr]
-    session.new_deal()
+    page.tap(move.cards[0])  # type: ignore[union-attr]
+    page.tap(move.cards[1])  # type: ignore[union-attr]
+    page.new_deal()
     summary = session.stats.summary("doublets")
     assert (summary.played, summary.streak, summary.best_streak) == (2, 0, 1)
+    assert stats_from_text(store.data[STATS_KEY]) == session.stats
 
     # A hint, then a win: won with help.
-    other = next(d for d in range(deal + 2, 200)
-                 if solve(deal_position("doublets", d)).winnable)
-    session.open_deal("doublets", other)
-    session.show_hint(solve(session.game.position))
-    play_line(session)
+    other = winnable("doublets", deal + 2)
+    page.open_deal("doublets", other)
+    assert page.show_hint(solve(session.game.position))
+    assert session.help.hints == 1 and session.help.used
+    play_line(page)
     summary = session.stats.summary("doublets")
     assert (summary.played, summary.won, summary.won_assisted) == (3, 1, 1)
-    saved = json.loads(storage.data[STATS_KEY])
+    saved = json.loads(store.data[STATS_KEY])
     assert saved["variants"]["doublets"]["won_assisted"] == 1
 
 
+def lost_deal(variant: str = "standard") -> int:
+    """A deal the solver proves lost from its start, with pairs to play: its hint shows no
+    move."""
+    for deal in range(200):
+        position = deal_position(variant, deal)
+        solution = solve(position)
+        if solution.best_move is None and not solution.line and position.pairs():
+            return deal
+    raise AssertionError("no lost deal")
+
+
+def test_a_hint_that_shows_no_move_is_no_help() -> None:
+    """Changed on purpose: "No winning line remains…" shows no move, so it does not count as
+    help (before, every hint asked for counted, and the win after it was "with help")."""
+    page = Page(MemoryStore(), f"?variant=standard&deal={lost_deal()}", random.Random(0))
+    solution = solve(page.session.position)
+    assert page.show_hint(solution) == (HintShown(None),)
+    assert page.announcement == "No winning line remains from here: every way on loses."
+    assert page.view().status == page.announcement
+    assert page.session.help.hints == 0 and not page.session.help.used
+    assert not page.view().assisted
+    assert json.loads(page.store.get("nestor.game") or "")["hints"] == 0
+    # A hint that shows a move counts.
+    page.open_deal("standard", winnable("standard"))
+    shown = solve(page.session.position)
+    assert isinstance(shown, Solution) and shown.best_move is not None
+    assert page.show_hint(shown) == (HintShown(shown.best_move),)
+    assert page.session.help.hints == 1 and page.view().assisted
+    assert json.loads(page.store.get("nestor.game") or "")["hints"] == 1
+
+
 def test_unreadable_statistics_are_set_aside() -> None:
-    storage = MemoryStorage({STATS_KEY: '{"version": 99}', "another.app": "x"})
-    session = Session.open(storage, "", random.Random(0))
-    assert session.notice is not None and "statistics could not be read" in session.notice
-    assert storage.data[STATS_KEY + ".unreadable"] == '{"version": 99}'
-    assert storage.data["another.app"] == "x"
+    store = MemoryStore({STATS_KEY: '{"version": 99}', "another.app": "x"})
+    page = Page(store, "", random.Random(0))
+    assert page.notice is not None and "statistics could not be read" in page.notice
+    assert store.data[STATS_KEY + UNREADABLE] == '{"version": 99}'
+    assert store.data["another.app"] == "x"
+
+
+class Cells(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.actions: list[str] = []
+
+    def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+        if tag == "tr":
+            self.rows.append([])
+        if tag == "button":
+            self.actions.append(dict(attrs)["data-action"])
+
+    def handle_data(self, data):  # type: ignore[no-untyped-def]
+        if self.rows and data.strip():
+            self.rows[-1].append(data.strip())
 
 
 def test_statistics_dialog_content() -> None:
-    from html.parser import HTMLParser
-
-    from nestor_web.view import stats_html
-
-    session = Session.open(MemoryStorage(), "?variant=vertical&deal=3", random.Random(0))
-    clocked(session)
-    play_line(session)
-    html = stats_html(session)
-
-    class Cells(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__()
-            self.rows: list[list[str]] = []
-            self.actions: list[str] = []
-
-        def handle_starttag(self, tag, attrs):
-            if tag == "tr":
-                self.rows.append([])
-            if tag == "button":
-                self.actions.append(dict(attrs)["data-action"])
-
-        def handle_data(self, data):
-            if self.rows and data.strip():
-                self.rows[-1].append(data.strip())
-
+    page = clocked_page(MemoryStore(), "?variant=vertical&deal=3")
+    play_line(page)
+    html = stats_html(page.session)
     cells = Cells()
     cells.feed(html)
     vertical = next(r for r in cells.rows if r and r[0] == "Vertical")
     assert vertical[1:5] == ["1", "1", "0", "100%"]
     assert cells.actions == ["stats-reset"]
     confirm = Cells()
-    confirm.feed(stats_html(session, confirm_reset=True))
+    confirm.feed(stats_html(page.session, confirm_reset=True))
     assert confirm.actions == ["stats-reset-confirm", "stats-reset-cancel"]
     assert 'role="img"' in html
 
 
 def test_announcements_say_what_left_and_what_was_uncovered() -> None:
-    session = Session.open(MemoryStorage(), "?variant=standard&deal=7", random.Random(0))
-    move = session.game.legal_moves()[0]
+    page = Page(MemoryStore(), "?variant=standard&deal=7", random.Random(0))
+    move = page.session.game.legal_moves()[0]
     assert isinstance(move, Pair)
-    session.tap(move.first)
-    session.tap(move.second)
-    text = session.announcement or ""
+    page.tap(move.first)
+    page.tap(move.second)
+    text = page.announcement or ""
     assert text.startswith("Removed the ")
     assert "Now available:" in text and "in column" in text
-    session.undo()
-    assert (session.announcement or "").startswith("Took back: the ")
+    page.undo()
+    assert (page.announcement or "").startswith("Took back: the ")

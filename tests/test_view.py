@@ -1,4 +1,5 @@
-"""The view model and HTML of the play area (nestor_web.view)."""
+"""The view model and HTML of the play area (nestor_web.view.board), and what the screen
+reader hears about the cards a move uncovers."""
 
 from __future__ import annotations
 
@@ -7,10 +8,21 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 import pytest
+from webpage import Page
 
-from nestor import VARIANTS, Game, Outcome, Pair, Position, card_name, deal_position, rank_of
-from nestor_web.session import MemoryStorage, Session
-from nestor_web.view import BoardView, CardView, board_view, render_board, render_card
+from nestor import (
+    VARIANTS,
+    Game,
+    Move,
+    Outcome,
+    Pair,
+    Position,
+    card_name,
+    deal_position,
+    rank_of,
+)
+from nestor_web.app.session import Session
+from nestor_web.view.board import BoardView, CardView, board_view, render_board, render_card
 
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -61,7 +73,8 @@ def cards_in(html: str) -> list[Element]:
 
 
 def session_for(variant: str, deal: int) -> Session:
-    return Session(Game(variant, deal), MemoryStorage(), random.Random(0))
+    """The session alone (no storage): the view reads only the session."""
+    return Session(Game(variant, deal), rng=random.Random(0))
 
 
 def all_cards(view: BoardView) -> list[CardView]:
@@ -396,3 +409,59 @@ def test_html_follows_the_position_through_play():
             outcome = game.outcome()
             assert outcome is not None
             assert view.outcome == outcome.result
+
+
+# ---- what the screen reader hears about uncovered cards ------------------------------
+
+
+def play(page: Page, move: Move) -> None:
+    """Play ``move`` as the player does: two taps, or the stock button."""
+    if isinstance(move, Pair):
+        assert page.tap(move.first) and page.tap(move.second)
+    else:
+        assert page.turn_stock()
+
+
+def test_cards_uncovered_in_a_column_are_announced_in_their_column():
+    page = Page(query="?variant=standard&deal=7", rng=random.Random(0))
+    before = page.session.position
+    move = before.pairs()[0]
+    play(page, move)
+    after = page.session.position
+    places = [
+        f"the {card_name(c)} in column {after.available()[c].slot + 1}"
+        for c in after.available() if c not in before.available()
+    ]
+    assert places
+    assert page.announcement == (
+        f"Removed the {card_name(move.first)} and the {card_name(move.second)}. "
+        f"Now available: {', '.join(places)}."
+    )
+
+
+def test_stock_cards_turned_up_are_announced_in_the_stock():
+    """Regression: in Strict, the move that empties the tableau turns the stock's cards up;
+    the announcement said they were "in the reserve" while the board says "Stock"."""
+    for deal in range(3000):
+        game = Game("strict", deal)
+        rng = random.Random(deal)
+        while game.outcome() is None and any(game.position.columns):
+            game.push(rng.choice(game.legal_moves()))
+        if game.position.stock_turned_up:
+            break
+    else:
+        raise AssertionError("no strict deal empties its tableau with stock left")
+    page = Page(query=f"?variant=strict&deal={deal}", rng=random.Random(0))
+    for move in game.moves:
+        before = page.session.position
+        play(page, move)
+    after = page.session.position
+    assert after == game.position and not before.stock_turned_up
+    stock = ", ".join(f"the {card_name(c)} in the stock" for c in after.stock)
+    text = page.announcement or ""
+    assert text.endswith(f" Now available: {stock}.")
+    assert "reserve" not in text
+    view = page.view()  # the board says the same
+    assert [c.code for c in view.reserve] == list(after.stock)
+    assert all(c.name == f"{card_name(c.code)}, stock" for c in view.reserve)
+    assert 'aria-label="Stock (turned up)"' in render_board(view)
