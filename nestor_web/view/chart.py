@@ -14,8 +14,9 @@ from xml.sax.saxutils import escape
 
 from nestor import NestorError
 from nestor.errors import clip
-from nestor_web.app.statistics import RESULTS, Settlement
-from nestor_web.i18n import N_
+
+from ..app.statistics import RESULTS, Settlement
+from .i18n import N_
 
 CHART_LABELS: Mapping[str, str] = {
     "won": N_("won"),
