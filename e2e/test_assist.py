@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from test_play import open_game, play
 
 from nestor import Game, Pair, deal_position
-from nestor.solver import solve
+from nestor.solver import Status, solve
 
 
 def hinted_cards(page: Page) -> list[str]:
@@ -20,7 +20,9 @@ def hinted_cards(page: Page) -> list[str]:
 
 
 def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) -> None:
-    deal = next(d for d in range(50) if solve(deal_position("standard", d)).winnable)
+    deal = next(
+        d for d in range(50) if solve(deal_position("standard", d)).status is Status.WINNABLE
+    )
     game = Game("standard", deal)
     open_game(page, wait_ready, f"?variant=standard&deal={deal}")
     # Play two real moves first, then ask for a hint, three times over.
@@ -35,7 +37,7 @@ def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) 
         assert len(cards) == 2
         hinted = Pair(*cards)
         assert game.position.is_legal(hinted)
-        assert solve(game.position.apply(hinted)).winnable is True
+        assert solve(game.position.apply(hinted)).status is Status.WINNABLE
         play(page, hinted)
         game.push(hinted)
     saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
@@ -46,7 +48,7 @@ def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) 
 
 def test_hint_on_a_lost_position_says_so(page: Page, wait_ready) -> None:
     # Deal 0 of standard cannot be won from the start.
-    assert solve(deal_position("standard", 0)).winnable is False
+    assert solve(deal_position("standard", 0)).status is Status.LOST
     open_game(page, wait_ready, "?variant=standard&deal=0")
     page.click('[data-action="hint"]')
     expect(page.locator("#status")).to_contain_text("No winning line remains")
@@ -59,7 +61,9 @@ def test_hint_on_a_lost_position_says_so(page: Page, wait_ready) -> None:
 
 
 def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
-    deal = next(d for d in range(50) if solve(deal_position("doublets", d)).winnable)
+    deal = next(
+        d for d in range(50) if solve(deal_position("doublets", d)).status is Status.WINNABLE
+    )
     open_game(page, wait_ready, f"?variant=doublets&deal={deal}")
     solve_button = page.locator('[data-action="solve"]')
     solve_button.click()
@@ -89,7 +93,8 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     expect(page.locator("#indicator")).to_be_hidden()  # off by default
     page.click("#settings summary")
     page.check("#opt-indicator")
-    expected = "yes" if solve(deal_position("overlapping", 0)).winnable else "no"
+    won = solve(deal_position("overlapping", 0)).status is Status.WINNABLE
+    expected = "yes" if won else "no"
     expect(page.locator("#indicator")).to_contain_text(f"Winnable: {expected}")
     page.check("#opt-winnable-only")
     settings = json.loads(page.evaluate("localStorage.getItem('nestor.settings')"))
@@ -100,7 +105,7 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
         expect(page.locator("#deal-number")).not_to_have_text(before)
         expect(page.locator("body")).not_to_have_attribute("data-busy", "")
         deal = int(page.locator("#deal-number").inner_text())
-        assert solve(deal_position("overlapping", deal)).winnable is True
+        assert solve(deal_position("overlapping", deal)).status is Status.WINNABLE
         expect(page).to_have_url(re.compile(rf"\?variant=overlapping&deal={deal}$"))
         expect(page.locator("#indicator")).to_contain_text("Winnable: yes")
     # Strict shows the chance; the settings survive a reload.

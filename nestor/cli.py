@@ -28,7 +28,7 @@ from .errors import NestorError
 from .game import Record
 from .jsontext import loads
 from .position import Move, Pair, Position
-from .solver import solve
+from .solver import Status, solve
 from .variants import VARIANTS, get_variant
 
 
@@ -194,7 +194,7 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
         start = time.perf_counter()
         result = solve(position, max_nodes)
         answer: dict[str, Any] = {
-            "winnable": result.winnable,
+            "winnable": _json_status(result.known_order),
             "line": line_json(position, result.line),
             "nodes": result.nodes,
             "ms": round((time.perf_counter() - start) * 1000, 3),
@@ -205,10 +205,15 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
         out.flush()
 
 
+def _json_status(status: Status | None) -> bool | None:
+    """The ``winnable`` key of a ``solve`` answer: true, false, or null when unknown."""
+    return None if status in (None, Status.UNKNOWN) else status is Status.WINNABLE
+
+
 def _odds_one(job: tuple[str, int]) -> tuple[bool, float | None]:
     variant, deal = job
     result = solve(deal_position(variant, deal))
-    return bool(result.winnable), result.win_probability
+    return result.known_order is Status.WINNABLE, result.win_probability
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:

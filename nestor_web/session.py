@@ -40,7 +40,7 @@ from nestor import (
 )
 from nestor.errors import clip
 from nestor.jsontext import load_object, loads
-from nestor.solver import Solution, solve_steps
+from nestor.solver import Solution, Status, solve_steps
 from nestor.variants import Variant
 
 from .i18n import LANGUAGES, _, card_name, percent, pick_language, set_language
@@ -260,7 +260,7 @@ def load_assists(data: dict[str, object]) -> tuple[int, int]:
 def hint_text(position: Position, solution: Solution) -> str:
     """The sentence that shows a hint for ``position``, given its solution."""
     move = solution.best_move
-    if solution.winnable is None and solution.win_probability is None:
+    if solution.status is Status.UNKNOWN:
         return _("The solver ran out of time on this position: no hint this time.")
     if move is None:
         if position.variant.has_stock and solution.win_probability:
@@ -285,9 +285,11 @@ def indicator_text(solution: Solution) -> str:
         return _("Chance to win with best play: {percent}").format(
             percent=percent(solution.win_probability)
         )
-    if solution.winnable is None:
+    if solution.status is Status.UNKNOWN:
         return _("Winnable: unknown (the solver ran out of time)")
-    return _("Winnable: yes") if solution.winnable else _("Winnable: no, not any more")
+    if solution.status is Status.WINNABLE:
+        return _("Winnable: yes")
+    return _("Winnable: no, not any more")
 
 
 def move_words(move: Move) -> str:
@@ -346,7 +348,7 @@ def winnable_deal_steps(
     for _attempt in range(limit):
         number = rng.randrange(MAX_DEAL)
         solution = yield from solve_steps(deal_position(variant, number))
-        if solution.winnable:
+        if solution.known_order is Status.WINNABLE:
             return number
     return None
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from nestor import Game, deal_position
 from nestor.cards import RANKS, SUITS
 from nestor.position import Move, Pair, Position, TurnStock
-from nestor.solver import Solution, iter_line, solve, solve_steps
+from nestor.solver import Solution, Status, iter_line, solve, solve_steps
 from nestor.solver.exact import winning_line
 from nestor.solver.model import Search, stacks_of
 from nestor.variants import VARIANTS, Variant
@@ -28,6 +28,11 @@ STANDARD = VARIANTS["standard"]
 STRICT = VARIANTS["strict"]
 OVERLAPPING = VARIANTS["overlapping"]
 ALL_VARIANTS = list(VARIANTS.values())
+WINNABLE, LOST, UNKNOWN = Status.WINNABLE, Status.LOST, Status.UNKNOWN
+
+
+def status_of(won: bool) -> Status:
+    return WINNABLE if won else LOST
 
 # ---- the reference: brute force over the public Position API -----------------------------
 
@@ -144,7 +149,7 @@ def check_solution(p: Position, sol: Solution | None = None) -> Solution:
     if sol is None:
         sol = solve(p)
     won = brute_winnable(p)
-    assert sol.winnable is won, p.to_text()
+    assert sol.known_order is status_of(won), p.to_text()
     if won:
         end = replay(p, sol.line)
         assert end.outcome() is not None and end.outcome().won, p.to_text()
@@ -152,6 +157,7 @@ def check_solution(p: Position, sol: Solution | None = None) -> Solution:
     else:
         assert sol.line == ()
     if not p.variant.has_stock:
+        assert sol.status is sol.known_order
         assert sol.win_probability is None
         if won and p.outcome() is None:
             assert sol.best_move == sol.line[0]
@@ -162,6 +168,9 @@ def check_solution(p: Position, sol: Solution | None = None) -> Solution:
     memo: dict[object, float] = {}
     chance = brute_chance(p, memo)
     assert sol.win_probability == pytest.approx(chance, abs=1e-9), p.to_text()
+    assert sol.status is status_of(chance > 0.0)
+    if won:  # a line that wins with the order known wins with some chance
+        assert sol.status is WINNABLE
     if chance == 0.0 or p.outcome() is not None:
         assert sol.best_move is None
     else:
@@ -236,7 +245,7 @@ def test_random_small_positions_match_brute_force(variant):
     for i in range(1000):
         p = random_position(rng, variant, big=i % 4 == 0)
         sol = check_solution(p)
-        outcomes[bool(sol.winnable)] += 1
+        outcomes[sol.known_order is WINNABLE] += 1
         if sol.win_probability is not None:
             probabilities.add(round(sol.win_probability, 6))
     # The sample is not degenerate: both answers occur often.
@@ -302,8 +311,8 @@ def test_whole_deals_give_lines_that_win(variant):
     for deal in range(12):
         p = deal_position(variant, deal)
         sol = solve(p)
-        assert sol.winnable is not None
-        if sol.winnable:
+        assert sol.known_order in (WINNABLE, LOST)
+        if sol.known_order is WINNABLE:
             wins += 1
             end = replay(p, sol.line)
             assert end.is_empty()
@@ -316,7 +325,8 @@ def test_whole_deals_give_lines_that_win(variant):
         if p.variant.has_stock:
             assert sol.win_probability is not None and 0.0 <= sol.win_probability <= 1.0
             if sol.win_probability == 1.0:
-                assert sol.winnable  # a sure win wins whatever the order
+                assert sol.known_order is WINNABLE  # a sure win wins whatever the order
+            assert sol.status is status_of(sol.win_probability > 0.0)
             if sol.win_probability > 0.0:
                 assert sol.best_move is not None and p.is_legal(sol.best_move)
     assert wins >= 1
@@ -346,10 +356,25 @@ def empty(variant: Variant) -> list[list[str]]:
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
 def test_won_position(variant):
     sol = solve(Position.checked(variant, empty(variant)))
-    assert sol.winnable is True
+    assert sol.status is sol.known_order is WINNABLE
     assert sol.line == ()
     assert sol.best_move is None
     assert sol.win_probability == (1.0 if variant.has_stock else None)
+    quick = solve(Position.checked(variant, empty(variant)), known_order=False)
+    assert quick.known_order is (None if variant.has_stock else WINNABLE)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_known_order_is_the_status_where_no_card_is_hidden(variant):
+    for deal in range(6):
+        p = deal_position(variant, deal)
+        full, quick = solve(p), solve(p, known_order=False)
+        if VARIANTS[variant].has_stock:
+            assert full.known_order in (WINNABLE, LOST) and quick.known_order is None
+            assert full.status is quick.status is status_of(full.win_probability > 0.0)
+        else:
+            assert full.known_order is full.status in (WINNABLE, LOST)
+            assert quick == full  # nothing to skip
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
@@ -360,7 +385,7 @@ def test_lost_position_no_pair(variant):
     p = Position.checked(variant, cols)
     assert p.outcome() is not None and not p.outcome().won
     sol = solve(p)
-    assert sol.winnable is False
+    assert sol.status is sol.known_order is LOST
     assert sol.line == ()
     assert sol.best_move is None
     assert sol.win_probability == (0.0 if variant.has_stock else None)
@@ -371,7 +396,9 @@ def test_strict_lost_with_unpaired_stock_card():
     cols[0] = ["AC", "2C"]
     p = Position.checked(STRICT, cols, (), ["2D"], unpaired="AD")
     sol = solve(p)
-    assert (sol.winnable, sol.win_probability, sol.line, sol.best_move) == (False, 0.0, (), None)
+    assert (sol.status, sol.known_order, sol.win_probability, sol.line, sol.best_move) == (
+        LOST, LOST, 0.0, (), None
+    )
 
 
 @pytest.mark.parametrize("stock", [["8S", "8H"], ["8S", "3C", "8H", "3D"]])
@@ -380,7 +407,7 @@ def test_strict_empty_tableau_pairs_the_stock(stock):
     p = Position.checked(STRICT, empty(STRICT), (), stock)
     assert p.outcome() is None
     sol = solve(p)
-    assert sol.winnable is True
+    assert sol.status is sol.known_order is WINNABLE
     assert sol.win_probability == 1.0
     assert replay(p, sol.line).is_empty()
     assert sol.best_move is not None
@@ -397,7 +424,8 @@ def test_strict_turned_card_without_partner_loses():
         p = Position.checked(STRICT, cols, (), stock)
         sol = check_solution(p)
         assert sol.win_probability == pytest.approx(chance)
-        assert sol.winnable is (stock[0] == "2D")
+        assert sol.known_order is status_of(stock[0] == "2D")
+        assert sol.status is WINNABLE  # a chance of 1/3 either way
         assert sol.best_move == TurnStock()
 
 
@@ -413,7 +441,7 @@ def test_strict_same_tableau_with_different_stock_left(text, chance):
     stack heights are reached with different numbers of stock cards left."""
     p = Position.from_text(text)
     sol = check_solution(p)
-    assert sol.winnable is True
+    assert sol.known_order is WINNABLE
     assert sol.win_probability == pytest.approx(chance)
 
 
@@ -435,7 +463,7 @@ def test_r1_all_of_a_rank_available_goes_first(variant):
     """
     p = Position.checked(variant, R1_LAYOUT)
     sol = check_solution(p)
-    assert sol.winnable
+    assert sol.known_order is WINNABLE
     assert [m.first[0] for m in sol.line[:4]] == ["K", "K", "6", "6"]
     assert isinstance(sol.best_move, Pair) and sol.best_move.first[0] == "K"
     assert sol.nodes <= 10
@@ -451,7 +479,7 @@ def test_r2_free_cards_wait():
     p = Position.checked(STANDARD, cols, ["9C", "9D"])
     assert Pair("9C", "9D") in p.legal_moves()
     sol = check_solution(p)
-    assert sol.winnable
+    assert sol.status is WINNABLE
     assert sol.line[0] != Pair("9C", "9D")
     # No nine is paired before all four are available.
     at = next(i for i, m in enumerate(sol.line) if isinstance(m, Pair) and m.first[0] == "9")
@@ -468,7 +496,7 @@ R2_R3_LOST = (
 def test_r2_r3_cut_the_search():
     p = Position.from_text(R2_R3_LOST)
     sol = check_solution(p)
-    assert sol.winnable is False
+    assert sol.status is LOST
     # The same search without R2/R3 (internal API) visits far more positions.
     plain = Search(stacks_of(p), [], False, None)
     steps = winning_line(plain)
@@ -503,7 +531,7 @@ def test_r4_crossed_forced_pairs_in_columns():
     )
     assert p.outcome() is None
     sol = check_solution(p)
-    assert sol.winnable is False
+    assert sol.status is LOST
     assert sol.nodes <= 2
     assert brute_states(p) >= 300  # the brute force has to try every order
 
@@ -515,7 +543,7 @@ def test_r4_crossed_forced_pairs_in_overlapping_reserve():
     )
     assert p.outcome() is None
     sol = check_solution(p)
-    assert sol.winnable is False
+    assert sol.status is LOST
     assert sol.nodes <= 2
     assert brute_states(p) >= 50
 
@@ -526,7 +554,7 @@ def test_r4_forced_pair_inside_overlapping_reserve():
         OVERLAPPING, [*R4_FILLER, ["8H", "9H"], ["8S", "9S"]], ["7C", "7D"]
     )
     sol = check_solution(p)
-    assert sol.winnable is False
+    assert sol.status is LOST
     assert sol.nodes <= 2
     assert brute_states(p) >= 100
 
@@ -534,7 +562,9 @@ def test_r4_forced_pair_inside_overlapping_reserve():
 def test_r4_in_strict():
     p = Position.checked(STRICT, [["7C", "QC"], ["QD", "7D"], *R4_FILLER], (), ["8H", "8S"])
     sol = check_solution(p)
-    assert (sol.winnable, sol.win_probability, sol.best_move) == (False, 0.0, None)
+    assert (sol.status, sol.known_order, sol.win_probability, sol.best_move) == (
+        LOST, LOST, 0.0, None
+    )
     assert sol.nodes <= 4
 
 
@@ -546,7 +576,7 @@ def test_r4_is_not_fooled_by_a_stock_card():
     cols[2] = ["QH"]
     p = Position.checked(STRICT, cols, (), ["QS"])
     sol = check_solution(p)
-    assert sol.winnable is True
+    assert sol.status is sol.known_order is WINNABLE
     assert sol.win_probability == 1.0
 
 
@@ -559,7 +589,7 @@ def test_budget_gives_unknown_never_false(variant):
     exact = solve(p)
     assert exact.nodes > 2
     small = solve(p, max_nodes=1)
-    assert small.winnable is None
+    assert small.status is small.known_order is UNKNOWN
     assert small.line == ()
     assert small.best_move is None
     if variant == "strict":
@@ -568,8 +598,9 @@ def test_budget_gives_unknown_never_false(variant):
     assert big == exact
     for budget in (2, 5, 20, exact.nodes // 2, exact.nodes - 1):
         partial = solve(p, max_nodes=budget)
-        assert partial.winnable in (None, exact.winnable)
-        if partial.winnable:
+        assert partial.known_order in (UNKNOWN, exact.known_order)
+        assert partial.status in (UNKNOWN, exact.status)
+        if partial.known_order is WINNABLE:
             assert replay(p, partial.line).is_empty()
 
 
@@ -577,9 +608,9 @@ def test_budget_on_lost_deals_is_none_or_false():
     for deal in range(30):
         p = deal_position("standard", deal)
         exact = solve(p)
-        if exact.winnable is False and exact.nodes > 5:
-            assert solve(p, max_nodes=3).winnable is None
-            assert solve(p, max_nodes=exact.nodes).winnable is False
+        if exact.status is LOST and exact.nodes > 5:
+            assert solve(p, max_nodes=3).status is UNKNOWN
+            assert solve(p, max_nodes=exact.nodes).status is LOST
             return
     pytest.fail("no lost deal needing a search among the first 30")
 
@@ -620,7 +651,7 @@ def test_solve_steps_yields_on_a_big_search():
     assert sol == solve(p)
     budgeted, _ = drive(p, max_nodes=100)
     assert budgeted == solve(p, max_nodes=100)
-    assert budgeted.winnable is None
+    assert budgeted.status is UNKNOWN
 
 
 @pytest.mark.parametrize("deal", range(0, 40, 7))
@@ -628,7 +659,8 @@ def test_strict_without_the_known_order_gives_the_same_chance_and_move(deal):
     p = Game("strict", deal).position
     full = solve(p)
     quick = solve(p, known_order=False)
-    assert quick.winnable is None and quick.line == ()
+    assert quick.known_order is None and quick.line == ()
+    assert quick.status is full.status is status_of(full.win_probability > 0.0)
     assert quick.win_probability == full.win_probability
     assert quick.best_move == full.best_move
     assert quick.nodes <= full.nodes

@@ -1,16 +1,22 @@
 """An exact solver: can this position still be won, and how?
 
-For the open variants (``standard``, ``vertical``, ``doublets``,
-``overlapping``) :func:`solve` decides exactly whether every card can still be
-removed and returns a winning line when it can. A "no" is a proof: the search
-is exhaustive. With a node budget the search may stop early, and then the
-answer is "unknown" (``winnable is None``), never "no".
+:func:`solve` answers with a :class:`Solution`. Its ``status`` (a
+:class:`Status`) says whether the player can still win from here:
 
-For ``strict`` the player knows which cards are in the stock but not their
-order. :func:`solve` then gives (a) the probability of winning with best play,
-every stock order equally likely, with the move that achieves it, and (b)
-whether the game can be won when the actual stock order is known, with a
-winning line (for analysis only).
+* open variants (``standard``, ``vertical``, ``doublets``, ``overlapping``):
+  the exact answer, with a winning line when there is one. ``LOST`` is a
+  proof: the search is exhaustive.
+* ``strict``: the player knows which cards are in the stock but not their
+  order. ``win_probability`` is the chance to win with best play, every stock
+  order equally likely, and ``best_move`` the move that achieves it; the status
+  is ``WINNABLE`` when that chance is above 0 and ``LOST`` when it is 0.
+  Unless asked not to, :func:`solve` also decides the game with the actual
+  stock order known (``known_order``, with a winning line: for analysis only,
+  the player cannot see the stock). In the open variants, where no card is
+  hidden, ``known_order`` is ``status``.
+
+With a node budget a search may stop early, and then its answer is
+``Status.UNKNOWN``, never ``LOST``.
 
 The package:
 
@@ -21,13 +27,14 @@ The package:
   variants, and Strict with the stock order known);
 * :mod:`.chance` -- Strict's expectimax over the unknown stock order;
 * this module -- the public API: :func:`solve`, :func:`solve_steps`,
-  :func:`iter_line`, :class:`Solution`, :class:`BudgetExceeded`.
+  :func:`iter_line`, :class:`Solution`, :class:`Status`, :class:`BudgetExceeded`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
+from enum import Enum
 
 from ..cards import RANKS
 from ..position import Move, Pair, Position
@@ -35,7 +42,18 @@ from .chance import best_chance
 from .exact import winning_line
 from .model import BudgetExceeded, Search, stacks_of
 
-__all__ = ["BudgetExceeded", "Solution", "iter_line", "solve", "solve_steps"]
+__all__ = ["BudgetExceeded", "Solution", "Status", "iter_line", "solve", "solve_steps"]
+
+
+class Status(Enum):
+    """Whether a game can still be won. Compare members with ``is``: every one is truthy."""
+
+    WINNABLE = "winnable"
+    """Proved: a winning line exists (Strict: the chance with best play is above 0)."""
+    LOST = "lost"
+    """Proved: no way of playing on wins (Strict: whatever the stock order)."""
+    UNKNOWN = "unknown"
+    """The node budget ran out before the search could tell."""
 
 
 @dataclass(frozen=True)
@@ -43,24 +61,39 @@ class Solution:
     """The solver's answer for one position.
 
     Attributes:
-        winnable: ``True`` or ``False`` (exact), or ``None`` if a node budget
-            stopped the search first. Strict: with the stock order known.
+        status: can the player still win from here? Open variants: the exact
+            answer. Strict: from the chance with best play, ``WINNABLE`` if
+            ``win_probability > 0``, ``LOST`` if it is 0. ``UNKNOWN`` when the
+            node budget ran out first (then ``win_probability`` is ``None``).
+        known_order: can the game be won with every card's place known?
+            Strict: with the actual stock order known (the analysis answer:
+            what ``python -m nestor solve`` reports as ``winnable``, what
+            ``odds`` counts and "winnable deals only" asks for); ``None`` when
+            :func:`solve` was called with ``known_order=False``. Open variants
+            hide no card: always the same as ``status``.
         line: a winning line from the position (pairs and, in Strict, stock
-            turns), empty when not winnable.
+            turns in the actual order): open variants when ``status`` is
+            ``WINNABLE``, Strict when ``known_order`` is; else empty.
         nodes: positions visited (for Strict, by both searches).
         win_probability: Strict only: the chance to win with best play when
-            the stock order is unknown (every order equally likely); ``None``
-            for other variants or when the budget ran out.
+            the stock order is unknown (every order equally likely), in
+            ``0.0 .. 1.0``; ``None`` for other variants or when the budget ran out.
         best_move: the move to play: the first move of ``line``, or in Strict
             the move with the best chance; ``None`` when no move helps (lost,
-            or already won).
+            unknown, or already won).
     """
 
-    winnable: bool | None
+    status: Status
     line: tuple[Move, ...] = ()
     nodes: int = 0
     win_probability: float | None = None
     best_move: Move | None = None
+    known_order: Status | None = None
+
+
+def _status(won: bool | None) -> Status:
+    """``True`` -> WINNABLE, ``False`` -> LOST, ``None`` (budget ran out) -> UNKNOWN."""
+    return Status.UNKNOWN if won is None else Status.WINNABLE if won else Status.LOST
 
 
 # ---- public API ------------------------------------------------------------------------
@@ -75,12 +108,14 @@ def solve_steps(
     :class:`Solution`; between two steps the caller may do other work (the
     browser uses this to keep the page responsive).
     """
+    strict = position.variant.has_stock
     outcome = position.outcome()
     if outcome is not None:
-        return Solution(winnable=outcome.won, nodes=0,
-                        win_probability=(1.0 if outcome.won else 0.0)
-                        if position.variant.has_stock else None)
-    strict = position.variant.has_stock
+        done = _status(outcome.won)
+        return Solution(
+            done, nodes=0, win_probability=(1.0 if outcome.won else 0.0) if strict else None,
+            known_order=done if known_order or not strict else None,
+        )
     nodes = 0
     probability: float | None = None
     best: Move | None = None
@@ -93,8 +128,11 @@ def solve_steps(
         nodes += chance.nodes
         if best is None and probability and not any(position.columns):
             best = _stock_pair(position.stock)  # tableau empty: pair the stock cards
+        if probability == 0.0:
+            best = None
+        status = _status(None if probability is None else probability > 0.0)
         if not known_order:
-            return Solution(None, (), nodes, probability, None if probability == 0.0 else best)
+            return Solution(status, (), nodes, probability, best)
     search = Search(
         stacks_of(position), list(position.stock), not strict,
         None if max_nodes is None else max(0, max_nodes - nodes),
@@ -102,17 +140,17 @@ def solve_steps(
     try:
         line = yield from winning_line(search)
     except BudgetExceeded:
-        return Solution(None, (), nodes + search.nodes, probability, best)
+        if not strict:
+            return Solution(Status.UNKNOWN, (), search.nodes, known_order=Status.UNKNOWN)
+        return Solution(status, (), nodes + search.nodes, probability, best, Status.UNKNOWN)
     nodes += search.nodes
-    winnable = line is not None
     moves = tuple(line or ())
     if not strict:
-        best = moves[0] if moves else None
-    elif probability == 0.0:
-        best = None
-    elif best is None and moves:
+        won = _status(line is not None)
+        return Solution(won, moves, nodes, None, moves[0] if moves else None, won)
+    if best is None and moves and probability:
         best = moves[0]  # tableau empty, stock left: pair the stock cards
-    return Solution(winnable, moves, nodes, probability, best)
+    return Solution(status, moves, nodes, probability, best, _status(line is not None))
 
 
 def _stock_pair(stock: tuple[str, ...]) -> Pair:
@@ -129,10 +167,11 @@ def solve(
     Args:
         position: any position of any variant.
         max_nodes: optional budget of positions to visit; when it runs out the
-            answer is ``winnable=None`` ("unknown"), never ``False``.
+            answer is ``Status.UNKNOWN``, never ``Status.LOST``.
         known_order: Strict only: also decide the game with the stock order
-            known (the analysis answer). ``False`` skips it, as hints do (the
-            player cannot see the stock), and leaves ``winnable`` ``None``.
+            known (``Solution.known_order``, the analysis answer). ``False``
+            skips that search, as hints do (the player cannot see the stock),
+            and leaves ``known_order`` ``None``.
 
     Returns:
         A :class:`Solution`.
