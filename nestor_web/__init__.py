@@ -1,7 +1,6 @@
-"""The browser layer of Nestor.
+"""The browser layer of Nestor, in four rooms that import one way (see tests/test_rooms.py).
 
-``session`` (the game manager: selection, saving, the URL) and ``view`` (what
-to draw) are pure Python and tested by pytest under CPython; ``dom`` is the
-small adapter that runs only in the browser, applies the view to the page and
-turns events into calls on the session.
+``app`` (state and commands), ``storage`` (every key the game keeps) and ``view``
+(everything the player reads) are pure Python and tested by pytest under CPython;
+``browser`` is the only room that imports ``js``/``pyscript`` and runs in the page.
 """
