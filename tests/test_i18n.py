@@ -9,12 +9,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from webpage import Page
 
 from nestor import Game
-from nestor_web import i18n
-from nestor_web.session import MemoryStorage, Session
-from nestor_web.texts import KEYS, RULES, TEXTS, keys_html, rules_html
-from nestor_web.view import board_view, render_board
+from nestor_web.app.session import Session
+from nestor_web.storage.manager import SAVE_KEY, MemoryStore
+from nestor_web.view import i18n
+from nestor_web.view.board import board_view, render_board
+from nestor_web.view.texts import KEYS, RULES, TEXTS, keys_html, rules_html
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -58,7 +60,7 @@ def test_german_card_names_and_board(german) -> None:
     assert i18n.card_name("JS") == "Pik-Bube"
     assert i18n.rank_label("QC") == "D" and i18n.rank_label("TD") == "10"
     assert i18n.variant_title("strict") == "Streng"
-    session = Session(Game("standard", 7), MemoryStorage(), random.Random(0))
+    session = Session(Game("standard", 7), rng=random.Random(0))
     view = board_view(session)
     assert view.status == "Tippe zwei freie Karten desselben Werts an, um sie abzuräumen."
     html = render_board(view)
@@ -68,17 +70,59 @@ def test_german_card_names_and_board(german) -> None:
 
 def test_language_setting_switches_and_is_saved() -> None:
     locales.compile_all()
-    storage = MemoryStorage()
-    session = Session.open(storage, "?variant=strict&deal=7", random.Random(0), ["de-DE"])
+    store = MemoryStore()
+    page = Page(store, "?variant=strict&deal=7", random.Random(0), ["de-DE"])
     try:
-        assert session.settings.language == "de"
-        assert board_view(session).variant_title == "Streng"
-        session.set_setting("language", "en")
-        assert board_view(session).variant_title == "Strict"
-        again = Session.open(storage, "", random.Random(0), ["de-DE"])
-        assert again.settings.language == "en"  # the choice wins over the browser's
+        assert page.session.settings.language == "de"
+        assert page.view().variant_title == "Streng"
+        page.set_setting("language", "en")
+        assert page.view().variant_title == "Strict"
+        again = Page(store, "", random.Random(0), ["de-DE"])
+        assert again.session.settings.language == "en"  # the choice wins over the browser's
     finally:
         i18n.set_language("en")
+
+
+ENGLISH_ERROR_WORDS = (
+    "unknown variant", "choose one of", "must be", "not valid JSON", "out of range",
+    "could not", "the text", "variant called", "whole number", "deal number", "is not",
+)
+"""English that engine errors (and their English words in the view) would bring along."""
+
+
+SET_ASIDE = " Es wurde beiseitegelegt, und ein neues Spiel beginnt."
+
+
+@pytest.mark.parametrize(
+    ("query", "save", "expected"),
+    [
+        ("?variant=foo&deal=3", None,
+         "Die Variante aus dem Link ist nicht brauchbar: eine Variante „foo“ gibt es nicht."),
+        ("?variant=standard&deal=banana", None,
+         "Die Spielnummer aus dem Link ist nicht brauchbar: „banana“ ist keine ganze Zahl."),
+        ("?variant=standard&deal=99999999999", None,
+         "Die Spielnummer aus dem Link ist nicht brauchbar: eine Spielnummer reicht von 0 bis "
+         "4294967295, nicht 99999999999."),
+        ("", "{not json",
+         "Dein gespeichertes Spiel ließ sich nicht lesen: der Text ist kein gültiges JSON."
+         + SET_ASIDE),
+        ("", '{"version": 1, "variant": "spider", "deal": 4, "moves": []}',
+         "Dein gespeichertes Spiel ließ sich nicht lesen: eine Variante „spider“ gibt es nicht."
+         + SET_ASIDE),
+    ],
+    ids=["link variant", "link deal", "link deal range", "save not json", "save variant"],
+)
+def test_german_notices_hold_no_english(german, query: str, save: str | None,
+                                        expected: str) -> None:
+    """Engine errors are worded by the view from their codes: no English reaches a German
+    notice (before: "…ist nicht brauchbar: unknown variant 'foo'; choose one of: …")."""
+    store = MemoryStore({} if save is None else {SAVE_KEY: save})
+    page = Page(store, query, random.Random(0), ["de-DE"])
+    notice = page.notice or ""
+    for words in ENGLISH_ERROR_WORDS:
+        assert words not in notice, (words, notice)
+    assert notice == expected
+    assert page.view().notice == expected
 
 
 class _Ids(HTMLParser):
@@ -130,8 +174,47 @@ def test_rules_and_keys_render_in_both_languages(german) -> None:
 
 def test_no_message_hides_inside_an_f_string() -> None:
     # Babel cannot see a _("...") call written inside an f-string's braces.
-    for path in (ROOT / "nestor_web").glob("*.py"):
+    paths = sorted((ROOT / "nestor_web").rglob("*.py"))
+    assert ROOT / "nestor_web/view/words.py" in paths
+    for path in paths:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             assert not re.search(r"""\{[^{}]*\b(_|ngettext|pgettext)\(["']""", line), (
                 f"{path.name}:{number}: move the message out of the f-string"
             )
+
+
+def test_messages_are_extracted_from_every_room() -> None:
+    """The template takes the messages of the subpackages too (nestor_web/**)."""
+    where = {
+        location
+        for message in locales.extract()
+        for location, _line in message.locations
+    }
+    for path in ("view/words.py", "view/texts.py", "view/i18n.py", "view/board.py",
+                 "view/dialogs.py", "view/chart.py"):
+        assert f"nestor_web/{path}" in where
+    ids = {message.id for message in locales.extract()}
+    assert "in the stock" in ids  # nestor_web/view/words.py
+
+
+def test_error_words_fit_the_error_codes() -> None:
+    """Every worded code is one the engine (or the settings) raises, and its words use only
+    that code's details, so no error falls back to a vaguer sentence for want of a field."""
+    from string import Formatter
+
+    from nestor import NestorError
+    from nestor.errors import CODES
+    from nestor_web.app.settings import Settings
+    from nestor_web.view.words import ERROR_WORDS, error_text
+
+    raised = {code: set(details) for code, details in CODES.items()}
+    for name, value in (("nope", True), ("theme", "pink")):
+        with pytest.raises(NestorError) as info:
+            Settings().set(name, value)
+        raised[info.value.code] = set(info.value.details)
+    for code, words in ERROR_WORDS.items():
+        assert code in raised, code
+        fields = {field for _text, field, _spec, _conv in Formatter().parse(words) if field}
+        assert fields <= raised[code], (code, fields - raised[code])
+        details = {name: f"<{name}>" for name in raised[code]}
+        assert error_text(NestorError("English", code=code, **details)) == words.format(**details)
