@@ -17,6 +17,7 @@ from ..app.session import Session
 from .i18n import _, card_name, ngettext, rank_label, variant_title
 from .words import indicator_text, notice_text, status_text
 
+
 @dataclass(frozen=True)
 class CardView:
     """One card face to draw.

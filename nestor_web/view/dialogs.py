@@ -10,6 +10,7 @@ from ..app.session import Session
 from .chart import CHART_LABELS, chart_svg
 from .i18n import _, percent, variant_title
 
+
 def _duration(ms: int | None) -> str:
     if ms is None:
         return "–"
