@@ -3,6 +3,16 @@
 Pure Python, standard library only; the same files run under CPython (tests,
 command line) and Pyodide in the browser.
 
+Modules: :mod:`~nestor.cards` (card codes), :mod:`~nestor.variants`,
+:mod:`~nestor.deal` (deal numbers, the shuffle), :mod:`~nestor.position` (the
+rules: a position's available cards, pairs, partners, outcome),
+:mod:`~nestor.game` (a game with undo and its record), :mod:`~nestor.errors`
+(every error with a code and details, listed in ``CODES``),
+:mod:`~nestor.checks` (``whole_number``), :mod:`~nestor.jsontext` (safe JSON
+reading), :mod:`~nestor.solver`, :mod:`~nestor.analysis` (odds, intervals,
+finding a winnable deal) and :mod:`~nestor.cli` (``python -m nestor``). The
+solver and the analysis are imported from their modules, not from here.
+
 Quick tour::
 
     >>> from nestor import Game
@@ -14,8 +24,10 @@ Quick tour::
 """
 
 from .cards import DECK, RANKS, SUITS, card_name, parse_card, rank_of
+from .checks import whole_number
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_layout, deal_position
 from .errors import (
+    CODES,
     CardError,
     DealNumberError,
     HistoryError,
@@ -34,8 +46,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DECK", "RANKS", "SUITS", "card_name", "parse_card", "rank_of",
+    "whole_number",
     "MAX_DEAL", "SHUFFLE_VERSION", "check_deal_number", "deal_layout", "deal_position",
-    "CardError", "DealNumberError", "HistoryError", "IllegalMoveError", "MoveError",
+    "CODES", "CardError", "DealNumberError", "HistoryError", "IllegalMoveError", "MoveError",
     "NestorError", "PositionError", "RecordError", "VariantError",
     "Game", "Record",
     "Move", "Outcome", "Pair", "Place", "Position", "TurnStock", "parse_move",

@@ -8,7 +8,7 @@ of Nestor, only ranks do.
 
 from __future__ import annotations
 
-from .errors import CardError, clip
+from .errors import CardError, clip, type_name
 
 RANKS = "A23456789TJQK"
 """The thirteen ranks, ace low, in code form."""
@@ -38,23 +38,34 @@ def parse_card(text: str) -> str:
     are ignored) and returns ``"TH"``.
 
     Raises:
-        CardError: if ``text`` is not a card, naming what is wrong.
+        CardError: if ``text`` is not a card, naming what is wrong (codes
+            ``card.not_text``, ``card.syntax``, ``card.rank``, ``card.suit``).
     """
     if not isinstance(text, str):
-        raise CardError(f"a card code must be text, not {type(text).__name__}")
+        raise CardError(
+            f"a card code must be text, not {type_name(text)}",
+            code="card.not_text", type=type_name(text),
+        )
     code = text.strip().upper()
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2:
         raise CardError(
             f"bad card {clip(text)!r}: a card is a rank (A 2-9 T J Q K, or 10) "
-            "then a suit (C D H S)"
+            "then a suit (C D H S)",
+            code="card.syntax", value=clip(text),
         )
     rank, suit = code[0], code[1]
     if rank not in RANKS:
-        raise CardError(f"bad card {clip(text)!r}: unknown rank {rank!r} (use A 2-9 T J Q K)")
+        raise CardError(
+            f"bad card {clip(text)!r}: unknown rank {rank!r} (use A 2-9 T J Q K)",
+            code="card.rank", value=clip(text), rank=rank,
+        )
     if suit not in SUITS:
-        raise CardError(f"bad card {clip(text)!r}: unknown suit {suit!r} (use C D H S)")
+        raise CardError(
+            f"bad card {clip(text)!r}: unknown suit {suit!r} (use C D H S)",
+            code="card.suit", value=clip(text), suit=suit,
+        )
     return code
 
 

@@ -23,6 +23,7 @@ from multiprocessing import Pool
 from typing import Any, TextIO
 
 from .cards import rank_label
+from .checks import whole_number
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
@@ -178,19 +179,26 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
 
     Raises:
         NestorError: naming the line number, for the first line that is not a
-            valid position; answers before it have been written.
+            valid position (code ``cli.line``, details ``line`` from 1 and
+            ``reason``, the code of the JSON or position error); answers before
+            it have been written.
     """
     for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
         try:
             data = loads(text)
-        except ValueError as exc:
-            raise NestorError(f"line {number}: not valid JSON ({exc})") from None
+        except NestorError as exc:
+            raise NestorError(
+                f"line {number}: not valid JSON ({exc})", code="cli.line", line=number,
+                reason=exc.code,
+            ) from None
         try:
             position = Position.from_json(data)
         except NestorError as exc:
-            raise NestorError(f"line {number}: {exc}") from None
+            raise NestorError(
+                f"line {number}: {exc}", code="cli.line", line=number, reason=exc.code
+            ) from None
         start = time.perf_counter()
         result = solve(position, max_nodes)
         answer: dict[str, Any] = {
@@ -293,8 +301,7 @@ def _run(args: argparse.Namespace) -> int:
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":
-            if args.deals < 1 or args.start + args.deals > MAX_DEAL:
-                raise NestorError(f"--deals must be at least 1 and end below {MAX_DEAL}")
+            whole_number(args.deals, "--deals", low=1, high=MAX_DEAL - args.start)
             report = odds(args.variant, args.start, args.deals, max(1, args.jobs))
             if args.json:
                 print(json.dumps(report))

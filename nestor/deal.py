@@ -34,6 +34,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from .cards import DECK, rank_of
+from .checks import whole_number
 from .errors import DealNumberError, clip
 from .position import Position
 from .variants import Variant, get_variant
@@ -80,29 +81,27 @@ def check_deal_number(number: object) -> int:
     Accepts an ``int`` or a string of decimal digits (blanks ignored).
 
     Raises:
-        DealNumberError: if it is not an integer with ``0 <= n < 2**32``.
+        DealNumberError: if it is not an integer with ``0 <= n < 2**32``: code
+            ``"deal.not_whole"`` (details ``where``: ``"deal"``, ``value``: the
+            text as given, or the clipped ``repr``) or ``"deal.range"`` (``where``,
+            ``value``, ``low``: 0, ``high``: ``MAX_DEAL - 1``).
     """
-    if isinstance(number, bool):
-        raise DealNumberError("a deal number must be an integer, not a boolean")
     if isinstance(number, str):
         text = number.strip()
         if not text.isascii() or not text.isdigit():
             raise DealNumberError(
-                f"bad deal number {clip(number)!r}: use a whole number from 0 to {MAX_DEAL - 1}"
+                f"bad deal number {clip(number)!r}: use a whole number from 0 to {MAX_DEAL - 1}",
+                code="deal.not_whole", where="deal", value=clip(number),
             )
         if len(text.lstrip("0")) > len(str(MAX_DEAL)):  # also keeps int() off huge texts
             raise DealNumberError(
-                f"deal number {clip(text)} is out of range: use 0 to {MAX_DEAL - 1}"
+                f"deal {clip(text)} is out of range: use 0 to {MAX_DEAL - 1}",
+                code="deal.range", where="deal", value=clip(text), low=0, high=MAX_DEAL - 1,
             )
         number = int(text)
-    if not isinstance(number, int):
-        raise DealNumberError(
-            f"a deal number must be an integer, not {type(number).__name__}"
-        )
-    if not 0 <= number < MAX_DEAL:
-        shown = str(number) if abs(number) < 10**30 else "with more than 30 digits"
-        raise DealNumberError(f"deal number {shown} is out of range: use 0 to {MAX_DEAL - 1}")
-    return number
+    return whole_number(
+        number, "deal", high=MAX_DEAL - 1, code="deal", error=DealNumberError
+    )
 
 
 def shuffle(deck: Sequence[str], rng: SplitMix64) -> list[str]:

@@ -1,11 +1,104 @@
-"""Exceptions raised by the rules package.
+"""Exceptions raised by the rules package, each with a code and its arguments.
 
 Every error is a :class:`NestorError`, itself a :class:`ValueError`, so callers
 that only care about "bad input" can catch one class. The subclasses say which
-kind of input was wrong; the message names the exact part.
+kind of input was wrong. ``str(exc)`` is an English message for developers
+(the command line prints it); ``exc.code`` and ``exc.details`` say the same
+thing without words, so a user interface can word it in any language.
+
+Codes are dotted, stable identifiers. :data:`CODES` lists every code the
+package raises with the names of its details, always all of them. Detail
+values are numbers or language-neutral text: card codes, variant names, a
+clipped copy of the bad value (text as it was given, other values as their
+``repr``), a Python type name (``type``), a field name or a JSON path
+(``where``, e.g. ``"cursor"``, ``"columns[2]"``: columns count from 0 in a
+path, from 1 in a ``column`` detail), or another code (``reason``, the error
+an error wraps: ``"record.move"`` with reason ``"card.rank"``). When an error
+is re-raised as another class for the same fault, it keeps its code and
+details (an unknown variant in a record is a :class:`RecordError` with code
+``"variant.unknown"``).
 """
 
 from __future__ import annotations
+
+CODES: dict[str, tuple[str, ...]] = {
+    # cards.parse_card
+    "card.not_text": ("type",),  # the card is not a str
+    "card.syntax": ("value",),  # not a rank then a suit
+    "card.rank": ("value", "rank"),  # unknown rank character
+    "card.suit": ("value", "suit"),  # unknown suit character
+    # variants.get_variant
+    "variant.not_text": ("type",),
+    "variant.unknown": ("value", "choices"),  # choices: the names, comma separated
+    # checks.whole_number with code "number" (its default) or "deal" (deal numbers);
+    # where: the field or path; low, high: the allowed range, both included
+    "number.not_whole": ("where", "value"),  # not an int, or a bool
+    "number.range": ("where", "value", "low", "high"),
+    "number.too_small": ("where", "value", "low"),  # below low, no upper bound
+    "deal.not_whole": ("where", "value"),  # also a text that is not decimal digits
+    "deal.range": ("where", "value", "low", "high"),
+    # jsontext
+    "json.not_text": ("type",),
+    "json.invalid": ("line", "column"),  # where the parser stopped, from 1
+    "json.number_too_long": (),  # an integer with too many digits to convert
+    "json.too_deep": ("limit",),  # nested more than limit levels
+    "json.not_object": ("type",),  # load_object: valid JSON but not an object
+    "json.version": ("value", "expected"),  # load_object: another format version
+    # position: Pair and parse_move
+    "move.same_card": ("card",),
+    "move.ranks_differ": ("first", "second"),
+    "move.not_text": ("type",),
+    "move.syntax": ("value",),  # not two cards or "stock"
+    # position: Position.apply / is_legal (IllegalMoveError)
+    "illegal.game_over": ("outcome",),  # outcome: "won", "no_pair" or "stock_unpaired"
+    "illegal.no_stock": ("variant",),  # a stock turn in a variant without a stock
+    "illegal.stock_empty": (),
+    "illegal.tableau_empty": (),  # Strict: pair the turned-up stock instead
+    "illegal.pair_left": ("pair",),  # a stock turn while this pair is available
+    # place: "column" (covered; column says which, from 1), "reserve" (under the
+    # top card), "stock" (face down) or "gone" (no longer in play); column 0 unless "column"
+    "illegal.not_available": ("card", "place", "column"),
+    # position: Position.checked, from_text, from_json (PositionError)
+    "position.not_text": ("type",),
+    "position.not_object": ("type",),
+    "position.fields": ("found",),  # the text has found fields, not 5
+    "position.unreadable": ("where", "value", "at"),  # at: the character, from 1
+    "position.empty_field": ("where",),  # a field with no cards, not "-"
+    "position.unpaired_count": ("found",),  # more than one unpaired card
+    "position.unknown_key": ("key",),
+    "position.missing_key": ("key",),  # the first of "variant", "columns" missing
+    "position.columns_not_list": (),
+    "position.not_cards": ("where",),  # not a list of card codes
+    "position.card": ("where", "value", "reason"),  # reason: a card.* code
+    "position.unpaired_not_card": (),
+    "position.variant_not_name": (),
+    "position.columns": ("variant", "expected", "found"),  # number of columns
+    "position.column_deep": ("column", "cards", "depth", "variant"),
+    "position.column_rank_twice": ("column", "rank"),
+    "position.no_reserve": ("variant",),  # reserve cards in a variant with a stock
+    "position.stock_too_big": ("limit",),  # stock plus unpaired card
+    "position.no_stock": ("variant",),  # stock cards in a variant without one
+    "position.no_unpaired": ("variant",),  # an unpaired card in a variant without a stock
+    "position.reserve_too_big": ("cards", "limit", "variant"),
+    "position.card_twice": ("card",),
+    "position.odd_rank": ("rank", "count"),
+    # game: Record, Game
+    "record.not_text": ("type",),
+    "record.not_object": ("type",),
+    "record.fields": (),  # the text lacks the variant or the deal number
+    "record.missing_key": ("key",),
+    "record.moves_not_list": (),
+    "record.move": ("index", "reason"),  # move index (from 1) unreadable; reason: move.*/card.*
+    "record.illegal_move": ("index", "move", "reason"),  # reason: an illegal.* code
+    "history.undo": (),  # nothing to undo
+    "history.redo": (),  # nothing to redo
+    # cli
+    "cli.line": ("line", "reason"),  # solve: input line (from 1) is not a position
+    # the solver (nestor.solver) and any error raised without a code
+    "solver.budget": (),  # the node budget ran out (internal, caught by solve)
+    "error": (),  # no code given
+}
+"""Every error code the package raises, mapped to the names of its details."""
 
 
 def clip(text: str, limit: int = 60) -> str:
@@ -14,7 +107,27 @@ def clip(text: str, limit: int = 60) -> str:
 
 
 class NestorError(ValueError):
-    """Base class of every error this package raises on bad input or play."""
+    """Base class of every error this package raises on bad input or play.
+
+    Args:
+        message: the English developer message, ``str(exc)``.
+        code: a key of :data:`CODES`, e.g. ``"variant.unknown"``.
+        **details: the code's arguments, ``str`` or ``int`` each (see :data:`CODES`).
+
+    Attributes:
+        code: the error's code.
+        details: its arguments, a new dict per error.
+    """
+
+    def __init__(self, message: str, *, code: str = "error", **details: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details: dict[str, str | int] = details
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s type, as error details give it (``"NoneType"``, ``"dict"``)."""
+    return type(value).__name__
 
 
 class CardError(NestorError):

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .checks import whole_number
 from .deal import check_deal_number, deal_position
-from .errors import HistoryError, MoveError, NestorError, RecordError
+from .errors import HistoryError, MoveError, NestorError, RecordError, type_name
 from .jsontext import loads
 from .position import Move, Outcome, Position, parse_move
 from .variants import Variant, get_variant
@@ -39,15 +40,22 @@ class Record:
         """Read a record written by :meth:`to_text`.
 
         Raises:
-            RecordError: if a field is missing or a move is unreadable (the
+            RecordError: if a field is missing (codes ``record.not_text``,
+                ``record.fields``) or a move is unreadable (``record.move``: the
                 message names the move's number); the variant and deal number
-                errors are reported as RecordError too.
+                errors are reported as RecordError too, with their own codes
+                (``variant.*``, ``deal.*``).
         """
         if not isinstance(text, str):
-            raise RecordError(f"a game record must be text, not {type(text).__name__}")
+            raise RecordError(
+                f"a game record must be text, not {type_name(text)}",
+                code="record.not_text", type=type_name(text),
+            )
         fields = text.split()
         if len(fields) < 2:
-            raise RecordError("a game record starts with the variant and the deal number")
+            raise RecordError(
+                "a game record starts with the variant and the deal number", code="record.fields"
+            )
         return cls._build(fields[0], fields[1], fields[2:])
 
     def to_json(self) -> dict[str, Any]:
@@ -64,16 +72,23 @@ class Record:
 
         Raises:
             RecordError: missing keys, wrong types, unknown variant, bad deal
-                number or unreadable move.
+                number or unreadable move (codes ``record.not_object``,
+                ``record.missing_key``, ``record.moves_not_list``, and those of
+                :meth:`from_text`).
         """
         if not isinstance(data, dict):
-            raise RecordError(f"a game record must be a JSON object, not {type(data).__name__}")
+            raise RecordError(
+                f"a game record must be a JSON object, not {type_name(data)}",
+                code="record.not_object", type=type_name(data),
+            )
         for key in ("variant", "deal", "moves"):
             if key not in data:
-                raise RecordError(f"a game record needs the key {key!r}")
+                raise RecordError(
+                    f"a game record needs the key {key!r}", code="record.missing_key", key=key
+                )
         moves = data["moves"]
         if not isinstance(moves, list):
-            raise RecordError("'moves' must be a list of move texts")
+            raise RecordError("'moves' must be a list of move texts", code="record.moves_not_list")
         return cls._build(data["variant"], data["deal"], moves)
 
     @classmethod
@@ -82,27 +97,34 @@ class Record:
             v = get_variant(variant)  # type: ignore[arg-type]
             n = check_deal_number(deal)
         except NestorError as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError(str(exc), code=exc.code, **exc.details) from None
         parsed = []
         for i, text in enumerate(moves, 1):
             try:
                 parsed.append(parse_move(text))
             except MoveError as exc:
-                raise RecordError(f"move {i}: {exc}") from None
+                raise RecordError(
+                    f"move {i}: {exc}", code="record.move", index=i, reason=exc.code
+                ) from None
         return cls(v, n, tuple(parsed))
 
     def replay(self) -> Game:
         """Return the game after playing every move from the deal.
 
         Raises:
-            RecordError: if a move is illegal where it is played (names it).
+            RecordError: if a move is illegal where it is played (names it; code
+                ``record.illegal_move``, details ``index`` from 1, ``move`` its
+                notation, ``reason`` the ``illegal.*`` code).
         """
         game = Game(self.variant, self.deal)
         for i, move in enumerate(self.moves, 1):
             try:
                 game.push(move)
             except NestorError as exc:
-                raise RecordError(f"move {i} ({move}) is illegal: {exc}") from None
+                raise RecordError(
+                    f"move {i} ({move}) is illegal: {exc}",
+                    code="record.illegal_move", index=i, move=str(move), reason=exc.code,
+                ) from None
         return game
 
 
@@ -196,10 +218,10 @@ class Game:
         """Take back the last move in effect and return it.
 
         Raises:
-            HistoryError: if no move is in effect.
+            HistoryError: if no move is in effect (code ``history.undo``).
         """
         if not self.can_undo():
-            raise HistoryError("nothing to undo")
+            raise HistoryError("nothing to undo", code="history.undo")
         self._cursor -= 1
         return self._moves[self._cursor]
 
@@ -207,10 +229,10 @@ class Game:
         """Play again the last undone move and return it.
 
         Raises:
-            HistoryError: if there is nothing to redo.
+            HistoryError: if there is nothing to redo (code ``history.redo``).
         """
         if not self.can_redo():
-            raise HistoryError("nothing to redo")
+            raise HistoryError("nothing to redo", code="history.redo")
         move = self._moves[self._cursor]
         self._cursor += 1
         return move
@@ -233,15 +255,16 @@ class Game:
         """Rebuild a game saved by :meth:`to_json`, undo/redo position included.
 
         Raises:
-            RecordError: malformed data, an illegal move, or a cursor out of range.
+            RecordError: malformed data, an illegal move, or a cursor out of
+                range (codes of :meth:`Record.from_json` and :meth:`Record.replay`;
+                ``number.not_whole`` or ``number.range`` with ``where`` ``"cursor"``).
         """
         record = Record.from_json(data)
         assert isinstance(data, dict)
-        cursor = data.get("cursor", len(record.moves))
-        if isinstance(cursor, bool) or not isinstance(cursor, int):
-            raise RecordError("'cursor' must be a whole number")
-        if not 0 <= cursor <= len(record.moves):
-            raise RecordError(f"cursor {cursor} is outside 0..{len(record.moves)}")
+        cursor = whole_number(
+            data.get("cursor", len(record.moves)), "cursor", high=len(record.moves),
+            error=RecordError,
+        )
         game = record.replay()
         game._cursor = cursor
         return game
@@ -251,10 +274,13 @@ class Game:
         """Like :meth:`from_json`, from a JSON string.
 
         Raises:
-            RecordError: if the text is not JSON or the game is not valid.
+            RecordError: if the text is not JSON (the ``json.*`` code of
+                :func:`nestor.jsontext.loads`) or the game is not valid.
         """
         try:
             data = loads(text)
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"saved game is not valid JSON: {exc}") from None
+        except NestorError as exc:
+            raise RecordError(
+                f"saved game is not valid JSON: {exc}", code=exc.code, **exc.details
+            ) from None
         return cls.from_json(data)

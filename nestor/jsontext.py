@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from .errors import NestorError, clip
+from .errors import NestorError, clip, type_name
 
 MAX_DEPTH = 16
 """Deepest nesting accepted; the deepest shape we read (a position) has depth 2."""
@@ -25,21 +25,40 @@ def loads(text: str, max_depth: int = MAX_DEPTH) -> object:
     """Parse JSON ``text`` like :func:`json.loads`, refusing deep nesting.
 
     Raises:
-        ValueError: if the text is not JSON, is nested deeper than
-            ``max_depth``, or holds an integer too long to convert.
+        NestorError: (a ``ValueError``) if the text is not text (code
+            ``json.not_text``), not JSON (``json.invalid``, details ``line``,
+            ``column``), is nested deeper than ``max_depth`` (``json.too_deep``,
+            ``limit``), or holds an integer too long to convert
+            (``json.number_too_long``). The message is :mod:`json`'s own.
     """
+    if not isinstance(text, str):
+        raise NestorError(
+            f"JSON must be text, not {type_name(text)}", code="json.not_text", type=type_name(text)
+        )
     depth = 0
     for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
         if bracket in "[{":
             depth += 1
             if depth > max_depth:
-                raise ValueError(f"nested more than {max_depth} levels deep")
+                raise _too_deep(max_depth)
         else:
             depth -= 1
     try:
         return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NestorError(
+            str(exc), code="json.invalid", line=exc.lineno, column=exc.colno
+        ) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
-        raise ValueError(f"nested more than {max_depth} levels deep") from None
+        raise _too_deep(max_depth) from None
+    except ValueError as exc:  # an integer longer than int() converts
+        raise NestorError(str(exc), code="json.number_too_long") from None
+
+
+def _too_deep(max_depth: int) -> NestorError:
+    return NestorError(
+        f"nested more than {max_depth} levels deep", code="json.too_deep", limit=max_depth
+    )
 
 
 def load_object(
@@ -51,17 +70,27 @@ def load_object(
     caller can say "Your settings could not be read: they are not valid JSON".
 
     Raises:
-        NestorError: not JSON (or nested too deep), not an object, or another
-            format version (``True`` is not version 1, though ``True == 1``).
+        NestorError: not JSON or nested too deep (the code of :func:`loads`),
+            not an object (``json.not_object``, detail ``type``), or another
+            format version (``json.version``, details ``value``: the clipped
+            ``repr`` of the version found, ``expected``; ``True`` is not
+            version 1, though ``True == 1``).
     """
     try:
         data = loads(text)
-    except ValueError as exc:
-        raise NestorError(f"{subject[0]} not valid JSON ({clip(str(exc))})") from None
+    except NestorError as exc:
+        raise NestorError(
+            f"{subject[0]} not valid JSON ({clip(str(exc))})", code=exc.code, **exc.details
+        ) from None
     if not isinstance(data, dict):
-        raise NestorError(f"{subject[0]} not a JSON object")
+        raise NestorError(
+            f"{subject[0]} not a JSON object", code="json.not_object", type=type_name(data)
+        )
     if version is not None:
         found = data.get("version")
         if isinstance(found, bool) or found != version:
-            raise NestorError(f"{subject[1]} an unknown format version ({clip(repr(found))})")
+            raise NestorError(
+                f"{subject[1]} an unknown format version ({clip(repr(found))})",
+                code="json.version", value=clip(repr(found)), expected=version,
+            )
     return data

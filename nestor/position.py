@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from .cards import RANKS, deck_index, parse_card, rank_of
-from .errors import CardError, IllegalMoveError, MoveError, PositionError, clip
+from .errors import CardError, IllegalMoveError, MoveError, PositionError, clip, type_name
 from .variants import Variant, get_variant
 
 Area = Literal["column", "reserve", "stock"]
@@ -66,7 +66,8 @@ class Pair:
 
     Raises:
         CardError: if a code is not a card.
-        MoveError: if both codes are the same card or their ranks differ.
+        MoveError: if both codes are the same card (code ``move.same_card``) or
+            their ranks differ (``move.ranks_differ``).
     """
 
     first: str
@@ -75,9 +76,14 @@ class Pair:
     def __post_init__(self) -> None:
         a, b = parse_card(self.first), parse_card(self.second)
         if a == b:
-            raise MoveError(f"a pair needs two different cards, got {a} twice")
+            raise MoveError(
+                f"a pair needs two different cards, got {a} twice", code="move.same_card", card=a
+            )
         if rank_of(a) != rank_of(b):
-            raise MoveError(f"{a} and {b} are not a pair: their ranks differ")
+            raise MoveError(
+                f"{a} and {b} are not a pair: their ranks differ",
+                code="move.ranks_differ", first=a, second=b,
+            )
         if deck_index(a) > deck_index(b):
             a, b = b, a
         object.__setattr__(self, "first", a)
@@ -108,20 +114,28 @@ def parse_move(text: str) -> Move:
     """Read a move from its notation: ``"7H-7S"`` (also ``"7h 7s"``, ``"10H-10S"``) or ``"stock"``.
 
     Raises:
-        MoveError: if the text is not a move, naming what is wrong.
+        MoveError: if the text is not a move, naming what is wrong: code
+            ``move.not_text``, ``move.syntax``, or the code of the card or pair
+            error (``card.*``, ``move.same_card``, ``move.ranks_differ``).
     """
     if not isinstance(text, str):
-        raise MoveError(f"a move must be text, not {type(text).__name__}")
+        raise MoveError(
+            f"a move must be text, not {type_name(text)}",
+            code="move.not_text", type=type_name(text),
+        )
     clean = text.strip()
     if clean.lower() == "stock":
         return TurnStock()
     parts = [p for p in re.split(r"[\s\-+,]+", clean) if p]
     if len(parts) != 2:
-        raise MoveError(f"bad move {clip(text)!r}: write a pair as '7H-7S', or 'stock'")
+        raise MoveError(
+            f"bad move {clip(text)!r}: write a pair as '7H-7S', or 'stock'",
+            code="move.syntax", value=clip(text),
+        )
     try:
         return Pair(parts[0], parts[1])
     except (CardError, MoveError) as exc:
-        raise MoveError(f"bad move {clip(text)!r}: {exc}") from None
+        raise MoveError(f"bad move {clip(text)!r}: {exc}", code=exc.code, **exc.details) from None
 
 
 class Outcome(Enum):
@@ -145,8 +159,19 @@ class Outcome(Enum):
 _CARD_TOKEN = re.compile(r"(10|[2-9TJQKA])([CDHS])", re.IGNORECASE)
 
 
-def _parse_cards(text: str, what: str) -> tuple[str, ...]:
-    """Read a run of card codes written together (``"7H10SKC"``), ``"-"`` for none."""
+def _label(where: str) -> str:
+    """The English name of a field given as a path: ``"columns[2]"`` -> ``"column 3"``."""
+    if where.startswith("columns["):
+        return f"column {int(where[8:-1]) + 1}"
+    return "unpaired card" if where == "unpaired" else where
+
+
+def _parse_cards(text: str, where: str) -> tuple[str, ...]:
+    """Read a run of card codes written together (``"7H10SKC"``), ``"-"`` for none.
+
+    ``where`` names the field as a path (``"columns[2]"``, ``"reserve"``).
+    """
+    what = _label(where)
     if text == "-":
         return ()
     cards = []
@@ -156,17 +181,29 @@ def _parse_cards(text: str, what: str) -> tuple[str, ...]:
         if m is None:
             raise PositionError(
                 f"{what}: cannot read a card at {text[pos:pos + 3]!r} "
-                f"(character {pos + 1} of {clip(text)!r})"
+                f"(character {pos + 1} of {clip(text)!r})",
+                code="position.unreadable", where=where, value=clip(text), at=pos + 1,
             )
         cards.append(parse_card(m.group(0)))
         pos = m.end()
     if not cards:
-        raise PositionError(f"{what}: empty; write '-' for no cards")
+        raise PositionError(
+            f"{what}: empty; write '-' for no cards", code="position.empty_field", where=where
+        )
     return tuple(cards)
 
 
 def _write_cards(cards: Iterable[str]) -> str:
     return "".join(cards) or "-"
+
+
+_WHERE = {
+    "column": "it is covered in column {column}",
+    "reserve": "it lies under the top reserve card",
+    "stock": "it is face down in the stock",
+    "gone": "it is no longer in play",
+}
+"""The end of the English message of ``illegal.not_available``, by place."""
 
 
 @dataclass(frozen=True)
@@ -211,7 +248,9 @@ class Position:
             PositionError: wrong number of columns, a column deeper than the
                 deal, two cards of one rank in a column, a card twice, an odd
                 number of cards of a rank, or reserve/stock/unpaired cards in a
-                variant without them (the message names which).
+                variant without them (the message names which; codes
+                ``position.columns`` .. ``position.odd_rank`` in
+                :data:`nestor.errors.CODES`).
         """
         cols = tuple(tuple(parse_card(c) for c in col) for col in columns)
         res = tuple(parse_card(c) for c in reserve)
@@ -220,32 +259,50 @@ class Position:
         v = variant
         if len(cols) != v.columns:
             raise PositionError(
-                f"{v.name} has {v.columns} columns, but the position has {len(cols)}"
+                f"{v.name} has {v.columns} columns, but the position has {len(cols)}",
+                code="position.columns", variant=v.name, expected=v.columns, found=len(cols),
             )
         for i, col in enumerate(cols, 1):
             if len(col) > v.depth:
                 raise PositionError(
-                    f"column {i} holds {len(col)} cards; {v.name} deals only {v.depth}"
+                    f"column {i} holds {len(col)} cards; {v.name} deals only {v.depth}",
+                    code="position.column_deep", column=i, cards=len(col), depth=v.depth,
+                    variant=v.name,
                 )
             ranks = Counter(rank_of(c) for c in col)
             twice = sorted((r for r, n in ranks.items() if n > 1), key=RANKS.index)
             if twice:
                 raise PositionError(
-                    f"column {i} holds two cards of rank {twice[0]}, which the deal never does"
+                    f"column {i} holds two cards of rank {twice[0]}, which the deal never does",
+                    code="position.column_rank_twice", column=i, rank=twice[0],
                 )
         if v.has_stock:
             if res:
-                raise PositionError(f"{v.name} has a stock, not a reserve: reserve must be empty")
+                raise PositionError(
+                    f"{v.name} has a stock, not a reserve: reserve must be empty",
+                    code="position.no_reserve", variant=v.name,
+                )
             if len(stk) + (turned is not None) > v.spare:
-                raise PositionError(f"the stock holds at most {v.spare} cards")
+                raise PositionError(
+                    f"the stock holds at most {v.spare} cards",
+                    code="position.stock_too_big", limit=v.spare,
+                )
         else:
             if stk:
-                raise PositionError(f"{v.name} has no stock: stock must be empty")
+                raise PositionError(
+                    f"{v.name} has no stock: stock must be empty",
+                    code="position.no_stock", variant=v.name,
+                )
             if turned is not None:
-                raise PositionError(f"{v.name} has no stock, so no turned stock card")
+                raise PositionError(
+                    f"{v.name} has no stock, so no turned stock card",
+                    code="position.no_unpaired", variant=v.name,
+                )
             if len(res) > v.spare:
                 raise PositionError(
-                    f"the reserve holds {len(res)} cards; {v.name} has only {v.spare}"
+                    f"the reserve holds {len(res)} cards; {v.name} has only {v.spare}",
+                    code="position.reserve_too_big", cards=len(res), limit=v.spare,
+                    variant=v.name,
                 )
         everything = [c for col in cols for c in col] + list(res) + list(stk)
         if turned is not None:
@@ -253,14 +310,17 @@ class Position:
         seen: set[str] = set()
         for card in everything:
             if card in seen:
-                raise PositionError(f"card {card} appears twice")
+                raise PositionError(
+                    f"card {card} appears twice", code="position.card_twice", card=card
+                )
             seen.add(card)
         counts = Counter(rank_of(c) for c in everything)
         odd = [r for r in RANKS if counts[r] % 2]
         if odd:
             raise PositionError(
                 f"rank {odd[0]} has {counts[odd[0]]} cards left; cards leave in pairs, "
-                "so every rank must have an even number"
+                "so every rank must have an even number",
+                code="position.odd_rank", rank=odd[0], count=counts[odd[0]],
             )
         return cls(v, cols, res, stk, turned)
 
@@ -390,41 +450,58 @@ class Position:
         return True
 
     def _check(self, move: Move) -> None:
-        if self.outcome() is not None:
-            raise IllegalMoveError(f"the game is over ({self.outcome().value})")  # type: ignore[union-attr]
+        outcome = self.outcome()
+        if outcome is not None:
+            raise IllegalMoveError(
+                f"the game is over ({outcome.value})",
+                code="illegal.game_over", outcome=outcome.name.lower(),
+            )
         if isinstance(move, TurnStock):
             if not self.variant.has_stock:
-                raise IllegalMoveError(f"{self.variant.name} has no stock to turn")
+                raise IllegalMoveError(
+                    f"{self.variant.name} has no stock to turn",
+                    code="illegal.no_stock", variant=self.variant.name,
+                )
             if not self.stock:
-                raise IllegalMoveError("the stock is empty")
+                raise IllegalMoveError("the stock is empty", code="illegal.stock_empty")
             if not any(self.columns):
-                raise IllegalMoveError("the tableau is empty: pair the stock cards instead")
+                raise IllegalMoveError(
+                    "the tableau is empty: pair the stock cards instead",
+                    code="illegal.tableau_empty",
+                )
             found = self.pairs()
             if found:
                 raise IllegalMoveError(
-                    f"the stock can be turned only when no pair is left, and {found[0]} is"
+                    f"the stock can be turned only when no pair is left, and {found[0]} is",
+                    code="illegal.pair_left", pair=str(found[0]),
                 )
             return
         avail = self._places
         for card in move.cards:
             if card not in avail:
-                raise IllegalMoveError(f"{card} is not available: {self._where(card)}")
+                place, column = self._where(card)
+                raise IllegalMoveError(
+                    f"{card} is not available: {_WHERE[place].format(column=column)}",
+                    code="illegal.not_available", card=card, place=place, column=column,
+                )
 
-    def _where(self, card: str) -> str:
+    def _where(self, card: str) -> tuple[str, int]:
+        """Where an unavailable card is: ``(place, column)`` as in ``illegal.not_available``."""
         for i, col in enumerate(self.columns, 1):
             if card in col:
-                return f"it is covered in column {i}"
+                return "column", i
         if card in self.reserve:
-            return "it lies under the top reserve card"
+            return "reserve", 0
         if card in self.stock:
-            return "it is face down in the stock"
-        return "it is no longer in play"
+            return "stock", 0
+        return "gone", 0
 
     def apply(self, move: Move) -> Position:
         """Return the position after ``move``.
 
         Raises:
-            IllegalMoveError: if the move is not legal here; the message says why.
+            IllegalMoveError: if the move is not legal here; the message says why
+                (codes ``illegal.*`` in :data:`nestor.errors.CODES`).
         """
         self._check(move)
         if isinstance(move, TurnStock):
@@ -511,25 +588,35 @@ class Position:
 
         Raises:
             PositionError: wrong field count, unreadable cards, or an
-                impossible position (see :meth:`checked`).
+                impossible position (see :meth:`checked`); codes
+                ``position.not_text``, ``position.fields``, ``position.unreadable``,
+                ``position.empty_field``, ``position.unpaired_count`` and those
+                of :meth:`checked`.
             VariantError: unknown variant name.
         """
         if not isinstance(text, str):
-            raise PositionError(f"a position must be text, not {type(text).__name__}")
+            raise PositionError(
+                f"a position must be text, not {type_name(text)}",
+                code="position.not_text", type=type_name(text),
+            )
         fields = text.split()
         if len(fields) != 5:
             raise PositionError(
                 f"a position has 5 fields (variant tableau reserve stock unpaired), "
-                f"found {len(fields)}"
+                f"found {len(fields)}",
+                code="position.fields", found=len(fields),
             )
         name, tableau, reserve, stock, unpaired = fields
         variant = get_variant(name)
         columns = [
-            _parse_cards(col, f"column {i}") for i, col in enumerate(tableau.split("/"), 1)
+            _parse_cards(col, f"columns[{i}]") for i, col in enumerate(tableau.split("/"))
         ]
-        turned = _parse_cards(unpaired, "unpaired card")
+        turned = _parse_cards(unpaired, "unpaired")
         if len(turned) > 1:
-            raise PositionError("there is at most one unpaired stock card")
+            raise PositionError(
+                "there is at most one unpaired stock card",
+                code="position.unpaired_count", found=len(turned),
+            )
         try:
             return cls.checked(
                 variant,
@@ -539,7 +626,7 @@ class Position:
                 turned[0] if turned else None,
             )
         except CardError as exc:  # pragma: no cover - _parse_cards already checked
-            raise PositionError(str(exc)) from None
+            raise PositionError(str(exc), code=exc.code, **exc.details) from None
 
     def to_json(self) -> dict[str, Any]:
         """Return ``{"variant", "columns", "reserve", "stock"}`` (plus ``"unpaired"`` if set).
@@ -562,42 +649,71 @@ class Position:
         """Read the shape :meth:`to_json` writes (a ``"deal"`` key is ignored).
 
         Raises:
-            PositionError: missing or mistyped keys, bad cards, impossible position.
+            PositionError: missing or mistyped keys, bad cards, impossible
+                position; codes ``position.not_object``, ``position.unknown_key``,
+                ``position.missing_key``, ``position.columns_not_list``,
+                ``position.not_cards``, ``position.card``,
+                ``position.unpaired_not_card``, ``position.variant_not_name``, a
+                ``card.*`` code for a bad unpaired card, and those of :meth:`checked`.
             VariantError: unknown variant.
         """
         if not isinstance(data, dict):
-            raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
+            raise PositionError(
+                f"a position must be a JSON object, not {type_name(data)}",
+                code="position.not_object", type=type_name(data),
+            )
         unknown = set(data) - {"variant", "deal", "columns", "reserve", "stock", "unpaired"}
         if unknown:
-            raise PositionError(f"unknown key {sorted(unknown)[0]!r} in position")
-        if "variant" not in data or "columns" not in data:
-            raise PositionError("a position needs the keys 'variant' and 'columns'")
+            key = sorted(unknown)[0]
+            raise PositionError(
+                f"unknown key {key!r} in position", code="position.unknown_key", key=clip(str(key))
+            )
+        missing = [k for k in ("variant", "columns") if k not in data]
+        if missing:
+            raise PositionError(
+                "a position needs the keys 'variant' and 'columns'",
+                code="position.missing_key", key=missing[0],
+            )
 
-        def cards(value: object, what: str) -> list[str]:
+        def cards(value: object, where: str) -> list[str]:
+            what = _label(where)
             if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-                raise PositionError(f"{what} must be a list of card codes")
-            try:
-                return [parse_card(c) for c in value]
-            except CardError as exc:
-                raise PositionError(f"{what}: {exc}") from None
+                raise PositionError(
+                    f"{what} must be a list of card codes", code="position.not_cards", where=where
+                )
+            out = []
+            for card in value:
+                try:
+                    out.append(parse_card(card))
+                except CardError as exc:
+                    raise PositionError(
+                        f"{what}: {exc}",
+                        code="position.card", where=where, value=clip(card), reason=exc.code,
+                    ) from None
+            return out
 
         columns = data["columns"]
         if not isinstance(columns, list):
-            raise PositionError("'columns' must be a list of lists of card codes")
+            raise PositionError(
+                "'columns' must be a list of lists of card codes", code="position.columns_not_list"
+            )
         unpaired = data.get("unpaired")
         if unpaired is not None and not isinstance(unpaired, str):
-            raise PositionError("'unpaired' must be a card code or null")
+            raise PositionError(
+                "'unpaired' must be a card code or null", code="position.unpaired_not_card"
+            )
         variant = data["variant"]
         if not isinstance(variant, str):
-            raise PositionError("'variant' must be a variant name")
+            raise PositionError(
+                "'variant' must be a variant name", code="position.variant_not_name"
+            )
         try:
             return cls.checked(
                 get_variant(variant),
-                [cards(col, f"column {i}") for i, col in enumerate(columns, 1)],
+                [cards(col, f"columns[{i}]") for i, col in enumerate(columns)],
                 cards(data.get("reserve", []), "reserve"),
                 cards(data.get("stock", []), "stock"),
                 parse_card(unpaired) if unpaired is not None else None,
             )
         except CardError as exc:
-            raise PositionError(str(exc)) from None
-
+            raise PositionError(str(exc), code=exc.code, **exc.details) from None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import DECK
-from .errors import VariantError, clip
+from .errors import VariantError, clip, type_name
 
 
 @dataclass(frozen=True)
@@ -82,14 +82,19 @@ def get_variant(name: str) -> Variant:
     """Return the variant called ``name`` (case and blanks ignored).
 
     Raises:
-        VariantError: if there is no such variant; the message lists the valid names.
+        VariantError: if there is no such variant; the message lists the valid
+            names (codes ``variant.not_text``, ``variant.unknown``).
     """
     if not isinstance(name, str):
-        raise VariantError(f"a variant name must be text, not {type(name).__name__}")
+        raise VariantError(
+            f"a variant name must be text, not {type_name(name)}",
+            code="variant.not_text", type=type_name(name),
+        )
     key = name.strip().lower()
     try:
         return VARIANTS[key]
     except KeyError:
         raise VariantError(
-            f"unknown variant {clip(name)!r}; choose one of: {', '.join(VARIANTS)}"
+            f"unknown variant {clip(name)!r}; choose one of: {', '.join(VARIANTS)}",
+            code="variant.unknown", value=clip(name), choices=",".join(VARIANTS),
         ) from None
