@@ -16,7 +16,7 @@ def test_pyscript_config_ships_every_module_of_both_packages() -> None:
     on_disk = {
         str(p.relative_to(ROOT))
         for pkg in ("nestor", "nestor_web")
-        for p in (ROOT / pkg).glob("*.py")
+        for p in (ROOT / pkg).rglob("*.py")
     }
     catalogs = {"locale/de/LC_MESSAGES/nestor.mo"}
     assert shipped == on_disk | catalogs
