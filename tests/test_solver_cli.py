@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from nestor import VARIANTS, deal_position
-from nestor.cli import main, mean_interval, wilson
+from nestor.analysis import mean_interval, wilson
+from nestor.cli import main
 from nestor.position import Move, Pair, Position, TurnStock
 from nestor.solver import Status, solve
 
