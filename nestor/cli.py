@@ -8,20 +8,21 @@ Commands:
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
+
+The analysis behind ``odds`` lives in :mod:`nestor.analysis`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from multiprocessing import Pool
 from typing import Any, TextIO
 
+from .analysis import odds
 from .cards import rank_label
 from .checks import whole_number
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
@@ -216,56 +217,6 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
 def _json_status(status: Status | None) -> bool | None:
     """The ``winnable`` key of a ``solve`` answer: true, false, or null when unknown."""
     return None if status in (None, Status.UNKNOWN) else status is Status.WINNABLE
-
-
-def _odds_one(job: tuple[str, int]) -> tuple[bool, float | None]:
-    variant, deal = job
-    result = solve(deal_position(variant, deal))
-    return result.known_order is Status.WINNABLE, result.win_probability
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95%% by default) for a share ``successes / n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
-    """Mean of ``values`` with a normal-approximation 95%% interval: ``(mean, low, high)``."""
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    half = z * math.sqrt(var / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
-
-
-def odds(variant: str, start: int, count: int, jobs: int) -> dict[str, Any]:
-    """Solve deals ``start .. start+count-1`` of ``variant``; return the shares and intervals."""
-    jobs_list = [(variant, start + i) for i in range(count)]
-    began = time.perf_counter()
-    if jobs > 1:
-        with Pool(jobs) as pool:
-            results = pool.map(_odds_one, jobs_list, chunksize=64)
-    else:
-        results = [_odds_one(j) for j in jobs_list]
-    wins = sum(1 for w, _ in results if w)
-    low, high = wilson(wins, count)
-    report: dict[str, Any] = {
-        "variant": variant, "start": start, "deals": count,
-        "winnable": wins, "share": wins / count if count else 0.0, "interval": [low, high],
-        "seconds": round(time.perf_counter() - began, 1),
-    }
-    if get_variant(variant).has_stock:
-        report["order_known"] = report.pop("share")
-        report["order_known_interval"] = report.pop("interval")
-        mean, lo, hi = mean_interval([p or 0.0 for _, p in results])
-        report["win_probability"] = mean
-        report["win_probability_interval"] = [lo, hi]
-    return report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
