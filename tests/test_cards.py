@@ -129,6 +129,13 @@ SHAPES = {
 }
 
 
+TITLES = {
+    "standard": "Standard", "strict": "Strict", "vertical": "Vertical",
+    "doublets": "Doublets", "overlapping": "Overlapping reserve",
+}
+NUMBER_WORDS = {4: "four", 6: "six", 7: "seven", 8: "eight", 10: "ten", 12: "twelve"}
+
+
 def test_the_five_variants_in_order():
     assert list(VARIANTS) == ["standard", "strict", "vertical", "doublets", "overlapping"]
     assert DEFAULT_VARIANT == "standard"
@@ -140,8 +147,18 @@ def test_variant_shape(name):
     assert v.name == name
     assert (v.columns, v.depth, v.has_stock, v.overlapping, v.spare) == SHAPES[name]
     assert v.columns * v.depth + v.spare == 52
-    assert v.title
-    assert v.summary
+    assert v.title == TITLES[name]
+    # The summary is one sentence that states this variant's own shape.
+    summary = v.summary.lower()
+    assert v.summary[0].isupper() and v.summary.endswith(".") and summary.count(".") == 1
+    assert f"{NUMBER_WORDS[v.spare]} " in summary
+    if v.has_stock:
+        assert "stock" in summary and "reserve" not in summary
+    else:
+        assert f"{NUMBER_WORDS[v.columns]} columns of {NUMBER_WORDS[v.depth]}" in summary
+        assert "reserve" in summary and "stock" not in summary
+    assert ("only the top one" in summary) == v.overlapping
+    assert ("all available" in summary) == (not v.has_stock and not v.overlapping)
 
 
 @pytest.mark.parametrize("text", ["Standard", " STRICT ", "Vertical\n", "dOUBLETS"])
