@@ -520,6 +520,12 @@ def test_restart_returns_to_the_deal():
         "version": 1, "variant": "vertical", "deal": game.deal, "moves": [], "cursor": 0,
         "hints": 0, "solver_moves": 0,
     }
+    # A new deal clears the notices too; going to a deal by its link does not.
+    page.run(page.session.notice(Problem("winnable.not_found")))
+    page.open_deal("vertical", game.deal + 1)
+    assert page.notice is not None
+    page.new_deal()
+    assert page.notice is None
 
 
 def test_new_deal_draws_from_the_session_rng():
