@@ -397,10 +397,10 @@ class Session:
         gone = [turned] if turned is not None else []
         removed = tuple(c for c in [*gone, *before.available()] if c not in after)
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
-        self._record()
+        self._count_move()
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver),)
 
-    def _record(self) -> None:
+    def _count_move(self) -> None:
         """Tell the statistics about the move just put in effect."""
         game = self.game
         if self.stats.record_move(
