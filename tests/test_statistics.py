@@ -327,9 +327,11 @@ def test_history_filters_by_variant_and_keeps_the_last():
     assert [s.deal for s in stats.history(last=1)] == [5]
     assert stats.history(last=0) == []
     assert stats.history("vertical") == []
-    for bad in (-1, True, 1.5, "3"):
-        with pytest.raises(NestorError, match="last must be a whole number"):
+    for bad, code in ((-1, "number.too_small"), (True, "number.not_whole"),
+                      (1.5, "number.not_whole"), ("3", "number.not_whole")):
+        with pytest.raises(NestorError, match=r"^last ") as info:
             stats.history(last=bad)  # type: ignore[arg-type]
+        assert (info.value.code, info.value.details["where"]) == (code, "last")
     with pytest.raises(VariantError):
         stats.history("nope")
 
@@ -353,26 +355,41 @@ def test_reset_one_variant_or_all():
 
 
 @pytest.mark.parametrize(
-    ("args", "error", "message"),
+    ("args", "error", "message", "code"),
     [
-        (("nope", 1, 0), VariantError, "nope"),
-        (("standard", -1, 0), DealNumberError, "the deal number must be a whole number from 0"),
-        (("standard", -1, 0), DealNumberError, "-1"),
-        (("standard", MAX_DEAL, 0), DealNumberError, str(MAX_DEAL)),
-        (("standard", True, 0), DealNumberError, "True"),
-        (("standard", "12", 0), DealNumberError, "'12'"),
-        (("standard", 1, -5), NestorError, "the time in milliseconds must be a whole number >= 0"),
-        (("standard", 1, 1.5), NestorError, "the time in milliseconds must be"),
-        (("standard", 1, False), NestorError, "the time in milliseconds must be"),
+        (("nope", 1, 0), VariantError, "nope", "variant.unknown"),
+        (("standard", -1, 0), DealNumberError, "deal -1 is out of range: use 0 to 4294967295",
+         "deal.range"),
+        (("standard", MAX_DEAL, 0), DealNumberError, f"deal {MAX_DEAL} is out of range",
+         "deal.range"),
+        (("standard", True, 0), DealNumberError, "deal must be a whole number, not a boolean",
+         "deal.not_whole"),
+        (("standard", "12", 0), DealNumberError, "deal must be a whole number, not str",
+         "deal.not_whole"),
+        (("standard", 1, -5), NestorError, "now_ms -5 is out of range: use 0 or more",
+         "number.too_small"),
+        (("standard", 1, 1.5), NestorError, "now_ms must be a whole number, not float",
+         "number.not_whole"),
+        (("standard", 1, False), NestorError, "now_ms must be a whole number, not a boolean",
+         "number.not_whole"),
     ],
 )
-def test_bad_arguments_are_refused(args: tuple[Any, ...], error: type, message: str):
+def test_bad_arguments_are_refused(
+    args: tuple[Any, ...], error: type, message: str, code: str
+):
     stats = Stats()
-    with pytest.raises(error, match=re.escape(message)):
+    with pytest.raises(error, match=re.escape(message)) as info:
         stats.record_move(*args, won=False, assisted=False, first=True)
-    with pytest.raises(error, match=re.escape(message)):
+    assert info.value.code == code
+    with pytest.raises(error, match=re.escape(message)) as info:
         stats.leave(*args)
+    assert info.value.code == code
+    with pytest.raises(error, match=re.escape(message)):
+        stats.record_move(*args, won=True, assisted=True, first=False)
     assert stats == Stats()
+    if not code.startswith("number."):  # a bad variant or deal: asking about it is refused too
+        with pytest.raises(error, match=re.escape(message)):
+            stats.deal_result(*args[:2])
 
 
 def test_summary_refuses_an_unknown_variant():

@@ -145,17 +145,17 @@ CORRUPT = [
      edited(setitem(("variants", "strict"), 3))),
     ("count missing", "variants['standard'] has no 'streak'",
      edited(delitem(("variants", "standard", "streak")))),
-    ("negative count", "variants['strict']['played'] must be a whole number >= 0, not -1",
+    ("negative count", "variants['strict']['played'] -1 is out of range: use 0 or more",
      edited(setitem(("variants", "strict", "played"), -1))),
-    ("bool count", "variants['strict']['won'] must be a whole number >= 0, not True",
+    ("bool count", "variants['strict']['won'] must be a whole number, not a boolean",
      edited(setitem(("variants", "strict", "won"), True))),
-    ("float count", "variants['standard']['played'] must be a whole number >= 0, not 3.0",
+    ("float count", "variants['standard']['played'] must be a whole number, not float",
      edited(setitem(("variants", "standard", "played"), 3.0))),
     ("text count", "variants['standard']['best_streak'] must be a whole number",
      edited(setitem(("variants", "standard", "best_streak"), "2"))),
-    ("negative time", "variants['standard']['fastest_ms'] must be a whole number >= 0",
+    ("negative time", "variants['standard']['fastest_ms'] -5 is out of range: use 0 or more",
      edited(setitem(("variants", "standard", "fastest_ms"), -5))),
-    ("text time", "variants['standard']['fastest_ms'] must be a whole number >= 0",
+    ("text time", "variants['standard']['fastest_ms'] must be a whole number, not str",
      edited(setitem(("variants", "standard", "fastest_ms"), "fast"))),
     ("no deals", "'deals' is missing", edited(delitem(("deals",)))),
     ("deals object", "'deals' must be a list", edited(setitem(("deals",), {}))),
@@ -165,11 +165,13 @@ CORRUPT = [
      edited(setitem(("deals", 0), ["standard", 1, 0, "won"]))),
     ("deal variant", "deals[0][0] must be a variant name, not 'chess'",
      edited(setitem(("deals", 0, 0), "chess"))),
-    ("deal number", "deals[0][1] must be a deal number from 0 to 4294967295, not 4294967296",
+    ("deal number", "deals[0][1] 4294967296 is out of range: use 0 to 4294967295",
      edited(setitem(("deals", 0, 1), MAX_DEAL))),
-    ("negative deal", "deals[0][1] must be a deal number", edited(setitem(("deals", 0, 1), -1))),
-    ("bool deal", "deals[0][1] must be a deal number", edited(setitem(("deals", 0, 1), True))),
-    ("deal start", "deals[2][2] must be a whole number >= 0",
+    ("negative deal", "deals[0][1] -1 is out of range: use 0 to 4294967295",
+     edited(setitem(("deals", 0, 1), -1))),
+    ("bool deal", "deals[0][1] must be a whole number, not a boolean",
+     edited(setitem(("deals", 0, 1), True))),
+    ("deal start", "deals[2][2] -1 is out of range: use 0 or more",
      edited(setitem(("deals", 2, 2), -1))),
     ("deal state", "deals[2][3] must be one of 'playing', 'lost', 'won', 'assisted', not 'draw'",
      edited(setitem(("deals", 2, 3), "draw"))),
@@ -187,11 +189,11 @@ CORRUPT = [
     ("history text", "'history' must be a list, not 'abc'", edited(setitem(("history",), "abc"))),
     ("history row", "history[0] must be a list of 4 values",
      edited(setitem(("history", 0), [1, "standard", 1]))),
-    ("history time", "history[0][0] must be a whole number >= 0, not -1",
+    ("history time", "history[0][0] -1 is out of range: use 0 or more",
      edited(setitem(("history", 0, 0), -1))),
     ("history variant", "history[1][1] must be a variant name, not None",
      edited(setitem(("history", 1, 1), None))),
-    ("history deal", "history[1][2] must be a deal number",
+    ("history deal", "history[1][2] must be a whole number, not float",
      edited(setitem(("history", 1, 2), 1.5))),
     ("history result", "history[2][3] must be one of 'won', 'assisted', 'lost', not 'playing'",
      edited(setitem(("history", 2, 3), "playing"))),
@@ -236,6 +238,34 @@ def test_corrupted_data_is_refused_with_the_reason(text: str, message: str):
     with pytest.raises(NestorError) as info:
         stats_from_text(text)
     assert message in str(info.value)
+
+
+NUMBER_CODES = {
+    "negative count": ("number.too_small", "variants['strict']['played']", "-1"),
+    "bool count": ("number.not_whole", "variants['strict']['won']", "True"),
+    "float count": ("number.not_whole", "variants['standard']['played']", "3.0"),
+    "text count": ("number.not_whole", "variants['standard']['best_streak']", "'2'"),
+    "negative time": ("number.too_small", "variants['standard']['fastest_ms']", "-5"),
+    "text time": ("number.not_whole", "variants['standard']['fastest_ms']", "'fast'"),
+    "deal number": ("deal.range", "deals[0][1]", str(MAX_DEAL)),
+    "negative deal": ("deal.range", "deals[0][1]", "-1"),
+    "bool deal": ("deal.not_whole", "deals[0][1]", "True"),
+    "deal start": ("number.too_small", "deals[2][2]", "-1"),
+    "history time": ("number.too_small", "history[0][0]", "-1"),
+    "history deal": ("deal.not_whole", "history[1][2]", "1.5"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NUMBER_CODES))
+def test_a_bad_number_carries_the_engine_code_and_where_it_is(case: str):
+    """Counts, times and deal numbers go through nestor.checks.whole_number, so the
+    page can word the problem from its code in any language."""
+    (text,) = [t for name, _, t in CORRUPT if name == case]
+    with pytest.raises(NestorError) as info:
+        stats_from_text(text)
+    code, where, value = NUMBER_CODES[case]
+    assert info.value.code == code
+    assert (info.value.details["where"], info.value.details["value"]) == (where, value)
 
 
 def test_the_best_streak_case_is_otherwise_valid():

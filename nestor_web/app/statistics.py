@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from nestor import MAX_DEAL, DealNumberError, NestorError, get_variant
-from nestor.errors import clip
+from nestor.checks import whole_number
 
 HISTORY_SIZE = 500
 """Most settlements kept in the history (all variants together); the oldest go first."""
@@ -242,11 +242,12 @@ class Stats:
 
         Raises:
             VariantError: unknown variant. DealNumberError: ``deal`` is not an
-            ``int`` from 0 to ``MAX_DEAL - 1``. NestorError: ``now_ms`` is not a
-            whole number >= 0.
+            ``int`` from 0 to ``MAX_DEAL - 1`` (codes ``deal.not_whole``,
+            ``deal.range``). NestorError: ``now_ms`` is not a whole number >= 0
+            (codes ``number.not_whole``, ``number.too_small``; ``where``: ``"now_ms"``).
         """
         key = _check_key(variant, deal)
-        _whole(now_ms, "the time in milliseconds")
+        whole_number(now_ms, "now_ms")
         changed = False
         if self._playing is not None and self._playing != key:
             changed = self._settle(self._playing, "lost", now_ms)
@@ -286,7 +287,7 @@ class Stats:
             VariantError, DealNumberError, NestorError: as :meth:`record_move`.
         """
         key = _check_key(variant, deal)
-        _whole(now_ms, "the time in milliseconds")
+        whole_number(now_ms, "now_ms")
         if self._playing != key:
             return False
         return self._settle(key, "lost", now_ms)
@@ -336,9 +337,10 @@ class Stats:
         """The last ``last`` settlements, oldest first, of ``variant`` or of all variants.
 
         Raises:
-            VariantError: unknown variant. NestorError: ``last`` is not a whole number >= 0.
+            VariantError: unknown variant. NestorError: ``last`` is not a whole number
+            >= 0 (codes ``number.not_whole``, ``number.too_small``).
         """
-        _whole(last, "last")
+        whole_number(last, "last")
         name = None if variant is None else get_variant(variant).name
         chosen = [s for s in self._history if name is None or s.variant == name]
         return chosen[max(0, len(chosen) - last) :]
@@ -544,33 +546,12 @@ class Stats:
 _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
 
 
-def _whole(
-    value: object,
-    where: str,
-    *,
-    high: int | None = None,
-    error: type[NestorError] = NestorError,
-) -> int:
-    """``value`` if it is an ``int`` (not a ``bool``) from 0, below ``high`` if given.
-
-    The one whole-number check of this module (until :mod:`nestor` has one).
-
-    Raises:
-        NestorError (or ``error``): "<where> must be a whole number >= 0 (or
-            from 0 to high - 1), not <value>".
-    """
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or value < 0
-        or (high is not None and value >= high)
-    ):
-        bound = ">= 0" if high is None else f"from 0 to {high - 1}"
-        raise error(f"{where} must be a whole number {bound}, not {clip(repr(value))}")
-    return value
-
-
 def _check_key(variant: str, deal: int) -> _Key:
-    """``(variant's name, deal)``; raises VariantError or DealNumberError."""
+    """``(variant's name, deal)``; raises VariantError or DealNumberError.
+
+    A deal number here is an ``int`` (not a text of digits, as
+    :func:`nestor.check_deal_number` also takes), with its codes: ``deal.not_whole``,
+    ``deal.range``.
+    """
     name = get_variant(variant).name
-    return name, _whole(deal, "the deal number", high=MAX_DEAL, error=DealNumberError)
+    return name, whole_number(deal, "deal", high=MAX_DEAL - 1, code="deal", error=DealNumberError)

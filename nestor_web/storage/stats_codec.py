@@ -32,7 +32,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from nestor import MAX_DEAL, VARIANTS, NestorError
+from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError
+from nestor.checks import whole_number
 from nestor.errors import clip
 from nestor.jsontext import load_object
 from nestor_web.app.statistics import (
@@ -104,29 +105,8 @@ def _part(data: dict[str, object], key: str, kind: type) -> object:
     return value
 
 
-def _whole(
-    value: object, where: str, *, high: int | None = None, noun: str = "a whole number"
-) -> int:
-    """``value`` if it is an ``int`` (not a ``bool``) from 0, below ``high`` if given.
-
-    The one number check of this module (until :mod:`nestor` has one).
-
-    Raises:
-        NestorError: "<where> must be <noun> >= 0 (or from 0 to high - 1), not <value>".
-    """
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or value < 0
-        or (high is not None and value >= high)
-    ):
-        bound = ">= 0" if high is None else f"from 0 to {high - 1}"
-        raise NestorError(f"{where} must be {noun} {bound}, not {clip(repr(value))}")
-    return value
-
-
 def _deal_number(value: object, where: str) -> int:
-    return _whole(value, where, high=MAX_DEAL, noun="a deal number")
+    return whole_number(value, where, high=MAX_DEAL - 1, code="deal", error=DealNumberError)
 
 
 def _variant_name(value: object, where: str) -> str:
@@ -159,13 +139,13 @@ def _read_counts(data: object) -> dict[str, VariantCounts]:
         for field in _COUNT_FIELDS:
             if field not in value:
                 raise NestorError(f"variants[{name!r}] has no {field!r}")
-            fields[field] = _whole(value[field], f"variants[{name!r}][{field!r}]")
+            fields[field] = whole_number(value[field], f"variants[{name!r}][{field!r}]")
         fastest = value.get("fastest_ms")
         counts[name] = VariantCounts(
             **fields,
             fastest_ms=None
             if fastest is None
-            else _whole(fastest, f"variants[{name!r}]['fastest_ms']"),
+            else whole_number(fastest, f"variants[{name!r}]['fastest_ms']"),
         )
     return counts
 
@@ -180,7 +160,7 @@ def _read_deals(data: object) -> tuple[DealEntry, ...]:
             DealEntry(
                 _variant_name(variant, f"{where}[0]"),
                 _deal_number(deal, f"{where}[1]"),
-                None if start is None else _whole(start, f"{where}[2]"),
+                None if start is None else whole_number(start, f"{where}[2]"),
                 _one_of(state, DEAL_STATES, f"{where}[3]"),
                 _bool(helped, f"{where}[4]"),
             )
@@ -196,7 +176,7 @@ def _read_history(data: object) -> tuple[Settlement, ...]:
         time_ms, variant, deal, result = _row(raw, 4, where)
         out.append(
             Settlement(
-                _whole(time_ms, f"{where}[0]"),
+                whole_number(time_ms, f"{where}[0]"),
                 _variant_name(variant, f"{where}[1]"),
                 _deal_number(deal, f"{where}[2]"),
                 _one_of(result, RESULTS, f"{where}[3]"),
