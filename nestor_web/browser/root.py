@@ -14,8 +14,9 @@ from typing import Any
 
 from pyscript import document, window
 
-from nestor import VARIANTS, NestorError
+from nestor import VARIANTS, NestorError, get_variant
 from nestor.analysis import winnable_deal_steps
+from nestor.solver import Solution
 
 from ..app.events import Event, Problem
 from ..app.session import Session
@@ -195,9 +196,10 @@ class App:
 
     def deal_new(self, variant: str) -> None:
         """New deal of ``variant``: any deal, or a proved winnable one if so set."""
-        if variant not in VARIANTS:
-            self.update(self.session.notice(Problem("deal.refused", NestorError(
-                f"unknown variant {variant!r}", code="variant.unknown", name=variant))))
+        try:
+            get_variant(variant)
+        except NestorError as exc:
+            self.update(self.session.notice(Problem("deal.refused", exc)))
             return
         if self.session.settings.winnable_only:
             self.tasks.spawn(lambda: self.winnable_deal_task(variant))
@@ -235,20 +237,25 @@ class App:
                 solution = await self.tasks.sliced(session.analyse_steps())
                 if not session.solving or session.position is not position:
                     break
-                played: list[tuple[Event, ...]] = []
-
-                def step(solution: Any = solution) -> tuple[Event, ...]:
-                    played.append(session.play_solver_move(solution))
-                    return played[-1]
-
-                self.run(step)  # animated like the player's own pairs
-                if not played[-1]:
+                events = self._solver_step(solution)
+                if not events:
                     self.update(session.show_hint(solution))  # no winning line remains
                     break
                 await asyncio.sleep(SOLVE_PACE_SECONDS)
         finally:
             session.solving = False
             self.update(())
+
+    def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
+        """Solve's next move, animated like the player's own pairs; its events."""
+        played: list[tuple[Event, ...]] = []
+
+        def step() -> tuple[Event, ...]:
+            played.append(self.session.play_solver_move(solution))
+            return played[-1]
+
+        self.run(step)
+        return played[-1]
 
     async def winnable_deal_task(self, variant: str) -> None:
         """Look for a deal the solver proves winnable, then start it."""
