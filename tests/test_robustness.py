@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from webpage import Page
+from webpage import Page, SharedStore
 
 from nestor import (
     DealNumberError,
@@ -175,7 +175,7 @@ def test_new_deal_and_variant_switch_keep_the_game_for_open_deal() -> None:
 
 
 def test_two_tabs_do_not_erase_each_other() -> None:
-    store = MemoryStore()
+    store = SharedStore()
     tab_a = Page(store, "?variant=standard&deal=7", random.Random(0))
     tab_b = Page(store.tab(), "?variant=strict&deal=9", random.Random(0))
     moves_a = play_some(tab_a, 2)

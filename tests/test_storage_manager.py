@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from webpage import Page
+from webpage import Page, SharedStore
 
 from nestor import Pair, deal_position
 from nestor.solver import solve
@@ -72,7 +72,7 @@ def test_a_pairing_tap_writes_the_game_once_and_reads_nothing() -> None:
 
 
 def test_another_tab_moving_on_another_deal_archives_this_tabs_game() -> None:
-    store = MemoryStore()
+    store = SharedStore()
     tab_a = Page(store, "?variant=standard&deal=7", random.Random(0))
     tab_b = Page(store.tab(), "?variant=strict&deal=9", random.Random(0))
     assert json.loads(store.data[SAVE_KEY])["deal"] == 9  # B wrote the slot last

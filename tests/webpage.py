@@ -18,6 +18,32 @@ from nestor_web.view.board import BoardView, board_view
 from nestor_web.view.words import announcement, notice_text
 
 
+class SharedStore(MemoryStore):
+    """A :class:`MemoryStore` that :meth:`tab` opens again, as a second browser tab sees the
+    same localStorage: a write through one view calls the ``on_change`` listener of the
+    others (like the browser's ``storage`` event, which fires in the other tabs only)."""
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        super().__init__(data)
+        self._tabs: list[SharedStore] = [self]
+        self.on_change: Callable[[str], None] | None = None
+
+    def tab(self) -> SharedStore:
+        """Another view of the same data (a second tab)."""
+        other = SharedStore()
+        other.data = self.data
+        other._tabs = self._tabs
+        self._tabs.append(other)
+        return other
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` and tell the other tabs."""
+        super().set(key, value)
+        for tab in self._tabs:
+            if tab is not self and tab.on_change is not None:
+                tab.on_change(key)
+
+
 class Page:
     """One open page (tab) over ``store``.
 
@@ -38,7 +64,7 @@ class Page:
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.storage = StorageManager(self.store)
-        if isinstance(self.store, MemoryStore):
+        if isinstance(self.store, SharedStore):
             self.store.on_change = self.storage.changed_elsewhere
         self.session: Session = self.storage.resume(
             query, i18n.pick_language(list(languages)), rng=rng, clock=clock

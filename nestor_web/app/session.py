@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Literal, Protocol
 
 from nestor import (
     MAX_DEAL,
@@ -99,7 +99,7 @@ class NoShelf:
         return None
 
 
-THINKING = ("hint", "deal")
+Thinking = Literal["hint", "deal"]
 """What the solver may be busy with for the player: a hint, or a winnable deal."""
 
 
@@ -118,7 +118,7 @@ class Session:
         hint_solution: the solution that hint came from.
         notices: problems to report to the player, oldest first.
         solving: Solve is playing the winning line.
-        thinking: what the solver works on for the player (one of :data:`THINKING`), or ``None``.
+        thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
         rng: draws the deal numbers of new deals.
         clock: milliseconds since the Unix epoch (the statistics' times).
     """
@@ -146,7 +146,7 @@ class Session:
         self.notices: list[Problem] = []
         self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
         self.solving = False
-        self.thinking: str | None = None
+        self.thinking: Thinking | None = None
         self._analysis: tuple[Position, Solution] | None = None
 
     @classmethod

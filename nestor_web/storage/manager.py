@@ -74,36 +74,18 @@ class KeyValueStore(Protocol):
 
 
 class MemoryStore:
-    """A :class:`KeyValueStore` in a dict: when the browser refuses storage, and for tests.
-
-    :meth:`tab` opens another view of the same data, as a second browser tab sees the same
-    localStorage: a write through one view calls the ``on_change`` listeners of the others
-    (like the browser's ``storage`` event, which fires in the other tabs only).
-    """
+    """A :class:`KeyValueStore` in a dict, when the browser refuses storage (and for tests)."""
 
     def __init__(self, data: dict[str, str] | None = None) -> None:
         self.data: dict[str, str] = dict(data or {})
-        self._tabs: list[MemoryStore] = [self]
-        self.on_change: Callable[[str], None] | None = None
-
-    def tab(self) -> MemoryStore:
-        """Another view of the same data (a second tab)."""
-        other = MemoryStore()
-        other.data = self.data
-        other._tabs = self._tabs
-        self._tabs.append(other)
-        return other
 
     def get(self, key: str) -> str | None:
         """The text stored under ``key``, or ``None``."""
         return self.data.get(key)
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key`` and tell the other tabs."""
+        """Store ``value`` under ``key``."""
         self.data[key] = value
-        for tab in self._tabs:
-            if tab is not self and tab.on_change is not None:
-                tab.on_change(key)
 
 
 def _game_key(saved: SavedGame) -> str:

@@ -70,7 +70,7 @@ class BoardView:
             while the solver works: ``"Checking whether the game can be won…"``.
         winnable_indicator, winnable_only: the settings.
         assisted: hints or Solve were used in this deal.
-        solving: Solve is playing; busy: the solver works for the player (hint, deal).
+        solving: Solve is playing.
     """
 
     variant: str
@@ -99,7 +99,6 @@ class BoardView:
     winnable_only: bool = False
     assisted: bool = False
     solving: bool = False
-    busy: bool = False
 
 
 def _card(
@@ -169,7 +168,6 @@ def board_view(session: Session) -> BoardView:
         winnable_only=session.settings.winnable_only,
         assisted=session.help.used,
         solving=session.solving,
-        busy=session.thinking is not None,
     )
 
 
