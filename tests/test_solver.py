@@ -568,16 +568,80 @@ def test_r4_in_strict():
     assert sol.nodes <= 4
 
 
-def test_r4_is_not_fooled_by_a_stock_card():
-    """A crossing whose rank still has cards in the stock is not a deadlock."""
+def test_r4_is_not_fooled_by_cards_in_the_stock():
+    """A crossing whose rank still has cards in the stock is not a deadlock.
+
+    7C lies under QC and QD under 7D, but the other two queens are in the stock:
+    either one, turned first, pairs with QC, and the game wins whatever the order.
+    An R4 that counted only the cards in the stacks would call it lost.
+    """
     cols = empty(STRICT)
     cols[0] = ["7C", "QC"]
     cols[1] = ["QD", "7D"]
-    cols[2] = ["QH"]
-    p = Position.checked(STRICT, cols, (), ["QS"])
+    for stock in (["QH", "QS"], ["QS", "QH"]):
+        p = Position.checked(STRICT, cols, (), stock)
+        sol = check_solution(p)
+        assert sol.status is sol.known_order is WINNABLE
+        assert sol.win_probability == 1.0
+
+
+# Found by random play on real deals. Strict, one card in the stock (8D) and no pair: the only
+# move turns it, and it takes 8H. The two eights left, 8C over 2H in column 3 and 8S under 2D
+# in column 7, then cross the two twos: lost. Before the turn the eights were not a forced pair
+# (three in the columns, one in the stock), so only a check after the turn sees it.
+ONE_STOCK_CARD_CROSSING = (
+    "strict 5DKDQDTD/JH3DTC7HKH/5S2H8CQC9S3S/3CASKSTH9C8H/JD4C7C3H9H/TSAD7S/7DKC8S2D5C/5H9D4H"
+    " - 8D -"
+)
+
+
+def test_r4_after_the_turn_of_the_one_stock_card():
+    p = Position.from_text(ONE_STOCK_CARD_CROSSING)
+    assert p.legal_moves() == [TurnStock()]
     sol = check_solution(p)
-    assert sol.status is sol.known_order is WINNABLE
-    assert sol.win_probability == 1.0
+    assert (sol.status, sol.known_order, sol.win_probability) == (LOST, LOST, 0.0)
+    # Each search decides it right after the turn: 2 nodes each (68 in all without the check
+    # after a turn, where the search plays on after the turn until it is stuck).
+    assert sol.nodes <= 6
+    assert solve(p, known_order=False).nodes <= 3
+    assert brute_states(p) >= 60
+
+
+@pytest.mark.parametrize(
+    "variant, deal, most",
+    [
+        # Exact search (open variant): 18 nodes; 3369 without R4 inside the search.
+        ("vertical", 221, 40),
+        # Strict: 4 nodes per search; without R4 inside the search 190 for the exact
+        # search, 247 for the chance search.
+        ("strict", 136, 12),
+    ],
+)
+def test_r4_cuts_whole_deals_inside_the_search(variant, deal, most):
+    """Deals where no forced pair is crossed at the start, but one is a few moves in."""
+    p = deal_position(variant, deal)
+    search = Search(stacks_of(p), list(p.stock), False, None)
+    assert not search.forced_cycle()  # nothing to see at the start
+    full = solve(p)
+    if p.variant.has_stock:
+        chance = solve(p, known_order=False)
+        assert chance.status is full.status is full.known_order is LOST
+        assert chance.nodes <= most / 2  # the chance search alone
+        assert full.nodes - chance.nodes <= most / 2  # the exact search alone
+    else:
+        assert full.status is WINNABLE and replay(p, full.line).is_empty()
+        assert full.nodes <= most
+
+
+def test_chance_memo_shares_stocks_that_differ_only_in_their_cards():
+    """Turning 8H or 8C first leads to the same columns with three stock cards left, of
+    different suits: one memo entry serves both (a memo keyed by the cards themselves
+    searches 22 positions instead of 10). See "Memo" in nestor.solver.model for why the
+    number of stock cards left is enough."""
+    p = Position.from_text("strict -/6S5C/9H2HKH5D8S/9SKS/6H9C2D/-/-/- - 8H8C8D9D -")
+    sol = check_solution(p)
+    assert sol.win_probability == pytest.approx(0.25)
+    assert solve(p, known_order=False).nodes <= 12
 
 
 # ---- node budget and stepping --------------------------------------------------------------

@@ -20,24 +20,25 @@ def best_chance(search: Search) -> Generator[None, None, tuple[float, Move | Non
 
     The probability is in ``0.0 .. 1.0``, every order of the stock equally
     likely; the move is ``None`` when none helps (lost, or nothing left to do
-    in the stacks). Memoised on the stack heights and the set of stock cards
-    left. Yields every few dozen nodes; ``search`` is back in its starting
-    state afterwards.
+    in the stacks). Memoised on the stack heights and the number of stock
+    cards left (sound: see "Memo" in :mod:`.model`). Yields every few dozen
+    nodes; ``search`` is back in its starting state afterwards.
 
     Raises:
         BudgetExceeded: when ``search.max_nodes`` runs out.
     """
-    memo: dict[tuple[int, frozenset[str]], float] = {}
+    memo: dict[tuple[int, int], float] = {}
 
     def value(
-        root: bool = False, new_forced: int = -1
+        new_forced: int = -1, root: bool = False
     ) -> Generator[None, None, tuple[float, Move | None]]:
+        """The chance from here; ``new_forced`` is a rank the last move left with two cards."""
         if search.tick():
             yield
         removed, tops = search.safe_closure()
         best: tuple[float, Move | None] = (1.0, None)
         if any(search.heights):
-            key = (search.key(), frozenset(search.stock))
+            key = (search.key(), len(search.stock))
             if key in memo and not root:
                 best = (memo[key], None)
             elif new_forced >= 0 and search.forced_cycle(new_forced):
@@ -55,7 +56,7 @@ def best_chance(search: Search) -> Generator[None, None, tuple[float, Move | Non
         moves = search.moves(tops)
         for a, b in moves:
             r = search.pop_pair(a, b)
-            p, _ = yield from value(False, r if search.remaining[r] == 2 else -1)
+            p, _ = yield from value(r if search.remaining[r] == 2 else -1)
             search.restore_pair(a, b)
             if best[1] is None or p > best[0]:
                 best = (p, search.top_pair(a, b))

@@ -4,7 +4,7 @@ Every variant is a set of *stacks* of cards, bottom first, where only the top
 card of a stack is available: each column is a stack, an open reserve is one
 stack per card, and the overlapping reserve is a single stack. Suits never
 matter, so a position is fully described by the height of each stack (plus, in
-Strict, the cards left in the stock): that vector is the memo key.
+Strict, how many cards are left in the stock): that is the memo key (see Memo below).
 :class:`Search` holds that state and changes it in place: a move pops cards
 off the tops, and its ``restore_*`` twin puts them back when the search
 backtracks.
@@ -31,15 +31,32 @@ R3 -- keep a free card (open variants only). When three cards of a rank are
    always available, and removing x instead of z uncovers more, never less.
    (R2 and R3 are not used in Strict: there, holding a pair back also holds
    back the stock, so postponing is not free.)
-R4 -- deadlock of forced pairs. When exactly two cards of a rank are left
-   (both in stacks), they must be removed together. If card A lies above card
-   B in a stack, A's pair must go before B's. A cycle in this "must go before"
-   relation among forced pairs (including a forced pair lying in one stack)
-   can never be resolved, so the position is lost. Removing cards only deletes
-   such constraints, so a cycle can only appear when a move leaves a new forced
-   pair, and it must pass through that pair: the check runs only then.
-Memo: positions already proved lost are not searched again (and Strict's
-   probabilities are memoised per position).
+R4 -- deadlock of forced pairs. When exactly two cards of a rank are left,
+   they must be removed together. If card A lies above card B in a stack, A's
+   pair must go before B's. A cycle in this "must go before" relation among
+   forced pairs (including a forced pair lying in one stack) can never be
+   resolved, so the position is lost. Removing cards only deletes such
+   constraints, so a cycle can only appear when a move (a pair, or a stock
+   turn) leaves a new forced pair, and it must pass through that pair: the
+   check runs only then, and once at the start. In Strict one of the two may
+   be in the stock: the stack card can then leave only with that stock card,
+   so its constraints hold the same way. (Such a rank never closes a cycle by
+   itself: a column holds no two cards of a rank, so a cycle through its one
+   stack card X, from a card above X to a card below X, already has its own
+   edge past X. Counting it costs nothing and keeps the rule simple.)
+Memo: positions already proved lost are not searched again, and Strict's
+   probabilities are memoised per position. The key is the stack heights and
+   the number of stock cards left, not which cards they are: two positions
+   reached from one start with the same heights have removed the same stack
+   cards, so their stocks differ only in ranks turned more often on one way
+   than on the other. Cards leave in pairs, so such a rank was turned at least
+   twice more on one way: it had at least two cards in the stock, hence (four
+   cards to a rank) at most two in the stacks, and those two are gone on both
+   ways. The ranks
+   where the stocks differ have no card left in the stacks: a stock card of
+   such a rank loses when it is turned, whatever its rank, so both positions
+   have the same answer. (The exact search turns the stock in its one known
+   order: there the number left says which cards they are.)
 Move order: moves that uncover the most cards (the tallest stacks) first,
    which finds winning lines early on winnable deals.
 """
@@ -222,16 +239,20 @@ class Search:
         return moves
 
     def turned(
-        self, card: str, stack: int, then: Callable[[], Generator[None, None, _T]]
+        self, card: str, stack: int, then: Callable[[int], Generator[None, None, _T]]
     ) -> Generator[None, None, _T]:
-        """Strict: remove stock ``card`` with the top of ``stack``, run ``then``, restore."""
+        """Strict: remove stock ``card`` with the top of ``stack``, run ``then``, restore.
+
+        ``then`` gets the rank the turn left with exactly two cards (a new
+        forced pair for R4), or -1.
+        """
         r = RANKS.index(card[0])
         saved = self.stock
         self.stock = list(saved)
         self.stock.remove(card)
         self.pop_one(stack, r)
         try:
-            result = yield from then()
+            result = yield from then(r if self.remaining[r] == 2 else -1)
         finally:
             self.restore_one(stack, r)
             self.stock = saved
@@ -240,14 +261,11 @@ class Search:
     def forced_cycle(self, through: int | None = None) -> bool:
         """R4: is there a cycle among forced pairs (through rank ``through`` if given)?
 
-        A rank is forced when exactly two of its cards are left and none is in
-        the stock. ``before(x)`` is the set of forced ranks with a card above a
-        card of ``x``; a cycle is a forced rank that reaches itself.
+        A rank is forced when exactly two of its cards are left (in Strict one
+        may be in the stock). ``before(x)`` is the set of forced ranks with a
+        card above a card of ``x``; a cycle is a forced rank that reaches itself.
         """
         remaining = self.remaining
-        stock_ranks = 0
-        for c in self.stock:
-            stock_ranks |= 1 << RANKS.index(c[0])
         h = self.heights
         ranks = self.ranks
         memo: dict[int, int] = {}
@@ -260,19 +278,12 @@ class Search:
                     s = ranks[i]
                     for q in range(p + 1, h[i]):
                         y = s[q]
-                        if remaining[y] == 2 and not (stock_ranks >> y) & 1:
+                        if remaining[y] == 2:
                             found |= 1 << y
                 memo[x] = found
             return found
 
-        if through is None:
-            starts = [
-                r for r in range(13) if remaining[r] == 2 and not (stock_ranks >> r) & 1
-            ]
-        elif (stock_ranks >> through) & 1:
-            return False
-        else:
-            starts = [through]
+        starts = [r for r in range(13) if remaining[r] == 2] if through is None else [through]
         for start in starts:
             target = 1 << start
             frontier, visited = before(start), 0
