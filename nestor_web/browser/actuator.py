@@ -7,7 +7,7 @@ touches only the parts of the board that changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
@@ -54,6 +54,7 @@ class Actuator:
         self._frame: tuple[str, str] | None = None
         self._regions: dict[str, str] = {}
         self._shown: dict[str, str] = {}
+        self._drawn: dict[str, object] = {}  # the state last drawn by each _once
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -78,6 +79,7 @@ class Actuator:
         self._regions = {}  # every region holds words: draw them all again
         self._frame = None
         self._shown = {}
+        self._drawn = {}
 
     def enable_controls(self) -> None:
         """Python is ready: the controls may be used."""
@@ -87,7 +89,12 @@ class Actuator:
             control.disabled = False
 
     def apply_settings(self, settings: Settings, animations: bool) -> None:
-        """Reflect the settings on the page: controls, theme, colours, motion."""
+        """Reflect the settings on the page: controls, theme, colours, motion (only when
+        they changed since the last call)."""
+        state = (tuple(getattr(settings, n) for n in settings.names()), animations)
+        if self._drawn.get("settings", _NEVER) == state:
+            return
+        self._drawn["settings"] = state
         root = document.documentElement
         root.setAttribute("data-theme", settings.theme)
         root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
@@ -130,19 +137,51 @@ class Actuator:
         if focused is not None:
             self.restore_focus(*focused)
         el = self.el
-        el["variant"].value = view.variant
         self._text("variant-title", view.variant_title)
         self._text("deal-number", str(view.deal))
         self._text("cards-left", str(view.cards_left))
-        el["discard"].setAttribute("data-count", str(52 - view.cards_left))
         self._text("moves-made", str(view.moves_made))
         self._text("status", view.status)
         if announcement:
             el["announce"].textContent = announcement
         self._text("notice-text", view.notice or "")
-        el["notice"].hidden = view.notice is None
         self._text("indicator", view.indicator or "")
-        el["indicator"].hidden = view.indicator is None
+        self._once("notice", view.notice is None, lambda: _hide(el["notice"], view.notice is None))
+        self._once("indicator", view.indicator is None,
+                   lambda: _hide(el["indicator"], view.indicator is None))
+        self._once("discard", view.cards_left, lambda: el["discard"].setAttribute(
+            "data-count", str(52 - view.cards_left)))
+        self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
+        playing = view.outcome is None
+        controls = (view.can_undo, view.can_redo, view.can_turn_stock, playing, view.solving,
+                    view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"))
+        self._once("controls", controls, lambda: self._show_controls(view))
+        if drawn:
+            gone = {
+                card: drawn[card] for event in events if isinstance(event, Moved)
+                for card in event.removed if card in drawn
+            }
+            if gone:
+                self.fly_away(gone)
+
+    def forget(self, name: str) -> None:
+        """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
+        whose control shows a value the settings don't have)."""
+        self._drawn.pop(name, None)
+
+    def _once(self, name: str, state: object, apply: Callable[[], None]) -> None:
+        """Run ``apply`` only when ``state`` differs from the last one drawn under ``name``."""
+        if self._drawn.get(name, _NEVER) != state:
+            apply()
+            self._drawn[name] = state
+
+    def _show_deal(self, view: BoardView) -> None:
+        self.el["variant"].value = view.variant
+        document.body.setAttribute("data-variant", view.variant)
+        document.title = page_title(view.variant_title, view.deal)
+        self._show_url(view.query)
+
+    def _show_controls(self, view: BoardView) -> None:
         playing = view.outcome is None
         solve = document.querySelector('#controls [data-action="solve"]')
         solve.textContent = _("Stop") if view.solving else _("Solve")
@@ -158,17 +197,7 @@ class Actuator:
             turn.hidden = not view.has_stock
         body = document.body
         _flag(body, "data-outcome", view.outcome)
-        body.setAttribute("data-variant", view.variant)
         _flag(body, "data-solving", "" if view.solving else None)
-        document.title = page_title(view.variant_title, view.deal)
-        self._show_url(view.query)
-        if drawn:
-            gone = {
-                card: drawn[card] for event in events if isinstance(event, Moved)
-                for card in event.removed if card in drawn
-            }
-            if gone:
-                self.fly_away(gone)
 
     def _text(self, name: str, text: str) -> None:
         """Set an element's text only when it changes (a write costs a layout)."""
@@ -293,6 +322,14 @@ class Actuator:
     def ready(self) -> None:
         """Mark the page as ready for input (the tests' hook ``data-ready``)."""
         document.body.setAttribute("data-ready", "")
+
+
+_NEVER = object()
+"""A state no view has: what :meth:`Actuator._once` compares with the first time."""
+
+
+def _hide(element: Any, hidden: bool) -> None:
+    element.hidden = hidden
 
 
 def _flag(element: Any, name: str, value: str | None) -> None:

@@ -179,6 +179,7 @@ class App:
             events = self.session.set_setting(name, value)
         except NestorError as exc:
             events = self.session.notice(Problem("setting.refused", exc))
+            self.actuator.forget("settings")  # put the control back to the setting's value
         if name == "language":
             self._use_language()
             self.actuator.fill_texts()

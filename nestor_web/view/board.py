@@ -8,13 +8,14 @@ touches the browser or changes the session, so pytest checks exactly what the pl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 
 from nestor import Pair, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
 from ..app.session import Session
-from .i18n import _, card_name, ngettext, rank_label, variant_title
+from .i18n import _, card_name, language, ngettext, rank_label, variant_title
 from .words import indicator_text, notice_text, status_text
 
 
@@ -104,6 +105,15 @@ class BoardView:
 def _card(
     code: str, where: str, available: bool, selected: bool, hinted: bool = False
 ) -> CardView:
+    return _card_in(code, where, available, selected, hinted, language())
+
+
+@lru_cache(maxsize=4096)
+def _card_in(
+    code: str, where: str, available: bool, selected: bool, hinted: bool, lang: str
+) -> CardView:
+    """A card's view; the same for the same arguments, so it is made once (``lang``: the
+    language its words are in, part of the key)."""
     return CardView(
         code=code,
         rank=rank_label(code),
@@ -128,8 +138,9 @@ def board_view(session: Session) -> BoardView:
         return _card(code, where, code in avail, code == sel, code in hinted)
 
     columns = tuple(
-        tuple(card(c, _("column {number}").format(number=i)) for c in col)
+        tuple(card(c, where) for c in col)
         for i, col in enumerate(pos.columns, 1)
+        for where in [_("column {number}").format(number=i)]
     )
     stock_open = pos.stock_turned_up
     if stock_open:
@@ -171,6 +182,7 @@ def board_view(session: Session) -> BoardView:
     )
 
 
+@lru_cache(maxsize=4096)
 def render_card(card: CardView) -> str:
     """HTML of one face-up card: a button when available, else a plain box.
 
