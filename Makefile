@@ -7,6 +7,7 @@
 #                      message catalogs, render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
+#   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make lint | unit | e2e | clean | distclean
 #
 # Nothing here is fetched outside the package registries: the browser is Debian's chromium.
@@ -33,7 +34,8 @@ SW_INPUTS    = index.html main.py pyscript.json $(wildcard $(SHIPPED)) scripts/b
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium lint unit e2e test measure bench-move clean distclean
+.PHONY: help play vendor site venv chromium lint unit e2e test test-slow measure bench-move clean \
+        distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -106,6 +108,10 @@ lint: $(VENV_STAMP)
 
 unit: $(VENV_STAMP)
 	$(VENV)/bin/pytest tests $(PYTEST_ARGS)
+
+# The tests marked slow, which pytest leaves out by default (pyproject.toml: -m "not slow").
+test-slow: $(VENV_STAMP)
+	$(VENV)/bin/pytest -m slow tests $(PYTEST_ARGS)
 
 e2e: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/pytest e2e $(PYTEST_ARGS)

@@ -9,14 +9,16 @@ be turned next, the player maximising over pairs).
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from nestor import Game, deal_position
+from nestor import MAX_DEAL, Game, deal_position
 from nestor.cards import RANKS, SUITS
 from nestor.position import Move, Pair, Position, TurnStock
 from nestor.solver import Solution, Status, iter_line, solve, solve_steps
@@ -728,3 +730,55 @@ def test_strict_without_the_known_order_gives_the_same_chance_and_move(deal):
     assert quick.win_probability == full.win_probability
     assert quick.best_move == full.best_move
     assert quick.nodes <= full.nodes
+
+
+# ---- whole deals against an oracle (slow: make test-slow) --------------------------------------
+
+
+def plain_search_class() -> type:
+    """The plain search of bench/solver.py: depth-first over every pair, a memo of lost
+    positions, no pruning rule and no move order (Strict: the stock in its dealt order, and
+    a plain expectimax over the unknown order). It shares no code with nestor.solver."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "solver.py"
+    spec = importlib.util.spec_from_file_location("bench_solver", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Plain
+
+
+ORACLE_DEALS = 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_whole_deals_agree_with_a_plain_search(variant):
+    """Every winning line is replayed by the rules engine; every loss is confirmed by the plain
+    exhaustive search; Strict's chance with best play equals the plain expectimax's, and its
+    best pair keeps that chance."""
+    plain = plain_search_class()
+    rng = random.Random(f"oracle-{variant}")
+    answers = {WINNABLE: 0, LOST: 0}
+    for deal in sorted(rng.sample(range(MAX_DEAL), ORACLE_DEALS)):
+        p = deal_position(variant, deal)
+        sol = solve(p)
+        answers[sol.known_order] += 1
+        assert sol.known_order is status_of(plain(p).winnable()), (variant, deal)
+        if sol.known_order is WINNABLE:
+            end = replay(p, sol.line)
+            assert end.is_empty(), (variant, deal)
+        else:
+            assert sol.line == ()
+        if not p.variant.has_stock:
+            assert sol.status is sol.known_order
+            continue
+        chance = plain(p).chance()
+        assert sol.win_probability == pytest.approx(chance, abs=1e-9), (variant, deal)
+        assert sol.status is status_of(chance > 0.0)
+        if isinstance(sol.best_move, Pair):
+            after = plain(p.apply(sol.best_move)).chance()
+            assert after == pytest.approx(chance, abs=1e-9), (variant, deal)
+        elif sol.best_move is not None:
+            assert p.legal_moves() == [TurnStock()]  # turning is the only move
+    if variant != "doublets":  # doublets is won 99.999% of the time (vertical: 96%)
+        assert answers[WINNABLE] >= 3 and answers[LOST] >= 3, answers
