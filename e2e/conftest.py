@@ -276,6 +276,14 @@ def wait_ready_page(page: Page, timeout_ms: int = READY_TIMEOUT_MS) -> Page:
     return page
 
 
+def stored(page: Page, key: str) -> str | None:
+    """localStorage[key] once the page has saved: saving runs in the task after the board
+    is drawn, and ``window.nestorSavePending`` is true until then."""
+    page.wait_for_function("() => !window.nestorSavePending")
+    value = page.evaluate("k => localStorage.getItem(k)", key)
+    return value if isinstance(value, str) else None
+
+
 @pytest.fixture
 def wait_ready() -> Callable[..., Page]:
     """``wait_ready(page)`` - block until ``body[data-ready]`` (default timeout 60 s)."""

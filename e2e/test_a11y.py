@@ -7,6 +7,7 @@ import os
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from conftest import stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, expect
 from test_play import cards_on_page, open_game, play, shown_codes
@@ -131,8 +132,8 @@ def test_statistics_count_a_win_and_reset_after_confirmation(page: Page, wait_re
     for move in line:
         play(page, move)
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
-    stored = json.loads(page.evaluate("localStorage.getItem('nestor.stats')"))
-    assert stored["variants"]["vertical"]["won"] == 1
+    stats = json.loads(stored(page, "nestor.stats") or "")
+    assert stats["variants"]["vertical"]["won"] == 1
     page.click('[data-action="stats"]')
     row = page.locator("#stats-dialog tbody tr", has_text="Vertical")
     expect(row.locator("td").nth(1)).to_have_text("1")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from conftest import stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
@@ -40,7 +41,7 @@ def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) 
         assert solve(game.position.apply(hinted)).status is Status.WINNABLE
         play(page, hinted)
         game.push(hinted)
-    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    saved = json.loads(stored(page, "nestor.game"))
     assert saved["hints"] == 3 and saved["solver_moves"] == 0
     ms = float(page.locator("body").get_attribute("data-hint-ms") or "nan")
     assert 0 <= ms < 10_000
@@ -82,7 +83,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     expect(page.locator("#moves-made")).to_have_text(str(int(stopped_at) - 1))
     solve_button.click()
     expect(page.locator("body")).to_have_attribute("data-outcome", "won", timeout=60_000)
-    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    saved = json.loads(stored(page, "nestor.game"))
     assert saved["solver_moves"] >= 26
     game = Game.from_json({k: saved[k] for k in ("variant", "deal", "moves", "cursor")})
     assert game.position.is_empty()
@@ -97,7 +98,11 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     expected = "yes" if won else "no"
     expect(page.locator("#indicator")).to_contain_text(f"Winnable: {expected}")
     page.check("#opt-winnable-only")
-    settings = json.loads(page.evaluate("localStorage.getItem('nestor.settings')"))
+    # Saving runs in the task after the board is drawn: wait for it.
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('nestor.settings')).winnable_only === true"
+    )
+    settings = json.loads(stored(page, "nestor.settings"))
     assert settings["winnable_indicator"] is True and settings["winnable_only"] is True
     for _ in range(3):
         before = page.locator("#deal-number").inner_text()

@@ -10,6 +10,7 @@ import json
 import re
 import time
 
+from conftest import stored
 from playwright.sync_api import BrowserContext, Page, expect
 
 from nestor import Game, Pair
@@ -41,7 +42,7 @@ def controlled(page: Page) -> bool:
 
 
 def saved(page: Page) -> dict[str, str | None]:
-    return {key: page.evaluate("k => localStorage.getItem(k)", key) for key in SAVED_KEYS}
+    return {key: stored(page, key) for key in SAVED_KEYS}
 
 
 def first_visit(context: BrowserContext, wait_ready, query: str = "") -> Page:
@@ -75,7 +76,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
     assert cards_on_page(page) == shown_codes(game)
     pair(page, game)
-    assert json.loads(page.evaluate("localStorage.getItem('nestor.game')"))["moves"] == [
+    assert json.loads(stored(page, "nestor.game"))["moves"] == [
         str(m) for m in game.moves
     ]
 

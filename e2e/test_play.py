@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from conftest import READY_TIMEOUT_MS
+from conftest import READY_TIMEOUT_MS, stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, Route, expect
 
@@ -96,7 +96,7 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
     play(page, second_move)
     expect(page.locator("#cards-left")).to_have_text("48")
     page.click('[data-action="undo"]')
-    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    saved = json.loads(stored(page, "nestor.game"))
     assert saved == {
         "version": 1, "variant": "standard", "deal": 7,
         "moves": [str(move), str(second_move)], "cursor": 1,
@@ -239,7 +239,7 @@ def test_bad_link_is_reported_while_loading_is_shown(page: Page, wait_ready) -> 
 
 
 @pytest.mark.parametrize(
-    "stored",
+    "text",
     [
         "{not json",
         json.dumps({"version": 1, "variant": "klondike", "deal": 3, "moves": [], "cursor": 0}),
@@ -249,10 +249,10 @@ def test_bad_link_is_reported_while_loading_is_shown(page: Page, wait_ready) -> 
     ],
     ids=["bad-json", "unknown-variant", "illegal-move", "nested-too-deep"],
 )
-def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, stored: str) -> None:
+def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, text: str) -> None:
     page.add_init_script(
         "if (!sessionStorage.getItem('seeded')) {"
-        f"  localStorage.setItem('nestor.game', {json.dumps(stored)});"
+        f"  localStorage.setItem('nestor.game', {json.dumps(text)});"
         "  localStorage.setItem('another.app', 'keep me');"
         "  sessionStorage.setItem('seeded', '1');"
         "}"
@@ -262,8 +262,8 @@ def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, stored: str
     expect(page.locator("#notice-text")).to_contain_text("saved game could not be read")
     expect(page.locator("#board [data-card]")).to_have_count(52)
     assert page.evaluate("localStorage.getItem('another.app')") == "keep me"
-    assert page.evaluate("localStorage.getItem('nestor.game.unreadable')") == stored
-    saved = json.loads(page.evaluate("localStorage.getItem('nestor.game')"))
+    assert stored(page, "nestor.game.unreadable") == text
+    saved = json.loads(stored(page, "nestor.game"))
     assert saved["moves"] == [] and saved["version"] == 1
 
 

@@ -19,7 +19,14 @@ from nestor import VARIANTS
 from ..app.events import Event, Moved
 from ..app.settings import Settings
 from ..app.url import parse_query
-from ..view.board import BoardView, board_frame, render_regions
+from ..view.board import (
+    BoardView,
+    CardView,
+    board_frame,
+    region_cards,
+    render_card,
+    render_regions,
+)
 from ..view.i18n import LANGUAGES, _, language, variant_title
 from ..view.texts import TEXTS, keys_html, rules_html
 from ..view.words import page_title
@@ -53,6 +60,7 @@ class Actuator:
         self.el = {name: document.getElementById(name) for name in ELEMENTS}
         self._frame: tuple[str, str] | None = None
         self._regions: dict[str, str] = {}
+        self._cards: dict[str, tuple[CardView, ...]] = {}
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
 
@@ -127,7 +135,12 @@ class Actuator:
         ``events`` removed from where ``drawn`` (:meth:`measure`, taken before) had them."""
         focus = document.activeElement
         focused: tuple[str, str | None] | None = None
-        if not missing(focus) and focus.hasAttribute("data-card"):
+        # Keyboard focus is kept on the board; a pointer's focus (not :focus-visible) is not
+        # worth the layout that moving it costs.
+        if (
+            not missing(focus) and focus.hasAttribute("data-card")
+            and focus.matches(":focus-visible")
+        ):
             column = focus.closest(".column")
             focused = (
                 str(focus.getAttribute("data-card")),
@@ -206,8 +219,11 @@ class Actuator:
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:
+        """Draw the board: all of it for a new frame (another deal's shape), else only the
+        regions whose HTML changed, card by card where cards only left or changed state."""
         frame = board_frame(view)
         regions = render_regions(view)
+        cards = region_cards(view)
         board = self.el["board"]
         if frame != self._frame or regions.keys() != self._regions.keys():
             before, after = frame
@@ -217,13 +233,16 @@ class Actuator:
             for key, html in regions.items():
                 if html == self._regions[key]:
                     continue
-                if key == "spare":
-                    node = board.querySelector('[data-region="spare"]')
-                else:
-                    node = board.querySelector(f'.column[data-column="{key[7:]}"]')
-                node.outerHTML = html
+                old, new = self._cards.get(key), cards.get(key)
+                node = board.querySelector(
+                    '[data-region="spare"]' if key == "spare"
+                    else f'.column[data-column="{key[7:]}"]'
+                )
+                if old is None or new is None or not _patch(node, old, new):
+                    node.outerHTML = html
         self._frame = frame
         self._regions = regions
+        self._cards = cards
 
     def _show_url(self, query: str) -> None:
         shown = str(window.location.search)
@@ -330,6 +349,36 @@ _NEVER = object()
 
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
+
+
+def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:
+    """Bring the cards drawn in ``node`` from ``old`` to ``new`` in place: remove the cards
+    that left, set the attributes of those whose state changed, redraw only a card that
+    became available. ``False`` (nothing done) when ``new`` is not ``old`` less some cards.
+
+    Cards that stay keep their elements, so keyboard focus stays on them.
+    """
+    kept = {c.code for c in new}
+    if not new or [c.code for c in old if c.code in kept] != [c.code for c in new]:
+        return False
+    before = {c.code: c for c in old}
+    for card in old:
+        if card.code not in kept:
+            node.querySelector(f'[data-card="{card.code}"]').remove()
+    for card in new:
+        was = before[card.code]
+        if was == card:
+            continue
+        element = node.querySelector(f'[data-card="{card.code}"]')
+        if was.available != card.available or not card.available:
+            element.outerHTML = render_card(card)
+            continue
+        _flag(element, "data-selected", "" if card.selected else None)
+        element.setAttribute("aria-pressed", "true" if card.selected else "false")
+        _flag(element, "data-hint", "" if card.hinted else None)
+        if was.name != card.name:
+            element.setAttribute("aria-label", card.name)
+    return True
 
 
 def _flag(element: Any, name: str, value: str | None) -> None:

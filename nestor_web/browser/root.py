@@ -91,12 +91,14 @@ class App:
     def _schedule_save(self) -> None:
         if not self._save_pending:
             self._save_pending = True
+            window.nestorSavePending = True  # a hook for tests: a save will run soon
             asyncio.get_event_loop().call_soon(self.save)
 
     def save(self) -> None:
         """Save what changed; a problem it meets is drawn at once."""
         self._save_pending = False
         self.storage.save(self.session)
+        window.nestorSavePending = False
         problems = self.storage.take_problems()
         if problems:
             for problem in problems:

@@ -275,6 +275,15 @@ def render_regions(view: BoardView) -> dict[str, str]:
     return regions
 
 
+def region_cards(view: BoardView) -> dict[str, tuple[CardView, ...]]:
+    """The cards drawn in each region of :func:`render_regions` that holds only cards (the
+    columns, and the reserve or turned-up stock), in drawing order."""
+    cards = {f"column-{i}": column for i, column in enumerate(view.columns, 1)}
+    if not view.has_stock or view.stock_open:
+        cards["spare"] = view.reserve
+    return cards
+
+
 def board_frame(view: BoardView) -> tuple[str, str]:
     """The HTML around the regions: ``(before, after)``; it changes only with the variant."""
     return (
