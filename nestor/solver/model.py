@@ -4,7 +4,8 @@ Every variant is a set of *stacks* of cards, bottom first, where only the top
 card of a stack is available: each column is a stack, an open reserve is one
 stack per card, and the overlapping reserve is a single stack. Suits never
 matter, so a position is fully described by the height of each stack (plus, in
-Strict, how many cards are left in the stock): that is the memo key (see Memo below).
+Strict, how many cards are left in the stock): that is the memo key (see
+Memo below).
 :class:`Search` holds that state and changes it in place: a move pops cards
 off the tops, and its ``restore_*`` twin puts them back when the search
 backtracks.
@@ -40,10 +41,11 @@ R4 -- deadlock of forced pairs. When exactly two cards of a rank are left,
    turn) leaves a new forced pair, and it must pass through that pair: the
    check runs only then, and once at the start. In Strict one of the two may
    be in the stock: the stack card can then leave only with that stock card,
-   so its constraints hold the same way. (Such a rank never closes a cycle by
-   itself: a column holds no two cards of a rank, so a cycle through its one
-   stack card X, from a card above X to a card below X, already has its own
-   edge past X. Counting it costs nothing and keeps the rule simple.)
+   so its constraints hold the same way. (Such a rank is never needed to close
+   a cycle: a cycle through its one stack card X comes from a card A above X
+   and goes on to a card B below X, so A lies above B in X's column, a step
+   past X; a column holds no two cards of one rank, so A and B differ in
+   rank. Counting it costs nothing and keeps the rule simple.)
 Memo: positions already proved lost are not searched again, and Strict's
    probabilities are memoised per position. The key is the stack heights and
    the number of stock cards left, not which cards they are: two positions
@@ -52,11 +54,10 @@ Memo: positions already proved lost are not searched again, and Strict's
    than on the other. Cards leave in pairs, so such a rank was turned at least
    twice more on one way: it had at least two cards in the stock, hence (four
    cards to a rank) at most two in the stacks, and those two are gone on both
-   ways. The ranks
-   where the stocks differ have no card left in the stacks: a stock card of
-   such a rank loses when it is turned, whatever its rank, so both positions
-   have the same answer. (The exact search turns the stock in its one known
-   order: there the number left says which cards they are.)
+   ways. So the ranks where the stocks differ have no card left in the stacks:
+   a stock card of such a rank loses when it is turned, whatever its rank, and
+   both positions have the same answer. (The exact search turns the stock in
+   its one known order: there the number left says which cards they are.)
 Move order: moves that uncover the most cards (the tallest stacks) first,
    which finds winning lines early on winnable deals.
 """
