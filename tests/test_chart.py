@@ -143,11 +143,11 @@ def test_chart_refuses_an_unknown_result():
 
 def test_chart_of_real_history():
     stats = Stats()
-    stats.record_move("standard", 1, 1_000, won=False, assisted=False, first=True)
-    stats.record_move("standard", 1, 6_000, won=True, assisted=False, first=False)
-    stats.record_move("standard", 2, 10_000, won=False, assisted=True, first=True)
-    stats.record_move("standard", 2, 11_000, won=True, assisted=True, first=False)
-    stats.record_move("strict", 3, 20_000, won=False, assisted=False, first=True)
+    stats.record_move("standard", 1, 1_000, won=False, helped=False, first=True)
+    stats.record_move("standard", 1, 6_000, won=True, helped=False, first=False)
+    stats.record_move("standard", 2, 10_000, won=False, helped=True, first=True)
+    stats.record_move("standard", 2, 11_000, won=True, helped=True, first=False)
+    stats.record_move("strict", 3, 20_000, won=False, helped=False, first=True)
     stats.leave("strict", 3, 21_000)
     root = parse(chart_svg(stats.history("standard"), title="Standard"))
     assert root.get("aria-label") == (
@@ -184,7 +184,7 @@ def test_chart_of_random_play_draws_each_settled_game(steps: list[tuple[Any, ...
         if leave:
             stats.leave(variant, deal, t)
         else:
-            stats.record_move(variant, deal, t, won=won, assisted=assisted, first=first)
+            stats.record_move(variant, deal, t, won=won, helped=assisted, first=first)
     history = stats.history(last=100)
     drawn = bars(parse(chart_svg(history)))
     assert len(drawn) == len(history)

@@ -51,7 +51,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     session = page.session
     play_line(page)
     summary = session.stats.summary("doublets")
-    assert (summary.played, summary.won, summary.won_assisted) == (1, 1, 0)
+    assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
     assert summary.fastest_ms == 25 * 1000  # 26 moves, one second apart
     assert stats_from_text(store.data[STATS_KEY]) == session.stats
 
@@ -77,7 +77,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     assert session.help.hints == 1 and session.help.used
     play_line(page)
     summary = session.stats.summary("doublets")
-    assert (summary.played, summary.won, summary.won_assisted) == (3, 1, 1)
+    assert (summary.played, summary.won, summary.won_with_help) == (3, 1, 1)
     saved = json.loads(store.data[STATS_KEY])
     assert saved["variants"]["doublets"]["won_assisted"] == 1
 
@@ -102,14 +102,14 @@ def test_a_hint_that_shows_no_move_is_no_help() -> None:
     assert page.announcement == "No winning line remains from here: every way on loses."
     assert page.view().status == page.announcement
     assert page.session.help.hints == 0 and not page.session.help.used
-    assert not page.view().assisted
+    assert not page.view().helped
     assert json.loads(page.store.get("nestor.game") or "")["hints"] == 0
     # A hint that shows a move counts.
     page.open_deal("standard", winnable("standard"))
     shown = solve(page.session.position)
     assert isinstance(shown, Solution) and shown.best_move is not None
     assert page.show_hint(shown) == (HintShown(shown.best_move),)
-    assert page.session.help.hints == 1 and page.view().assisted
+    assert page.session.help.hints == 1 and page.view().helped
     assert json.loads(page.store.get("nestor.game") or "")["hints"] == 1
 
 

@@ -33,11 +33,11 @@ def move(
     t: int,
     *,
     won: bool = False,
-    assisted: bool = False,
+    helped: bool = False,
     first: bool = False,
     variant: str = "standard",
 ) -> bool:
-    return stats.record_move(variant, deal, t, won=won, assisted=assisted, first=first)
+    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first)
 
 
 def play(
@@ -49,11 +49,11 @@ def play(
     duration: int = 1000,
 ) -> None:
     """One whole game of ``deal`` starting at ``t``, ending with ``result``."""
-    move(stats, deal, t, first=True, variant=variant, assisted=result == "assisted")
+    move(stats, deal, t, first=True, variant=variant, helped=result == "assisted")
     if result == "lost":
         stats.leave(variant, deal, t + duration)
     else:
-        move(stats, deal, t + duration, won=True, variant=variant, assisted=result == "assisted")
+        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted")
 
 
 def results(stats: Stats, variant: str | None = None) -> list[str]:
@@ -97,7 +97,7 @@ def test_a_deal_is_played_once_across_restarts_replays_and_returns():
     move(stats, 5, 900, first=True)
     summary = stats.summary("standard")
     assert summary.played == 2
-    assert summary.won == summary.won_assisted == 0
+    assert summary.won == summary.won_with_help == 0
 
 
 def test_the_same_deal_number_in_another_variant_is_another_game():
@@ -119,7 +119,7 @@ def test_a_win_is_recorded_at_the_winning_move():
     assert stats.summary("standard").won == 0
     assert move(stats, 3, 3_500, won=True) is True
     summary = stats.summary("standard")
-    assert (summary.played, summary.won, summary.won_assisted) == (1, 1, 0)
+    assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
     assert stats.history() == [Settlement(3_500, "standard", 3, "won")]
     assert stats.playing() is None
     assert stats.deal_result("standard", 3) == "won"
@@ -131,10 +131,10 @@ def test_undoing_out_of_a_win_and_winning_again_counts_one_win():
     move(stats, 3, 2_000, won=True)
     assert move(stats, 3, 3_000) is False  # undo, then another move
     assert move(stats, 3, 4_000, won=True) is False  # won again
-    assert move(stats, 3, 5_000, won=True, assisted=True) is False  # and with help
+    assert move(stats, 3, 5_000, won=True, helped=True) is False  # and with help
     assert move(stats, 3, 6_000, won=True, first=True) is False  # replayed to a win
     summary = stats.summary("standard")
-    assert (summary.played, summary.won, summary.won_assisted) == (1, 1, 0)
+    assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
     assert summary.streak == 1
     assert summary.fastest_ms == 1_000
     assert results(stats) == ["won"]
@@ -151,9 +151,9 @@ def test_leaving_a_won_game_is_not_a_loss():
 def test_a_win_with_help_is_counted_apart():
     stats = Stats()
     move(stats, 1, 1_000, first=True)
-    move(stats, 1, 2_000, won=True, assisted=True)
+    move(stats, 1, 2_000, won=True, helped=True)
     summary = stats.summary("standard")
-    assert (summary.won, summary.won_assisted) == (0, 1)
+    assert (summary.won, summary.won_with_help) == (0, 1)
     assert summary.win_rate == 1.0
     assert summary.fastest_ms is None  # only clean wins are timed
     assert results(stats) == ["assisted"]
@@ -163,20 +163,20 @@ def test_a_win_with_help_is_counted_apart():
 def test_help_used_earlier_in_the_deal_makes_the_win_assisted():
     stats = Stats()
     move(stats, 1, 1_000, first=True)
-    move(stats, 1, 2_000, assisted=True)  # a hint was shown before this move
+    move(stats, 1, 2_000, helped=True)  # a hint was shown before this move
     move(stats, 1, 3_000, first=True)  # restart: the help is not washed away
-    move(stats, 1, 4_000, won=True, assisted=False)
-    assert stats.summary("standard").won_assisted == 1
+    move(stats, 1, 4_000, won=True, helped=False)
+    assert stats.summary("standard").won_with_help == 1
     assert stats.summary("standard").won == 0
 
 
 def test_the_first_win_decides_clean_or_assisted():
     stats = Stats()
     move(stats, 1, 1_000, first=True, won=True)
-    move(stats, 1, 2_000, assisted=True)
-    move(stats, 1, 3_000, won=True, assisted=True)
+    move(stats, 1, 2_000, helped=True)
+    move(stats, 1, 3_000, won=True, helped=True)
     summary = stats.summary("standard")
-    assert (summary.won, summary.won_assisted) == (1, 0)
+    assert (summary.won, summary.won_with_help) == (1, 0)
 
 
 def test_win_rate_counts_both_kinds_of_win():
@@ -233,10 +233,10 @@ def test_a_lost_game_won_later_counts_the_win_then():
 
 def test_a_lost_game_won_later_with_help_earlier_is_assisted():
     stats = Stats()
-    move(stats, 7, 0, first=True, assisted=True)
+    move(stats, 7, 0, first=True, helped=True)
     stats.leave("standard", 7, 1_000)
     move(stats, 7, 2_000, first=True, won=True)
-    assert stats.summary("standard").won_assisted == 1
+    assert stats.summary("standard").won_with_help == 1
 
 
 # ---- streaks -----------------------------------------------------------------------------
@@ -379,13 +379,13 @@ def test_bad_arguments_are_refused(
 ):
     stats = Stats()
     with pytest.raises(error, match=re.escape(message)) as info:
-        stats.record_move(*args, won=False, assisted=False, first=True)
+        stats.record_move(*args, won=False, helped=False, first=True)
     assert info.value.code == code
     with pytest.raises(error, match=re.escape(message)) as info:
         stats.leave(*args)
     assert info.value.code == code
     with pytest.raises(error, match=re.escape(message)):
-        stats.record_move(*args, won=True, assisted=True, first=False)
+        stats.record_move(*args, won=True, helped=True, first=False)
     assert stats == Stats()
     if not code.startswith("number."):  # a bad variant or deal: asking about it is refused too
         with pytest.raises(error, match=re.escape(message)):
@@ -459,7 +459,7 @@ def sample() -> Stats:
     play(stats, 1, 1_000, "won", duration=5_000)
     play(stats, 2, 10_000, "assisted")
     play(stats, 3, 20_000, "lost", variant="strict")
-    move(stats, 4, 30_000, first=True, assisted=True)
+    move(stats, 4, 30_000, first=True, helped=True)
     return stats
 
 
@@ -571,7 +571,7 @@ REFUSED = [
      changed(BASE, counts_standard={"won": 0, "fastest_ms": None, "streak": 1,
                                     "best_streak": 1})),
     ("history wins not counted", "'standard' counts 0 wins with help but 'deals' or",
-     changed(BASE, counts_standard={"won_assisted": 0, "streak": 1, "best_streak": 1})),
+     changed(BASE, counts_standard={"won_with_help": 0, "streak": 1, "best_streak": 1})),
     ("history losses not played", "'history' holds 2 lost strict games but only 1",
      changed(BASE, history=BASE.history + (Settlement(30_000, "strict", 5, "lost"),))),
     ("streak after a loss", "'strict' has a streak of 1 but its history ends with 0 wins",
@@ -652,7 +652,7 @@ class Model:
             self.settled.append((now, key[0], key[1], "lost"))
         self.current = None
 
-    def move(self, key: tuple[str, int], now: int, won: bool, assisted: bool, first: bool):
+    def move(self, key: tuple[str, int], now: int, won: bool, helped: bool, first: bool):
         if key != self.current:
             self.settle_current(now)
         if key not in self.played:
@@ -660,7 +660,7 @@ class Model:
             self.current = key
         if key in self.wins:
             return
-        if assisted:
+        if helped:
             self.helped.add(key)
         if first:
             self.start[key] = now
@@ -713,7 +713,7 @@ def test_random_play_keeps_the_invariants_and_matches_a_model(steps: list[tuple[
         before = stats.snapshot()
         if op[0] == "move":
             _, variant, deal, _, won, assisted, first = op
-            changed = stats.record_move(variant, deal, now, won=won, assisted=assisted,
+            changed = stats.record_move(variant, deal, now, won=won, helped=assisted,
                                         first=first)
             model.move(key, now, won, assisted, first)
         else:
@@ -722,9 +722,9 @@ def test_random_play_keeps_the_invariants_and_matches_a_model(steps: list[tuple[
         assert changed == (stats.snapshot() != before)
         for variant in VARIANT_NAMES:
             s = stats.summary(variant)
-            assert min(s.played, s.won, s.won_assisted, s.streak, s.best_streak) >= 0
-            assert s.won + s.won_assisted <= s.played
-            assert s.streak <= s.best_streak <= s.won + s.won_assisted
+            assert min(s.played, s.won, s.won_with_help, s.streak, s.best_streak) >= 0
+            assert s.won + s.won_with_help <= s.played
+            assert s.streak <= s.best_streak <= s.won + s.won_with_help
             assert s.fastest_ms is None or s.fastest_ms >= 0
             assert s.win_rate is None or 0 <= s.win_rate <= 1
             assert s == model.summary(variant)

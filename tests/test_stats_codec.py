@@ -21,11 +21,11 @@ def move(
     t: int,
     *,
     won: bool = False,
-    assisted: bool = False,
+    helped: bool = False,
     first: bool = False,
     variant: str = "standard",
 ) -> bool:
-    return stats.record_move(variant, deal, t, won=won, assisted=assisted, first=first)
+    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first)
 
 
 def play(
@@ -37,17 +37,17 @@ def play(
     duration: int = 1000,
 ) -> None:
     """One whole game of ``deal`` starting at ``t``, ending with ``result``."""
-    move(stats, deal, t, first=True, variant=variant, assisted=result == "assisted")
+    move(stats, deal, t, first=True, variant=variant, helped=result == "assisted")
     if result == "lost":
         stats.leave(variant, deal, t + duration)
     else:
-        move(stats, deal, t + duration, won=True, variant=variant, assisted=result == "assisted")
+        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted")
 def sample() -> Stats:
     stats = Stats()
     play(stats, 1, 1_000, "won", duration=5_000)
     play(stats, 2, 10_000, "assisted")
     play(stats, 3, 20_000, "lost", variant="strict")
-    move(stats, 4, 30_000, first=True, assisted=True)
+    move(stats, 4, 30_000, first=True, helped=True)
     return stats
 
 
@@ -304,10 +304,10 @@ def real_play(stats: Stats) -> Stats:
     move(stats, 17, T + 61_500, won=True)  # clean win in 52.5 s
     move(stats, 17, T + 70_000, won=True)  # undo, win again: nothing
     move(stats, 3, T + 100_000, first=True)
-    move(stats, 3, T + 120_000, assisted=True)  # a hint
+    move(stats, 3, T + 120_000, helped=True)  # a hint
     stats.leave("standard", 3, T + 130_000)  # lost
     move(stats, 3, T + 140_000, first=True, variant="strict")
-    move(stats, 3, T + 150_000, won=True, assisted=True, variant="strict")  # Solve
+    move(stats, 3, T + 150_000, won=True, helped=True, variant="strict")  # Solve
     move(stats, 3, T + 200_000)  # back to the lost deal
     move(stats, 3, T + 210_000, won=True)  # won later, with the earlier help
     move(stats, 8, T + 300_000)  # resumed mid-game: its start was never seen
@@ -327,7 +327,7 @@ def test_text_written_before_the_split_reads_back_equal_and_is_written_the_same(
     assert read.deal_result("strict", MAX_DEAL - 1) == "lost"
     # Reading it is not a no-op: the numbers keep their meaning afterwards.
     summary = read.summary("standard")
-    assert (summary.played, summary.won, summary.won_assisted, summary.fastest_ms) == (
+    assert (summary.played, summary.won, summary.won_with_help, summary.fastest_ms) == (
         4, 2, 1, 52_500,
     )
 
@@ -343,12 +343,12 @@ step = st.tuples(
 def test_random_play_reads_back_equal(steps: list[tuple[Any, ...]]):
     stats = Stats()
     now = 1_000
-    for variant, deal, wait, leave, won, assisted, first in steps:
+    for variant, deal, wait, leave, won, helped, first in steps:
         now += wait
         if leave:
             stats.leave(variant, deal, now)
         else:
-            move(stats, deal, now, won=won, assisted=assisted, first=first, variant=variant)
+            move(stats, deal, now, won=won, helped=helped, first=first, variant=variant)
         text = stats_to_text(stats)
         again = stats_from_text(text)
         assert again == stats

@@ -405,7 +405,7 @@ class Session:
         game = self.game
         if self.stats.record_move(
             game.variant.name, game.deal, self.clock(),
-            won=game.position.is_empty(), assisted=self.help.used, first=game.cursor == 1,
+            won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
         ):
             self.stats_changes += 1
 

@@ -87,8 +87,8 @@ class VariantStats:
     Attributes:
         played: games (deals) played, each counted once from its first move.
         won: games won without help.
-        won_assisted: games won after a hint or Solve (not in ``won``).
-        win_rate: ``(won + won_assisted) / played``, from 0 to 1; ``None``
+        won_with_help: games won after a hint or Solve (not in ``won``).
+        win_rate: ``(won + won_with_help) / played``, from 0 to 1; ``None``
             when nothing was played.
         streak: games won in a row at the end of the history (wins with help
             count); 0 after a loss.
@@ -99,7 +99,7 @@ class VariantStats:
 
     played: int
     won: int
-    won_assisted: int
+    won_with_help: int
     win_rate: float | None
     streak: int
     best_streak: int
@@ -134,7 +134,7 @@ class VariantCounts:
 
     played: int = 0
     won: int = 0
-    won_assisted: int = 0
+    won_with_help: int = 0
     streak: int = 0
     best_streak: int = 0
     fastest_ms: int | None = None
@@ -182,7 +182,7 @@ class StatsData:
 class _Counts:
     played: int = 0
     won: int = 0
-    won_assisted: int = 0
+    won_with_help: int = 0
     streak: int = 0
     best_streak: int = 0
     fastest_ms: int | None = None
@@ -221,7 +221,7 @@ class Stats:
         now_ms: int,
         *,
         won: bool,
-        assisted: bool,
+        helped: bool,
         first: bool,
     ) -> bool:
         """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
@@ -263,7 +263,7 @@ class Stats:
         before = (entry.start_ms, entry.helped)
         if first:
             entry.start_ms = now_ms
-        entry.helped = entry.helped or bool(assisted)
+        entry.helped = entry.helped or bool(helped)
         if won:
             self._win(key, entry, now_ms)
             changed = True
@@ -322,11 +322,11 @@ class Stats:
             VariantError: unknown variant.
         """
         c = self._counts.get(get_variant(variant).name, _Counts())
-        wins = c.won + c.won_assisted
+        wins = c.won + c.won_with_help
         return VariantStats(
             played=c.played,
             won=c.won,
-            won_assisted=c.won_assisted,
+            won_with_help=c.won_with_help,
             win_rate=wins / c.played if c.played else None,
             streak=c.streak,
             best_streak=c.best_streak,
@@ -367,7 +367,7 @@ class Stats:
             counts=MappingProxyType(
                 {
                     name: VariantCounts(
-                        c.played, c.won, c.won_assisted, c.streak, c.best_streak, c.fastest_ms
+                        c.played, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms
                     )
                     for name, c in self._counts.items()
                 }
@@ -408,7 +408,7 @@ class Stats:
         stats = cls()
         stats._counts = {
             name: _Counts(
-                c.played, c.won, c.won_assisted, c.streak, c.best_streak, c.fastest_ms
+                c.played, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms
             )
             for name, c in data.counts.items()
         }
@@ -464,7 +464,7 @@ class Stats:
                 if counts.fastest_ms is None or elapsed < counts.fastest_ms:
                     counts.fastest_ms = elapsed
         else:
-            counts.won_assisted += 1
+            counts.won_with_help += 1
         self._settle(key, result, now_ms)
 
     def _settle(self, key: _Key, result: str, now_ms: int) -> bool:
@@ -490,7 +490,7 @@ class Stats:
     def _check_consistency(self) -> None:
         """Refuse counts that contradict each other, the deals or the history."""
         for name, c in self._counts.items():
-            wins = c.won + c.won_assisted
+            wins = c.won + c.won_with_help
             if wins > c.played:
                 raise NestorError(
                     f"{name!r} has more wins ({wins}) than games played ({c.played})"
@@ -513,7 +513,7 @@ class Stats:
                     f"'deals' holds {len(states)} {name} deals but only {c.played} were played"
                 )
             results = [s.result for s in self._history if s.variant == name]
-            for kind, count in (("won", c.won), ("assisted", c.won_assisted)):
+            for kind, count in (("won", c.won), ("assisted", c.won_with_help)):
                 seen = max(states.count(kind), results.count(kind))
                 if seen > count:
                     raise NestorError(

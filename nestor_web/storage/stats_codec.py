@@ -17,7 +17,7 @@ JSON text, version :data:`STATS_VERSION`, written without blanks::
      "history": [[time_ms, variant, deal, result], ...]}
 
 ``variants`` holds the counters of every variant played (``won`` counts clean
-wins, ``won_assisted`` wins with help). ``deals`` is the deal memory, least
+wins, ``won_with_help`` wins with help). ``deals`` is the deal memory, least
 recently changed first: ``start_ms`` (int or null) is when the current
 attempt started, ``state`` one of ``"playing"`` (played, unsettled; at most
 one), ``"lost"``, ``"won"``, ``"assisted"``, and ``helped`` (bool) says help
@@ -49,7 +49,11 @@ from nestor_web.app.statistics import (
 STATS_VERSION = 1
 """Version of the stored shape described in the module docstring."""
 
-_COUNT_FIELDS = ("played", "won", "won_assisted", "streak", "best_streak")
+_COUNT_FIELDS = {
+    "played": "played", "won": "won", "won_assisted": "won_with_help",
+    "streak": "streak", "best_streak": "best_streak",
+}
+"""The stored name of each counter of a variant -> its field in ``VariantCounts``."""
 
 
 def stats_to_text(stats: Stats) -> str:
@@ -59,7 +63,7 @@ def stats_to_text(stats: Stats) -> str:
         "version": STATS_VERSION,
         "variants": {
             name: {
-                "played": c.played, "won": c.won, "won_assisted": c.won_assisted,
+                "played": c.played, "won": c.won, "won_assisted": c.won_with_help,
                 "streak": c.streak, "best_streak": c.best_streak,
                 "fastest_ms": c.fastest_ms,
             }
@@ -136,10 +140,10 @@ def _read_counts(data: object) -> dict[str, VariantCounts]:
         if not isinstance(value, dict):
             raise NestorError(f"variants[{name!r}] must be an object, not {clip(repr(value))}")
         fields = {}
-        for field in _COUNT_FIELDS:
+        for field, attribute in _COUNT_FIELDS.items():
             if field not in value:
                 raise NestorError(f"variants[{name!r}] has no {field!r}")
-            fields[field] = whole_number(value[field], f"variants[{name!r}][{field!r}]")
+            fields[attribute] = whole_number(value[field], f"variants[{name!r}][{field!r}]")
         fastest = value.get("fastest_ms")
         counts[name] = VariantCounts(
             **fields,

@@ -70,7 +70,7 @@ class BoardView:
         indicator: the winnable indicator's text, or ``None`` when it is off;
             while the solver works: ``"Checking whether the game can be won…"``.
         winnable_indicator, winnable_only: the settings.
-        assisted: hints or Solve were used in this deal.
+        helped: a hint showed a move, or Solve played one, in this deal.
         solving: Solve is playing.
     """
 
@@ -98,7 +98,7 @@ class BoardView:
     indicator: str | None = None
     winnable_indicator: bool = False
     winnable_only: bool = False
-    assisted: bool = False
+    helped: bool = False
     solving: bool = False
 
 
@@ -177,7 +177,7 @@ def board_view(session: Session) -> BoardView:
         indicator=indicator,
         winnable_indicator=session.settings.winnable_indicator,
         winnable_only=session.settings.winnable_only,
-        assisted=session.help.used,
+        helped=session.help.used,
         solving=session.solving,
     )
 

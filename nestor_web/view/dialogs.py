@@ -30,7 +30,7 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
     for name in VARIANTS:
         s = session.stats.summary(name)
         cells = [
-            str(s.played), str(s.won), str(s.won_assisted),
+            str(s.played), str(s.won), str(s.won_with_help),
             percent(s.win_rate) if s.win_rate is not None else "–",
             str(s.streak), str(s.best_streak), _duration(s.fastest_ms),
         ]
