@@ -7,6 +7,7 @@
 #                      message catalogs, render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
+#   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make lint | unit | e2e | clean | distclean
 #
@@ -18,6 +19,7 @@ VENV     ?= .venv
 CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM                   # read by e2e/conftest.py
 PYTEST_ARGS ?=
+BENCH_ARGS  ?=
 
 VPY          := $(VENV)/bin/python
 NPM_STAMP    := node_modules/.package-lock.json
@@ -34,8 +36,8 @@ SW_INPUTS    = index.html main.py pyscript.json $(wildcard $(SHIPPED)) scripts/b
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium lint unit e2e test test-slow measure bench-move clean \
-        distclean
+.PHONY: help play vendor site venv chromium lint unit e2e test test-slow measure bench-move \
+        bench-boot clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -123,6 +125,12 @@ measure: $(VENV_STAMP) vendor chromium
 # beside a no-op Python handler (the floor); it never fails on a time. Several minutes.
 bench-move: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/move_latency.py
+
+# The game's start-up, cold, warm (under its service worker) and first visit, beside a bare
+# Pyodide boot (bench/floor/), 5 rounds interleaved; prints the table, the issue's ratio lines and
+# the boot phases. It never fails on a time. Several minutes.
+bench-boot: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/boot.py $(BENCH_ARGS)
 
 # Runs all three even when one fails, then fails if any did.
 test: $(VENV_STAMP) vendor chromium
