@@ -6,18 +6,19 @@
 //    the worker to finish precaching, so each file crosses the network once (a page that booted
 //    at the same time would download the wasm a second time: it does not fit the browser's
 //    memory cache). Later visits come from the cache and need no network at all.
-// 3. It looks for a new version. At start-up, before Python starts: a new version found then
-//    takes over at once (the page reloads in a blink). While a game runs (checked when the page
-//    comes back into view, and every half hour): a small notice offers to reload now; otherwise
-//    the next load takes it. The game, saved games and settings live in localStorage, which an
-//    update does not touch, and the game saves after every move.
+// 3. It looks for a new version, never in the way of the game: on a return visit the game starts
+//    at once and the check runs beside the boot (a slow or hanging network delays nothing). A new
+//    version found then, or while a game runs (checked when the page comes back into view, and
+//    every half hour), is offered by a small notice (reload now, or later); one left waiting is
+//    taken on the next load, from the cache before Python starts (the page reloads in a blink,
+//    with no network). The game, saved games and settings live in localStorage, which an update
+//    does not touch, and the game saves after every move.
 //
 // Without service workers (an old browser, a private window that forbids them, plain http on a
 // LAN address) it only starts PyScript: the game plays online as before.
 
 const PYSCRIPT = new URL("../vendor/pyscript/core.js", import.meta.url).href;
 const SW_URL = new URL("../../sw.js", import.meta.url).href;
-const STARTUP_CHECK_MS = 5000; // at start-up, wait this long at most for a new version
 const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this often at most
 
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
@@ -62,19 +63,6 @@ async function takeOver(worker) {
     await sleep(60000); // the reload replaces this page
   }
   switching = false;
-}
-
-// A newer version on the server, installed and waiting; null if there is none (or no network).
-async function newVersion(registration) {
-  if (!registration.installing && !registration.waiting) {
-    try {
-      await registration.update();
-    } catch {
-      return null; // offline, or the server is down: play the version we have
-    }
-  }
-  const worker = registration.installing || registration.waiting;
-  return worker ? installed(worker) : null;
 }
 
 // The notice's words, which Python puts in #pwa-texts from the message catalogs in the page's
@@ -125,39 +113,50 @@ function watch(registration) {
   if (registration.installing) track(registration.installing);
   else if (registration.waiting) offer(registration.waiting);
 
-  let last = Date.now();
+  let last = 0;
   const check = () => {
     if (document.visibilityState !== "visible" || !navigator.onLine) return;
     if (Date.now() - last < 60000) return;
     last = Date.now();
-    registration.update().catch(() => {});
+    // Offline, or the server is down: play the version we have.
+    if (!registration.installing && !registration.waiting) registration.update().catch(() => {});
   };
+  check(); // the start-up check: beside the boot, never awaited
   document.addEventListener("visibilitychange", check);
   setInterval(check, RECHECK_MS);
 }
 
-// Everything before PyScript starts. Resolves when the game may start.
+// Everything before PyScript starts: registers the worker, and resolves when the game may start
+// (at once on a return visit) with what to do once it has (watch for new versions).
 async function prepare() {
-  if (!container) return;
+  if (!container) return null;
   let registration;
   try {
     registration = await container.register(SW_URL);
   } catch (error) {
     console.warn("Nestor: no offline play here (the service worker was refused):", error.message);
-    return;
+    return null;
   }
-  if (!registration) return; // a stand-in that registers nothing (test browsers can do that)
+  if (!registration) return null; // a stand-in that registers nothing (test browsers can do that)
   if (!container.controller) {
-    // A first visit: let the worker fill its cache and take the page, then boot from it. (After
-    // a reload that bypassed the worker, such as Shift+Reload, there is nothing to wait for.)
+    // A first visit: let the worker fill its cache and take the page, then boot from it, so each
+    // file crosses the network once. (After a reload that bypassed the worker, such as
+    // Shift+Reload, there is nothing to wait for.)
     const worker = registration.installing || registration.waiting;
     if (worker && !registration.active) await controlling(worker);
-  } else if (navigator.onLine) {
-    const worker = await Promise.race([newVersion(registration), sleep(STARTUP_CHECK_MS)]);
-    if (worker) await takeOver(worker);
+  } else if (registration.waiting) {
+    // A new version found on an earlier visit and left waiting: this load takes it. Installed
+    // means cached: the switch and the reload need no network.
+    await takeOver(registration.waiting);
   }
-  watch(registration);
+  return () => watch(registration);
 }
 
-// The page must play even if something above breaks.
-prepare().catch((error) => console.warn("Nestor: offline support failed:", error)).finally(startGame);
+// The page must play even if something above breaks. The update check starts once the game has.
+prepare()
+  .catch((error) => console.warn("Nestor: offline support failed:", error))
+  .then((then) => {
+    const started = startGame();
+    if (then) then();
+    return started;
+  });
