@@ -64,10 +64,17 @@ $(CATALOG_STAMP): $(BUILD_STAMP) $(wildcard locale/*/LC_MESSAGES/*.po) scripts/l
 	$(VPY) scripts/locales.py compile
 	@touch $@
 
-sw.js: $(VENDOR_STAMP) $(ICON_STAMP) $(CATALOG_STAMP) $(SW_INPUTS)
+# The page shell's words from the catalogs: English in index.html, every language in
+# static/js/texts.js (scripts/build_shell.py; tests/test_shell.py fails when they are stale).
+SHELL_STAMP  := static/js/.texts-stamp
+$(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
+	$(VPY) scripts/build_shell.py
+	@touch $@
+
+sw.js: $(VENDOR_STAMP) $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) $(SW_INPUTS)
 	node scripts/build_sw.mjs
 
-vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) sw.js
+vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) $(SHELL_STAMP) sw.js
 
 # The files a static host serves, and nothing else, in dist/, with a service worker of its own.
 site: vendor
@@ -144,7 +151,7 @@ test: $(VENV_STAMP) vendor chromium
 # ---------------------------------------------------------------- cleanup
 clean:
 	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
-	rm -f sw.js workbox-*.js static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) locale/*/LC_MESSAGES/*.mo
+	rm -f sw.js workbox-*.js static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean

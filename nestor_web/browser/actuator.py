@@ -338,6 +338,27 @@ class Actuator:
             if not missing(target):
                 target.focus()
 
+    def wake_up(self, wake: Any) -> tuple[str, list[tuple[str, str]]] | None:
+        """End the waking state of static/js/wake.js (the live board is drawn). Returns the
+        deal the waking board showed (``"variant/deal"``) and the taps recorded on it,
+        ``("card", code)`` or ``("action", name)`` in order; ``None`` if there was none."""
+        body = document.body
+        if not body.hasAttribute("data-waking"):
+            return None
+        body.removeAttribute("data-waking")
+        body.removeAttribute("aria-busy")
+        for bar in document.querySelectorAll(".waking-bar"):
+            bar.remove()
+        if missing(wake) or missing(wake.taps):
+            return None
+        taps = []
+        for tap in wake.taps:
+            if not missing(tap.card):
+                taps.append(("card", str(tap.card)))
+            elif not missing(tap.action):
+                taps.append(("action", str(tap.action)))
+        return str(wake.deal), taps
+
     def ready(self) -> None:
         """Mark the page as ready for input (the tests' hook ``data-ready``)."""
         document.body.setAttribute("data-ready", "")

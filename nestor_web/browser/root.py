@@ -22,9 +22,9 @@ from ..app.events import Event, Problem
 from ..app.session import Session
 from ..app.url import parse_query
 from ..storage.manager import StorageManager
-from ..view.board import board_view
+from ..view.board import board_view, render_board
 from ..view.dialogs import stats_html
-from ..view.i18n import pick_language, set_language
+from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import Actuator
 from .input import Input
@@ -60,6 +60,7 @@ class App:
         self._save_pending = False
         self.actuator.enable_controls()
         self.update(())
+        self._wake_up()
         self.actuator.ready()
 
     # ---- the one path of every change ---------------------------------------------------
@@ -98,12 +99,30 @@ class App:
         """Save what changed; a problem it meets is drawn at once."""
         self._save_pending = False
         self.storage.save(self.session)
+        view = board_view(self.session)
+        self.storage.save_board(language(), render_board(view), {
+            "variant-title": view.variant_title, "deal-number": str(view.deal),
+            "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
+            "status": view.status,
+        })
         window.nestorSavePending = False
         problems = self.storage.take_problems()
         if problems:
             for problem in problems:
                 self.session.notice(problem)
             self.actuator.draw(board_view(self.session))
+
+    def _wake_up(self) -> None:
+        """The live board has replaced the stored one (static/js/wake.js): apply the taps
+        made on it, in order, if it showed the deal now in play."""
+        woken = self.actuator.wake_up(getattr(window, "nestorWake", None))
+        if woken is None or woken[0] != "{}/{}".format(*self.session.key):
+            return
+        for kind, value in woken[1]:
+            if kind == "card":
+                self.tap(value)
+            else:
+                self.action(value)
 
     def animations(self) -> bool:
         """Animate? The setting, or when unset, unless the system asks for reduced motion."""

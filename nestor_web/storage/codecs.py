@@ -12,6 +12,15 @@ neither, which reads as 0).
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings).
 
+The board as last drawn, version 1 (read only by static/js/wake.js, before Python starts)::
+
+    {"version": 1, "game": saved-game text, "language": str, "html": str,
+     "counters": {"variant-title": str, "deal-number": str, "cards-left": str,
+                  "moves-made": str, "status": str}}
+
+``game`` is the exact saved-game text the board belongs to: the first paint shows the board
+only while ``nestor.game`` holds that same text.
+
 Errors are :class:`nestor.NestorError` with a ``code`` and ``details``, worded by the view.
 """
 
@@ -29,6 +38,9 @@ from ..app.settings import Settings
 
 SAVE_VERSION = 1
 """Version of the saved-game text described above."""
+
+BOARD_VERSION = 1
+"""Version of the stored board described above (static/js/wake.js checks it)."""
 
 
 def _dumps(data: object) -> str:
@@ -75,3 +87,11 @@ def settings_from_text(text: str) -> Settings:
         if name in data:
             settings.set(name, data[name])
     return settings
+
+
+def board_to_text(game: str, language: str, html: str, counters: dict[str, str]) -> str:
+    """The stored board (the shape above) of the saved-game text ``game``."""
+    return _dumps({
+        "version": BOARD_VERSION, "game": game, "language": language, "html": html,
+        "counters": counters,
+    })

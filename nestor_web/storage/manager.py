@@ -9,6 +9,9 @@ when the browser refuses storage). The keys, all JSON text:
 ``nestor.stats``           the statistics (:mod:`.stats_codec`)
 ``nestor.archive``         games left in progress: ``{"variant/deal": saved-game text}``,
                            oldest first, at most :data:`ARCHIVE_SIZE`
+``nestor.board``           the board as last drawn with the saved game, for the first paint
+                           of the next visit (:func:`.codecs.board_to_text`; draw state:
+                           never read by Python, and a stale one is simply ignored)
 ``<key>.unreadable``       a value that could not be read, set aside before it was replaced
 =========================  ===========================================================
 
@@ -40,6 +43,7 @@ from ..app.settings import Settings
 from ..app.statistics import Stats
 from ..app.url import parse_query
 from .codecs import (
+    board_to_text,
     game_from_text,
     game_to_text,
     settings_from_text,
@@ -53,10 +57,11 @@ SAVE_KEY = "nestor.game"
 SETTINGS_KEY = "nestor.settings"
 STATS_KEY = "nestor.stats"
 ARCHIVE_KEY = "nestor.archive"
+BOARD_KEY = "nestor.board"
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
-KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY)
+KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY)
 """Every key the game owns (each also with :data:`UNREADABLE`)."""
 
 ARCHIVE_SIZE = 20
@@ -182,6 +187,17 @@ class StorageManager:
             self._stats_saved = session.stats_changes
             self._write(STATS_KEY, stats_to_text(session.stats))
 
+    def save_board(self, language: str, html: str, counters: dict[str, str]) -> None:
+        """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`),
+        when it changed. Call it after :meth:`save`; it binds the board to the game text
+        saved last, so a board of any other game state is never painted."""
+        game = self._written.get(SAVE_KEY)
+        if game is None:
+            return
+        text = board_to_text(game, language, html, counters)
+        if text != self._written.get(BOARD_KEY):
+            self._write(BOARD_KEY, text)
+
     def changed_elsewhere(self, key: str | None) -> None:
         """Another tab wrote ``key`` (``None``: it cleared the storage)."""
         if key is None:
@@ -263,6 +279,6 @@ class StorageManager:
 
 
 __all__ = [
-    "ARCHIVE_KEY", "ARCHIVE_SIZE", "KEYS", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
+    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "KEYS", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
     "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
 ]

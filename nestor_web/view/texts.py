@@ -1,8 +1,9 @@
 """The page's own texts, as gettext messages: the page shell, the rules, the keys.
 
-``index.html`` holds no words of its own (but the loading message): each
-element with ``data-text="id"`` gets ``TEXTS[id]`` translated, and the rules
-section is built from :data:`RULES`. Messages may hold simple inline markup
+Each element of ``index.html`` with ``data-text="id"`` shows ``TEXTS[id]``: the build
+(scripts/build_shell.py) writes the English text into the page and every language's into
+static/js/texts.js, and Python sets it again in the player's language. The rules section is
+built from :data:`RULES`. Messages may hold simple inline markup
 (``<strong>``, ``<a>``), written by us and by our translators only.
 """
 
@@ -46,6 +47,10 @@ TEXTS: dict[str, str] = {
     "rules-title": N_("How to play"),
     "keys-title": N_("Playing with the keyboard"),
     "close": N_("Close"),
+    "reserve-label": N_("Reserve"),
+    "loading": N_("Loading the game (Python in your browser)…"),
+    "waking": N_("Starting the game…"),
+    "solve": N_("Solve"),
     "update-ready": N_("A new version of Nestor is ready. Your game is kept."),
     "update-reload": N_("Reload now"),
     "update-later": N_("Later"),

@@ -1,0 +1,137 @@
+// The first paint of a return visit, before Python starts. index.html loads it deferred and
+// render-blocking: it runs once the page is parsed, before the browser first paints it.
+//
+// 1. The stored settings' theme and colours apply at once (no flash of the light theme),
+//    and the page's texts switch to the stored language (from static/js/texts.js, which the
+//    build writes from the message catalogs), so nothing shows in the wrong language.
+// 2. The board the game last drew (localStorage "nestor.board", written by the storage
+//    manager on every save) is painted if it belongs to the saved game ("nestor.game", the
+//    same text), the page's language and the deal the address asks for; the body is marked
+//    data-waking (and aria-busy) while it waits for Python. Anything stale, unreadable or of
+//    another version is ignored silently: the page then starts as on a first visit.
+// 3. Taps on the waking board are recorded, only which card or control was tapped (no rules
+//    here), in window.nestorWake.taps; Python applies them in order once it runs
+//    (nestor_web/browser/root.py), if the deal is still the one painted.
+//
+// Everything here may fail (storage forbidden, data damaged): the page must play anyway.
+(function () {
+  "use strict";
+  const root = document.documentElement;
+  const body = document.body;
+
+  function read(key) {
+    try {
+      const text = localStorage.getItem(key);
+      return text === null ? null : { text: text, value: JSON.parse(text) };
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function preferredLanguage(texts) {
+    const tags = navigator.languages && navigator.languages.length
+      ? navigator.languages : [navigator.language || "en"];
+    for (const tag of tags) {
+      const code = String(tag).split(/[-_]/)[0].toLowerCase();
+      if (texts[code]) return code;
+    }
+    return "en";
+  }
+
+  function applySettings(settings) {
+    if (settings.theme === "light" || settings.theme === "dark") {
+      root.setAttribute("data-theme", settings.theme);
+    }
+    if (settings.four_colours === true) root.setAttribute("data-four-colours", "true");
+  }
+
+  function applyLanguage(words, code) {
+    root.lang = code;
+    for (const element of document.querySelectorAll("[data-text]")) {
+      const text = words[element.getAttribute("data-text")];
+      if (typeof text === "string") element.textContent = text;
+    }
+    for (const element of document.querySelectorAll("[data-label]")) {
+      const text = words[element.getAttribute("data-label")];
+      if (typeof text === "string") element.setAttribute("aria-label", text);
+    }
+    const inner = { "rules-text": "#rules", "keys-text": "#keys", "variant": "#variants",
+                    "opt-language": "#languages" }; // as scripts/build_shell.py writes them
+    for (const [id, key] of Object.entries(inner)) {
+      const element = document.getElementById(id);
+      if (element && typeof words[key] === "string") element.innerHTML = words[key];
+    }
+  }
+
+  // The deal the address asks for ("" when it names none), as "variant/deal".
+  function askedFor() {
+    const params = new URLSearchParams(location.search);
+    if (!params.has("variant") && !params.has("deal")) return "";
+    return (params.get("variant") || "standard").trim().toLowerCase() + "/" +
+      (params.get("deal") || "").trim();
+  }
+
+  function paintBoard(board, game, language) {
+    const b = board.value;
+    const g = game.value;
+    if (!b || b.version !== 1 || b.game !== game.text || b.language !== language) return false;
+    if (typeof b.html !== "string" || !g || typeof g.variant !== "string") return false;
+    const asked = askedFor();
+    if (asked && asked !== g.variant + "/" + g.deal) return false;
+    const counters = b.counters || {};
+    const boardElement = document.getElementById("board");
+    boardElement.innerHTML = b.html;
+    for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "status"]) {
+      const element = document.getElementById(id);
+      if (element && typeof counters[id] === "string") element.textContent = counters[id];
+    }
+    const discard = document.getElementById("discard");
+    const left = Number(counters["cards-left"]);
+    if (discard && Number.isInteger(left)) discard.setAttribute("data-count", String(52 - left));
+    const variant = document.getElementById("variant");
+    if (variant) variant.value = g.variant;
+    body.setAttribute("data-variant", g.variant);
+    return true;
+  }
+
+  function recordTaps() {
+    const wake = { taps: [], deal: null };
+    window.nestorWake = wake;
+    document.getElementById("board").addEventListener("click", (event) => {
+      if (!body.hasAttribute("data-waking")) return;
+      const target = event.target.closest("[data-card], [data-action]");
+      if (!target) return;
+      const card = target.getAttribute("data-card");
+      if (card) {
+        wake.taps.push({ card: card });
+        target.setAttribute("data-queued", "");
+      } else {
+        wake.taps.push({ action: target.getAttribute("data-action") });
+      }
+    });
+    return wake;
+  }
+
+  try {
+    const texts = window.NESTOR_TEXTS || {};
+    const settings = (read("nestor.settings") || {}).value || {};
+    if (typeof settings === "object") applySettings(settings);
+    const language = texts[settings.language] ? settings.language : preferredLanguage(texts);
+    if (language !== "en" && texts[language]) applyLanguage(texts[language], language);
+    const board = read("nestor.board");
+    const game = read("nestor.game");
+    if (board && game && paintBoard(board, game, language)) {
+      const wake = recordTaps();
+      wake.deal = game.value.variant + "/" + game.value.deal;
+      body.setAttribute("data-waking", "");
+      body.setAttribute("aria-busy", "true");
+      const bar = document.createElement("div");
+      bar.className = "waking-bar";
+      bar.setAttribute("role", "progressbar");
+      bar.setAttribute("aria-label", (texts[language] || {}).waking || "");
+      body.prepend(bar);
+    }
+  } catch (error) {
+    // Damaged data or forbidden storage: start as on a first visit.
+  }
+})();
