@@ -6,6 +6,8 @@
 #   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, compile the
 #                      message catalogs, render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
+#   make stdlib-trim   static/vendor/pyodide/python_stdlib.trimmed.zip: only the stdlib the game
+#                      imports (opt-in: the page does not load it)
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
@@ -79,6 +81,13 @@ vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) $(SHELL_STAMP) sw.js
 # The files a static host serves, and nothing else, in dist/, with a service worker of its own.
 site: vendor
 	$(PYTHON) scripts/build_site.py dist
+
+# Opt-in, not part of vendor or site: a copy of Pyodide's stdlib zip without the modules the game
+# never imports (scripts/trim_stdlib.py says what is kept), beside the vendored one. Nothing loads
+# it until Pyodide is given it as stdLibURL. Note: build_sw.mjs precaches static/vendor/pyodide/*.
+.PHONY: stdlib-trim
+stdlib-trim: $(VENDOR_STAMP) scripts/trim_stdlib.py
+	$(PYTHON) scripts/trim_stdlib.py
 
 # serve.py rebuilds a stale sw.js when the page asks for it: edit, reload, accept the notice.
 play: vendor
