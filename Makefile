@@ -10,6 +10,7 @@
 #                      imports (opt-in: the page does not load it)
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
+#   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make lint | unit | e2e | clean | distclean
 #
@@ -22,6 +23,7 @@ CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM                   # read by e2e/conftest.py
 PYTEST_ARGS ?=
 BENCH_ARGS  ?=
+LIGHTHOUSE_ARGS ?=
 
 VPY          := $(VENV)/bin/python
 NPM_STAMP    := node_modules/.package-lock.json
@@ -39,7 +41,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow measure bench-move \
-        bench-boot clean distclean
+        bench-boot lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -147,6 +149,11 @@ bench-move: $(VENV_STAMP) vendor chromium
 # the boot phases. It never fails on a time. Several minutes.
 bench-boot: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/boot.py $(BENCH_ARGS)
+
+# The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
+# fresh profile each run: the four category scores and LCP, TBT, CLS per preset.
+lighthouse: $(VENV_STAMP) vendor chromium
+	CHROME_PATH=$(CHROMIUM) $(VENV)/bin/python bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 # Runs all three even when one fails, then fails if any did.
 test: $(VENV_STAMP) vendor chromium

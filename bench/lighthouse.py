@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Lighthouse on the game, mobile and desktop presets: ``make lighthouse``.
+
+Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path /] [--keep DIR]
+
+Serves the repo root on 127.0.0.1 with scripts/serve.py's ``serve_in_thread`` (netlify.toml's
+headers) and runs the npm package ``lighthouse`` (a devDependency pinned in package.json, its
+Node API in bench/lighthouse.mjs) on Debian's chromium (``CHROME_PATH``, default
+``/usr/bin/chromium``: scripts/chromium.py's ``CHROMIUM``) with ``--headless=new --no-sandbox``
+and the flags of scripts/chromium.py (nothing but 127.0.0.1 resolves). Lighthouse starts each
+run in a fresh profile and clears the origin's storage: every run is a first visit.
+
+Each preset runs in two modes. "preset": Lighthouse's preset as it is. A first visit waits for
+the service worker to precache the game before PyScript starts (static/js/pwa.js), and
+Lighthouse does not count the worker's own fetches as the page's network: it may see the
+network quiet and end its trace on the page shell, before Python starts, leaving the boot's
+blocking time and layout shift out ("python" says whether main.py was fetched in the trace).
+"whole boot": the same preset with ``pauseAfterLoadMs`` (default 30 s, ``--hold``), so the
+trace goes on after the load event, through the Python boot, until the page is quiet.
+
+Prints, per preset and mode, the four category scores (0-100) and LCP, TBT (ms) and CLS; with
+``--runs`` above 1, the median of each and every run. The full JSON reports go to ``--keep``
+(default: a temporary folder, removed). It never fails on a score; it fails if Lighthouse
+could not run or reported a runtime error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import chromium  # noqa: E402
+from serve import serve_in_thread  # noqa: E402
+
+PRESETS = ("mobile", "desktop")
+MODES = ("preset", "whole boot")
+FLAGS = ("--headless=new", *dict.fromkeys(("--no-sandbox", *chromium.CHROMIUM_ARGS)))
+"""Chromium flags for Lighthouse's browser: headless, no sandbox, scripts/chromium.py's flags."""
+
+SCORES = ("performance", "accessibility", "best_practices", "seo")
+METRICS = (("lcp_ms", "LCP", "ms"), ("tbt_ms", "TBT", "ms"), ("cls", "CLS", ""))
+
+
+def run_once(url: str, preset: str, report: Path, settings: dict[str, int]) -> dict[str, Any]:
+    """One Lighthouse run; its summary (bench/lighthouse.mjs's JSON line).
+
+    Raises:
+        RuntimeError: Lighthouse exited with an error or reported a runtime error.
+    """
+    env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", chromium.CHROMIUM)}
+    cmd = ["node", str(ROOT / "bench" / "lighthouse.mjs"), url, preset, str(report)]
+    done = subprocess.run(
+        [*cmd, json.dumps(FLAGS), json.dumps(settings)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"lighthouse {preset} failed ({done.returncode}):\n{done.stderr}")
+    summary: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if summary["runtime_error"]:
+        raise RuntimeError(f"lighthouse {preset}: {summary['runtime_error']}")
+    return summary
+
+
+def fmt(key: str, values: list[float | None]) -> str:
+    """The median of ``values`` as printed: "—" when Lighthouse gave none."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return "—"
+    med = statistics.median(known)
+    if key == "cls":
+        return f"{med:.3f}"
+    if key.endswith("_ms"):
+        return f"{med / 1000:.1f} s" if med >= 1000 else f"{med:.0f} ms"
+    return f"{med:.0f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=1, help="runs per preset (default 1)")
+    ap.add_argument("--path", default="/", help="page to audit (default /)")
+    ap.add_argument("--keep", type=Path, help="folder for the JSON reports (default: none kept)")
+    ap.add_argument(
+        "--hold", type=float, default=30.0, help="whole boot: s to trace after load (default 30)"
+    )
+    args = ap.parse_args(argv)
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+
+    server, origin = serve_in_thread(ROOT)
+    url = origin + args.path
+    runs = [(p, m) for p in PRESETS for m in MODES]
+    results: dict[tuple[str, str], list[dict[str, Any]]] = {k: [] for k in runs}
+    load = os.getloadavg()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = args.keep or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            for i in range(args.runs):
+                for preset, mode in runs:  # interleaved, as bench/boot.py does
+                    name = f"lighthouse-{preset}-{mode.split()[0]}-{i + 1}.json"
+                    settings = {}
+                    if mode == "whole boot":
+                        hold = int(args.hold * 1000)
+                        settings = {"pauseAfterLoadMs": hold, "maxWaitForLoad": hold + 90_000}
+                    summary = run_once(url, preset, folder / name, settings)
+                    results[preset, mode].append(summary)
+                    print(
+                        f"  run {i + 1}/{args.runs}: {preset}, {mode}", file=sys.stderr, flush=True
+                    )
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    first = results[runs[0]][0]
+    print(
+        f"Lighthouse {first['lighthouse']} on {args.path} ({first['browser']}), "
+        f"{args.runs} run(s) per preset, load average {load[0]:.1f} -> {os.getloadavg()[0]:.1f}"
+    )
+    head = f"{'preset, mode':22}" + "".join(f"{k.replace('_', ' '):>15}" for k in SCORES)
+    head += "".join(f"{label:>10}" for _, label, _ in METRICS) + f"{'requests':>10}{'python':>8}"
+    print(head)
+    for key in runs:
+        got = results[key]
+        row = f"{', '.join(key):22}"
+        row += "".join(f"{fmt(k, [r[k] for r in got]):>15}" for k in SCORES)
+        row += "".join(f"{fmt(k, [r[k] for r in got]):>10}" for k, _, _ in METRICS)
+        row += f"{fmt('requests', [r['requests'] for r in got]):>10}"
+        row += f"{'/'.join(sorted({'yes' if r['python_in_trace'] else 'no' for r in got})):>8}"
+        print(row)
+        warnings = {w for r in got for w in r["warnings"]}
+        for w in sorted(warnings):
+            print(f"  warning: {w}")
+    print("requests: what Lighthouse saw the page fetch (the service worker's own fetches not);")
+    print("python: main.py fetched within Lighthouse's trace (the Python boot is in the figures)")
+    if args.runs > 1:
+        for key in runs:
+            for i, r in enumerate(results[key], 1):
+                print(
+                    f"  {preset} run {i}: "
+                    + ", ".join(f"{k} {r[k]}" for k in (*SCORES, "lcp_ms", "tbt_ms", "cls"))
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
