@@ -1,0 +1,173 @@
+"""The first paint: a return visit shows its stored board, theme and language before Python
+starts (static/js/wake.js), taps on it count, and the page does not move when Python takes
+over. PyScript is held back with a route until the test lets it go; the service worker is blocked
+in these tests, since what it serves from its cache never reaches a route."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import stored
+from playwright.sync_api import BrowserContext, Page, Route, expect
+from test_play import cards_on_page, open_game, play, shown_codes
+
+from nestor import Game, Pair
+
+CORE = "**/static/vendor/pyscript/core.js"
+CLS = """window.__cls = 0; new PerformanceObserver(list => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+}).observe({type: "layout-shift", buffered: true});"""
+
+
+def pairs_of(game: Game, count: int) -> list[Pair]:
+    played = []
+    for _ in range(count):
+        move = next(m for m in game.legal_moves() if isinstance(m, Pair))
+        game.push(move)
+        played.append(move)
+    return played
+
+
+def fresh(site_context, base_url: str) -> tuple[BrowserContext, Page]:
+    """A fresh profile without the service worker, and a page in it."""
+    context = site_context(base_url, service_workers="block")
+    return context, context.new_page()
+
+
+def hold_pyscript(context: BrowserContext) -> list[Route]:
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    context.route(CORE, hold)
+    return held
+
+
+def let_go(context: BrowserContext, held: list[Route]) -> None:
+    for route in held:
+        route.continue_()
+    context.unroute(CORE)
+
+
+def played_deal(page: Page, wait_ready, game: Game, pairs: int) -> list[Pair]:
+    open_game(page, wait_ready, f"?variant={game.variant.name}&deal={game.deal}")
+    moves = pairs_of(game, pairs)
+    for move in moves:
+        play(page, move)
+    expect(page.locator("#moves-made")).to_have_text(str(pairs))
+    assert stored(page, "nestor.board") is not None
+    return moves
+
+
+def test_return_visit_paints_the_stored_board_then_python_takes_over(
+    site_context, base_url, wait_ready
+) -> None:
+    context, page = fresh(site_context, base_url)
+    game = Game("standard", 7)
+    played_deal(page, wait_ready, game, 2)
+    page.click("#settings summary")
+    page.select_option("#opt-theme", "dark")
+    page.wait_for_function("() => !window.nestorSavePending")
+    live = page.inner_html("#board")
+    held = hold_pyscript(context)
+    page.reload(wait_until="domcontentloaded")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-waking", "")
+    expect(body).to_have_attribute("aria-busy", "true")
+    assert page.inner_html("#board") == live  # the same [data-card] elements
+    assert cards_on_page(page) == shown_codes(game)
+    expect(page.locator("#cards-left")).to_have_text("48")
+    expect(page.locator("#moves-made")).to_have_text("2")
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Undo")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert not page.evaluate("document.body.hasAttribute('data-ready')")
+    let_go(context, held)
+    wait_ready(page)
+    expect(body).not_to_have_attribute("data-waking", "")
+    expect(body).not_to_have_attribute("aria-busy", "true")
+    assert cards_on_page(page) == shown_codes(game)
+    expect(page.locator(".waking-bar")).to_have_count(0)
+
+
+def test_taps_on_the_waking_board_are_applied_in_order(
+    site_context, base_url, wait_ready
+) -> None:
+    context, page = fresh(site_context, base_url)
+    game = Game("vertical", 3)
+    played_deal(page, wait_ready, game, 1)
+    held = hold_pyscript(context)
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("body")).to_have_attribute("data-waking", "")
+    (move,) = pairs_of(game, 1)
+    for card in move.cards:
+        page.click(f'[data-card="{card}"]')
+    assert page.evaluate("window.nestorWake.taps.length") == 2, (
+        move, page.evaluate("JSON.stringify(window.nestorWake.taps)"))
+    let_go(context, held)
+    wait_ready(page)
+    expect(page.locator("#moves-made")).to_have_text("2")
+    assert cards_on_page(page) == shown_codes(game)
+    assert json.loads(stored(page, "nestor.game") or "")["cursor"] == 2
+
+
+@pytest.mark.parametrize("board", ["{broken", "stale", '{"version": 2}'])
+def test_a_stale_or_broken_stored_board_is_ignored(
+    site_context, base_url, wait_ready, board: str
+) -> None:
+    context, page = fresh(site_context, base_url)
+    game = Game("standard", 9)
+    played_deal(page, wait_ready, game, 1)
+    if board == "stale":  # a board of another state of the game
+        data = json.loads(stored(page, "nestor.board") or "")
+        data["game"] = data["game"].replace('"cursor":1', '"cursor":0')
+        board = json.dumps(data)
+    page.evaluate("b => localStorage.setItem('nestor.board', b)", board)
+    held = hold_pyscript(context)
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+    expect(page.locator("#board [data-card]")).to_have_count(0)  # the placeholders only
+    let_go(context, held)
+    wait_ready(page)
+    assert cards_on_page(page) == shown_codes(game)
+
+
+def test_a_german_return_visit_is_german_from_the_first_paint(
+    site_context, base_url, wait_ready
+) -> None:
+    context, page = fresh(site_context, base_url)
+    open_game(page, wait_ready, "?variant=strict&deal=4")
+    page.click("#settings summary")
+    page.select_option("#opt-language", "de")
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
+    page.wait_for_function("() => !window.nestorSavePending")
+    held = hold_pyscript(context)
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("body")).to_have_attribute("data-waking", "")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
+    expect(page.locator("#rules summary")).to_have_text("Spielregeln")
+    expect(page.locator("#board")).to_contain_text("Vorrat")
+    assert "Undo" not in page.inner_text("body")
+    let_go(context, held)
+    wait_ready(page)
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["390x844", "1280x800"])
+def test_the_page_does_not_move_on_first_and_return_visits(
+    site_context, base_url, wait_ready, size: tuple[int, int]
+) -> None:
+    context = site_context(base_url, viewport={"width": size[0], "height": size[1]})
+    context.add_init_script(CLS)
+    page = context.new_page()
+    open_game(page, wait_ready)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
+    first = page.evaluate("window.__cls")
+    page.wait_for_function("() => !window.nestorSavePending")
+    page.reload()
+    wait_ready(page)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
+    again = page.evaluate("window.__cls")
+    assert first <= 0.02 and again <= 0.02, (first, again)
