@@ -98,3 +98,32 @@ def test_another_tab_moving_on_another_deal_archives_this_tabs_game() -> None:
     again_b = Page(MemoryStore(dict(store.data)), "?variant=strict&deal=9")
     assert [str(m) for m in again_b.session.game.moves] == moves_b
 
+
+
+def test_the_board_is_kept_for_the_saved_game_only_when_the_game_or_language_changes() -> None:
+    from nestor_web.storage.manager import BOARD_KEY, StorageManager
+
+    store = MemoryStore()
+    manager = StorageManager(store)
+    manager.save_board("en", lambda: ("<b>", {}))
+    assert BOARD_KEY not in store.data  # no game saved yet: nothing to bind the board to
+    page = Page(store, "?variant=standard&deal=7", random.Random(0))
+    drawn: list[str] = []
+
+    def draw() -> tuple[str, dict[str, str]]:
+        drawn.append("x")
+        return f"<board {len(drawn)}>", {"cards-left": "52"}
+
+    page.storage.save_board("en", draw)
+    kept = json.loads(store.data[BOARD_KEY])
+    assert kept["game"] == store.data[SAVE_KEY] and kept["html"] == "<board 1>"
+    move = next(m for m in page.session.position.pairs())
+    page.tap(move.first)  # a selection: the saved game is the same
+    page.storage.save_board("en", draw)
+    assert drawn == ["x"]
+    page.tap(move.second)
+    page.storage.save_board("en", draw)
+    page.storage.save_board("de", draw)
+    assert drawn == ["x", "x", "x"]
+    kept = json.loads(store.data[BOARD_KEY])
+    assert kept["game"] == store.data[SAVE_KEY] and kept["language"] == "de"

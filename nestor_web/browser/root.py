@@ -99,12 +99,7 @@ class App:
         """Save what changed; a problem it meets is drawn at once."""
         self._save_pending = False
         self.storage.save(self.session)
-        view = board_view(self.session)
-        self.storage.save_board(language(), render_board(view), {
-            "variant-title": view.variant_title, "deal-number": str(view.deal),
-            "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
-            "status": view.status,
-        })
+        self.storage.save_board(language(), self._board_drawn)
         window.nestorSavePending = False
         problems = self.storage.take_problems()
         if problems:
@@ -123,6 +118,15 @@ class App:
                 self.tap(value)
             else:
                 self.action(value)
+
+    def _board_drawn(self) -> tuple[str, dict[str, str]]:
+        """The board as the view draws it now, and its counters (for the next first paint)."""
+        view = board_view(self.session)
+        return render_board(view), {
+            "variant-title": view.variant_title, "deal-number": str(view.deal),
+            "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
+            "status": view.status,
+        }
 
     def animations(self) -> bool:
         """Animate? The setting, or when unset, unless the system asks for reduced motion."""

@@ -113,6 +113,7 @@ class StorageManager:
         self._slot: tuple[str, tuple[str, int] | None] | None = None
         # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
+        self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
 
     # ---- start-up ------------------------------------------------------------------------
 
@@ -187,16 +188,22 @@ class StorageManager:
             self._stats_saved = session.stats_changes
             self._write(STATS_KEY, stats_to_text(session.stats))
 
-    def save_board(self, language: str, html: str, counters: dict[str, str]) -> None:
-        """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`),
-        when it changed. Call it after :meth:`save`; it binds the board to the game text
-        saved last, so a board of any other game state is never painted."""
+    def save_board(
+        self, language: str, draw: Callable[[], tuple[str, dict[str, str]]]
+    ) -> None:
+        """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`).
+
+        Call it after :meth:`save`. It binds the board to the game text saved last, so a
+        board of any other game state is never painted; ``draw()`` gives the board's HTML
+        and counters, and is called only when the saved game or the language changed since
+        the board was last kept (a selection alone is not worth a write).
+        """
         game = self._written.get(SAVE_KEY)
-        if game is None:
+        if game is None or self._board_of == (game, language):
             return
-        text = board_to_text(game, language, html, counters)
-        if text != self._written.get(BOARD_KEY):
-            self._write(BOARD_KEY, text)
+        html, counters = draw()
+        if self._write(BOARD_KEY, board_to_text(game, language, html, counters)):
+            self._board_of = (game, language)
 
     def changed_elsewhere(self, key: str | None) -> None:
         """Another tab wrote ``key`` (``None``: it cleared the storage)."""
