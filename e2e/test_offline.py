@@ -147,13 +147,17 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
     before = saved(page)
 
     # Version 3 is deployed; the player just reloads: the version in hand starts at once, finds
-    # the new one beside the boot and offers it; the next load takes it without asking.
+    # the new one beside the boot and offers it; the next load offers it again, at once.
     deploy(site_copy, 3)
     page.reload()
     wait_ready(page)
     assert page.locator("body").get_attribute("data-build") == "2"
     expect(notice).to_be_visible(timeout=30_000)
     page.reload()
+    wait_ready(page)
+    assert page.locator("body").get_attribute("data-build") == "2"
+    expect(notice).to_be_visible(timeout=30_000)
+    notice.locator('[data-pwa="reload"]').click()
     page.wait_for_selector('body[data-build="3"]', state="attached", timeout=60_000)
     wait_ready(page)
     expect(page.locator("#pwa-update")).to_have_count(0)

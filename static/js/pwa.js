@@ -10,9 +10,8 @@
 //    at once and the check runs beside the boot (a slow or hanging network delays nothing). A new
 //    version found then, or while a game runs (checked when the page comes back into view, and
 //    every half hour), is offered by a small notice (reload now, or later); one left waiting is
-//    taken on the next load, from the cache before Python starts (the page reloads in a blink,
-//    with no network). The game, saved games and settings live in localStorage, which an update
-//    does not touch, and the game saves after every move.
+//    offered again on the next load. The game, saved games and settings live in localStorage,
+//    which an update does not touch, and the game saves after every move.
 //
 // Without service workers (an old browser, a private window that forbids them, plain http on a
 // LAN address) it only starts PyScript: the game plays online as before.
@@ -144,11 +143,10 @@ async function prepare() {
     // Shift+Reload, there is nothing to wait for.)
     const worker = registration.installing || registration.waiting;
     if (worker && !registration.active) await controlling(worker);
-  } else if (registration.waiting) {
-    // A new version found on an earlier visit and left waiting: this load takes it. Installed
-    // means cached: the switch and the reload need no network.
-    await takeOver(registration.waiting);
   }
+  // A version found on an earlier visit and left waiting is offered by the notice (watch), not
+  // taken here: Chromium does not activate it while this page is still loading under the old
+  // worker (SKIP_WAITING then waited out takeOver's 10 s), so the boot would only be delayed.
   return () => watch(registration);
 }
 
