@@ -37,6 +37,8 @@ def png_size(data: bytes) -> tuple[int, int]:
     width, height = struct.unpack(">II", data[16:24])
     return width, height
 
+PLUGINS_OFF = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal")
+
 
 def test_served_headers_are_netlify_tomls(base_url) -> None:
     chunk = next((ROOT / "static/vendor/pyscript").glob("core-*.js")).name
@@ -128,6 +130,9 @@ def test_game_runs_under_the_policy_without_violations(page: Page, wait_ready, p
     assert page_log.csp_violations == []
     assert page_log.console_errors == [] and page_log.page_errors == []
     assert page_log.external_requests() == []
+    # The PyScript plugins the config turns off were not even downloaded (error is kept).
+    chunks = {u.rsplit("/", 1)[1].rsplit("-", 1)[0] for u in page_log.requests if "/pyscript/" in u}
+    assert "error" in chunks and not chunks & set(PLUGINS_OFF), chunks
 
 
 @pytest.mark.allow_console_errors

@@ -12,7 +12,9 @@
 //     (so a module or catalogue added there is precached without touching this script);
 //   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and
 //     PyScript's chunks except the code editor's and terminal's (CodeMirror, xterm.js), which
-//     load only for <py-editor> and terminal scripts, and the game has neither;
+//     load only for <py-editor> and terminal scripts, and the game has neither, and the plugins
+//     the config turns off (scripts/pyscript_config.py: deprecations-manager, donkey, py-editor,
+//     py-game, py-terminal, and the terminal's own mpy-/py- chunks), which the page never imports;
 //   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
 //
 // Navigations such as ./?variant=standard&deal=7 are answered with the precached index.html.
@@ -40,7 +42,11 @@ const FIXED = [
   "static/manifest.webmanifest",
   "docs/odds.md",
 ];
-const UNUSED = ["static/vendor/pyscript/codemirror*", "static/vendor/pyscript/xterm*"];
+const UNUSED = [
+  "static/vendor/pyscript/codemirror*",
+  "static/vendor/pyscript/xterm*",
+  "static/vendor/pyscript/{deprecations-manager,donkey,mpy,py}-*.js",
+];
 
 function pyscriptFiles() {
   const config = JSON.parse(readFileSync(join(site, "pyscript.json"), "utf8"));

@@ -24,6 +24,22 @@ def test_pyscript_config_ships_every_module_of_both_packages() -> None:
     assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
 
 
+def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:
+    # The names are PyScript's own default plugins (its table in the vendored core chunk), and
+    # static/js/pwa.js turns the same ones off for the mpy pass (see its PLUGINS_OFF).
+    config = json.loads((ROOT / "pyscript.json").read_text())
+    off = [p.removeprefix("!") for p in config["plugins"]]
+    assert off and all(p.startswith("!") for p in config["plugins"])
+    core = next((ROOT / "static/vendor/pyscript").glob("core-*.js")).read_text()
+    table = re.search(r"\{codemirror:\(\)=>.*?\}(?=;)", core)
+    assert table, "PyScript's plugin table moved: read core-*.js again"
+    defaults = set(re.findall(r'"?([a-z-]+)"?:\(\)=>', table.group()))
+    assert set(off) < defaults and "error" not in off
+    pwa = (ROOT / "static/js/pwa.js").read_text()
+    listed = re.search(r"const PLUGINS_OFF = \[([^\]]*)\]", pwa)
+    assert listed and re.findall(r'"([^"]+)"', listed.group(1)) == off
+
+
 def test_page_loads_nothing_from_another_host() -> None:
     html = (ROOT / "index.html").read_text()
     urls = re.findall(r'(?:src|href)="([^"]+)"', html)

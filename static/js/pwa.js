@@ -23,7 +23,18 @@ const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
 let switching = false;
 
+// PyScript's default plugins the game does not use: the same list as the "plugins" entry of the
+// config (scripts/pyscript_config.py, PLUGINS_OFF; tests/test_site.py checks they agree).
+// PyScript 0.7.31 imports the plugins once per script type it knows, py and mpy, each with its
+// own config: the game's config covers py, and without an <mpy-config> the mpy pass imports
+// every plugin all the same. This inline one (no request; core.css hides it) turns them off there.
+const PLUGINS_OFF = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game",
+  "py-terminal"];
+
 function startGame() {
+  const config = document.createElement("mpy-config");
+  config.textContent = JSON.stringify({ plugins: PLUGINS_OFF.map((name) => `!${name}`) });
+  document.body.append(config);
   return import(PYSCRIPT);
 }
 
