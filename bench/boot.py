@@ -328,7 +328,7 @@ def print_report(
     print("cold boot, warm: over its warm boot; bytes: over its cold bytes)")
     print()
     head = (
-        f"{'case':24} {'first board (ms)':>20} {'input (ms)':>20} {'bytes (MB)':>20}"
+        f"{'case':30} {'first board (ms)':>20} {'input (ms)':>20} {'bytes (MB)':>20}"
         f" {'board/fl':>8} {'input/fl':>8} {'bytes/fl':>8}"
     )
     print(head)
@@ -336,10 +336,17 @@ def print_report(
     for case in cases.values():
         base = floor_input[case.kind]
         print(
-            f"{case.name:24} {fmt_ms(case.values('board')):>20} {fmt_ms(case.values('input')):>20}"
+            f"{case.name:30} {fmt_ms(case.values('board')):>20} {fmt_ms(case.values('input')):>20}"
             f" {fmt_mb(case.values('bytes')):>20}"
             f" {ratio(case.median('board'), base):>8} {ratio(case.median('input'), base):>8}"
             f" {ratio(case.median('bytes'), floor_bytes):>8}"
+        )
+    warm_floor_bytes = cases["floor warm"].median("bytes")
+    if warm_floor_bytes:
+        print(
+            f"note: the floor's warm visit fetched {warm_floor_bytes / 1e6:.2f} MB again (with"
+            f" {profile} profiles); an in-memory profile's HTTP cache keeps no entry as big as"
+            " the wasm: --profile disk keeps it"
         )
     print()
     game = "game /"
