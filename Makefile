@@ -33,8 +33,8 @@ VENV_STAMP   := $(VENV)/.installed
 BUILD_STAMP  := $(VENV)/.build-installed
 CATALOG_STAMP := locale/.stamp
 # What sw.js precaches (scripts/build_sw.mjs): when one of these changes, sw.js is rebuilt.
-SHIPPED      = $(shell $(PYTHON) -c 'import json; print(*json.load(open("pyscript.json"))["files"])')
-SW_INPUTS    = index.html main.py pyscript.json $(wildcard $(SHIPPED)) scripts/build_sw.mjs \
+SHIPPED      = $(shell $(PYTHON) -c 'import tomllib; print(*tomllib.load(open("pyscript.toml", "rb"))["files"])')
+SW_INPUTS    = index.html main.py pyscript.toml $(wildcard $(SHIPPED)) scripts/build_sw.mjs \
                $(wildcard static/css/* static/js/* static/manifest.webmanifest docs/odds.md)
 # Type-check the packages that exist (the tree may be partial while it is being built).
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
@@ -63,7 +63,7 @@ $(ICON_STAMP): $(NPM_STAMP) static/icons/icon.svg scripts/build_icons.mjs
 	@touch $@
 
 # The service worker for the repo root (make play, the browser tests).
-# The compiled message catalogs (locale/<lang>/LC_MESSAGES/nestor.mo) that pyscript.json ships.
+# The compiled message catalogs (locale/<lang>/LC_MESSAGES/nestor.mo) that pyscript.toml ships.
 $(CATALOG_STAMP): $(BUILD_STAMP) $(wildcard locale/*/LC_MESSAGES/*.po) scripts/locales.py
 	$(VPY) scripts/locales.py compile
 	@touch $@

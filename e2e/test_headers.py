@@ -44,7 +44,7 @@ def test_served_headers_are_netlify_tomls(base_url) -> None:
     chunk = next((ROOT / "static/vendor/pyscript").glob("core-*.js")).name
     runtime = next(ROOT.glob("workbox-*.js")).name
     paths = [
-        "/", "/index.html", "/?variant=standard&deal=7", "/sw.js", f"/{runtime}", "/pyscript.json",
+        "/", "/index.html", "/?variant=standard&deal=7", "/sw.js", f"/{runtime}", "/pyscript.toml",
         "/main.py", "/static/manifest.webmanifest", WASM, "/static/vendor/pyodide/pyodide.mjs",
         "/static/vendor/pyscript/core.js", f"/static/vendor/pyscript/{chunk}",
         "/static/icons/icon-192.png", "/missing.html",

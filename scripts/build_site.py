@@ -3,7 +3,7 @@
 
 Usage: python3 scripts/build_site.py [DEST] [--quiet]
 
-Copies only what the game serves: index.html, main.py, pyscript.json and every file it ships
+Copies only what the game serves: index.html, main.py, pyscript.toml and every file it ships
 to Python, static/ (runtime, CSS, JS, icons, manifest), the odds table and the screenshots the
 manifest names; then builds DEST/sw.js for exactly these files (scripts/build_sw.mjs). Run the
 setup step first (make vendor). e2e/conftest.py builds its site copies with it too.
@@ -12,10 +12,10 @@ setup step first (make vendor). e2e/conftest.py builds its site copies with it t
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,9 +24,10 @@ DOCS = ("docs/odds.md", "docs/screenshot-phone.png", "docs/screenshot-desktop.pn
 
 def site_files(root: Path = ROOT) -> list[str]:
     """Paths (relative to the repo) of the files to publish, static/ excepted."""
-    config = json.loads((root / "pyscript.json").read_text(encoding="utf-8"))
+    with (root / "pyscript.toml").open("rb") as f:
+        config = tomllib.load(f)
     shipped = [src.removeprefix("./") for src in config.get("files", {})]
-    return ["index.html", "main.py", "pyscript.json", *shipped, *DOCS]
+    return ["index.html", "main.py", "pyscript.toml", *shipped, *DOCS]
 
 
 def build_sw(dest: Path, quiet: bool = False) -> None:

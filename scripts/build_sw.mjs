@@ -8,13 +8,15 @@
 // revision computed from its content, so any change to any of them makes a new sw.js, which
 // browsers pick up as a new version (static/js/pwa.js then switches to it):
 //
-//   - index.html, main.py and pyscript.json, and every file pyscript.json ships to Python
+//   - index.html, main.py and pyscript.toml, and every file pyscript.toml ships to Python
 //     (so a module or catalogue added there is precached without touching this script);
 //   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and
 //     PyScript's chunks except the code editor's and terminal's (CodeMirror, xterm.js), which
 //     load only for <py-editor> and terminal scripts, and the game has neither, and the plugins
 //     the config turns off (scripts/pyscript_config.py: deprecations-manager, donkey, py-editor,
 //     py-game, py-terminal, and the terminal's own mpy-/py- chunks), which the page never imports;
+//     PyScript's TOML parser chunk, which reads pyscript.toml, is precached like the rest (this
+//     script reads the config with that very parser, and checks it is in the manifest);
 //   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
 //
 // Navigations such as ./?variant=standard&deal=7 are answered with the precached index.html.
@@ -33,7 +35,7 @@ const site = resolve(process.argv[2] ?? ROOT);
 const FIXED = [
   "index.html",
   "main.py",
-  "pyscript.json",
+  "pyscript.toml",
   "static/vendor/pyodide/*",
   "static/vendor/pyscript/*.{js,css}",
   "static/css/*.css",
@@ -48,23 +50,38 @@ const UNUSED = [
   "static/vendor/pyscript/{deprecations-manager,donkey,mpy,py}-*.js",
 ];
 
-function pyscriptFiles() {
-  const config = JSON.parse(readFileSync(join(site, "pyscript.json"), "utf8"));
+// The chunk of PyScript's runtime that parses a TOML config (the one core-*.js imports), and its
+// parse function: the config is read here exactly as the browser will read it.
+async function tomlParser() {
+  const vendor = join(site, "static/vendor/pyscript");
+  const core = readdirSync(vendor).find((n) => /^core-[A-Za-z0-9_-]+\.js$/.test(n));
+  const chunk = core && /import\("\.\/(toml-[A-Za-z0-9_-]+\.js)"\)/.exec(
+    readFileSync(join(vendor, core), "utf8"))?.[1];
+  if (!chunk) throw new Error("no TOML parser chunk found in PyScript's core-*.js");
+  // A data: URL: node would read a .js file outside a "type": "module" package as CommonJS.
+  const source = readFileSync(join(vendor, chunk), "utf8");
+  const { parse } = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
+  return { chunk: `static/vendor/pyscript/${chunk}`, parse };
+}
+
+function pyscriptFiles(parse) {
+  const config = parse(readFileSync(join(site, "pyscript.toml"), "utf8"));
   for (const key of ["packages", "js_modules", "fetch"]) {
     if (key in config) {
-      throw new Error(`pyscript.json has "${key}": teach scripts/build_sw.mjs to precache it`);
+      throw new Error(`pyscript.toml has "${key}": teach scripts/build_sw.mjs to precache it`);
     }
   }
   return Object.keys(config.files ?? {}).map((src) => {
     if (/^[a-z]+:|^\/|\{|\.\.|\/$/i.test(src)) {
-      throw new Error(`pyscript.json: files source ${src} is not a plain relative path`);
+      throw new Error(`pyscript.toml: files source ${src} is not a plain relative path`);
     }
     return src.replace(/^\.\//, "");
   });
 }
 
 async function main() {
-  const files = pyscriptFiles();
+  const toml = await tomlParser();
+  const files = pyscriptFiles(toml.parse);
   const missing = [...FIXED.filter((p) => !p.includes("*")), ...files].filter(
     (p) => !existsSync(join(site, p)),
   );
@@ -106,6 +123,9 @@ async function main() {
   const sw = readFileSync(join(site, "sw.js"), "utf8");
   if (!sw.includes("static/vendor/pyodide/pyodide.asm.wasm")) {
     throw new Error(`${wasm} (${statSync(wasm).size} bytes) is not precached`);
+  }
+  if (!sw.includes(`"${toml.chunk}"`)) { // offline, PyScript could not read its config
+    throw new Error(`${toml.chunk} (PyScript's TOML parser) is not precached`);
   }
   const where = relative(process.cwd(), site) || ".";
   console.log(

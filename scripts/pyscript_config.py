@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Write pyscript.json: the PyScript config that ships nestor/, nestor_web/ and the catalogs.
+"""Write pyscript.toml: the PyScript config that ships nestor/, nestor_web/ and the catalogs.
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
 Run it after adding or removing a module; ``--check`` only reports whether the file is
 up to date (exit status 1 if not). tests/test_site.py fails when it is stale.
+
+The config is TOML, as the project's specification names it. PyScript reads it with the small
+TOML parser of its runtime (static/vendor/pyscript/toml-*.js, precached by sw.js), which knows
+only plain tables, strings, arrays and numbers: this writes nothing else, every key and string
+quoted, and tests/test_site.py checks that ``tomllib`` reads the file as :func:`data` gives it.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "pyscript.toml"
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
@@ -28,30 +35,58 @@ PLUGINS_OFF = (
 )
 
 
-def config() -> str:
-    """The config text: the vendored interpreter, the plugins off, each module at its path."""
+class Config(TypedDict):
+    """pyscript.toml's tables, as ``tomllib`` reads them."""
+
+    interpreter: str
+    plugins: list[str]
+    files: dict[str, str]
+
+
+def data() -> Config:
+    """The config: the vendored interpreter, the plugins off, each module at its own path.
+
+    Shape: ``{"interpreter": str, "plugins": [str, ...], "files": {source: destination}}``,
+    every path relative to the page ("./nestor/game.py").
+    """
     paths = [
         str(p.relative_to(ROOT)) for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))
     ]
-    files = {f"./{path}": f"./{path}" for path in [*paths, *CATALOGS]}
-    data = {
+    return {
         "interpreter": "./static/vendor/pyodide/pyodide.mjs",
         "plugins": [f"!{name}" for name in PLUGINS_OFF],
-        "files": files,
+        "files": {f"./{path}": f"./{path}" for path in [*paths, *CATALOGS]},
     }
-    return json.dumps(data, indent=2) + "\n"
+
+
+def _string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's for these paths and names)."""
+    return json.dumps(text)
+
+
+def config() -> str:
+    """The text of pyscript.toml for :func:`data`."""
+    config = data()
+    lines = [
+        "# Written by scripts/pyscript_config.py (run it after adding or removing a module).",
+        f"interpreter = {_string(config['interpreter'])}",
+        "plugins = [" + ", ".join(_string(p) for p in config["plugins"]) + "]",
+        "",
+        "[files]",
+    ]
+    lines += [f"{_string(src)} = {_string(dest)}" for src, dest in config["files"].items()]
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
-    """Write (or with --check, compare) pyscript.json; return the exit status."""
-    path = ROOT / "pyscript.json"
+    """Write (or with --check, compare) pyscript.toml; return the exit status."""
     text = config()
     if "--check" in sys.argv[1:]:
-        fresh = path.exists() and path.read_text() == text
-        print("pyscript.json is up to date" if fresh else "pyscript.json is stale")
+        fresh = CONFIG.exists() and CONFIG.read_text() == text
+        print("pyscript.toml is up to date" if fresh else "pyscript.toml is stale")
         return 0 if fresh else 1
-    path.write_text(text)
-    print(f"wrote {path.relative_to(ROOT)}")
+    CONFIG.write_text(text)
+    print(f"wrote {CONFIG.relative_to(ROOT)}")
     return 0
 
 

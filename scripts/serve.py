@@ -169,7 +169,7 @@ def headers_for(rules: list[HeaderRule], url_path: str) -> dict[str, str]:
 # What the service worker precaches (scripts/build_sw.mjs): a change to any of these, or to the
 # build script, makes sw.js stale.
 SW_INPUTS = (
-    "index.html", "pyscript.json", "main.py", "nestor", "nestor_web", "locale", "static", "docs"
+    "index.html", "pyscript.toml", "main.py", "nestor", "nestor_web", "locale", "static", "docs"
 )
 
 

@@ -159,7 +159,7 @@ def test_types_and_caching() -> None:
     assert get("/static/vendor/pyodide/pyodide.asm.wasm", "Content-Type") == "application/wasm"
     assert get("/static/manifest.webmanifest", "Content-Type") == "application/manifest+json"
     assert get("/static/vendor/pyodide/pyodide.mjs", "Content-Type").startswith("text/javascript")
-    for path in ("/", "/index.html", "/sw.js", "/pyscript.json", "/static/manifest.webmanifest"):
+    for path in ("/", "/index.html", "/sw.js", "/pyscript.toml", "/static/manifest.webmanifest"):
         assert get(path, "Cache-Control") == "no-cache", path
     # Immutable only where the name carries a hash of the content.
     hashed = re.compile(r"/(workbox-[0-9a-f]{8}|static/vendor/pyscript/[\w.-]+-[\w-]{8})\.js$")
