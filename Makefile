@@ -4,7 +4,8 @@
 #   make test          venv + ruff + mypy + pytest (tests/ and e2e/); what .ci/run runs
 #   make site          build dist/: only the files a static host needs (netlify.toml runs it)
 #   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, compile the
-#                      message catalogs, render the icons, build the service worker (sw.js)
+#                      message catalogs, zip our modules (static/nestor.zip), render the
+#                      icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
 #   make stdlib-trim   static/vendor/pyodide/python_stdlib.trimmed.zip: only the stdlib the game
 #                      imports (opt-in: the page does not load it)
@@ -75,10 +76,17 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 
-sw.js: $(VENDOR_STAMP) $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) $(SW_INPUTS)
+# The archive of our modules and catalogs that pyscript.toml ships, and the config itself
+# (scripts/pyscript_config.py; serve.py --rebuild-sw writes them again after an edit too).
+ARCHIVE      := static/nestor.zip
+$(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) \
+            $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
+	$(PYTHON) scripts/pyscript_config.py
+
+sw.js: $(VENDOR_STAMP) $(ICON_STAMP) $(CATALOG_STAMP) $(ARCHIVE) $(SHELL_STAMP) $(SW_INPUTS)
 	node scripts/build_sw.mjs
 
-vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) $(SHELL_STAMP) sw.js
+vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) $(ARCHIVE) $(SHELL_STAMP) sw.js
 
 # The files a static host serves, and nothing else, in dist/, with a service worker of its own.
 site: vendor
@@ -167,7 +175,7 @@ test: $(VENV_STAMP) vendor chromium
 # ---------------------------------------------------------------- cleanup
 clean:
 	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
-	rm -f sw.js workbox-*.js static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
+	rm -f sw.js workbox-*.js $(ARCHIVE) static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean

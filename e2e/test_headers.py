@@ -11,7 +11,7 @@ import json
 import re
 import struct
 import urllib.request
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from conftest import ROOT, serve
@@ -133,6 +133,11 @@ def test_game_runs_under_the_policy_without_violations(page: Page, wait_ready, p
     # The PyScript plugins the config turns off were not even downloaded (error is kept).
     chunks = {u.rsplit("/", 1)[1].rsplit("-", 1)[0] for u in page_log.requests if "/pyscript/" in u}
     assert "error" in chunks and not chunks & set(PLUGINS_OFF), chunks
+    # Our modules came in one archive: no Python file but the entry script was fetched.
+    paths = [urlsplit(u).path for u in page_log.requests]
+    assert "/static/nestor.zip" in paths
+    assert "/main.py" in paths
+    assert {p for p in paths if p.endswith((".py", ".mo"))} == {"/main.py"}, paths
 
 
 @pytest.mark.allow_console_errors

@@ -3,30 +3,46 @@
 
 Usage: python3 scripts/build_site.py [DEST] [--quiet]
 
-Copies only what the game serves: index.html, main.py, pyscript.toml and every file it ships
-to Python, static/ (runtime, CSS, JS, icons, manifest), the odds table and the screenshots the
-manifest names; then builds DEST/sw.js for exactly these files (scripts/build_sw.mjs). Run the
+Copies only what the game serves: index.html, main.py, pyscript.toml, static/ (runtime, CSS, JS,
+icons, manifest), the odds table and the screenshots the manifest names; writes the archive the
+config ships to Python (static/nestor.zip: nestor/, nestor_web/, the catalogs) from the tree as
+it is now; then builds DEST/sw.js for exactly these files (scripts/build_sw.mjs). Run the
 setup step first (make vendor). e2e/conftest.py builds its site copies with it too.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ("docs/odds.md", "docs/screenshot-phone.png", "docs/screenshot-desktop.png")
 
 
+def pyscript_config() -> ModuleType:
+    """scripts/pyscript_config.py, imported (this file is also loaded by path, by the tests)."""
+    spec = importlib.util.spec_from_file_location(
+        "nestor_pyscript_config", ROOT / "scripts" / "pyscript_config.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def site_files(root: Path = ROOT) -> list[str]:
-    """Paths (relative to the repo) of the files to publish, static/ excepted."""
+    """Paths (relative to the repo) of the files to publish, static/ excepted (the archive the
+    config ships is in static/)."""
     with (root / "pyscript.toml").open("rb") as f:
         config = tomllib.load(f)
     shipped = [src.removeprefix("./") for src in config.get("files", {})]
+    shipped = [path for path in shipped if not path.startswith("static/")]
     return ["index.html", "main.py", "pyscript.toml", *shipped, *DOCS]
 
 
@@ -54,6 +70,8 @@ def build(dest: Path, quiet: bool = False) -> None:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
+    config = pyscript_config()
+    config.write_archive(dest / config.ARCHIVE)
     build_sw(dest, quiet)
 
 

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Write pyscript.toml: the PyScript config that ships nestor/, nestor_web/ and the catalogs.
+"""Write pyscript.toml and static/nestor.zip: the PyScript config and the archive it ships.
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
-Run it after adding or removing a module; ``--check`` only reports whether the file is
-up to date (exit status 1 if not). tests/test_site.py fails when it is stale.
+The archive holds nestor/, nestor_web/ (every .py file) and the compiled catalogs, at their
+paths in the repo; the config's ``files`` has PyScript unpack it into Python's working folder
+(``"./static/nestor.zip" = "./*"``): one request instead of one per module. ``make vendor``
+runs this, and so does ``scripts/serve.py --rebuild-sw`` (make play) when a module changed;
+scripts/build_site.py writes the archive of the site it builds. ``--check`` only reports whether
+both are up to date (exit status 1 if not). The archive is the same bytes for the same files
+(fixed times and order), so an unchanged tree gives an unchanged sw.js.
 
 The config is TOML, as the project's specification names it. PyScript reads it with the small
 TOML parser of its runtime (static/vendor/pyscript/toml-*.js, precached by sw.js), which knows
@@ -14,13 +19,16 @@ quoted, and tests/test_site.py checks that ``tomllib`` reads the file as :func:`
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+import zipfile
 from pathlib import Path
 from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
+ARCHIVE = "static/nestor.zip"  # relative to the site's root
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
@@ -43,19 +51,53 @@ class Config(TypedDict):
     files: dict[str, str]
 
 
-def data() -> Config:
-    """The config: the vendored interpreter, the plugins off, each module at its own path.
+def members(root: Path = ROOT) -> list[str]:
+    """The archive's files, relative to ``root``: each module of both packages, the catalogs.
 
-    Shape: ``{"interpreter": str, "plugins": [str, ...], "files": {source: destination}}``,
-    every path relative to the page ("./nestor/game.py").
+    Raises:
+        FileNotFoundError: a catalog is not compiled yet (scripts/locales.py compile).
     """
     paths = [
-        str(p.relative_to(ROOT)) for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))
+        str(p.relative_to(root)) for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))
     ]
+    for catalog in CATALOGS:
+        if not (root / catalog).is_file():
+            raise FileNotFoundError(f"{catalog} is missing: run scripts/locales.py compile")
+    return [*paths, *CATALOGS]
+
+
+def archive(root: Path = ROOT) -> bytes:
+    """The zip of :func:`members` (deflated, each entry dated 1980-01-01, in that order)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in members(root):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, (root / name).read_bytes())
+    return out.getvalue()
+
+
+def write_archive(dest: Path, root: Path = ROOT) -> bool:
+    """Write :func:`archive` to ``dest`` unless it holds those bytes already; True if written."""
+    data = archive(root)
+    if dest.is_file() and dest.read_bytes() == data:
+        return False
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(data)
+    return True
+
+
+def data() -> Config:
+    """The config: the vendored interpreter, the plugins off, the archive unpacked in place.
+
+    Shape: ``{"interpreter": str, "plugins": [str, ...], "files": {"./static/nestor.zip":
+    "./*"}}``, paths relative to the page; ``./*`` is Python's working folder.
+    """
     return {
         "interpreter": "./static/vendor/pyodide/pyodide.mjs",
         "plugins": [f"!{name}" for name in PLUGINS_OFF],
-        "files": {f"./{path}": f"./{path}" for path in [*paths, *CATALOGS]},
+        "files": {f"./{ARCHIVE}": "./*"},
     }
 
 
@@ -68,7 +110,7 @@ def config() -> str:
     """The text of pyscript.toml for :func:`data`."""
     config = data()
     lines = [
-        "# Written by scripts/pyscript_config.py (run it after adding or removing a module).",
+        "# Written by scripts/pyscript_config.py, with the archive it ships.",
         f"interpreter = {_string(config['interpreter'])}",
         "plugins = [" + ", ".join(_string(p) for p in config["plugins"]) + "]",
         "",
@@ -79,14 +121,19 @@ def config() -> str:
 
 
 def main() -> int:
-    """Write (or with --check, compare) pyscript.toml; return the exit status."""
+    """Write (or with --check, compare) pyscript.toml and the archive; return the exit status."""
     text = config()
     if "--check" in sys.argv[1:]:
         fresh = CONFIG.exists() and CONFIG.read_text() == text
-        print("pyscript.toml is up to date" if fresh else "pyscript.toml is stale")
-        return 0 if fresh else 1
-    CONFIG.write_text(text)
-    print(f"wrote {CONFIG.relative_to(ROOT)}")
+        zipped = (ROOT / ARCHIVE).is_file() and (ROOT / ARCHIVE).read_bytes() == archive()
+        print("pyscript.toml is " + ("up to date" if fresh else "stale"))
+        print(f"{ARCHIVE} is " + ("up to date" if zipped else "stale"))
+        return 0 if fresh and zipped else 1
+    if not CONFIG.exists() or CONFIG.read_text() != text:
+        CONFIG.write_text(text)
+        print(f"wrote {CONFIG.relative_to(ROOT)}")
+    if write_archive(ROOT / ARCHIVE):
+        print(f"wrote {ARCHIVE}")
     return 0
 
 

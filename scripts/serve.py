@@ -9,9 +9,10 @@ caching), read from that file itself, so local play and the browser tests run un
 policy. Also imported by e2e/conftest.py (make_server) so the tests serve the site exactly
 as `make play` does.
 
---rebuild-sw (used by `make play`): when the browser asks for /sw.js and a file of the site
-changed since sw.js was built, rebuild it first (node scripts/build_sw.mjs). The open game
-then offers the new version, as a deployed one would.
+--rebuild-sw (used by `make play`): when the browser asks for /sw.js or /static/nestor.zip and
+a module changed since the archive was written, write it again (scripts/pyscript_config.py);
+when it asks for /sw.js and a file of the site changed since sw.js was built, rebuild that too
+(node scripts/build_sw.mjs). The open game then offers the new version, as a deployed one would.
 """
 
 from __future__ import annotations
@@ -189,6 +190,28 @@ def sw_stale(directory: Path) -> bool:
     return any(p.stat().st_mtime_ns > built for p in inputs)
 
 
+def archive_stale(directory: Path) -> bool:
+    """True if static/nestor.zip (the modules the config ships) is missing or older than a
+    module or catalog it holds, or than a module added since."""
+    try:
+        built = (directory / "static" / "nestor.zip").stat().st_mtime_ns
+    except FileNotFoundError:
+        return True
+    inputs = [ROOT / "scripts" / "pyscript_config.py"]
+    for name in ("nestor", "nestor_web", "locale"):
+        top = directory / name
+        inputs += [p for p in top.rglob("*") if p.suffix in (".py", ".mo") and p.is_file()]
+        inputs += [p for p in top.rglob("*") if p.is_dir() and "__pycache__" not in p.parts]
+    return any(p.stat().st_mtime_ns > built for p in inputs)
+
+
+def build_archive(directory: Path) -> None:
+    """Write ``directory``'s pyscript.toml and static/nestor.zip; on failure, say so and go on."""
+    cmd = [sys.executable, str(ROOT / "scripts" / "pyscript_config.py")]
+    result = subprocess.run(cmd, cwd=directory, capture_output=True, text=True, check=False)
+    sys.stderr.write(result.stdout + result.stderr)
+
+
 def build_sw(directory: Path) -> None:
     """Run the Workbox build for ``directory``; on failure, say so and go on."""
     cmd = ["node", str(ROOT / "scripts" / "build_sw.mjs"), str(directory)]
@@ -251,10 +274,12 @@ class Handler(SimpleHTTPRequestHandler):
             self.log_error("netlify.toml: %s", self._config_error)
             self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR, f"netlify.toml: {self._config_error}")
             return None
-        if self.rebuild_sw and path == "/sw.js":
+        if self.rebuild_sw and path in ("/sw.js", "/static/nestor.zip"):
             directory = Path(self.directory)
             with self._sw_lock:
-                if sw_stale(directory):
+                if directory == ROOT and archive_stale(directory):
+                    build_archive(directory)
+                if path == "/sw.js" and sw_stale(directory):
                     build_sw(directory)
         return super().send_head()
 

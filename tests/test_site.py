@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
 import tomllib
+import zipfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,32 +22,51 @@ def pyscript_config() -> dict[str, Any]:
         return tomllib.load(f)
 
 
-def test_pyscript_toml_is_what_the_generator_writes() -> None:
-    # Fresh (run scripts/pyscript_config.py after adding a module), and read by tomllib as the
-    # generator's data: the generator writes only what PyScript's small TOML parser knows.
+def generator() -> ModuleType:
+    """scripts/pyscript_config.py, imported."""
     script = ROOT / "scripts" / "pyscript_config.py"
     spec = importlib.util.spec_from_file_location("pyscript_config", script)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_pyscript_toml_is_what_the_generator_writes() -> None:
+    # Fresh (run scripts/pyscript_config.py after adding a module), and read by tomllib as the
+    # generator's data: the generator writes only what PyScript's small TOML parser knows.
+    module = generator()
     assert (ROOT / "pyscript.toml").read_text() == module.config()
     assert pyscript_config() == module.data()
     assert not (ROOT / "pyscript.json").exists()
 
 
-def test_pyscript_config_ships_every_module_of_both_packages() -> None:
+def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
+    tmp_path: Path,
+) -> None:
+    # One zip, unpacked into Python's working folder, holding each module at the path pytest
+    # imports it from, and the compiled catalogs.
     config = pyscript_config()
-    shipped = {dest.removeprefix("./") for dest in config["files"].values()}
-    sources = {src.removeprefix("./") for src in config["files"]}
+    assert config["files"] == {"./static/nestor.zip": "./*"}
+    assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
     on_disk = {
         str(p.relative_to(ROOT))
         for pkg in ("nestor", "nestor_web")
         for p in (ROOT / pkg).rglob("*.py")
     }
     catalogs = {"locale/de/LC_MESSAGES/nestor.mo"}
-    assert shipped == on_disk | catalogs
-    assert sources == on_disk | catalogs  # served from the same paths pytest imports
-    assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
+    if not (ROOT / "locale/de/LC_MESSAGES/nestor.mo").is_file():
+        pytest.skip("the catalogs are not compiled (make vendor)")
+    module = generator()
+    data = module.archive()
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = zf.namelist()
+        assert set(names) == on_disk | catalogs and len(names) == len(set(names))
+        assert all(zf.read(n) == (ROOT / n).read_bytes() for n in names)
+    assert module.archive() == data  # the same bytes again: an unchanged tree, unchanged sw.js
+    dest = tmp_path / "static" / "nestor.zip"
+    assert module.write_archive(dest) and dest.read_bytes() == data
+    assert not module.write_archive(dest)  # already current: not written again
 
 
 def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:
