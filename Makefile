@@ -3,12 +3,11 @@
 #   make play          set up if needed (make vendor), then serve on http://127.0.0.1:$(PORT)/
 #   make test          venv + ruff + mypy + pytest (tests/ and e2e/); what .ci/run runs
 #   make site          build dist/: only the files a static host needs (netlify.toml runs it)
-#   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, compile the
-#                      message catalogs, zip our modules (static/nestor.zip), render the
-#                      icons, build the service worker (sw.js)
+#   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, build its
+#                      standard library (trimmed to what the game imports, compiled to
+#                      bytecode), compile the message catalogs, zip our modules
+#                      (static/nestor.zip), render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
-#   make stdlib-trim   static/vendor/pyodide/python_stdlib.trimmed.zip: only the stdlib the game
-#                      imports (opt-in: the page does not load it)
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
@@ -58,6 +57,18 @@ $(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.py
 	$(PYTHON) scripts/vendor.py
 	@touch $@
 
+# The standard library the page loads: Pyodide's zip without the modules the game never imports
+# (scripts/trim_stdlib.py says what is kept; it scans our code, hence the .py prerequisites),
+# compiled to bytecode by the vendored Pyodide itself (scripts/compile_stdlib.mjs), so no boot
+# compiles a stdlib module from source. --optimize 2 leaves out docstrings and asserts, as
+# `python -OO` does: 0.27 MB less to download.
+STDLIB       := static/vendor/pyodide/python_stdlib.zip
+STDLIB_SRC   := build/python_stdlib.trimmed.zip
+$(STDLIB): $(VENDOR_STAMP) scripts/trim_stdlib.py scripts/compile_stdlib.mjs main.py \
+           $(shell find nestor nestor_web -name '*.py' -not -path '*__pycache__*')
+	$(PYTHON) scripts/trim_stdlib.py --output $(STDLIB_SRC)
+	node scripts/compile_stdlib.mjs $(STDLIB_SRC) $@ --optimize 2
+
 # PNG icons (192, 512, maskable 512, Apple 180) rendered from the one SVG drawing.
 $(ICON_STAMP): $(NPM_STAMP) static/icons/icon.svg scripts/build_icons.mjs
 	node scripts/build_icons.mjs
@@ -83,21 +94,14 @@ $(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) \
             $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 
-sw.js: $(VENDOR_STAMP) $(ICON_STAMP) $(CATALOG_STAMP) $(ARCHIVE) $(SHELL_STAMP) $(SW_INPUTS)
+sw.js: $(VENDOR_STAMP) $(STDLIB) $(ICON_STAMP) $(CATALOG_STAMP) $(ARCHIVE) $(SHELL_STAMP) $(SW_INPUTS)
 	node scripts/build_sw.mjs
 
-vendor: $(VENDOR_STAMP) $(CATALOG_STAMP) $(ICON_STAMP) $(ARCHIVE) $(SHELL_STAMP) sw.js
+vendor: $(VENDOR_STAMP) $(STDLIB) $(CATALOG_STAMP) $(ICON_STAMP) $(ARCHIVE) $(SHELL_STAMP) sw.js
 
 # The files a static host serves, and nothing else, in dist/, with a service worker of its own.
 site: vendor
 	$(PYTHON) scripts/build_site.py dist
-
-# Opt-in, not part of vendor or site: a copy of Pyodide's stdlib zip without the modules the game
-# never imports (scripts/trim_stdlib.py says what is kept), beside the vendored one. Nothing loads
-# it until Pyodide is given it as stdLibURL. Note: build_sw.mjs precaches static/vendor/pyodide/*.
-.PHONY: stdlib-trim
-stdlib-trim: $(VENDOR_STAMP) scripts/trim_stdlib.py
-	$(PYTHON) scripts/trim_stdlib.py
 
 # serve.py rebuilds a stale sw.js when the page asks for it: edit, reload, accept the notice.
 play: vendor
@@ -175,7 +179,7 @@ test: $(VENV_STAMP) vendor chromium
 # ---------------------------------------------------------------- cleanup
 clean:
 	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
-	rm -f sw.js workbox-*.js $(ARCHIVE) static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
+	rm -f sw.js workbox-*.js $(ARCHIVE) $(STDLIB_SRC) static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean

@@ -9,7 +9,9 @@ headers, as ``make play`` and the e2e tests do) and opens pages in Debian's chro
 round to round (interleaved: all cases share whatever else the machine does):
 
 * **floor**: ``bench/floor/index.html``, the game's own vendored Pyodide
-  (``static/vendor/pyodide/pyodide.mjs``): ``loadPyodide()`` then ``runPython("1+1")``.
+  (``static/vendor/pyodide/pyodide.mjs``): ``loadPyodide()`` then ``runPython("1+1")``, with
+  the standard library as Pyodide ships it (copied to ``bench/floor/python_stdlib.zip`` from
+  ``node_modules/pyodide/`` at the start of each run; the game's is trimmed and compiled).
   Cold: a fresh browser context (a fresh profile), service workers blocked. Warm: a second
   visit in that context (the HTTP cache).
 * **game** at ``/`` and at ``/?variant=standard&deal=7``. Cold: a fresh context, service
@@ -69,6 +71,9 @@ from playwright.sync_api import (  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
 
 FLOOR_URL = "/bench/floor/index.html"
+FLOOR_STDLIB = ROOT / "bench" / "floor" / "python_stdlib.zip"
+SHIPPED_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
+"""The floor's standard library: the zip of the npm package, untouched."""
 GAME_URLS = {"game /": "/", "game deal 7": "/?variant=standard&deal=7"}
 """The game's pages timed, by the name printed for them."""
 
@@ -423,6 +428,9 @@ def main(argv: list[str] | None = None) -> int:
         cases[f"{name} first visit"] = Case(f"{name} first visit (sw)", "first")
         cases[f"{name} warm"] = Case(f"{name} warm (sw)", "warm")
 
+    if not SHIPPED_STDLIB.is_file():
+        ap.error(f"no {SHIPPED_STDLIB.relative_to(ROOT)}: run make vendor first")
+    shutil.copy2(SHIPPED_STDLIB, FLOOR_STDLIB)
     server, origin = serve_in_thread(ROOT)
     loads: list[tuple[float, ...]] = [os.getloadavg()]
     units: list[tuple[str, Callable[[Profiles], None]]] = [

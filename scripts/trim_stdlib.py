@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Write a smaller copy of Pyodide's ``python_stdlib.zip`` with only the modules the game needs.
 
-    static/vendor/pyodide/python_stdlib.zip  ->  static/vendor/pyodide/python_stdlib.trimmed.zip
+    node_modules/pyodide/python_stdlib.zip  ->  build/python_stdlib.trimmed.zip
 
-Opt-in (``make stdlib-trim``): the page does not load the trimmed copy unless Pyodide is pointed
-at it (``loadPyodide({stdLibURL})``). The copy is always made from the vendored zip by this
-script, never edited by hand.
+Part of the setup step (``make vendor``): ``scripts/compile_stdlib.mjs`` then compiles the
+trimmed copy to bytecode as ``static/vendor/pyodide/python_stdlib.zip``, the one the page loads.
+It is always made from the npm package's zip by these scripts, never edited by hand.
 
 What is kept (stdlib only, runs on the build host's Python 3.11; the zip holds Python 3.14
 sources, which this Python cannot parse, so imports are read with a line scanner, not ``ast``):
@@ -13,7 +13,9 @@ sources, which this Python cannot parse, so imports are read with a line scanner
 1. :data:`IN_USE`: every module of the zip that was in ``sys.modules`` after the game booted
    and was played (hint, solve on/off, statistics, keys, taps, undo/redo/restart/new, German,
    another variant, every setting, a reload with ``?deal=``): Pyodide's and PyScript's own
-   imports and ours. Measured in Debian Chromium, Pyodide 314.0.7, ``@pyscript/core`` 0.7.31.
+   imports and ours. Measured in Debian Chromium, Pyodide 314.0.7, ``@pyscript/core`` 0.7.31
+   (2026-12-01: 148 modules; ``sorted(sys.modules)`` read through a temporary hook in
+   ``main.py``, in a page with service workers blocked).
 2. The standard-library modules that ``nestor/``, ``nestor_web/`` and ``main.py`` import
    (scanned each run, so a new import in our code is kept without editing this file).
 3. :data:`CODECS`: the codecs a lookup by name may need (found at run time, never imported).
@@ -38,9 +40,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PYODIDE = ROOT / "static" / "vendor" / "pyodide"
-SOURCE = PYODIDE / "python_stdlib.zip"
-OUTPUT = PYODIDE / "python_stdlib.trimmed.zip"
+SOURCE = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
+OUTPUT = ROOT / "build" / "python_stdlib.trimmed.zip"
 OUR_CODE = ("nestor", "nestor_web", "main.py")
 """Paths under ROOT (folders are scanned for ``*.py``) whose imports are kept."""
 
@@ -57,26 +58,21 @@ IN_USE: tuple[str, ...] = (
     "asyncio.taskgroups", "asyncio.tasks", "asyncio.threads", "asyncio.timeouts",
     "asyncio.transports", "asyncio.trsock", "asyncio.unix_events", "base64", "bisect", "bz2",
     "codecs", "codeop", "collections", "compression", "compression._common",
-    "compression._common._streams", "compression.zstd", "compression.zstd._zstdfile",
-    "concurrent", "concurrent.futures", "concurrent.futures._base", "contextlib", "contextvars",
-    "copy", "copyreg", "dataclasses", "datetime", "dis", "email", "email._encoded_words",
-    "email._parseaddr", "email._policybase", "email.base64mime", "email.charset",
-    "email.encoders", "email.errors", "email.feedparser", "email.header", "email.iterators",
-    "email.message", "email.parser", "email.quoprimime", "email.utils", "encodings",
-    "encodings.aliases", "encodings.utf_8", "enum", "fnmatch", "functools", "genericpath",
-    "gettext", "glob", "hashlib", "heapq", "html", "html.entities", "http", "http.client",
-    "importlib", "importlib._abc", "importlib._bootstrap", "importlib._bootstrap_external",
-    "importlib.abc", "importlib.machinery", "importlib.util", "inspect", "io", "ipaddress",
-    "json", "json.decoder", "json.encoder", "json.scanner", "keyword", "linecache", "locale",
-    "logging", "lzma", "ntpath", "opcode", "operator", "os", "pathlib", "pathlib._os",
-    "posixpath", "pyodide", "pyodide._package_loader", "pyodide._state", "pyodide.code",
-    "pyodide.common", "pyodide.ffi", "pyodide.webloop", "quopri", "random", "re", "re._casefix",
-    "re._compiler", "re._constants", "re._parser", "reprlib", "selectors", "shutil", "signal",
-    "site", "socket", "ssl", "stat", "string", "struct", "subprocess", "tempfile", "textwrap",
-    "threading", "token", "tokenize", "traceback", "types", "typing", "urllib", "urllib.error",
-    "urllib.parse", "urllib.request", "urllib.response", "warnings", "weakref", "xml", "xml.sax",
-    "xml.sax._exceptions", "xml.sax.handler", "xml.sax.saxutils", "xml.sax.xmlreader", "zipfile",
-    "zipfile._path", "zipfile._path.glob", "zipimport",
+    "compression._common._streams", "compression.zstd", "compression.zstd._zstdfile", "concurrent",
+    "concurrent.futures", "concurrent.futures._base", "contextlib", "contextvars", "copy",
+    "copyreg", "dataclasses", "dis", "encodings", "encodings.aliases", "encodings.cp437",
+    "encodings.utf_8", "enum", "fnmatch", "functools", "genericpath", "gettext", "glob", "heapq",
+    "html", "html.entities", "importlib", "importlib._abc", "importlib._bootstrap",
+    "importlib._bootstrap_external", "importlib.abc", "importlib.machinery", "importlib.util",
+    "inspect", "io", "ipaddress", "json", "json.decoder", "json.encoder", "json.scanner",
+    "keyword", "linecache", "locale", "logging", "lzma", "ntpath", "opcode", "operator", "os",
+    "pathlib", "pathlib._os", "posixpath", "pyodide", "pyodide._package_loader", "pyodide._state",
+    "pyodide.code", "pyodide.common", "pyodide.ffi", "pyodide.webloop", "random", "re",
+    "re._casefix", "re._compiler", "re._constants", "re._parser", "reprlib", "selectors", "shutil",
+    "signal", "site", "socket", "ssl", "stat", "string", "struct", "subprocess", "tempfile",
+    "textwrap", "threading", "token", "tokenize", "traceback", "types", "typing", "urllib",
+    "urllib.parse", "warnings", "weakref", "zipfile", "zipfile._path", "zipfile._path.glob",
+    "zipimport",
 )
 """Modules of the zip in ``sys.modules`` after a boot and a session of play (see above)."""
 
@@ -223,12 +219,12 @@ def trim(source: Path, output: Path, roots: Iterable[str]) -> tuple[int, int, in
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", type=Path, default=SOURCE, help="the vendored stdlib zip")
+    ap.add_argument("--source", type=Path, default=SOURCE, help="Pyodide's stdlib zip")
     ap.add_argument("--output", type=Path, default=OUTPUT, help="where to write the copy")
     ap.add_argument("--quiet", "-q", action="store_true")
     args = ap.parse_args(argv)
     if not args.source.is_file():
-        print(f"trim_stdlib: no {args.source}: run make vendor first", file=sys.stderr)
+        print(f"trim_stdlib: no {args.source}: run npm ci first", file=sys.stderr)
         return 1
     kept, before, after = trim(args.source, args.output, [*IN_USE, *CODECS, *our_imports()])
     if not args.quiet:

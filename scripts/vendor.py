@@ -3,7 +3,10 @@
 
     static/vendor/pyscript/  <- node_modules/@pyscript/core/dist/  (whole folder, no .map files,
                                 and not its unused service-worker.js placeholder)
-    static/vendor/pyodide/   <- the Pyodide files a page requests at boot
+    static/vendor/pyodide/   <- the Pyodide files a page requests at boot, but its standard
+                                library: python_stdlib.zip there is built, not copied (the
+                                trimmed, compiled zip of scripts/trim_stdlib.py and
+                                scripts/compile_stdlib.mjs; see the Makefile's STDLIB)
 
 Run `npm ci` first. The copy is a sync: unchanged files are skipped (same size and
 mtime), changed ones are copied, and files no longer shipped are removed, so an
@@ -29,15 +32,16 @@ VENDOR = ROOT / "static" / "vendor"
 PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
 PYODIDE_SRC = NODE_MODULES / "pyodide"
 
-# Exactly what a PyScript page loading pyodide.mjs requests at boot (measured with the
-# e2e smoke test: these five, nothing lazily, as long as the config lists no `packages`).
+# What a PyScript page loading pyodide.mjs requests at boot (measured with the e2e smoke test:
+# these four and python_stdlib.zip, nothing lazily, as long as the config lists no `packages`).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 )
+BUILT = (VENDOR / "pyodide" / "python_stdlib.zip",)
+"""Files in the vendored folders that the setup step builds: never removed as stale."""
 
 SKIP_SUFFIXES = (".map",)
 # PyScript's empty placeholder for its optional `service-worker` attribute, which the game does
@@ -79,7 +83,9 @@ def stale(plan: dict[Path, Path]) -> list[Path]:
     for top in ("pyscript", "pyodide"):
         base = VENDOR / top
         if base.is_dir():
-            out += [p for p in base.rglob("*") if p.is_file() and p not in plan]
+            out += [
+                p for p in base.rglob("*") if p.is_file() and p not in plan and p not in BUILT
+            ]
     return sorted(out)
 
 

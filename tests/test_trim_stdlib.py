@@ -105,7 +105,8 @@ def test_our_imports_include_function_level_ones(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
-NOT_BUILT = "static/vendor/ not built (make vendor)"
+NOT_BUILT = "node_modules/ or static/vendor/ not built (make vendor)"
+BUILT = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
 
 
 @pytest.mark.skipif(not trim_stdlib.SOURCE.is_file(), reason=NOT_BUILT)
@@ -123,3 +124,20 @@ def test_trimmed_vendored_zip_holds_what_the_game_imports(tmp_path: Path) -> Non
     for name in ("unittest/__init__.py", "multiprocessing/__init__.py", "pydoc.py"):
         assert name not in names
     assert output.stat().st_size < trim_stdlib.SOURCE.stat().st_size * 0.6
+
+
+@pytest.mark.skipif(not BUILT.is_file(), reason=NOT_BUILT)
+def test_the_page_loads_a_compiled_stdlib_with_every_module_it_imports() -> None:
+    """The setup step's zip: bytecode only, and every measured or imported module in it."""
+    with zipfile.ZipFile(BUILT) as archive:
+        names = set(archive.namelist())
+    assert not [n for n in names if n.endswith(".py")], "a module left as source"
+    with zipfile.ZipFile(trim_stdlib.SOURCE) as full:
+        stdlib = trim_stdlib.Stdlib(full)
+        wanted = {*trim_stdlib.IN_USE, *trim_stdlib.CODECS, *trim_stdlib.our_imports()}
+        for name in sorted(wanted):
+            path = stdlib.path(name)
+            if path is not None:
+                assert path + "c" in names, f"{name} missing from {BUILT.name}: make vendor"
+    for name in ("xml/sax/saxutils.pyc", "email/message.pyc", "http/client.pyc", "unittest/__init__.pyc"):
+        assert name not in names  # nothing the game never imports
