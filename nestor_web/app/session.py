@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from nestor import (
     MAX_DEAL,
@@ -33,7 +33,6 @@ from nestor import (
     check_deal_number,
     get_variant,
 )
-from nestor.solver import Solution, solve_steps
 
 from .events import (
     DealChanged,
@@ -49,6 +48,9 @@ from .events import (
 from .settings import Settings
 from .statistics import Stats
 from .url import DealRequest, deal_query
+
+if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
+    from nestor.solver import Solution
 
 
 @dataclass(frozen=True)
@@ -349,6 +351,8 @@ class Session:
         known = self.analysis()
         if known is not None:
             return known
+        from nestor.solver import solve_steps
+
         solution = yield from solve_steps(position, max_nodes, known_order=False)
         self._analysis = (position, solution)
         return solution

@@ -8,28 +8,32 @@ changed (right after, in the next task, so the board is on screen first).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyscript import document, window
 
 from nestor import VARIANTS, NestorError, get_variant
-from nestor.analysis import winnable_deal_steps
-from nestor.solver import Solution
 
 from ..app.events import Event, Problem
 from ..app.session import Session
 from ..app.url import parse_query
 from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
-from ..view.dialogs import stats_html
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import Actuator
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .tasks import Tasks
+
+if TYPE_CHECKING:
+    from nestor.solver import Solution
+
+LATER_MODULES = ("nestor.solver", "nestor.analysis", "nestor_web.view.dialogs")
+"""Imported once the board takes input, not before: nothing draws the board with them."""
 
 SOLVE_PACE_SECONDS = 0.6
 """Pause between two pairs played by Solve, so the player can follow."""
@@ -62,6 +66,15 @@ class App:
         self.update(())
         self._wake_up()
         self.actuator.ready()
+        asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
+
+    @staticmethod
+    def _import_the_rest() -> None:
+        """Import :data:`LATER_MODULES` (the solver, the statistics dialog), just after start-up,
+        so the first hint or statistics tap does not wait for them. A tap that needs one
+        sooner imports it itself."""
+        for name in LATER_MODULES:
+            importlib.import_module(name)
 
     # ---- the one path of every change ---------------------------------------------------
 
@@ -182,6 +195,8 @@ class App:
         elif name == "keys":
             self.actuator.toggle_dialog("keys")
         elif name == "stats":
+            from ..view.dialogs import stats_html
+
             self.actuator.fill_stats(stats_html(s))
             self.actuator.toggle_dialog("stats")
         elif name == "close":
@@ -189,6 +204,8 @@ class App:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
+            from ..view.dialogs import stats_html
+
             if name == "stats-reset-confirm":
                 s.reset_stats()
                 self._schedule_save()
@@ -288,6 +305,8 @@ class App:
         session = self.session
         session.thinking = "deal"
         self.update(())
+        from nestor.analysis import winnable_deal_steps
+
         found = await self.tasks.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
         session.thinking = None
         if found is None:

@@ -8,13 +8,16 @@ events, positions and solver answers. Nothing here changes state.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
-from nestor.solver import Solution, Status
 
 from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack
 from ..app.session import Session
 from .i18n import LANGUAGES, N_, _, card_name, percent
+
+if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
+    from nestor.solver import Solution
 
 # ---- engine errors --------------------------------------------------------------------------
 
@@ -186,6 +189,8 @@ def announcement(events: Iterable[Event], session: Session) -> str | None:
 
 def hint_text(position: Position, solution: Solution) -> str:
     """The sentence that shows a hint for ``position``, given its solution."""
+    from nestor.solver import Status
+
     move = solution.best_move
     if solution.status is Status.UNKNOWN:
         return _("The solver ran out of time on this position: no hint this time.")
@@ -213,6 +218,8 @@ def indicator_text(solution: Solution | None) -> str:
     """The winnable indicator's sentence (``None``: the solver is still working)."""
     if solution is None:
         return _(CHECKING)
+    from nestor.solver import Status
+
     if solution.status is Status.UNKNOWN:
         return _("Winnable: unknown (the solver ran out of time)")
     if solution.win_probability is not None:
