@@ -34,6 +34,7 @@ import importlib.util
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -299,15 +300,19 @@ def game(page: Page) -> Page:
 
 # --------------------------------------------------------------------------- a site of its own
 class _CountingHandler(serve.Handler):  # type: ignore[name-defined,misc]
-    """serve.py's handler, also noting each response's path and body size."""
+    """serve.py's handler, also noting each response's path and body size, and waiting
+    ``site.chunk_delay`` seconds after each 256 KiB it sends (a slow network)."""
 
     sent: list[tuple[str, int]]
+    site: SiteCopy
 
     def copyfile(self, source: BinaryIO, outputfile: BinaryIO) -> None:
         size = 0
         while chunk := source.read(256 * 1024):
             outputfile.write(chunk)
             size += len(chunk)
+            if self.site.chunk_delay:
+                time.sleep(self.site.chunk_delay)
         self.sent.append((urlsplit(self.path).path, size))
 
 
@@ -318,6 +323,8 @@ class SiteCopy:
     root: Path
     port: int = 0
     sent: list[tuple[str, int]] = field(default_factory=list)
+    chunk_delay: float = 0.0
+    """Seconds the server waits after each 256 KiB of a response (0: as fast as it can)."""
     _server: Any = None
 
     @property
@@ -326,7 +333,7 @@ class SiteCopy:
 
     def start(self) -> None:
         """Serve the folder (again) on the same port; the first start picks a free one."""
-        handler = type("Counting", (_CountingHandler,), {"sent": self.sent})
+        handler = type("Counting", (_CountingHandler,), {"sent": self.sent, "site": self})
         server = serve.make_server(
             port=self.port, directory=self.root, quiet=True, handler=handler
         )

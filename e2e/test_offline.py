@@ -205,3 +205,46 @@ def test_a_hanging_update_check_does_not_delay_a_return_visit(
         pair(page, game)
     finally:
         release.set()
+
+
+# Records, on every change, the first visit's download bar: (aria-valuenow, the loading line,
+# the bar's label), each state once.
+DOWNLOAD_PROBE = """
+window.__download = [];
+new MutationObserver(() => {
+  const bar = document.querySelector(".download-bar");
+  const line = document.querySelector('#loading [data-text="loading"]');
+  if (!bar || !line) return;
+  const entry = [Number(bar.getAttribute("aria-valuenow")), line.textContent,
+                 bar.getAttribute("aria-label")];
+  const last = window.__download[window.__download.length - 1];
+  if (!last || last[0] !== entry[0] || last[1] !== entry[1]) window.__download.push(entry);
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+"""
+
+
+def test_a_first_visit_shows_its_download_in_the_browsers_language(
+    site_copy, site_context, wait_ready
+) -> None:
+    site_copy.chunk_delay = 0.02  # about 1 s more for the 13 MB: several reports on the way
+    context = site_context(site_copy.origin, locale="de-DE")
+    context.add_init_script(DOWNLOAD_PROBE)
+    page = context.new_page()
+    page.goto("/")
+    wait_ready(page)
+    expect(page.locator(".download-bar")).to_have_count(0)  # gone once the worker took over
+
+    total = int(re.search(r"bytes: (\d+)", (site_copy.root / "static/js/precache-size.js")
+                          .read_text()).group(1))
+    mb = f"{total / 1e6:.1f}".replace(".", ",")
+    seen = page.evaluate("window.__download")
+    while seen and seen[0][1] == "Das Spiel wird geladen (Python im Browser)…":
+        seen.pop(0)  # the loading line, until the worker's first report
+    shares = [share for share, _, _ in seen]
+    assert shares == sorted(shares), seen  # it only goes forward
+    assert any(0 < share < 100 for share in shares), seen  # it moved on the way
+    assert shares[-1] == 100, seen  # every byte counted: the worker's bytes are the sizes on disk
+    for _, line, label in seen:
+        assert re.fullmatch(rf"Das Spiel wird geladen: \d+,\d von {mb} MB", line), line
+        assert label == "Herunterladen des Spiels zum Spielen ohne Netz"
+    assert seen[-1][1] == f"Das Spiel wird geladen: {mb} von {mb} MB"

@@ -19,11 +19,15 @@
 //     script reads the config with that very parser, and checks it is in the manifest);
 //   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
 //
+// While it installs, sw.js reports its download's progress to the page (static/js/sw-progress.js,
+// which it imports, after SITE_DIR/static/js/precache-size.js: the total this script writes).
+// Both are imported scripts, kept by the browser with sw.js itself, not precached.
+//
 // Navigations such as ./?variant=standard&deal=7 are answered with the precached index.html.
 // The worker waits when a new version is installed until the page lets it take over: it
 // listens for {type: "SKIP_WAITING"} (static/js/pwa.js sends it).
 
-import { readFileSync, readdirSync, rmSync, existsSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import workboxBuild from "workbox-build";
@@ -44,7 +48,10 @@ const FIXED = [
   "static/manifest.webmanifest",
   "docs/odds.md",
 ];
+// Imported by sw.js (importScripts), not precached: the progress reporter and its total.
+const IMPORTED = ["static/js/precache-size.js", "static/js/sw-progress.js"];
 const UNUSED = [
+  ...IMPORTED,
   "static/vendor/pyscript/codemirror*",
   "static/vendor/pyscript/xterm*",
   "static/vendor/pyscript/{deprecations-manager,donkey,mpy,py}-*.js",
@@ -90,18 +97,29 @@ async function main() {
   }
 
   const before = new Set(readdirSync(site).filter((n) => /^workbox-[0-9a-f]+\.js$/.test(n)));
-  const { count, size, warnings, filePaths } = await workboxBuild.generateSW({
+  const globs = {
     globDirectory: site,
     globPatterns: [...FIXED, ...files],
     globIgnores: UNUSED,
-    swDest: join(site, "sw.js"),
-    mode: "production",
-    sourcemap: false,
-    inlineWorkboxRuntime: false,
     // The wasm is 9.6 MB; Workbox skips files over 2 MiB unless told otherwise.
     maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
     // Names that carry a hash of their content need no revision of their own.
     dontCacheBustURLsMatching: /-[A-Za-z0-9_-]{8}\.js$/,
+  };
+  // The same manifest generateSW will write: its total is what the progress bar counts up to.
+  const manifest = await workboxBuild.getManifest(globs);
+  writeFileSync(
+    join(site, IMPORTED[0]),
+    "// Written by scripts/build_sw.mjs: what sw.js precaches (static/js/sw-progress.js reads it).\n" +
+      `self.NESTOR_PRECACHE = { bytes: ${manifest.size}, files: ${manifest.count} };\n`,
+  );
+  const { count, size, warnings, filePaths } = await workboxBuild.generateSW({
+    ...globs,
+    swDest: join(site, "sw.js"),
+    mode: "production",
+    sourcemap: false,
+    inlineWorkboxRuntime: false,
+    importScripts: IMPORTED,
     // ./?variant=standard&deal=7 and the like are index.html: the query is the page's own.
     ignoreURLParametersMatching: [/.*/],
     directoryIndex: "index.html",
@@ -110,6 +128,9 @@ async function main() {
     skipWaiting: false, // a new version waits for the page's word (SKIP_WAITING)
     navigationPreload: false,
   });
+  if (size !== manifest.size || count !== manifest.count) {
+    throw new Error(`the precache total (${manifest.size} bytes) is not sw.js's (${size})`);
+  }
   const hard = warnings.filter((w) => !/^The following files are not precached/.test(w));
   for (const w of warnings) console.warn(`build_sw: ${w}`);
   if (hard.length) throw new Error("Workbox warned; see above");

@@ -50,6 +50,10 @@ TEXTS: dict[str, str] = {
     "reserve-label": N_("Reserve"),
     "loading": N_("Loading the game (Python in your browser)…"),
     "waking": N_("Starting the game…"),
+    # A first visit, while the service worker downloads the game (static/js/pwa.js): {loaded}
+    # and {total} are megabytes with one decimal, written in the page's language.
+    "download": N_("Downloading the game: {loaded} of {total} MB"),
+    "download-label": N_("Download of the game for offline play"),
     "solve": N_("Solve"),
     "update-ready": N_("A new version of Nestor is ready. Your game is kept."),
     "update-reload": N_("Reload now"),

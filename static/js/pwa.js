@@ -5,7 +5,9 @@
 // 2. It starts PyScript once the page loads through that worker. On a first visit it waits for
 //    the worker to finish precaching, so each file crosses the network once (a page that booted
 //    at the same time would download the wasm a second time: it does not fit the browser's
-//    memory cache). Later visits come from the cache and need no network at all.
+//    memory cache), and shows that download's progress: bytes of the total, as the worker
+//    reports them (static/js/sw-progress.js), in a bar and in the loading line, in the page's
+//    language (static/js/texts.js). Later visits come from the cache and need no network.
 // 3. It looks for a new version, never in the way of the game: on a return visit the game starts
 //    at once and the check runs beside the boot (a slow or hanging network delays nothing). A new
 //    version found then, or while a game runs (checked when the page comes back into view, and
@@ -83,6 +85,46 @@ function text() {
   return t.ready && t.reload && t.later ? t : null;
 }
 
+// The first visit's download, as the installing worker reports it: a bar at the top of the page
+// (.download-bar, role progressbar, aria-valuenow 0-100) and the loading line in words.
+// Returns the function that takes both away once the worker has finished.
+function showDownload() {
+  const texts = window.NESTOR_TEXTS || {};
+  const language = document.documentElement.lang || "en";
+  const words = texts[language] || texts.en || {};
+  const line = document.querySelector('#loading [data-text="loading"]');
+  if (!words.download || !line) return () => {};
+  const bar = document.createElement("div");
+  bar.className = "download-bar";
+  bar.setAttribute("role", "progressbar");
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", "100");
+  bar.setAttribute("aria-valuenow", "0");
+  bar.setAttribute("aria-label", words["download-label"] || words.download);
+  const fill = document.createElement("div");
+  bar.append(fill);
+  document.body.prepend(bar);
+  const mb = (bytes) => (bytes / 1e6).toLocaleString(language,
+    { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const onMessage = (event) => {
+    const data = event.data;
+    if (!data || data.type !== "nestor:precache" || !(data.total > 0)) return;
+    const share = Math.max(0, Math.min(1, data.loaded / data.total));
+    const text = words.download.replace("{loaded}", mb(share * data.total))
+      .replace("{total}", mb(data.total));
+    fill.style.transform = `scaleX(${share})`;
+    bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+    bar.setAttribute("aria-valuetext", text);
+    line.textContent = text;
+  };
+  container.addEventListener("message", onMessage);
+  return () => {
+    container.removeEventListener("message", onMessage);
+    bar.remove();
+    if (words.loading) line.textContent = words.loading;
+  };
+}
+
 function offer(worker) {
   if (switching || !container.controller) return;
   const t = text();
@@ -140,20 +182,27 @@ function watch(registration) {
 // (at once on a return visit) with what to do once it has (watch for new versions).
 async function prepare() {
   if (!container) return null;
+  // Listening before the worker is registered: its first reports may come at once.
+  const done = container.controller ? () => {} : showDownload();
   let registration;
   try {
     registration = await container.register(SW_URL);
   } catch (error) {
+    done();
     console.warn("Nestor: no offline play here (the service worker was refused):", error.message);
     return null;
   }
-  if (!registration) return null; // a stand-in that registers nothing (test browsers can do that)
-  if (!container.controller) {
-    // A first visit: let the worker fill its cache and take the page, then boot from it, so each
-    // file crosses the network once. (After a reload that bypassed the worker, such as
-    // Shift+Reload, there is nothing to wait for.)
-    const worker = registration.installing || registration.waiting;
-    if (worker && !registration.active) await controlling(worker);
+  try {
+    if (!registration) return null; // a stand-in that registers nothing (test browsers do that)
+    if (!container.controller) {
+      // A first visit: let the worker fill its cache and take the page, then boot from it, so
+      // each file crosses the network once. (After a reload that bypassed the worker, such as
+      // Shift+Reload, there is nothing to wait for.)
+      const worker = registration.installing || registration.waiting;
+      if (worker && !registration.active) await controlling(worker);
+    }
+  } finally {
+    done();
   }
   // A version found on an earlier visit and left waiting is offered by the notice (watch), not
   // taken here: Chromium does not activate it while this page is still loading under the old
