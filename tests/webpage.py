@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
+from nestor_web.storage.durable import MemoryCopy
 from nestor_web.storage.manager import KeyValueStore, MemoryStore, StorageManager
 from nestor_web.view import i18n
 from nestor_web.view.board import BoardView, board_view
@@ -49,6 +50,7 @@ class Page:
 
     Attributes:
         store: the key-value store (a :class:`MemoryStore` by default).
+        durable: the durable copy (``None``: the page has none), read at start-up.
         storage: the storage manager.
         session: the session.
         announcement: what the live region said last (``None`` before any).
@@ -61,9 +63,13 @@ class Page:
         rng: random.Random | None = None,
         languages: Sequence[str] = ("en",),
         clock: Callable[[], int] | None = None,
+        durable: MemoryCopy | None = None,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
-        self.storage = StorageManager(self.store)
+        self.durable = durable
+        self.storage = StorageManager(
+            self.store, durable, durable.snapshot() if durable is not None else None
+        )
         if isinstance(self.store, SharedStore):
             self.store.on_change = self.storage.changed_elsewhere
         self.session: Session = self.storage.resume(

@@ -13,7 +13,14 @@ when the browser refuses storage). The keys, all JSON text:
                            of the next visit (:func:`.codecs.board_to_text`; draw state:
                            never read by Python, and a stale one is simply ignored)
 ``<key>.unreadable``       a value that could not be read, set aside before it was replaced
+``nestor.seq``             the sequence number of the last save (:mod:`.durable`)
 =========================  ===========================================================
+
+Every value but the board also goes to a durable copy (:class:`.durable.DurableCopy`, the
+browser's IndexedDB), once per save with the same sequence number: localStorage may lose the
+last seconds of play when the browser is killed, a completed IndexedDB write does not. At
+start-up the copy with the higher number wins, and localStorage is repaired from it. A write
+one of the two refuses is reported only if the other refused it too.
 
 No other key is ever touched. A value that cannot be read is reported, copied to
 ``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
@@ -49,6 +57,7 @@ from .codecs import (
     settings_from_text,
     settings_to_text,
 )
+from .durable import SEQ_KEY, DurableCopy, Snapshot, newer, next_seq, seq_of
 from .stats_codec import stats_from_text, stats_to_text
 
 T = TypeVar("T")
@@ -62,7 +71,14 @@ UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
 KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY)
-"""Every key the game owns (each also with :data:`UNREADABLE`)."""
+"""Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
+
+NOT_DURABLE = (BOARD_KEY,)
+"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else."""
+
+
+def _clock_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 ARCHIVE_SIZE = 20
 """Most games kept in the archive; the oldest is dropped first."""
@@ -99,21 +115,58 @@ def _game_key(saved: SavedGame) -> str:
 
 
 class StorageManager:
-    """Reads and writes everything the game keeps in one :class:`KeyValueStore`.
+    """Reads and writes everything the game keeps in one :class:`KeyValueStore`, and a
+    durable copy of it.
+
+    Args:
+        store: the key-value store (localStorage).
+        durable: the durable copy (IndexedDB), or ``None`` where there is none.
+        snapshot: what ``durable`` held when the page started (read before this manager).
+        clock_ms: the clock of the sequence numbers, ms since 1970.
 
     Attributes:
         store: the key-value store.
         problems: reports for the player since they were last taken (:meth:`take_problems`).
+        restored: whether start-up found the durable copy newer than the store and took it.
+        notify: called when a problem is reported later than the save that met it (the
+            durable copy answers asynchronously); the page draws it then.
     """
 
-    def __init__(self, store: KeyValueStore) -> None:
+    def __init__(
+        self,
+        store: KeyValueStore,
+        durable: DurableCopy | None = None,
+        snapshot: Snapshot | None = None,
+        clock_ms: Callable[[], int] = _clock_ms,
+    ) -> None:
         self.store = store
+        self.durable = durable
+        self.clock_ms = clock_ms
+        self.notify: Callable[[], None] = lambda: None
         self.problems: list[Problem] = []
+        self._pending: dict[str, str] = {}  # values for the durable copy's next write
+        self._held: list[Problem] = []  # the store refused these; reported if the copy fails too
         self._written: dict[str, str] = {}  # what this manager last wrote (or read), by key
         self._slot: tuple[str, tuple[str, int] | None] | None = None
         # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
+        self._seq = seq_of(store.get(SEQ_KEY))
+        self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
+        self.restored = newer(self._seq, snapshot)
+        if snapshot is not None and self.restored:
+            self._overlay = dict(snapshot.entries)
+            self._seq = snapshot.seq
+            for key, value in self._overlay.items():  # repair localStorage for the first paint
+                self._write(key, value, durable=False)
+            self._write(SEQ_KEY, str(snapshot.seq), durable=False)
+            self._written.clear()  # resume() reads them as if the store had them
+
+    def _get(self, key: str) -> str | None:
+        """The stored text under ``key``: the durable copy's when it was newer at start-up."""
+        if key in self._overlay:
+            return self._overlay[key]
+        return self.store.get(key)
 
     # ---- start-up ------------------------------------------------------------------------
 
@@ -144,7 +197,7 @@ class StorageManager:
             self._slot = (self._written[SAVE_KEY], saved.key)
         stats = self._read(STATS_KEY, stats_from_text, "stats.unreadable")
         if stats is None:
-            if self.store.get(STATS_KEY) is not None:
+            if self._get(STATS_KEY) is not None:
                 self._stats_saved = None  # unreadable: replaced by empty statistics now
             stats = Stats()
         session = Session.start(
@@ -155,7 +208,7 @@ class StorageManager:
 
     def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
         """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""
-        text = self.store.get(key)
+        text = self._get(key)
         if text is None:
             return None
         try:
@@ -187,6 +240,29 @@ class StorageManager:
         if session.stats_changes != self._stats_saved:
             self._stats_saved = session.stats_changes
             self._write(STATS_KEY, stats_to_text(session.stats))
+        self._commit()
+
+    def _commit(self) -> None:
+        """Send what this save wrote to the durable copy, in one write with a new number."""
+        if not self._pending and not self._held:
+            return
+        self._seq = next_seq(self._seq, self.clock_ms())
+        self._write(SEQ_KEY, str(self._seq), durable=False)
+        entries, self._pending = self._pending, {}
+        held, self._held = self._held, []
+        if self.durable is None:
+            return
+        self.durable.write(self._seq, entries, lambda error: self._durable_done(error, held))
+
+    def _durable_done(self, error: str | None, held: list[Problem]) -> None:
+        """The durable copy's answer: the store's refusals of that save count only if it too
+        refused (``error``: its error name)."""
+        if error is None or not held:
+            return
+        for problem in held:
+            if problem not in self.problems:
+                self.problems.append(problem)
+        self.notify()
 
     def save_board(
         self, language: str, draw: Callable[[], tuple[str, dict[str, str]]]
@@ -211,6 +287,7 @@ class StorageManager:
             self._written.clear()
         else:
             self._written.pop(key, None)
+        self._overlay.clear()  # that tab's values are newer than what start-up restored
         if key in (None, SAVE_KEY):
             text = self.store.get(SAVE_KEY)
             self._slot = None if text is None else (text, None)  # its deal: read when needed
@@ -222,8 +299,12 @@ class StorageManager:
         problems, self.problems = self.problems, []
         return problems
 
-    def _write(self, key: str, value: str) -> bool:
-        """Write to the store; a refusal is reported once. ``True`` if written."""
+    def _write(self, key: str, value: str, durable: bool = True) -> bool:
+        """Write to the store, and (``durable``, and not :data:`NOT_DURABLE`) note it for the
+        durable copy. A refusal is reported once: at once if there is no durable copy, else
+        only if the copy refuses the save's write too. ``True`` if the store took it."""
+        if durable and self.durable is not None and key not in NOT_DURABLE:
+            self._pending[key] = value
         try:
             self.store.set(key, value)
         except Exception as exc:  # the browser's storage may refuse any write
@@ -231,8 +312,11 @@ class StorageManager:
             problem = Problem("storage.refused", args=(
                 ("error", clip(name if isinstance(name, str) else type(exc).__name__)),
             ))
-            if problem not in self.problems:
-                self.problems.append(problem)
+            # With a durable copy, the values are safe once it has them (the board too: losing
+            # it only costs the next first paint).
+            reports = self._held if self.durable is not None else self.problems
+            if problem not in reports:
+                reports.append(problem)
             return False
         self._written[key] = value
         return True
@@ -271,7 +355,7 @@ class StorageManager:
 
     def _archive(self) -> dict[str, str]:
         """The archive: ``"variant/deal"`` -> saved-game text (unreadable: set aside)."""
-        raw = self.store.get(ARCHIVE_KEY)
+        raw = self._get(ARCHIVE_KEY)
         if raw is None:
             return {}
         try:
@@ -286,6 +370,6 @@ class StorageManager:
 
 
 __all__ = [
-    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "KEYS", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
-    "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
+    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "KEYS", "NOT_DURABLE", "SAVE_KEY", "SETTINGS_KEY",
+    "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
 ]

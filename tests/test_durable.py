@@ -1,0 +1,122 @@
+"""The durable copy (nestor_web.storage.durable and the storage manager's use of it): every
+save reaches it, a store a crash took back is restored from it, and a write is reported as
+lost only when both refused it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from webpage import Page
+
+from nestor import Pair
+from nestor_web.storage.durable import SEQ_KEY, MemoryCopy, Snapshot, newer, next_seq, seq_of
+from nestor_web.storage.manager import (
+    BOARD_KEY,
+    SAVE_KEY,
+    SETTINGS_KEY,
+    STATS_KEY,
+    MemoryStore,
+)
+from nestor_web.view.i18n import set_language
+
+DEAL = "?variant=standard&deal=20"
+REFUSED = (
+    "Your progress could not be saved: the browser's storage refused it (OSError). The game "
+    "goes on, but it may be lost when the page closes."
+)
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    set_language("en")
+
+
+def play_pairs(page: Page, count: int) -> list[str]:
+    """Remove ``count`` pairs by tapping their cards; the moves as saved."""
+    for _ in range(count):
+        move = next(m for m in page.session.game.legal_moves() if isinstance(m, Pair))
+        page.tap(move.first)
+        page.tap(move.second)
+    return [str(m) for m in page.session.game.moves]
+
+
+class FullStore(MemoryStore):
+    """localStorage over its quota: refuses every write."""
+
+    def set(self, key: str, value: str) -> None:
+        raise OSError("QuotaExceededError")
+
+
+def test_every_save_reaches_the_copy_with_a_growing_number() -> None:
+    copy = MemoryCopy()
+    page = Page(query=DEAL, durable=copy)
+    first = seq_of(copy.data[SEQ_KEY])
+    moves = play_pairs(page, 2)
+    assert json.loads(copy.data[SAVE_KEY])["moves"] == moves
+    assert copy.data[SAVE_KEY] == page.store.get(SAVE_KEY)
+    assert copy.data[STATS_KEY] == page.store.get(STATS_KEY)
+    assert copy.data[SETTINGS_KEY] == page.store.get(SETTINGS_KEY)
+    assert seq_of(copy.data[SEQ_KEY]) > first
+    assert copy.data[SEQ_KEY] == page.store.get(SEQ_KEY)  # both carry the save's number
+    page.storage.save_board("en", lambda: ("<div></div>", {}))
+    assert page.store.get(BOARD_KEY) is not None and BOARD_KEY not in copy.data
+
+
+def test_a_store_a_crash_took_back_is_restored_from_the_copy() -> None:
+    copy = MemoryCopy()
+    store = MemoryStore()
+    page = Page(store, DEAL, durable=copy)
+    play_pairs(page, 1)
+    before_crash = dict(store.data)  # what localStorage had on disk when the browser died
+    moves = play_pairs(page, 4)
+    stats = store.get(STATS_KEY)
+
+    relaunched = Page(MemoryStore(before_crash), "", durable=copy)
+    assert relaunched.storage.restored
+    assert [str(m) for m in relaunched.session.game.moves] == moves
+    assert relaunched.session.key == ("standard", 20)
+    assert relaunched.store.get(SAVE_KEY) == copy.data[SAVE_KEY]  # localStorage repaired
+    assert relaunched.store.get(STATS_KEY) == stats
+    assert relaunched.notice is None
+
+
+def test_a_newer_store_wins_over_an_older_copy() -> None:
+    copy = MemoryCopy()
+    store = MemoryStore()
+    page = Page(store, DEAL, durable=copy)
+    play_pairs(page, 1)
+    old_copy = MemoryCopy(dict(copy.data))  # the copy was evicted back to an older state
+    moves = play_pairs(page, 2)
+    again = Page(store, "", durable=old_copy)
+    assert not again.storage.restored
+    assert [str(m) for m in again.session.game.moves] == moves
+
+
+def test_a_refusal_of_one_store_is_not_reported_but_of_both_is() -> None:
+    copy = MemoryCopy()
+    page = Page(FullStore(), DEAL, durable=copy)
+    play_pairs(page, 1)
+    assert page.notice is None  # localStorage refused, the copy took it: nothing lost
+    assert json.loads(copy.data[SAVE_KEY])["moves"]
+
+    told: list[bool] = []
+    page.storage.notify = lambda: told.append(True)
+    copy.refuse = "QuotaExceededError"
+    play_pairs(page, 1)
+    assert told  # the page is told to draw the notice the late answer brought
+    page._take_problems()
+    assert page.notice == REFUSED
+
+
+def test_without_a_copy_a_refusal_is_reported_at_once() -> None:
+    page = Page(FullStore(), DEAL)
+    play_pairs(page, 1)
+    assert page.notice == REFUSED
+
+
+def test_sequence_numbers() -> None:
+    assert next_seq(5, 3) == 6  # a clock set back never makes a number go down
+    assert next_seq(5, 1_700_000_000_000) == 1_700_000_000_000
+    assert [seq_of(t) for t in (None, "", "12", "-3", "1e5", "9" * 21)] == [0, 0, 12, 0, 0, 0]
+    assert newer(3, Snapshot(4)) and not newer(4, Snapshot(4)) and not newer(4, None)
