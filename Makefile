@@ -12,6 +12,7 @@
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
+#   make test-soak     the browser killed at several moments after a move (crash-proof saving)
 #   make lint | unit | e2e | clean | distclean
 #
 # Nothing here is fetched outside the package registries: the browser is Debian's chromium.
@@ -40,7 +41,7 @@ SW_INPUTS    = index.html main.py pyscript.toml $(wildcard $(SHIPPED)) scripts/b
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium lint unit e2e test test-slow measure bench-move \
+.PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
         bench-boot lighthouse clean distclean
 
 help:
@@ -144,6 +145,9 @@ unit: $(VENV_STAMP)
 # The tests marked slow, which pytest leaves out by default (pyproject.toml: -m "not slow").
 test-slow: $(VENV_STAMP)
 	$(VENV)/bin/pytest -m slow tests $(PYTEST_ARGS)
+
+test-soak: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/pytest -m soak e2e $(PYTEST_ARGS)
 
 e2e: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/pytest e2e $(PYTEST_ARGS)

@@ -2,4 +2,4 @@
 
 from nestor_web.browser.root import start
 
-app = start()
+app = await start()  # noqa: F704 (PyScript runs this file with top-level await)

@@ -20,11 +20,13 @@ from nestor import VARIANTS, NestorError, get_variant
 from ..app.events import Event, Problem
 from ..app.session import Session
 from ..app.url import parse_query
+from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import Actuator
+from .durable import open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .tasks import Tasks
@@ -42,9 +44,11 @@ SOLVE_PACE_SECONDS = 0.6
 class App:
     """The page's one game: owns the session and wires the rooms together."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, durable: DurableCopy | None = None, snapshot: Snapshot | None = None
+    ) -> None:
         store, problem = open_store()
-        self.storage = StorageManager(store)
+        self.storage = StorageManager(store, durable, snapshot)
         languages = [str(x) for x in window.navigator.languages] or [
             str(window.navigator.language)
         ]
@@ -62,6 +66,7 @@ class App:
         self.input = Input(self)
         self._indicator_for: object = None
         self._save_pending = False
+        self.storage.notify = self._late_problems
         self.actuator.enable_controls()
         self.update(())
         self._wake_up()
@@ -120,11 +125,18 @@ class App:
                 self.session.notice(problem)
             self.actuator.draw(board_view(self.session))
 
+    def _late_problems(self) -> None:
+        """A problem reported after its save (the durable copy answers later): draw it."""
+        self.update(())
+
     def _wake_up(self) -> None:
         """The live board has replaced the stored one (static/js/wake.js): apply the taps
-        made on it, in order, if it showed the deal now in play."""
+        made on it, in order, if it showed the deal now in play (not if start-up restored a
+        newer game from the durable copy: the painted board was older than the game)."""
         woken = self.actuator.wake_up(getattr(window, "nestorWake", None))
         if woken is None or woken[0] != "{}/{}".format(*self.session.key):
+            return
+        if self.storage.restored:
             return
         for kind, value in woken[1]:
             if kind == "card":
@@ -327,6 +339,8 @@ class App:
             self.update(())
 
 
-def start() -> App:
-    """Create the app on the current page; called once by ``main.py``."""
-    return App()
+async def start() -> App:
+    """Create the app on the current page, once the durable copy is read (static/js/durable.js
+    began reading it before Python started); awaited once by ``main.py``."""
+    durable, snapshot = await open_durable()
+    return App(durable, snapshot)
