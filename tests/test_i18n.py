@@ -125,6 +125,46 @@ def test_german_notices_hold_no_english(german, query: str, save: str | None,
     assert page.view().notice == expected
 
 
+def test_a_refused_setting_is_worded_in_the_pages_language() -> None:
+    """Issue 10: a setting the settings refuse is named by its control's label, in the page's
+    language (before: the setting's English field name, "theme")."""
+    locales.compile_all()
+    page = Page(MemoryStore(), "?variant=standard&deal=7", random.Random(0), ["de-DE"])
+    try:
+        page.set_setting("theme", "pink")
+        assert page.notice == (
+            "Diese Einstellung ließ sich nicht ändern: die Einstellung „Farben“ kann nicht "
+            "'pink' sein."
+        )
+        assert page.session.settings.theme == "system"
+        page.dismiss()
+        page.set_setting("winnable_only", "yes")
+        assert page.notice == (
+            "Diese Einstellung ließ sich nicht ändern: die Einstellung „Neues Spiel: nur "
+            "Spiele, die aufgehen können (der Löser prüft es vorher)“ kann nicht 'yes' sein."
+        )
+        page.set_setting("language", "en")
+        page.dismiss()
+        page.set_setting("theme", "pink")
+        assert page.notice == (
+            "That setting could not be changed: the setting “Colours” cannot be 'pink'."
+        )
+    finally:
+        i18n.set_language("en")
+
+
+def test_every_setting_is_named_by_its_controls_label() -> None:
+    from nestor_web.app.settings import Settings
+    from nestor_web.view.texts import SETTING_TEXTS
+
+    assert set(SETTING_TEXTS) == set(Settings.names())
+    html = (ROOT / "index.html").read_text()
+    labels = [chunk.split("</label>")[0] for chunk in html.split("<label>")[1:]]
+    for name, text in SETTING_TEXTS.items():
+        label = next(x for x in labels if f'data-setting="{name}"' in x)
+        assert f'data-text="{text}"' in label, name
+
+
 class _Ids(HTMLParser):
     def __init__(self) -> None:
         super().__init__()

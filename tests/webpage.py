@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
 from nestor_web.storage.manager import KeyValueStore, MemoryStore, StorageManager
@@ -131,7 +132,12 @@ class Page:
         return self.run(self.session.open_deal(variant, deal))
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
-        events = self.session.set_setting(name, value)
+        """A settings control changed; a value the settings refuse becomes a notice (as
+        the root's ``App.setting`` does)."""
+        try:
+            events = self.session.set_setting(name, value)
+        except NestorError as exc:
+            events = self.session.notice(Problem("setting.refused", exc))
         if name == "language":
             self._use_language()
         return self.run(events)
@@ -141,6 +147,9 @@ class Page:
 
     def play_solver_move(self, solution: object) -> tuple[Event, ...]:
         return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
+
+    def dismiss(self) -> tuple[Event, ...]:
+        return self.run(self.session.dismiss_notices())
 
     def reset_stats(self) -> tuple[Event, ...]:
         self.session.reset_stats()

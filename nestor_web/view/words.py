@@ -15,6 +15,7 @@ from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
 from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack
 from ..app.session import Session
 from .i18n import LANGUAGES, N_, _, card_name, percent
+from .texts import setting_label
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
     from nestor.solver import Solution
@@ -60,6 +61,8 @@ def error_text(error: NestorError) -> str:
     """An engine error in the player's language, from its ``code`` and ``details``."""
     code = getattr(error, "code", "")
     details = {k: str(v) for k, v in (getattr(error, "details", None) or {}).items()}
+    if code.startswith("setting.") and "name" in details:
+        details["name"] = setting_label(details["name"])  # as its control is labelled
     words = ERROR_WORDS.get(code)
     if words is not None:
         try:
