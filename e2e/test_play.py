@@ -266,6 +266,47 @@ def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, text: str) 
     assert saved["moves"] == [] and saved["version"] == 1
 
 
+QUOTA_NOTICE = (
+    "Your progress could not be saved: the browser's storage refused it (the storage is full). "
+    "The game goes on, but it may be lost when the page closes."
+)
+
+
+def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) -> None:
+    """Issue 10: a script's setItem wrapper that throws a DOMException showed Pyodide's
+    conversion ("Error") instead of the error; the browser's own full storage too."""
+    game = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    page.evaluate("""() => {
+      window.nativeSetItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function () {
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      };
+    }""")
+    move = game.legal_moves()[0]
+    play(page, move)
+    game.push(move)
+    expect(page.locator("#notice-text")).to_have_text(QUOTA_NOTICE)
+    # The wrapper gone, dismissing saves (the refused move is saved now).
+    page.evaluate("() => { Storage.prototype.setItem = window.nativeSetItem; }")
+    page.click('#notice [data-action="dismiss"]')
+    expect(page.locator("#notice")).to_be_hidden()
+    assert json.loads(stored(page, "nestor.game") or "")["moves"] == [str(move)]
+    # The browser's own refusal: fill the storage, then play on.
+    filled = page.evaluate("""() => {
+      let n = 0, error = null;
+      for (let size = 1 << 20; size >= 1; size >>= 2) {
+        const chunk = "x".repeat(size);
+        try { for (;;) { localStorage.setItem("filler." + n, chunk); n++; } }
+        catch (e) { error = e.name; }
+      }
+      return [n, error];
+    }""")
+    assert filled[0] > 0 and filled[1] == "QuotaExceededError", filled
+    play(page, game.legal_moves()[0])
+    expect(page.locator("#notice-text")).to_have_text(QUOTA_NOTICE)
+
+
 def test_back_returns_to_the_game_left_in_progress(page: Page, wait_ready) -> None:
     game = Game("standard", 7)
     open_game(page, wait_ready, "?variant=standard&deal=7")

@@ -13,7 +13,12 @@ from collections.abc import Callable, Sequence
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
-from nestor_web.storage.manager import KeyValueStore, MemoryStore, StorageManager
+from nestor_web.storage.manager import (
+    KeyValueStore,
+    MemoryStore,
+    StorageManager,
+    StoreRefused,
+)
 from nestor_web.view import i18n
 from nestor_web.view.board import BoardView, board_view
 from nestor_web.view.words import announcement, notice_text
@@ -43,6 +48,32 @@ class SharedStore(MemoryStore):
         for tab in self._tabs:
             if tab is not self and tab.on_change is not None:
                 tab.on_change(key)
+
+
+class QuotaStore(MemoryStore):
+    """A :class:`MemoryStore` that holds at most ``limit`` characters in all, refusing a write
+    past that as a browser does (a ``QuotaExceededError``)."""
+
+    def __init__(self, limit: int, data: dict[str, str] | None = None) -> None:
+        super().__init__(data)
+        self.limit = limit
+
+    def set(self, key: str, value: str) -> None:
+        used = sum(len(v) for k, v in self.data.items() if k != key)
+        if used + len(value) > self.limit:
+            raise StoreRefused("QuotaExceededError", "The quota has been exceeded.")
+        super().set(key, value)
+
+
+class RefusingStore(MemoryStore):
+    """A :class:`MemoryStore` that refuses every write with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def set(self, key: str, value: str) -> None:
+        raise self.error
 
 
 class Page:
