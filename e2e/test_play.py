@@ -133,6 +133,11 @@ def test_win_by_tapping(page: Page, wait_ready, variant: str) -> None:
     expect(page.locator("#status")).to_contain_text("You won")
     expect(page.locator("#cards-left")).to_have_text("0")
     assert cards_on_page(page) == []
+    # The last card tapped is gone: focus is on New deal, not lost to <body>.
+    expect(page.locator('#controls [data-action="new"]')).to_be_focused()
+    page.keyboard.press("u")
+    expect(page.locator("#cards-left")).to_have_text("2")
+    assert page.evaluate("document.activeElement.dataset.card || ''") in line[-1].cards
 
 
 def test_strict_turns_stock_and_wins(page: Page, wait_ready) -> None:
@@ -265,6 +270,47 @@ def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, text: str) 
     assert stored(page, "nestor.game.unreadable") == text
     saved = json.loads(stored(page, "nestor.game"))
     assert saved["moves"] == [] and saved["version"] == 1
+
+
+QUOTA_NOTICE = (
+    "Your progress could not be saved: the browser's storage refused it (the storage is full). "
+    "The game goes on, but it may be lost when the page closes."
+)
+
+
+def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) -> None:
+    """Issue 10: a script's setItem wrapper that throws a DOMException showed Pyodide's
+    conversion ("Error") instead of the error; the browser's own full storage too."""
+    game = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    page.evaluate("""() => {
+      window.nativeSetItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function () {
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      };
+    }""")
+    move = game.legal_moves()[0]
+    play(page, move)
+    game.push(move)
+    expect(page.locator("#notice-text")).to_have_text(QUOTA_NOTICE)
+    # The wrapper gone, dismissing saves (the refused move is saved now).
+    page.evaluate("() => { Storage.prototype.setItem = window.nativeSetItem; }")
+    page.click('#notice [data-action="dismiss"]')
+    expect(page.locator("#notice")).to_be_hidden()
+    assert json.loads(stored(page, "nestor.game") or "")["moves"] == [str(move)]
+    # The browser's own refusal: fill the storage, then play on.
+    filled = page.evaluate("""() => {
+      let n = 0, error = null;
+      for (let size = 1 << 20; size >= 1; size >>= 2) {
+        const chunk = "x".repeat(size);
+        try { for (;;) { localStorage.setItem("filler." + n, chunk); n++; } }
+        catch (e) { error = e.name; }
+      }
+      return [n, error];
+    }""")
+    assert filled[0] > 0 and filled[1] == "QuotaExceededError", filled
+    play(page, game.legal_moves()[0])
+    expect(page.locator("#notice-text")).to_have_text(QUOTA_NOTICE)
 
 
 def test_back_returns_to_the_game_left_in_progress(page: Page, wait_ready) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
@@ -9,11 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from webpage import Page
+from webpage import Page, QuotaStore, RefusingStore
 
 from nestor import Game
 from nestor_web.app.session import Session
-from nestor_web.storage.manager import SAVE_KEY, MemoryStore
+from nestor_web.storage.manager import ARCHIVE_KEY, SAVE_KEY, MemoryStore, StoreRefused
 from nestor_web.view import i18n
 from nestor_web.view.board import board_view, render_board
 from nestor_web.view.texts import KEYS, RULES, TEXTS, keys_html, rules_html
@@ -123,6 +124,125 @@ def test_german_notices_hold_no_english(german, query: str, save: str | None,
         assert words not in notice, (words, notice)
     assert notice == expected
     assert page.view().notice == expected
+
+
+BROKEN = "{" + "x" * 3000
+"""Unreadable text too long for :class:`QuotaStore` (5,000 characters) to copy."""
+
+
+@pytest.mark.parametrize(
+    ("store", "query", "english", "german"),
+    [
+        (lambda: MemoryStore({ARCHIVE_KEY: '{"standard/7": "[]"}'}), "?variant=standard&deal=7",
+         "Your earlier game of this deal could not be read (the text is not a JSON object). It "
+         "was set aside, and the deal starts afresh.",
+         "Dein früheres Spiel mit dieser Nummer ließ sich nicht lesen (der Text ist kein "
+         "JSON-Objekt). Es wurde beiseitegelegt, und das Spiel beginnt von vorn."),
+        (lambda: QuotaStore(5000, {ARCHIVE_KEY: json.dumps({"standard/7": BROKEN})}),
+         "?variant=standard&deal=7",
+         "Your earlier game of this deal could not be read (the text is not valid JSON). No "
+         "copy of it could be kept, as the browser's storage refused one (the storage is "
+         "full). The deal starts afresh.",
+         "Dein früheres Spiel mit dieser Nummer ließ sich nicht lesen (der Text ist kein "
+         "gültiges JSON). Eine Kopie davon ließ sich nicht aufbewahren, weil der Speicher des "
+         "Browsers sie abgelehnt hat (der Speicher ist voll). Das Spiel beginnt von vorn."),
+        (lambda: QuotaStore(5000, {SAVE_KEY: BROKEN}), "",
+         "Your saved game could not be read: the text is not valid JSON. No copy of it could "
+         "be kept, as the browser's storage refused one (the storage is full). A new game "
+         "started.",
+         "Dein gespeichertes Spiel ließ sich nicht lesen: der Text ist kein gültiges JSON. "
+         "Eine Kopie davon ließ sich nicht aufbewahren, weil der Speicher des Browsers sie "
+         "abgelehnt hat (der Speicher ist voll). Ein neues Spiel beginnt."),
+        (lambda: QuotaStore(5000, {"nestor.settings": BROKEN}), "",
+         "Your settings could not be read: the text is not valid JSON. No copy of them could "
+         "be kept, as the browser's storage refused one (the storage is full). The defaults "
+         "are used.",
+         "Deine Einstellungen ließen sich nicht lesen: der Text ist kein gültiges JSON. Eine "
+         "Kopie davon ließ sich nicht aufbewahren, weil der Speicher des Browsers sie "
+         "abgelehnt hat (der Speicher ist voll). Es gelten die Grundeinstellungen."),
+        (lambda: QuotaStore(5000, {"nestor.stats": BROKEN}), "",
+         "Your statistics could not be read: the text is not valid JSON. No copy of them "
+         "could be kept, as the browser's storage refused one (the storage is full). They "
+         "start again from zero.",
+         "Deine Statistik ließ sich nicht lesen: der Text ist kein gültiges JSON. Eine Kopie "
+         "davon ließ sich nicht aufbewahren, weil der Speicher des Browsers sie abgelehnt hat "
+         "(der Speicher ist voll). Sie beginnt wieder bei null."),
+        (lambda: QuotaStore(5000, {ARCHIVE_KEY: BROKEN}), "?variant=standard&deal=7",
+         "The games you left in progress could not be read. No copy of them could be kept, "
+         "as the browser's storage refused one (the storage is full).",
+         "Die angefangenen Spiele ließen sich nicht lesen. Eine Kopie davon ließ sich nicht "
+         "aufbewahren, weil der Speicher des Browsers sie abgelehnt hat (der Speicher ist "
+         "voll)."),
+        (lambda: RefusingStore(StoreRefused("QuotaExceededError", "The quota has been exceeded.")),
+         "",
+         "Your progress could not be saved: the browser's storage refused it (the storage is "
+         "full). The game goes on, but it may be lost when the page closes.",
+         "Dein Spielstand ließ sich nicht speichern: Der Browser hat es abgelehnt (der "
+         "Speicher ist voll). Das Spiel geht weiter, kann aber beim Schließen der Seite "
+         "verloren gehen."),
+        (lambda: RefusingStore(StoreRefused("SecurityError", "The operation is insecure.")), "",
+         "Your progress could not be saved: the browser's storage refused it (the browser "
+         "does not allow storage here). The game goes on, but it may be lost when the page "
+         "closes.",
+         "Dein Spielstand ließ sich nicht speichern: Der Browser hat es abgelehnt (der "
+         "Browser erlaubt hier keine Speicherung). Das Spiel geht weiter, kann aber beim "
+         "Schließen der Seite verloren gehen."),
+    ],
+    ids=["archived game", "archived game, no room", "save, no room", "settings, no room",
+         "stats, no room", "archive, no room", "quota", "forbidden"],
+)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_storage_notices_in_both_languages(
+    store, query: str, english: str, german: str, language: str
+) -> None:
+    """Issue 10: an archived game set aside, a copy the store had no room for, the storage's
+    own error: exact texts in English and German."""
+    locales.compile_all()
+    try:
+        page = Page(store(), query, random.Random(0), [language])
+        assert page.notice == (german if language == "de" else english)
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_refused_setting_is_worded_in_the_pages_language() -> None:
+    """Issue 10: a setting the settings refuse is named by its control's label, in the page's
+    language (before: the setting's English field name, "theme")."""
+    locales.compile_all()
+    page = Page(MemoryStore(), "?variant=standard&deal=7", random.Random(0), ["de-DE"])
+    try:
+        page.set_setting("theme", "pink")
+        assert page.notice == (
+            "Diese Einstellung ließ sich nicht ändern: die Einstellung „Farben“ kann nicht "
+            "'pink' sein."
+        )
+        assert page.session.settings.theme == "system"
+        page.dismiss()
+        page.set_setting("winnable_only", "yes")
+        assert page.notice == (
+            "Diese Einstellung ließ sich nicht ändern: die Einstellung „Neues Spiel: nur "
+            "Spiele, die aufgehen können (der Löser prüft es vorher)“ kann nicht 'yes' sein."
+        )
+        page.set_setting("language", "en")
+        page.dismiss()
+        page.set_setting("theme", "pink")
+        assert page.notice == (
+            "That setting could not be changed: the setting “Colours” cannot be 'pink'."
+        )
+    finally:
+        i18n.set_language("en")
+
+
+def test_every_setting_is_named_by_its_controls_label() -> None:
+    from nestor_web.app.settings import Settings
+    from nestor_web.view.texts import SETTING_TEXTS
+
+    assert set(SETTING_TEXTS) == set(Settings.names())
+    html = (ROOT / "index.html").read_text()
+    labels = [chunk.split("</label>")[0] for chunk in html.split("<label>")[1:]]
+    for name, text in SETTING_TEXTS.items():
+        label = next(x for x in labels if f'data-setting="{name}"' in x)
+        assert f'data-text="{text}"' in label, name
 
 
 class _Ids(HTMLParser):

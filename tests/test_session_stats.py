@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from webpage import Page
 
 from nestor import Pair, deal_position
-from nestor.solver import Solution, solve
+from nestor.solver import Solution, Status, solve
 from nestor_web.app.events import HintShown
 from nestor_web.storage.manager import STATS_KEY, UNREADABLE, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
@@ -111,6 +111,39 @@ def test_a_hint_that_shows_no_move_is_no_help() -> None:
     assert page.show_hint(shown) == (HintShown(shown.best_move),)
     assert page.session.help.hints == 1 and page.view().helped
     assert json.loads(page.store.get("nestor.game") or "")["hints"] == 1
+
+
+def test_a_win_after_a_hint_that_showed_no_move_is_a_clean_win() -> None:
+    """Issue 10: a hint that shows no move ("No winning line remains from here") is no help,
+    so a win after undoing back to a winnable position counts as won, not won with help."""
+    deal = winnable("standard")
+    page = clocked_page(MemoryStore(), f"?variant=standard&deal={deal}")
+    session = page.session
+    # Follow the winning line until one move loses the game (with pairs still left).
+    while True:
+        position = session.position
+        losing = next(
+            (m for m in position.legal_moves()
+             if position.apply(m).pairs() and solve(position.apply(m)).status is Status.LOST),
+            None,
+        )
+        if losing is not None:
+            break
+        move = solve(position).line[0]
+        assert isinstance(move, Pair)
+        page.play_pair(move.first, move.second)
+    assert isinstance(losing, Pair)
+    page.play_pair(losing.first, losing.second)
+    assert page.show_hint(solve(session.position)) == (HintShown(None),)
+    assert page.view().status == "No winning line remains from here: every way on loses."
+    assert session.help.hints == 0 and not page.view().helped
+    assert json.loads(page.store.get("nestor.game") or "")["hints"] == 0
+    assert page.undo()
+    play_line(page)
+    assert session.position.is_empty()
+    summary = session.stats.summary("standard")
+    assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
+    assert stats_from_text(page.store.get(STATS_KEY) or "") == session.stats
 
 
 def test_unreadable_statistics_are_set_aside() -> None:

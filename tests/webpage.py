@@ -10,10 +10,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
 from nestor_web.storage.durable import MemoryCopy
-from nestor_web.storage.manager import KeyValueStore, MemoryStore, StorageManager
+from nestor_web.storage.manager import (
+    KeyValueStore,
+    MemoryStore,
+    StorageManager,
+    StoreRefused,
+)
 from nestor_web.view import i18n
 from nestor_web.view.board import BoardView, board_view
 from nestor_web.view.words import announcement, notice_text
@@ -43,6 +49,32 @@ class SharedStore(MemoryStore):
         for tab in self._tabs:
             if tab is not self and tab.on_change is not None:
                 tab.on_change(key)
+
+
+class QuotaStore(MemoryStore):
+    """A :class:`MemoryStore` that holds at most ``limit`` characters in all, refusing a write
+    past that as a browser does (a ``QuotaExceededError``)."""
+
+    def __init__(self, limit: int, data: dict[str, str] | None = None) -> None:
+        super().__init__(data)
+        self.limit = limit
+
+    def set(self, key: str, value: str) -> None:
+        used = sum(len(v) for k, v in self.data.items() if k != key)
+        if used + len(value) > self.limit:
+            raise StoreRefused("QuotaExceededError", "The quota has been exceeded.")
+        super().set(key, value)
+
+
+class RefusingStore(MemoryStore):
+    """A :class:`MemoryStore` that refuses every write with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def set(self, key: str, value: str) -> None:
+        raise self.error
 
 
 class Page:
@@ -137,7 +169,12 @@ class Page:
         return self.run(self.session.open_deal(variant, deal))
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
-        events = self.session.set_setting(name, value)
+        """A settings control changed; a value the settings refuse becomes a notice (as
+        the root's ``App.setting`` does)."""
+        try:
+            events = self.session.set_setting(name, value)
+        except NestorError as exc:
+            events = self.session.notice(Problem("setting.refused", exc))
         if name == "language":
             self._use_language()
         return self.run(events)
@@ -147,6 +184,9 @@ class Page:
 
     def play_solver_move(self, solution: object) -> tuple[Event, ...]:
         return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
+
+    def dismiss(self) -> tuple[Event, ...]:
+        return self.run(self.session.dismiss_notices())
 
     def reset_stats(self) -> tuple[Event, ...]:
         self.session.reset_stats()

@@ -88,8 +88,12 @@ class Shelf(Protocol):
     def take(self, variant: str, deal: int) -> SavedGame | None:
         """Remove and return the game of ``variant``/``deal`` kept there, or ``None``.
 
+        A shelf may report a kept game it cannot read itself (the storage manager does)
+        and return ``None``.
+
         Raises:
-            NestorError: the kept game could not be read (it is dropped).
+            NestorError: the kept game could not be read (it is dropped); the session
+                reports it.
         """
 
 

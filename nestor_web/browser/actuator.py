@@ -14,9 +14,9 @@ from typing import Any
 from pyodide.ffi import create_once_callable, to_js
 from pyscript import document, window
 
-from nestor import VARIANTS
+from nestor import VARIANTS, Pair
 
-from ..app.events import Event, Moved
+from ..app.events import DealChanged, Event, Moved, TookBack
 from ..app.settings import Settings
 from ..app.url import parse_query
 from ..view.board import (
@@ -38,6 +38,9 @@ except ImportError:  # pragma: no cover - older Pyodide: JS null is None
 
 ANIMATION_MS = 350
 """How long a removed pair takes to fly to the discard pile."""
+
+NEW_DEAL = '#controls [data-action="new"]'
+"""The control that takes the keyboard focus when no card is left on the board."""
 
 ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
@@ -63,6 +66,7 @@ class Actuator:
         self._cards: dict[str, tuple[CardView, ...]] = {}
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
+        self._parked = False  # focus was put on the New deal control when no card was left
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -135,20 +139,30 @@ class Actuator:
         ``events`` removed from where ``drawn`` (:meth:`measure`, taken before) had them."""
         focus = document.activeElement
         focused: tuple[str, str | None] | None = None
+        on_card = not missing(focus) and bool(focus.hasAttribute("data-card"))
         # Keyboard focus is kept on the board; a pointer's focus (not :focus-visible) is not
         # worth the layout that moving it costs.
-        if (
-            not missing(focus) and focus.hasAttribute("data-card")
-            and focus.matches(":focus-visible")
-        ):
+        if on_card and focus.matches(":focus-visible"):
             column = focus.closest(".column")
             focused = (
                 str(focus.getAttribute("data-card")),
                 None if missing(column) else str(column.getAttribute("data-column")),
             )
+        # Focus fell off the page (to <body>), or waits on New deal since the board emptied:
+        # cards brought back (undo, restart, another deal) take it again.
+        lost = missing(focus) or str(focus.tagName).lower() == "body"
+        parked = self._parked and not missing(focus) and focus.matches(NEW_DEAL)
+        self._parked = parked
         self._draw_board(view)
         if focused is not None:
             self.restore_focus(*focused)
+        elif on_card and view.cards_left == 0:
+            self.restore_focus("", None)  # the winning pair took the focused card
+        elif (lost or parked) and view.cards_left:
+            back = [e for e in events if isinstance(e, (TookBack, DealChanged))]
+            if back:
+                taken = back[0].move if isinstance(back[0], TookBack) else None
+                self.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
         el = self.el
         self._text("variant-title", view.variant_title)
         self._text("deal-number", str(view.deal))
@@ -259,7 +273,8 @@ class Actuator:
         """Keep keyboard focus on the board after a redraw.
 
         Focus returns to the same card if it is still available, else to the available
-        card of the same column, else to the first available card.
+        card of the same column, else to the first available card; with no card left
+        (the game is won), to the New deal control, until cards come back.
         """
         target = document.querySelector(f'#board [data-card="{card}"][data-available]')
         if missing(target) and column is not None:
@@ -268,6 +283,9 @@ class Actuator:
             )
         if missing(target):
             target = document.querySelector("#board [data-available]")
+        self._parked = missing(target)
+        if self._parked:
+            target = document.querySelector(NEW_DEAL)
         if not missing(target) and target is not document.activeElement:
             target.focus()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -9,7 +10,7 @@ from pyodide.ffi import create_proxy
 from pyscript import window
 
 from ..app.events import Problem
-from ..storage.manager import KeyValueStore, MemoryStore
+from ..storage.manager import KeyValueStore, MemoryStore, StoreRefused
 
 PROBE_KEY = "nestor.probe"
 """Written once at start-up to learn whether the browser lets the game save."""
@@ -25,8 +26,43 @@ class LocalStorage:
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key`` (raises the browser's error if it refuses)."""
-        window.localStorage.setItem(key, value)
+        """Store ``value`` under ``key``.
+
+        Raises:
+            StoreRefused: the browser refused, with its error's name and message.
+        """
+        try:
+            window.localStorage.setItem(key, value)
+        except Exception as exc:  # a JS error, as Pyodide hands it over
+            raise store_refused(exc) from exc
+
+
+THROWN = re.compile(r'String interpolation of the thrown value gives """(.*?)"""', re.DOTALL)
+"""Where Pyodide's message quotes a thrown value that is no ``Error`` with a stack (such as
+a ``DOMException`` thrown by a script's wrapper of ``setItem``): Pyodide replaces it by an
+``Error`` named ``"Error"`` whose message says so and quotes the value as text."""
+
+NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)
+"""A JS error as text: ``"Name: message"`` (``String(error)``), or a bare name."""
+
+
+def store_refused(exc: Exception) -> StoreRefused:
+    """The browser's error behind a refused write, by its own name and message.
+
+    ``exc`` is what Pyodide raised: a ``JsException`` with the error's ``name`` and
+    ``message``; for a thrown value Pyodide did not take as an error, the name and message
+    are read back from the text Pyodide quotes it in (:data:`THROWN`).
+    """
+    name, message = getattr(exc, "name", None), getattr(exc, "message", None)
+    if not isinstance(name, str) or not isinstance(message, str):
+        return StoreRefused(type(exc).__name__, str(exc))
+    thrown = THROWN.search(message) if name == "Error" else None
+    if thrown is not None:
+        named = NAMED.fullmatch(thrown.group(1))
+        if named is None:
+            return StoreRefused("Error", thrown.group(1))
+        return StoreRefused(named.group(1), named.group(2) or "")
+    return StoreRefused(name, message)
 
 
 def open_store() -> tuple[KeyValueStore, Problem | None]:

@@ -12,7 +12,10 @@ when the browser refuses storage). The keys, all JSON text:
 ``nestor.board``           the board as last drawn with the saved game, for the first paint
                            of the next visit (:func:`.codecs.board_to_text`; draw state:
                            never read by Python, and a stale one is simply ignored)
-``<key>.unreadable``       a value that could not be read, set aside before it was replaced
+``<key>.unreadable``       a value that could not be read, set aside before it was replaced;
+                           for games in the archive that could not be read, one by one:
+                           ``{"variant/deal": saved-game text}`` (added to the ones set aside
+                           before; a whole archive set aside before is kept under ``""``)
 ``nestor.seq``             the sequence number of the last save (:mod:`.durable`)
 =========================  ===========================================================
 
@@ -24,8 +27,10 @@ one of the two refuses is reported only if the other refused it too.
 
 No other key is ever touched. A value that cannot be read is reported, copied to
 ``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
-empty statistics). A write the store refuses (full, or forbidden) is reported once and play
-goes on. Reports are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`.
+empty statistics). When the store refuses that copy too (full), the report says so (its
+code ends in ``.lost``, with the refusal's name), and it is not reported as a refused save.
+A write the store refuses (full, or forbidden) is reported once and play goes on. Reports
+are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`, each problem once.
 
 Saving never reads the store: the manager remembers what it wrote. When another tab writes
 the game slot, the browser calls :meth:`StorageManager.changed_elsewhere`; the next save then
@@ -84,6 +89,23 @@ ARCHIVE_SIZE = 20
 """Most games kept in the archive; the oldest is dropped first."""
 
 
+class StoreRefused(Exception):
+    """A store refused a write: the error it gave, by name and message.
+
+    The browser's stores raise it (:mod:`nestor_web.browser.local_storage` turns the
+    browser's error into it), so the report names the browser's own error.
+
+    Attributes:
+        name: the error's name, e.g. ``"QuotaExceededError"``.
+        message: the error's message, as the browser gave it (often English).
+    """
+
+    def __init__(self, name: str, message: str = "") -> None:
+        super().__init__(f"{name}: {message}" if message else name)
+        self.name = name
+        self.message = message
+
+
 class KeyValueStore(Protocol):
     """Text storage by key, such as the browser's localStorage."""
 
@@ -91,7 +113,12 @@ class KeyValueStore(Protocol):
         """The text stored under ``key``, or ``None``."""
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key`` (may raise: storage full or forbidden)."""
+        """Store ``value`` under ``key``.
+
+        Raises:
+            Exception: the store refused (full, or forbidden); preferably
+                :class:`StoreRefused`, naming the store's own error.
+        """
 
 
 class MemoryStore:
@@ -112,6 +139,20 @@ class MemoryStore:
 def _game_key(saved: SavedGame) -> str:
     variant, deal = saved.key
     return f"{variant}/{deal}"
+
+
+def refusal_name(exc: Exception) -> str:
+    """What to call a store's refusal in a report: the name of the store's error (its
+    message when the name says nothing more than ``"Error"``), clipped."""
+    if isinstance(exc, StoreRefused):
+        name = exc.message if exc.name == "Error" and exc.message else exc.name
+    else:
+        name = type(exc).__name__
+    return clip(name)
+
+
+LOST = ".lost"
+"""Appended to an unreadable value's problem code when it could not be set aside."""
 
 
 class StorageManager:
@@ -151,6 +192,7 @@ class StorageManager:
         # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
+        self._bad_archive: str | None = None  # an unreadable archive already reported
         self._seq = seq_of(store.get(SEQ_KEY))
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
         self.restored = newer(self._seq, snapshot)
@@ -214,11 +256,28 @@ class StorageManager:
         try:
             value = decode(text)
         except NestorError as exc:
-            self.problems.append(Problem(code, exc))
-            self._write(key + UNREADABLE, text)
+            self._set_aside(key, text, code, exc)
             return None
         self._written[key] = text
         return value
+
+    def _set_aside(
+        self, key: str, text: str, code: str, error: NestorError | None = None
+    ) -> None:
+        """Copy unreadable ``text`` to ``key`` + :data:`UNREADABLE` and report ``code``
+        (``code`` + :data:`LOST` with the refusal, if the store refused the copy)."""
+        try:
+            self.store.set(key + UNREADABLE, text)
+        except Exception as exc:  # the browser's storage may refuse any write
+            self._report(Problem(code + LOST, error, (("refusal", refusal_name(exc)),)))
+            return
+        self._written[key + UNREADABLE] = text
+        self._report(Problem(code, error))
+
+    def _report(self, problem: Problem) -> None:
+        """Add ``problem`` to :attr:`problems`, unless it is there already."""
+        if problem not in self.problems:
+            self.problems.append(problem)
 
     # ---- saving --------------------------------------------------------------------------
 
@@ -308,15 +367,14 @@ class StorageManager:
         try:
             self.store.set(key, value)
         except Exception as exc:  # the browser's storage may refuse any write
-            name = getattr(exc, "name", None)
-            problem = Problem("storage.refused", args=(
-                ("error", clip(name if isinstance(name, str) else type(exc).__name__)),
-            ))
-            # With a durable copy, the values are safe once it has them (the board too: losing
-            # it only costs the next first paint).
-            reports = self._held if self.durable is not None else self.problems
-            if problem not in reports:
-                reports.append(problem)
+            problem = Problem("storage.refused", args=(("error", refusal_name(exc)),))
+            if self.durable is not None:
+                # With a durable copy the values are safe once it has them (the board too:
+                # losing it only costs the next first paint): reported if the copy fails too.
+                if problem not in self._held:
+                    self._held.append(problem)
+            else:
+                self._report(problem)
             return False
         self._written[key] = value
         return True
@@ -327,23 +385,53 @@ class StorageManager:
         """The :class:`~nestor_web.app.session.Shelf` of the session: remove and return the
         game of ``variant``/``deal`` from the archive, or ``None``.
 
-        Raises:
-            NestorError: the archived game could not be read (it is dropped).
+        An archived game that cannot be read is taken out too: it is set aside (added to
+        ``nestor.archive.unreadable``) and reported as ``"archive.entry"``, or as
+        ``"archive.entry.lost"`` if the store refused the copy; then ``None``.
         """
         archive = self._archive()
-        text = archive.pop(f"{variant}/{deal}", None)
+        key = f"{variant}/{deal}"
+        text = archive.pop(key, None)
         if text is None:
             return None
+        try:
+            saved = game_from_text(text)
+        except NestorError as exc:
+            self._set_aside(ARCHIVE_KEY, self._unreadable_entries(key, text),
+                            "archive.entry", exc)
+            saved = None
         self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
-        return game_from_text(text)
+        return saved
+
+    def _unreadable_entries(self, key: str, text: str) -> str:
+        """The archive's set-aside games with ``key``'s ``text`` added, as JSON text (an
+        earlier copy that is not such a JSON object, a whole archive set aside, is kept in
+        it under the key ``""``)."""
+        entries: dict[str, str] = {}
+        earlier = self.store.get(ARCHIVE_KEY + UNREADABLE)
+        if earlier is not None:
+            try:
+                data = loads(earlier)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+                entries = {str(k): v for k, v in data.items()}
+            else:
+                entries = {"": earlier}
+        entries[key] = text
+        return json.dumps(entries, separators=(",", ":"))
 
     def _keep_in_progress(self, text: str, session: Session) -> None:
-        """Move saved-game text of another deal, with moves made, into the archive."""
+        """Move saved-game text of another deal, with moves made and not finished, into the
+        archive."""
         try:
             saved = game_from_text(text)
         except NestorError:
             return  # only a readable game is worth keeping
-        if saved.key == session.key or saved.game.cursor < 1:
+        if (
+            saved.key == session.key or saved.game.cursor < 1
+            or saved.game.position.outcome() is not None  # won or lost: not in progress
+        ):
             return
         archive = self._archive()
         key = _game_key(saved)
@@ -354,7 +442,11 @@ class StorageManager:
         self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
 
     def _archive(self) -> dict[str, str]:
-        """The archive: ``"variant/deal"`` -> saved-game text (unreadable: set aside)."""
+        """The archive: ``"variant/deal"`` -> saved-game text.
+
+        An unreadable archive counts as empty; it is set aside and reported the first
+        time it is read (``"archive.unreadable"``, or ``"archive.unreadable.lost"``).
+        """
         raw = self._get(ARCHIVE_KEY)
         if raw is None:
             return {}
@@ -364,12 +456,14 @@ class StorageManager:
             data = None
         if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
             return {str(k): v for k, v in data.items()}
-        self._write(ARCHIVE_KEY + UNREADABLE, raw)
-        self.problems.append(Problem("archive.unreadable"))
+        if raw != self._bad_archive:
+            self._bad_archive = raw
+            self._set_aside(ARCHIVE_KEY, raw, "archive.unreadable")
         return {}
 
 
 __all__ = [
-    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "KEYS", "NOT_DURABLE", "SAVE_KEY", "SETTINGS_KEY",
-    "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
+    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "KEYS", "LOST", "NOT_DURABLE", "SAVE_KEY",
+    "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
+    "StoreRefused", "refusal_name",
 ]

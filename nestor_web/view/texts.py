@@ -61,6 +61,21 @@ TEXTS: dict[str, str] = {
 }
 """Text of each ``data-text`` element, by id."""
 
+SETTING_TEXTS: dict[str, str] = {
+    "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
+    "animations": "opt-animations", "auto_pair": "opt-auto-pair",
+    "winnable_indicator": "opt-indicator", "winnable_only": "opt-winnable-only",
+}
+"""For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
+
+
+def setting_label(name: str) -> str:
+    """The label of setting ``name``'s control in the current language (an unknown name as
+    it is)."""
+    key = SETTING_TEXTS.get(name)
+    return name if key is None else _(TEXTS[key])
+
+
 RULES: list[tuple[str, str]] = [
     ("h2", N_("Goal")),
     ("p", N_(

@@ -15,6 +15,7 @@ from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
 from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack
 from ..app.session import Session
 from .i18n import LANGUAGES, N_, _, card_name, percent
+from .texts import setting_label
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
     from nestor.solver import Solution
@@ -60,6 +61,8 @@ def error_text(error: NestorError) -> str:
     """An engine error in the player's language, from its ``code`` and ``details``."""
     code = getattr(error, "code", "")
     details = {k: str(v) for k, v in (getattr(error, "details", None) or {}).items()}
+    if code.startswith("setting.") and "name" in details:
+        details["name"] = setting_label(details["name"])  # as its control is labelled
     words = ERROR_WORDS.get(code)
     if words is not None:
         try:
@@ -92,11 +95,32 @@ PROBLEM_WORDS: Mapping[str, str] = {
         "The games you left in progress could not be read; they were set aside."
     ),
     "archive.entry": N_(
-        "Your earlier game of this deal could not be read ({error}); it starts afresh."
+        "Your earlier game of this deal could not be read ({error}). It was set aside, and "
+        "the deal starts afresh."
     ),
     "storage.refused": N_(
         "Your progress could not be saved: the browser's storage refused it ({error}). The "
         "game goes on, but it may be lost when the page closes."
+    ),
+    "save.unreadable.lost": N_(
+        "Your saved game could not be read: {error}. No copy of it could be kept, as the "
+        "browser's storage refused one ({refusal}). A new game started."
+    ),
+    "settings.unreadable.lost": N_(
+        "Your settings could not be read: {error}. No copy of them could be kept, as the "
+        "browser's storage refused one ({refusal}). The defaults are used."
+    ),
+    "stats.unreadable.lost": N_(
+        "Your statistics could not be read: {error}. No copy of them could be kept, as the "
+        "browser's storage refused one ({refusal}). They start again from zero."
+    ),
+    "archive.unreadable.lost": N_(
+        "The games you left in progress could not be read. No copy of them could be kept, "
+        "as the browser's storage refused one ({refusal})."
+    ),
+    "archive.entry.lost": N_(
+        "Your earlier game of this deal could not be read ({error}). No copy of it could be "
+        "kept, as the browser's storage refused one ({refusal}). The deal starts afresh."
     ),
     "storage.forbidden": N_("This browser does not let the game save: progress will be lost."),
     "language.missing": N_(
@@ -108,12 +132,29 @@ PROBLEM_WORDS: Mapping[str, str] = {
 }
 """The notice of each problem code."""
 
+REFUSAL_WORDS: Mapping[str, str] = {
+    "QuotaExceededError": N_("the storage is full"),
+    "SecurityError": N_("the browser does not allow storage here"),
+}
+"""Words for the errors a browser's storage refuses a write with, by the error's name."""
+
+
+def refusal_text(name: str) -> str:
+    """Why the storage refused a write, in the player's language: words for the errors of
+    :data:`REFUSAL_WORDS`, else the error's own name (or message) as the store gave it."""
+    words = REFUSAL_WORDS.get(name)
+    return name if words is None else _(words)
+
 
 def problem_text(problem: Problem) -> str:
     """The notice for ``problem``, in the player's language."""
     fields = problem.arg
     if problem.error is not None:
         fields["error"] = error_text(problem.error)
+    if problem.code == "storage.refused" and "error" in fields:
+        fields["error"] = refusal_text(fields["error"])
+    if "refusal" in fields:
+        fields["refusal"] = refusal_text(fields["refusal"])
     if "language" in fields:
         fields["language"] = LANGUAGES.get(fields["language"], fields["language"])
     return _(PROBLEM_WORDS[problem.code]).format(**fields)
