@@ -280,7 +280,9 @@ QUOTA_NOTICE = (
 
 def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) -> None:
     """Issue 10: a script's setItem wrapper that throws a DOMException showed Pyodide's
-    conversion ("Error") instead of the error; the browser's own full storage too."""
+    conversion ("Error") instead of the error; the browser's own full storage too. A write
+    only localStorage refuses is no loss (the IndexedDB copy has it): reported only once
+    IndexedDB refuses too."""
     game = Game("standard", 7)
     open_game(page, wait_ready, "?variant=standard&deal=7")
     page.evaluate("""() => {
@@ -292,12 +294,26 @@ def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) ->
     move = game.legal_moves()[0]
     play(page, move)
     game.push(move)
+    page.wait_for_function("() => window.nestorSavePending === false")
+    expect(page.locator("#notice")).to_be_hidden()
+    assert json.loads(page.evaluate(DURABLE_GAME))["moves"] == [str(move)]
+    # IndexedDB refuses as well: now the move is not kept anywhere, and the notice says why.
+    page.evaluate("""() => {
+      window.nativeTransaction = IDBDatabase.prototype.transaction;
+      IDBDatabase.prototype.transaction = function (names, mode, options) {
+        if (mode !== "readwrite") return window.nativeTransaction.call(this, names, mode, options);
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      };
+    }""")
+    move = game.legal_moves()[0]
+    play(page, move)
+    game.push(move)
     expect(page.locator("#notice-text")).to_have_text(QUOTA_NOTICE)
-    # The wrapper gone, dismissing saves (the refused move is saved now).
+    # The wrapper gone, dismissing saves (the refused moves are saved now).
     page.evaluate("() => { Storage.prototype.setItem = window.nativeSetItem; }")
     page.click('#notice [data-action="dismiss"]')
     expect(page.locator("#notice")).to_be_hidden()
-    assert json.loads(stored(page, "nestor.game") or "")["moves"] == [str(move)]
+    assert json.loads(stored(page, "nestor.game") or "")["moves"] == [str(m) for m in game.moves]
     # The browser's own refusal: fill the storage, then play on.
     filled = page.evaluate("""() => {
       let n = 0, error = null;
@@ -311,6 +327,18 @@ def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) ->
     assert filled[0] > 0 and filled[1] == "QuotaExceededError", filled
     play(page, game.legal_moves()[0])
     expect(page.locator("#notice-text")).to_have_text(QUOTA_NOTICE)
+
+
+# The saved game in the page's IndexedDB copy (static/js/durable.js), as text.
+DURABLE_GAME = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("nestor", 1);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const get = request.result.transaction("kv").objectStore("kv").get("nestor.game");
+    get.onsuccess = () => { resolve(get.result); request.result.close(); };
+    get.onerror = () => reject(get.error);
+  };
+})"""
 
 
 def test_back_returns_to_the_game_left_in_progress(page: Page, wait_ready) -> None:
