@@ -76,10 +76,11 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 
-# The archive of our modules and catalogs that pyscript.toml ships, and the config itself
+# The archive of our modules and catalogs that pyscript.toml ships, the config itself, and
+# static/nestor-build.json (the ids a start-up snapshot is kept under: Pyodide's build, our code)
 # (scripts/pyscript_config.py; serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip
-$(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) \
+$(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) $(VENDOR_STAMP) \
             $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 
@@ -175,7 +176,7 @@ test: $(VENV_STAMP) vendor chromium
 # ---------------------------------------------------------------- cleanup
 clean:
 	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
-	rm -f sw.js workbox-*.js $(ARCHIVE) static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
+	rm -f sw.js workbox-*.js $(ARCHIVE) static/nestor-build.json static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean

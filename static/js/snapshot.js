@@ -1,0 +1,185 @@
+// The interpreter module PyScript loads (pyscript.toml's "interpreter", written by
+// scripts/pyscript_config.py): the vendored Pyodide, restored from a memory snapshot when one
+// made for this very Pyodide build and this very code is in Cache Storage, else booted normally.
+//
+// polyscript imports this module, reads `version` and calls `loadPyodide(options)` with only
+// stdout/stderr and an indexURL of this file's folder; we pass on its streams, point indexURL at
+// static/vendor/pyodide/ and add Pyodide's private `_loadSnapshot` option (Pyodide 0.26+).
+//
+// A snapshot is the wasm heap after Python started and imported our modules (the engine, app,
+// storage and view rooms; not nestor_web.browser, which needs PyScript). It is made on this
+// device, after a normal boot, once the game is ready and idle, by a module Worker
+// (static/js/snapshot-worker.js) that loads the same Pyodide with `_makeSnapshot: true`, and is
+// kept in the Cache Storage cache "nestor-snapshot" under a key naming both parts of
+// static/nestor-build.json (written by the build with static/nestor.zip):
+//   pyodide  Pyodide's BUILD_ID (a hash of pyodide.asm.mjs and the wasm), the id a snapshot
+//            carries in its header and Pyodide checks ("Snapshot build id mismatch");
+//   code     the SHA-256 of static/nestor.zip, our modules and catalogs: the heap holds those
+//            modules already imported, so a snapshot of other code must never be restored.
+// Older entries are deleted when a new one is stored. The entry carries the SHA-256 of its bytes
+// (header x-nestor-sha256), checked before a restore.
+//
+// Any problem means a normal boot, never a broken one: no Cache Storage (an insecure origin),
+// storage refused (some private windows), no entry (first visit, evicted, new Pyodide or new
+// code), bytes that fail the digest or the header checks, or a restore that throws. A refused
+// entry is deleted; after two refusals for one build the page stops making new ones for it.
+// Snapshots are made only under the service worker (every file the Worker fetches is then
+// local): without it nothing is made and every boot is a normal one.
+//
+// Hooks (tests, bench/boot.py): window.nestorBoot and <body data-boot> are "snapshot" or
+// "normal" once Python is up; window.nestorSnapshot says what became of making one: "making",
+// "stored", "failed", or "skipped" (a valid one is stored already, or no service worker).
+//
+// A restored heap has the seeds of the moment it was made: `random` is reseeded at once (new
+// deal numbers come from it; the game's own Random() instances seed from os.urandom, which asks
+// the browser each time). Hash randomisation is off in snapshots; the game does not rely on it.
+
+import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
+
+export { version };
+
+export const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
+export const BUILD_URL = new URL("../nestor-build.json", import.meta.url).href;
+export const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
+export const CACHE = "nestor-snapshot";
+const WORKER_URL = new URL("./snapshot-worker.js", import.meta.url).href;
+const REFUSALS_ALLOWED = 2; // refused restores of one build before no more are made
+const IDLE_AFTER_READY_MS = 3000; // quiet time after data-ready before the Worker starts
+const HEADER_BYTES = 48; // magic, offset, length, 0, then the build id as 8 little-endian u32
+
+// The Cache Storage key of the snapshot for `build` ({pyodide, code}); its refusal counter.
+export function snapshotKey(build) {
+  return new URL(`../../nestor-snapshot/${build.pyodide}/${build.code}`, import.meta.url).href;
+}
+function refusalKey(build) {
+  return snapshotKey(build) + "/refused";
+}
+
+export function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function sha256(bytes) {
+  return hex(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+// The build id in a snapshot's header, as Pyodide writes it (hex, 64 characters).
+export function headerBuildId(bytes) {
+  if (bytes.byteLength < HEADER_BYTES) return null;
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + 16, 8);
+  return Array.from(words, (w) => w.toString(16).padStart(8, "0")).join("");
+}
+
+// static/nestor-build.json, checked: {pyodide: hex64, code: hex64}.
+export async function readBuild() {
+  const response = await fetch(BUILD_URL);
+  if (!response.ok) throw new Error(`${BUILD_URL}: HTTP ${response.status}`);
+  const build = await response.json();
+  for (const part of ["pyodide", "code"]) {
+    if (!/^[0-9a-f]{64}$/.test(build?.[part] ?? "")) throw new Error(`no ${part} id in ${BUILD_URL}`);
+  }
+  return { pyodide: build.pyodide, code: build.code };
+}
+
+// What this page may restore: {build, cache, response} (response undefined when none is stored),
+// or null when Cache Storage or the build file is not there. Started as soon as this module is
+// imported, beside the rest of PyScript's start-up.
+async function lookUp() {
+  if (typeof caches === "undefined" || !globalThis.crypto?.subtle) return null;
+  const [build, cache] = await Promise.all([readBuild(), caches.open(CACHE)]);
+  return { build, cache, response: await cache.match(snapshotKey(build)) };
+}
+
+// The stored snapshot's bytes, once they pass the checks; rejects otherwise.
+async function checked(found) {
+  const bytes = new Uint8Array(await found.response.arrayBuffer());
+  const digest = found.response.headers.get("x-nestor-sha256");
+  if (!digest || digest !== (await sha256(bytes))) throw new Error("snapshot: damaged (digest)");
+  if (headerBuildId(bytes) !== found.build.pyodide) throw new Error("snapshot: another build id");
+  return bytes;
+}
+
+async function refusals(found) {
+  const response = await found.cache.match(refusalKey(found.build));
+  return response ? Number(await response.text()) || 0 : 0;
+}
+
+async function refused(found) {
+  const count = (await refusals(found)) + 1;
+  await found.cache.delete(snapshotKey(found.build));
+  await found.cache.put(refusalKey(found.build), new Response(String(count)));
+}
+
+function booted(how) {
+  globalThis.nestorBoot = how;
+  document.body?.setAttribute("data-boot", how);
+}
+
+function status(value) {
+  globalThis.nestorSnapshot = value;
+}
+
+// Resolves once <body data-ready> is set (the game takes input), then the page was quiet.
+function readyAndIdle() {
+  return new Promise((resolve) => {
+    const idle = () => setTimeout(() => {
+      if ("requestIdleCallback" in globalThis) requestIdleCallback(resolve, { timeout: 10000 });
+      else resolve();
+    }, IDLE_AFTER_READY_MS);
+    if (document.body.hasAttribute("data-ready")) return idle();
+    const observer = new MutationObserver(() => {
+      if (!document.body.hasAttribute("data-ready")) return;
+      observer.disconnect();
+      idle();
+    });
+    observer.observe(document.body, { attributes: true, attributeFilter: ["data-ready"] });
+  });
+}
+
+// After a normal boot: have the Worker make and store a snapshot for next time.
+async function makeLater(found) {
+  if (!found || !navigator.serviceWorker?.controller) return status("skipped");
+  if ((await refusals(found)) >= REFUSALS_ALLOWED) return status("skipped");
+  await readyAndIdle();
+  status("making");
+  const worker = new Worker(WORKER_URL, { type: "module" });
+  const result = await new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => resolve({ ok: false, error: event.message || "worker error" });
+    worker.postMessage({ build: found.build });
+  });
+  worker.terminate();
+  if (!result.ok) console.warn("Nestor: no start-up snapshot was made:", result.error);
+  status(result.ok ? "stored" : "failed");
+}
+
+const found = typeof document === "undefined" ? Promise.resolve(null) : lookUp().catch((error) => {
+  console.warn("Nestor: start-up snapshots unavailable:", error.message ?? error);
+  return null;
+});
+
+export async function loadPyodide(options = {}) {
+  const settings = { ...options, indexURL: INDEX_URL };
+  const stored = await found;
+  if (stored?.response && !settings.packages?.length) {
+    try {
+      const bytes = checked(stored);
+      bytes.catch(() => {}); // refused below, through loadPyodide: not an unhandled rejection
+      const pyodide = await loadVendored({ ...settings, _loadSnapshot: bytes });
+      pyodide.runPython("import random; random.seed()");
+      booted("snapshot");
+      status("skipped");
+      return pyodide;
+    } catch (error) {
+      console.warn("Nestor: the start-up snapshot was refused, starting normally:", String(error));
+      await refused(stored).catch(() => {});
+    }
+  }
+  const pyodide = await loadVendored(settings);
+  booted("normal");
+  makeLater(stored).catch((error) => {
+    console.warn("Nestor: no start-up snapshot was made:", error.message ?? error);
+    status("failed");
+  });
+  return pyodide;
+}
