@@ -10,7 +10,9 @@
 #   make stdlib-trim   static/vendor/pyodide/python_stdlib.trimmed.zip: only the stdlib the game
 #                      imports (opt-in: the page does not load it)
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
-#   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
+#   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test);
+#                      the warm visit with and without the start-up snapshot
+#   make bench-snapshot-taps  pairing taps while the start-up snapshot is made, and idle
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make lint | unit | e2e | clean | distclean
@@ -42,7 +44,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow measure bench-move \
-        bench-boot lighthouse clean distclean
+        bench-boot bench-snapshot-taps lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -158,6 +160,11 @@ bench-move: $(VENV_STAMP) vendor chromium
 # the boot phases. It never fails on a time. Several minutes.
 bench-boot: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/boot.py $(BENCH_ARGS)
+
+# Pairing taps, click to board updated, while the Worker makes the start-up snapshot and while
+# it does not (static/js/snapshot.js), 5 fresh profiles; never fails on a time. A few minutes.
+bench-snapshot-taps: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/snapshot_taps.py $(BENCH_ARGS)
 
 # The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
 # fresh profile each run: the four category scores and LCP, TBT, CLS per preset.

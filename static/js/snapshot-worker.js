@@ -37,7 +37,7 @@ async function make(build) {
   await cache.put(key, new Response(snapshot, {
     headers: { "content-type": "application/octet-stream", "x-nestor-sha256": await sha256(snapshot) },
   }));
-  for (const old of await cache.keys()) { // older snapshots; this build's refusals stay
+  for (const old of await cache.keys()) { // older snapshots; this build's failure count stays
     if (!old.url.startsWith(key)) await cache.delete(old);
   }
   return { ok: true, bytes: snapshot.byteLength, ms: performance.now() - started };

@@ -22,7 +22,9 @@
 // Any problem means a normal boot, never a broken one: no Cache Storage (an insecure origin),
 // storage refused (some private windows), no entry (first visit, evicted, new Pyodide or new
 // code), bytes that fail the digest or the header checks, or a restore that throws. A refused
-// entry is deleted; after two refusals for one build the page stops making new ones for it.
+// entry is deleted. Refused restores and failed makes are counted per build (the entry
+// <key>/failures): after two, the page makes no more for that build, so a device where they
+// fail does not pay for a Worker, or a refused restore, on every visit.
 // Snapshots are made only under the service worker (every file the Worker fetches is then
 // local): without it nothing is made and every boot is a normal one.
 //
@@ -43,16 +45,16 @@ export const BUILD_URL = new URL("../nestor-build.json", import.meta.url).href;
 export const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
 export const CACHE = "nestor-snapshot";
 const WORKER_URL = new URL("./snapshot-worker.js", import.meta.url).href;
-const REFUSALS_ALLOWED = 2; // refused restores of one build before no more are made
+const FAILURES_ALLOWED = 2; // refused restores or failed makes of one build, then no more
 const IDLE_AFTER_READY_MS = 3000; // quiet time after data-ready before the Worker starts
 const HEADER_BYTES = 48; // magic, offset, length, 0, then the build id as 8 little-endian u32
 
-// The Cache Storage key of the snapshot for `build` ({pyodide, code}); its refusal counter.
+// The Cache Storage key of the snapshot for `build` ({pyodide, code}); its failure counter.
 export function snapshotKey(build) {
   return new URL(`../../nestor-snapshot/${build.pyodide}/${build.code}`, import.meta.url).href;
 }
-function refusalKey(build) {
-  return snapshotKey(build) + "/refused";
+function failuresKey(build) {
+  return snapshotKey(build) + "/failures";
 }
 
 export function hex(buffer) {
@@ -99,15 +101,16 @@ async function checked(found) {
   return bytes;
 }
 
-async function refusals(found) {
-  const response = await found.cache.match(refusalKey(found.build));
+async function failures(found) {
+  const response = await found.cache.match(failuresKey(found.build));
   return response ? Number(await response.text()) || 0 : 0;
 }
 
-async function refused(found) {
-  const count = (await refusals(found)) + 1;
-  await found.cache.delete(snapshotKey(found.build));
-  await found.cache.put(refusalKey(found.build), new Response(String(count)));
+// Count one more failure for this build; `drop`: delete its snapshot too (it was refused).
+async function failed(found, drop) {
+  const count = (await failures(found)) + 1;
+  if (drop) await found.cache.delete(snapshotKey(found.build));
+  await found.cache.put(failuresKey(found.build), new Response(String(count)));
 }
 
 function booted(how) {
@@ -139,7 +142,7 @@ function readyAndIdle() {
 // After a normal boot: have the Worker make and store a snapshot for next time.
 async function makeLater(found) {
   if (!found || !navigator.serviceWorker?.controller) return status("skipped");
-  if ((await refusals(found)) >= REFUSALS_ALLOWED) return status("skipped");
+  if ((await failures(found)) >= FAILURES_ALLOWED) return status("skipped");
   await readyAndIdle();
   status("making");
   const worker = new Worker(WORKER_URL, { type: "module" });
@@ -149,7 +152,10 @@ async function makeLater(found) {
     worker.postMessage({ build: found.build });
   });
   worker.terminate();
-  if (!result.ok) console.warn("Nestor: no start-up snapshot was made:", result.error);
+  if (!result.ok) {
+    console.warn("Nestor: no start-up snapshot was made:", result.error);
+    await failed(found, false);
+  }
   status(result.ok ? "stored" : "failed");
 }
 
@@ -172,7 +178,7 @@ export async function loadPyodide(options = {}) {
       return pyodide;
     } catch (error) {
       console.warn("Nestor: the start-up snapshot was refused, starting normally:", String(error));
-      await refused(stored).catch(() => {});
+      await failed(stored, true).catch(() => {});
     }
   }
   const pyodide = await loadVendored(settings);
