@@ -22,7 +22,9 @@
 // Any problem means a normal boot, never a broken one: no Cache Storage (an insecure origin),
 // storage refused (some private windows), no entry (first visit, evicted, new Pyodide or new
 // code), bytes that fail the digest or the header checks, or a restore that throws. A refused
-// entry is deleted. Refused restores and failed makes are counted per build (the entry
+// entry is deleted, and so is one whose last restore never got the game ready (a marker
+// <key>/pending is kept from a restore until <body data-ready>; a later visit that finds it
+// boots normally). Refused restores and failed makes are counted per build (the entry
 // <key>/failures): after two, the page makes no more for that build, so a device where they
 // fail does not pay for a Worker, or a refused restore, on every visit.
 // Snapshots are made only under the service worker (every file the Worker fetches is then
@@ -55,6 +57,10 @@ export function snapshotKey(build) {
 }
 function failuresKey(build) {
   return snapshotKey(build) + "/failures";
+}
+// Set from a restore until the game is ready: found on a later visit, the restore hung.
+function pendingKey(build) {
+  return snapshotKey(build) + "/pending";
 }
 
 export function hex(buffer) {
@@ -89,7 +95,15 @@ export async function readBuild() {
 async function lookUp() {
   if (typeof caches === "undefined" || !globalThis.crypto?.subtle) return null;
   const [build, cache] = await Promise.all([readBuild(), caches.open(CACHE)]);
-  return { build, cache, response: await cache.match(snapshotKey(build)) };
+  const found = { build, cache, response: await cache.match(snapshotKey(build)) };
+  if (found.response && (await cache.match(pendingKey(build)))) {
+    // The last boot restored it and never became ready: refuse it as a damaged one.
+    console.warn("Nestor: the last start from the snapshot did not finish; starting normally");
+    await failed(found, true);
+    found.response = undefined;
+  }
+  await cache.delete(pendingKey(build));
+  return found;
 }
 
 // The stored snapshot's bytes, once they pass the checks; rejects otherwise.
@@ -122,21 +136,26 @@ function status(value) {
   globalThis.nestorSnapshot = value;
 }
 
-// Resolves once <body data-ready> is set (the game takes input), then the page was quiet.
-function readyAndIdle() {
+// Resolves once <body data-ready> is set (the game takes input).
+function ready() {
   return new Promise((resolve) => {
-    const idle = () => setTimeout(() => {
-      if ("requestIdleCallback" in globalThis) requestIdleCallback(resolve, { timeout: 10000 });
-      else resolve();
-    }, IDLE_AFTER_READY_MS);
-    if (document.body.hasAttribute("data-ready")) return idle();
+    if (document.body.hasAttribute("data-ready")) return resolve();
     const observer = new MutationObserver(() => {
       if (!document.body.hasAttribute("data-ready")) return;
       observer.disconnect();
-      idle();
+      resolve();
     });
     observer.observe(document.body, { attributes: true, attributeFilter: ["data-ready"] });
   });
+}
+
+// Resolves once the game is ready, then the page was quiet for a while.
+async function readyAndIdle() {
+  await ready();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_AFTER_READY_MS));
+  if ("requestIdleCallback" in globalThis) {
+    await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 10000 }));
+  }
 }
 
 // After a normal boot: have the Worker make and store a snapshot for next time.
@@ -173,6 +192,8 @@ export async function loadPyodide(options = {}) {
       bytes.catch(() => {}); // refused below, through loadPyodide: not an unhandled rejection
       const pyodide = await loadVendored({ ...settings, _loadSnapshot: bytes });
       pyodide.runPython("import random; random.seed()");
+      await stored.cache.put(pendingKey(stored.build), new Response("1"));
+      ready().then(() => stored.cache.delete(pendingKey(stored.build))).catch(() => {});
       booted("snapshot");
       status("skipped");
       return pyodide;
