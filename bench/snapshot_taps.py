@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: do taps slow down while the page's Worker makes its start-up snapshot?
 
-Usage: .venv/bin/python bench/snapshot_taps.py [--rounds 5] [--after 30]
+Usage: .venv/bin/python bench/snapshot_taps.py [--rounds 5] [--before 10] [--after 20]
        (``make bench-snapshot-taps``)
 
 After a normal boot under the service worker, static/js/snapshot.js waits until the game is
@@ -9,14 +9,16 @@ ready and idle, then starts a module Worker that boots a second Pyodide, imports
 stores a memory snapshot (``window.nestorSnapshot`` goes ``"making"`` -> ``"stored"``). That
 Worker runs on a thread of its own, but it shares the machine's cores with the page.
 
-Each round opens a fresh profile (service worker allowed, animations and the winnable indicator
-off, through the page's own settings), opens the first winnable Standard deal and, from the
-moment the game is ready until ``--after`` taps after the snapshot is stored, plays its first
-pair and undoes it, over and over. Each pairing tap is timed as ``bench/move_latency.py`` times
-it (click, in a capturing listener, to the board updated: a MutationObserver sees both cards
-gone) and filed by ``window.nestorSnapshot`` at the click: **making** (the Worker is running)
-or **idle** (before it started, or after it stored). Both kinds happen in every round, so they
-share whatever else the machine does.
+The page starts the Worker only once the player has paused (5 s without a tap or key): this
+bench times the worst case, taps that come while it runs anyway. Each round opens a fresh
+profile (service worker allowed, animations and the winnable indicator off, through the page's
+own settings) and the first winnable Standard deal, plays its first pair and undoes it
+``--before`` times, pauses until the Worker starts, then goes on pairing and undoing until
+``--after`` taps after the snapshot is stored. Each pairing tap is timed as
+``bench/move_latency.py`` times it (click, in a capturing listener, to the board updated: a
+MutationObserver sees both cards gone) and filed by ``window.nestorSnapshot`` at the click:
+**making** (the Worker is running) or **idle** (before it started, or after it stored). Both
+kinds happen in every round, so they share whatever else the machine does.
 
 Prints median, p95 and max in ms per kind and the ratios making / idle. Never fails on a time.
 """
@@ -66,15 +68,21 @@ def tap_pair(page: Page, move: Pair) -> dict[str, float]:
     return result
 
 
-def run_round(page: Page, deal: int, move: Pair, after: int, kinds: dict[str, Timings]) -> None:
+def run_round(
+    page: Page, deal: int, move: Pair, before: int, after: int, kinds: dict[str, Timings]
+) -> None:
     page.goto(f"/?variant=standard&deal={deal}")
     wait_ready(page)
     if page.evaluate("window.nestorBoot") != "normal":
         raise RuntimeError("a fresh profile restored a snapshot")
     apply_settings(page, {"animations": False, "winnable_indicator": False})
     started = time.monotonic()
-    left_after = after
+    left_before, left_after = before, after
     while left_after > 0:
+        if left_before == 0:  # the player's pause: the page starts the Worker
+            page.wait_for_function("window.nestorSnapshot !== undefined",
+                                   timeout=MAKING_TIMEOUT_S * 1000, polling=50)
+        left_before -= 1
         status = page.evaluate("window.nestorSnapshot ?? null")
         if status in ("failed", "skipped"):
             raise RuntimeError(f"no snapshot was made: {status}")
@@ -94,7 +102,8 @@ def run_round(page: Page, deal: int, move: Pair, after: int, kinds: dict[str, Ti
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--after", type=int, default=30, help="taps after the snapshot is stored")
+    ap.add_argument("--before", type=int, default=10, help="taps before the player's pause")
+    ap.add_argument("--after", type=int, default=20, help="taps after the snapshot is stored")
     args = ap.parse_args(argv)
     variant, deal, line = next(w for w in winning_deals(4) if w[0] == "standard")
     move = line[0]
@@ -109,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 context.add_init_script(PROBE)
                 page = context.new_page()
                 before = {k: len(t.board) for k, t in kinds.items()}
-                run_round(page, deal, move, args.after, kinds)
+                run_round(page, deal, move, args.before, args.after, kinds)
                 context.close()
                 counts = ", ".join(f"{k} {len(t.board) - before[k]}" for k, t in kinds.items())
                 print(f"  round {r + 1}/{args.rounds}: {counts} taps", file=sys.stderr,

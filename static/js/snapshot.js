@@ -8,7 +8,8 @@
 //
 // A snapshot is the wasm heap after Python started and imported our modules (the engine, app,
 // storage and view rooms; not nestor_web.browser, which needs PyScript). It is made on this
-// device, after a normal boot, once the game is ready and idle, by a module Worker
+// device, after a normal boot, once the game is ready and the player has paused for 5 s (no tap,
+// key or wheel) and the page is idle, by a module Worker
 // (static/js/snapshot-worker.js) that loads the same Pyodide with `_makeSnapshot: true`, and is
 // kept in the Cache Storage cache "nestor-snapshot" under a key naming both parts of
 // static/nestor-build.json (written by the build with static/nestor.zip):
@@ -48,7 +49,7 @@ export const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
 export const CACHE = "nestor-snapshot";
 const WORKER_URL = new URL("./snapshot-worker.js", import.meta.url).href;
 const FAILURES_ALLOWED = 2; // refused restores or failed makes of one build, then no more
-const IDLE_AFTER_READY_MS = 3000; // quiet time after data-ready before the Worker starts
+const INPUT_QUIET_MS = 5000; // no tap, key or wheel this long after data-ready: the Worker starts
 const HEADER_BYTES = 48; // magic, offset, length, 0, then the build id as 8 little-endian u32
 
 // The Cache Storage key of the snapshot for `build` ({pyodide, code}); its failure counter.
@@ -149,10 +150,29 @@ function ready() {
   });
 }
 
-// Resolves once the game is ready, then the page was quiet for a while.
+// Resolves once the player has given no input for `ms` (a pause between moves).
+function inputQuiet(ms) {
+  const kinds = ["pointerdown", "keydown", "wheel", "touchstart"];
+  return new Promise((resolve) => {
+    let timer;
+    const done = () => {
+      for (const kind of kinds) removeEventListener(kind, again, true);
+      resolve();
+    };
+    const again = () => {
+      clearTimeout(timer);
+      timer = setTimeout(done, ms);
+    };
+    for (const kind of kinds) addEventListener(kind, again, { capture: true, passive: true });
+    again();
+  });
+}
+
+// Resolves once the game is ready, the player paused, and the page is idle. The Worker shares
+// the device's cores with the page (measured: bench/snapshot_taps.py), so it starts in a pause.
 async function readyAndIdle() {
   await ready();
-  await new Promise((resolve) => setTimeout(resolve, IDLE_AFTER_READY_MS));
+  await inputQuiet(INPUT_QUIET_MS);
   if ("requestIdleCallback" in globalThis) {
     await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 10000 }));
   }
