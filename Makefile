@@ -11,6 +11,8 @@
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
+#   make bench-worker  Python in PyScript's worker mode beside the main thread: boot, blocking
+#                      time, taps, one DOM call over the bridge (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make test-soak     the browser killed at several moments after a move (crash-proof saving)
 #   make lint | unit | e2e | clean | distclean
@@ -42,7 +44,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
-        bench-boot lighthouse clean distclean
+        bench-boot bench-worker lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -165,6 +167,13 @@ bench-move: $(VENV_STAMP) vendor chromium
 # the boot phases. It never fails on a time. Several minutes.
 bench-boot: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/boot.py $(BENCH_ARGS)
+
+# Issue 9's question: main.py in PyScript's worker mode (a variant built in a temporary folder,
+# with COOP + COEP headers) beside the normal page, interleaved: time to data-ready, the main
+# thread's long tasks (blocking time), the first tap, the pairing tap, one DOM call from Python.
+# It never fails on a time. A few minutes.
+bench-worker: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/worker_mode.py $(BENCH_ARGS)
 
 # The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
 # fresh profile each run: the four category scores and LCP, TBT, CLS per preset.
