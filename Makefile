@@ -13,6 +13,8 @@
 #                      the warm visit with and without the start-up snapshot
 #   make bench-snapshot-taps  pairing taps while the start-up snapshot is made, and idle
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
+#   make bench-worker  Python in PyScript's worker mode beside the main thread: boot, blocking
+#                      time, taps, one DOM call over the bridge (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make test-soak     the browser killed at several moments after a move (crash-proof saving)
 #   make lint | unit | e2e | clean | distclean
@@ -44,7 +46,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
-        bench-boot bench-snapshot-taps lighthouse clean distclean
+        bench-boot bench-snapshot-taps bench-worker lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -173,6 +175,13 @@ bench-boot: $(VENV_STAMP) vendor chromium
 # it does not (static/js/snapshot.js), 5 fresh profiles; never fails on a time. A few minutes.
 bench-snapshot-taps: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/snapshot_taps.py $(BENCH_ARGS)
+
+# Issue 9's question: main.py in PyScript's worker mode (a variant built in a temporary folder,
+# with COOP + COEP headers) beside the normal page, interleaved: time to data-ready, the main
+# thread's long tasks (blocking time), the first tap, the pairing tap, one DOM call from Python.
+# It never fails on a time. A few minutes.
+bench-worker: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/worker_mode.py $(BENCH_ARGS)
 
 # The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
 # fresh profile each run: the four category scores and LCP, TBT, CLS per preset.
