@@ -336,8 +336,9 @@ class Session:
         return (Noticed(Problem("dismissed")),)
 
     def reset_stats(self) -> None:
-        """Forget all statistics (the view asks the player first)."""
-        self.stats.reset()
+        """Forget all statistics (the view asks the player first); the reset is remembered,
+        so another tab's older statistics do not bring them back."""
+        self.stats.reset(now_ms=self.clock())
         self.stats_changes += 1
 
     # ---- the solver ----------------------------------------------------------------------
