@@ -432,18 +432,29 @@ class Stats:
                     known, taken_back=known.taken_back or s.taken_back
                 )
         merged = sorted(history.values(), key=lambda s: s.key)
-        old = {k: e.state for k, e in self._deals.items() if k[0] in union}
+        losses: dict[_Key, bool] = {}  # deal -> every loss of it in the history taken back
+        for s in merged:
+            if s.result == "lost":
+                key = (s.variant, s.deal)
+                losses[key] = losses.get(key, True) and s.taken_back
+        old: dict[_Key, str | None] = {}  # the deals the merge adds or changes: state before
         for key, e in other._deals.items():
             if key[0] not in union:
                 continue
             here = self._deals.get(key)
             if here is None:
                 self._deals[key] = _Deal(e.start_ms, e.state, e.helped)
+                old[key] = None
                 continue
+            if (here.start_ms, here.state, here.helped) == (e.start_ms, e.state, e.helped):
+                continue  # the same in both tabs (most deals)
             starts = [t for t in (here.start_ms, e.start_ms) if t is not None]
             here.start_ms = max(starts) if starts else None
             here.helped = here.helped or e.helped
-            here.state = _merged_state(key, here.state, e.state, merged)
+            state = _merged_state(here.state, e.state, losses.get(key, False))
+            if state != here.state:
+                old.setdefault(key, here.state)
+                here.state = state
         # A deal is won once, and lost once before it is won (unless that loss was taken
         # back): what both tabs settled again of one deal is taken back.
         first_win: dict[_Key, str] = {}
@@ -458,22 +469,25 @@ class Stats:
                 first_win[key] = s.result
             else:
                 lost.add(key)
-        for key, entry in self._deals.items():
-            if key[0] in union and entry.state in _WINS:
-                entry.state = first_win.get(key, entry.state)
-                entry.helped = entry.state == "assisted"
+        for key, kind in first_win.items():
+            entry = self._deals.get(key)
+            if key[0] in union and entry is not None and entry.state in _WINS:
+                if entry.state != kind:
+                    old.setdefault(key, entry.state)
+                    entry.state = kind
+                entry.helped = kind == "assisted"
         self._history = merged[-HISTORY_SIZE:]
         # The counters move by what each deal the merge added or changed counts.
         for name in union:
-            keys = {k for k in self._deals if k[0] == name} | {k for k in old if k[0] == name}
+            keys = [k for k in old if k[0] == name]
             theirs = other._counts.get(name)
-            if not keys and theirs is None:
+            if not keys and theirs is None and name not in self._counts:
                 continue
             c = self._count(name)
             for key in keys:
                 now = self._deals.get(key)
                 new = _contribution(None if now is None else now.state)
-                was = _contribution(old.get(key))
+                was = _contribution(old[key])
                 c.played = max(0, c.played + new[0] - was[0])
                 c.won = max(0, c.won + new[1] - was[1])
                 c.won_with_help = max(0, c.won_with_help + new[2] - was[2])
@@ -526,14 +540,14 @@ class Stats:
         return current, max(best, max(runs), current)
 
     def _content(self) -> object:
-        """Everything held, in an order-free form (what :meth:`merge` compares)."""
+        """Everything held, in an order-free form (what :meth:`merge` compares: dicts compare
+        without their order)."""
         return (
-            sorted((n, c.played, c.won, c.won_with_help, c.streak, c.best_streak,
-                    -1 if c.fastest_ms is None else c.fastest_ms)
-                   for n, c in self._counts.items()),
-            sorted((k, e.start_ms or -1, e.state, e.helped) for k, e in self._deals.items()),
+            {n: (c.played, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms)
+             for n, c in self._counts.items()},
+            {k: (e.start_ms, e.state, e.helped) for k, e in self._deals.items()},
             tuple(self._history),
-            sorted(self._resets.items()),
+            dict(self._resets),
             self._playing,
         )
 
@@ -557,8 +571,12 @@ class Stats:
             fastest_ms=c.fastest_ms,
         )
 
-    def history(self, variant: str | None = None, last: int = 50) -> list[Settlement]:
-        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants.
+    def history(
+        self, variant: str | None = None, last: int = 50, taken_back: bool = False
+    ) -> list[Settlement]:
+        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants;
+        with ``taken_back``, the results taken back among them (else they are left out: they
+        count for nothing, the chart does not show them).
 
         Raises:
             VariantError: unknown variant. NestorError: ``last`` is not a whole number
@@ -566,7 +584,10 @@ class Stats:
         """
         whole_number(last, "last")
         name = None if variant is None else get_variant(variant).name
-        chosen = [s for s in self._history if name is None or s.variant == name]
+        chosen = [
+            s for s in self._history
+            if (name is None or s.variant == name) and (taken_back or not s.taken_back)
+        ]
         return chosen[max(0, len(chosen) - last) :]
 
     def playing(self) -> tuple[str, int] | None:
@@ -650,6 +671,16 @@ class Stats:
         stats._resets = dict(data.resets)
         stats._check_consistency()
         return stats
+
+    def copy(self) -> Stats:
+        """An equal ``Stats`` that changes apart from this one."""
+        twin = Stats()
+        twin._counts = {n: replace(c) for n, c in self._counts.items()}
+        twin._deals = OrderedDict((k, replace(e)) for k, e in self._deals.items())
+        twin._history = list(self._history)
+        twin._playing = self._playing
+        twin._resets = dict(self._resets)
+        return twin
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Stats):
@@ -779,10 +810,10 @@ def _contribution(state: str | None) -> tuple[int, int, int]:
     return 1, int(state == "won"), int(state == "assisted")
 
 
-def _merged_state(key: _Key, mine: str, theirs: str, history: list[Settlement]) -> str:
-    """The state of deal ``key`` that is ``mine`` here and ``theirs`` in another tab, given
-    the merged ``history``: won in either is won (which kind is settled by the earlier
-    win), lost in either is lost unless every loss of it in the history was taken back."""
+def _merged_state(mine: str, theirs: str, taken_back: bool) -> str:
+    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in
+    either is won (which kind is settled by the earlier win), lost in either is lost unless
+    ``taken_back`` (the merged history holds losses of it, every one taken back)."""
     for state in (mine, theirs):
         if state in _WINS:
             return state
@@ -790,8 +821,7 @@ def _merged_state(key: _Key, mine: str, theirs: str, history: list[Settlement]) 
         return "playing"
     if mine == theirs:
         return "lost"
-    losses = [s for s in history if (s.variant, s.deal) == key and s.result == "lost"]
-    return "playing" if losses and all(s.taken_back for s in losses) else "lost"
+    return "playing" if taken_back else "lost"
 
 
 def _check_key(variant: str, deal: int) -> _Key:

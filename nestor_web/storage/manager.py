@@ -354,7 +354,7 @@ class StorageManager:
             theirs = stats_from_text(text)
         except NestorError:
             return ()  # the next save replaces it with this tab's (nothing readable to lose)
-        lacking = Stats.restore(theirs.snapshot()).merge(session.stats)
+        lacking = theirs.copy().merge(session.stats)  # would they gain from this tab's?
         events = session.merge_stats(theirs)
         if not lacking:
             self._written[STATS_KEY] = text
