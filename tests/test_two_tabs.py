@@ -178,3 +178,15 @@ def test_another_deal_in_the_other_tab_is_not_adopted_and_nothing_is_written_bac
     assert tab_b.session.stats.summary("standard").played == 1
     assert tab_b.session.key == ("strict", 9)
     assert store.data[SAVE_KEY] == slot
+
+
+def test_unreadable_statistics_from_the_other_tab_are_set_aside_and_replaced_by_this_tabs():
+    one = winnable("standard", 1)
+    store, tab_a, tab_b = two_tabs(f"?variant=standard&deal={one}", "?variant=strict&deal=9")
+    win(tab_a)
+    tab_b.store.set(STATS_KEY, "{broken")  # as if B had written it
+    tab_a.receive()
+    assert store.data[STATS_KEY + ".unreadable"] == "{broken"
+    tab_a.new_deal("standard")
+    pair(tab_a)
+    assert stored_summary(store) == (2, 1, 1)  # A's statistics replaced it, nothing lost

@@ -353,7 +353,9 @@ class StorageManager:
         try:
             theirs = stats_from_text(text)
         except NestorError:
-            return ()  # the next save replaces it with this tab's (nothing readable to lose)
+            # Set aside (nothing is lost), then the next save replaces it with this tab's.
+            self._write(STATS_KEY + UNREADABLE, text)
+            return ()
         lacking = theirs.copy().merge(session.stats)  # would they gain from this tab's?
         events = session.merge_stats(theirs)
         if not lacking:
