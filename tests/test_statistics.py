@@ -553,8 +553,6 @@ REFUSED = [
     ("deal twice", "deal standard/1 is listed twice",
      changed(BASE, deals=BASE.deals[:1] + (DealEntry("standard", 1, 0, "won", False),)
              + BASE.deals[1:])),
-    ("two unsettled", "more than one game is unsettled in 'deals' (strict/3 and standard/4)",
-     with_deal(BASE, 2, state="playing")),
     ("more wins than played", "'standard' has more wins (4) than games played (3)",
      changed(BASE, counts_standard={"won": 3})),
     ("streak over best", "'standard' has a streak (3) longer than its best (2)",
@@ -734,3 +732,9 @@ def test_random_play_keeps_the_invariants_and_matches_a_model(steps: list[tuple[
     assert [(s.time_ms, s.variant, s.deal, s.result) for s in stats.history(last=1000)] == (
         model.settled
     )
+
+
+def test_restore_takes_several_unsettled_deals_one_per_tab_the_last_changed_is_this_tabs():
+    stats = Stats.restore(with_deal(BASE, 2, state="playing"))
+    assert stats.deal_result("strict", 3) == "playing"
+    assert stats.playing() == ("standard", 4)

@@ -78,12 +78,29 @@ def test_text_round_trip_and_shape():
             ["standard", 4, 30_000, "playing", True],
         ],
         "history": [
-            [6_000, "standard", 1, "won"],
-            [11_000, "standard", 2, "assisted"],
-            [21_000, "strict", 3, "lost"],
+            [6_000, "standard", 1, "won", False],
+            [11_000, "standard", 2, "assisted", False],
+            [21_000, "strict", 3, "lost", False],
         ],
+        "resets": {},
     }
     assert stats_from_text(stats_to_text(Stats())) == Stats()
+
+
+def test_version_2_keeps_one_unsettled_deal_per_tab_and_results_taken_back():
+    stats = sample()  # standard/4 is this tab's game
+    other = Stats()
+    move(other, 6, 40_000, first=True, variant="strict")  # another tab's game
+    stats.merge(other)
+    stats.leave("standard", 4, 50_000)
+    assert stats.take_back("standard", 4)
+    text = stats_to_text(stats)
+    data = json.loads(text)
+    assert [d[3] for d in data["deals"] if d[1] in (4, 6)] == ["playing", "playing"]
+    assert data["history"][-1] == [50_000, "standard", 4, "lost", True]
+    again = stats_from_text(text)
+    assert again == stats
+    assert again.playing() == ("standard", 4)  # the most recently changed unsettled deal
 
 
 def test_unknown_keys_are_ignored():
@@ -123,7 +140,9 @@ def best_streak_case(data: Any, best: int) -> None:
     """Standard's history: won, won with help, won, lost; ``best`` as its best streak."""
     data["variants"]["standard"].update(played=5, won=2, streak=0, best_streak=best)
     data["deals"] = [d for d in data["deals"] if d[3] != "playing"]
-    data["history"] += [[12_000, "standard", 9, "won"], [13_000, "standard", 10, "lost"]]
+    data["history"] += [
+        [12_000, "standard", 9, "won", False], [13_000, "standard", 10, "lost", False],
+    ]
     data["history"].sort()
 
 
@@ -134,7 +153,7 @@ CORRUPT = [
     ("huge integer", "not valid JSON", '{"version": ' + "9" * 5000 + "}"),
     ("not an object", "not a JSON object", "[1]"),
     ("no version", "unknown format version (None)", edited(delitem(("version",)))),
-    ("version 2", "unknown format version (2)", edited(setitem(("version",), 2))),
+    ("version 3", "unknown format version (3)", edited(setitem(("version",), 3))),
     ("version true", "unknown format version (True)", edited(setitem(("version",), True))),
     ("version text", "unknown format version ('1')", edited(setitem(("version",), "1"))),
     ("no variants", "'variants' is missing", edited(delitem(("variants",)))),
@@ -183,11 +202,20 @@ CORRUPT = [
      edited(setitem(("deals", 1, 4), False))),
     ("deal twice", "deal standard/1 is listed twice",
      edited(lambda d: d["deals"].insert(1, ["standard", 1, 0, "won", False]))),
-    ("two unsettled", "more than one game is unsettled in 'deals' (strict/3 and standard/4)",
-     edited(setitem(("deals", 2, 3), "playing"))),
+    ("two unsettled in version 1", "more than one game is unsettled in 'deals'",
+     edited(lambda d: {**d, "version": 1, "history": [r[:4] for r in d["history"]],
+                       "deals": [r[:3] + ["playing"] + r[4:] if r[1] == 3 else r
+                                 for r in d["deals"]]})),
+    ("resets missing", "'resets' is missing", edited(delitem(("resets",)))),
+    ("resets variant", "a key of 'resets' must be a variant name, not 'chess'",
+     edited(setitem(("resets", "chess"), 1))),
+    ("resets time", "resets['strict'] -1 is out of range: use 0 or more",
+     edited(setitem(("resets", "strict"), -1))),
+    ("taken back not bool", "history[1][4] must be true or false, not 0",
+     edited(setitem(("history", 1, 4), 0))),
     ("no history", "'history' is missing", edited(delitem(("history",)))),
     ("history text", "'history' must be a list, not 'abc'", edited(setitem(("history",), "abc"))),
-    ("history row", "history[0] must be a list of 4 values",
+    ("history row", "history[0] must be a list of 5 values",
      edited(setitem(("history", 0), [1, "standard", 1]))),
     ("history time", "history[0][0] -1 is out of range: use 0 or more",
      edited(setitem(("history", 0, 0), -1))),
@@ -201,7 +229,8 @@ CORRUPT = [
      edited(lambda d: d["deals"].extend(
          [["standard", n, 0, "lost", False] for n in range(10, DEAL_MEMORY + 7)]))),
     ("too many settlements", f"'history' holds {HISTORY_SIZE + 1} games, more than",
-     edited(lambda d: d["history"].extend([[0, "standard", 1, "lost"]] * (HISTORY_SIZE - 2)))),
+     edited(lambda d: d["history"].extend(
+         [[0, "standard", 1, "lost", False]] * (HISTORY_SIZE - 2)))),
     ("more wins than played", "'standard' has more wins (4) than games played (3)",
      edited(setitem(("variants", "standard", "won"), 3))),
     ("streak over best", "'standard' has a streak (3) longer than its best (2)",
@@ -221,7 +250,7 @@ CORRUPT = [
      edited(lambda d: d["variants"]["standard"].update(won_assisted=0, streak=1,
                                                          best_streak=1))),
     ("history losses not played", "'history' holds 2 lost strict games but only 1",
-     edited(lambda d: d["history"].append([30_000, "strict", 5, "lost"]))),
+     edited(lambda d: d["history"].append([30_000, "strict", 5, "lost", False]))),
     ("streak after a loss", "'strict' has a streak of 1 but its history ends with 0 wins",
      edited(lambda d: d["variants"]["strict"].update(played=2, won=1, streak=1,
                                                      best_streak=1, fastest_ms=None))),
@@ -317,12 +346,17 @@ def real_play(stats: Stats) -> Stats:
     return stats
 
 
-def test_text_written_before_the_split_reads_back_equal_and_is_written_the_same():
+def test_text_written_before_the_split_reads_back_equal_and_is_written_as_version_2():
     played = real_play(Stats())
     read = stats_from_text(OLD_TEXT)
     assert read == played
-    assert stats_to_text(played) == OLD_TEXT
-    assert stats_to_text(read) == OLD_TEXT
+    new = stats_to_text(read)
+    assert new == stats_to_text(played)
+    old, now = json.loads(OLD_TEXT), json.loads(new)
+    assert now["version"] == 2 and now["resets"] == {}
+    assert now["variants"] == old["variants"] and now["deals"] == old["deals"]
+    assert now["history"] == [row + [False] for row in old["history"]]
+    assert stats_from_text(new) == read
     assert read.playing() == ("standard", 99)
     assert read.deal_result("strict", MAX_DEAL - 1) == "lost"
     # Reading it is not a no-op: the numbers keep their meaning afterwards.

@@ -102,8 +102,9 @@ class Page:
         self.storage = StorageManager(
             self.store, durable, durable.snapshot() if durable is not None else None
         )
+        self._heard: list[str] = []  # keys other tabs wrote, not yet taken in
         if isinstance(self.store, SharedStore):
-            self.store.on_change = self.storage.changed_elsewhere
+            self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
             query, i18n.pick_language(list(languages)), rng=rng, clock=clock
         )
@@ -123,6 +124,18 @@ class Page:
     def _take_problems(self) -> None:
         for problem in self.storage.take_problems():
             self.session.notice(problem)
+
+    def receive(self) -> tuple[Event, ...]:
+        """Take in the storage events other tabs caused, as the browser delivers them
+        between two tasks (nestor_web/browser/root.py ``other_tab``): each is handed to the
+        storage manager, which follows it; what happened is drawn and saved."""
+        events: tuple[Event, ...] = ()
+        while self._heard:
+            self.storage.changed_elsewhere(self._heard.pop(0))
+            events += self.storage.follow(self.session)
+        if events:
+            self.run(events)
+        return events
 
     def run(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
         """After a session command: notices, the view's words, then saving."""
@@ -148,29 +161,37 @@ class Page:
     # ---- the commands, as the page's controls run them -------------------------------
 
     def tap(self, card: str) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.tap(card))
 
     def undo(self) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.undo())
 
     def redo(self) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.redo())
 
     def restart(self) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.restart())
 
     def turn_stock(self) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.turn_stock())
 
     def new_deal(self, variant: str | None = None) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.new_deal(variant))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.open_deal(variant, deal))
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
         """A settings control changed; a value the settings refuse becomes a notice (as
         the root's ``App.setting`` does)."""
+        self.receive()
         try:
             events = self.session.set_setting(name, value)
         except NestorError as exc:
@@ -180,15 +201,18 @@ class Page:
         return self.run(events)
 
     def show_hint(self, solution: object) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.show_hint(solution))  # type: ignore[arg-type]
 
     def play_solver_move(self, solution: object) -> tuple[Event, ...]:
+        self.receive()
         return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
 
     def dismiss(self) -> tuple[Event, ...]:
         return self.run(self.session.dismiss_notices())
 
     def reset_stats(self) -> tuple[Event, ...]:
+        self.receive()
         self.session.reset_stats()
         return self.run(())
 

@@ -109,5 +109,20 @@ class Noticed:
     problem: Problem
 
 
-Event = Selected | Moved | TookBack | DealChanged | HintShown | SettingChanged | Noticed
+@dataclass(frozen=True)
+class FromOtherTab:
+    """What another tab of the game saved was taken in here.
+
+    Attributes:
+        what: ``"stats"`` (its statistics were merged into these) or ``"game"`` (it moved
+            on the deal in play here, and its position replaced this one).
+    """
+
+    what: str
+
+
+Event = (
+    Selected | Moved | TookBack | DealChanged | HintShown | SettingChanged | Noticed
+    | FromOtherTab
+)
 """Anything a command reports."""

@@ -37,6 +37,7 @@ from nestor import (
 from .events import (
     DealChanged,
     Event,
+    FromOtherTab,
     HintShown,
     Moved,
     Noticed,
@@ -339,9 +340,41 @@ class Session:
         self.notices.clear()
         return (Noticed(Problem("dismissed")),)
 
+    def merge_stats(self, other: Stats) -> tuple[Event, ...]:
+        """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
+        recorded is lost."""
+        if not self.stats.merge(other):
+            return ()
+        self.stats_changes += 1
+        return (FromOtherTab("stats"),)
+
+    def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
+        """Another tab saved ``saved``, a game of the deal in play here: show its position.
+
+        The player moved on in that tab last, so its game is the newer one; this tab's
+        (which that tab had taken over when it opened or followed it) gives way, with a
+        notice, instead of overwriting it on its next move. Its moves were counted in the
+        statistics by that tab. Nothing happens for another deal, or the same game.
+        """
+        game = saved.game
+        if saved.key != self.key or (game.all_moves, game.cursor, saved.help) == (
+            self.game.all_moves, self.game.cursor, self.help
+        ):
+            return ()
+        self.game = saved.game
+        self.help = saved.help
+        self.solving = False
+        self._fresh_ui()
+        return (
+            FromOtherTab("game"),
+            DealChanged(*self.key, resumed=saved.game.cursor > 0),
+            *self.notice(Problem("game.other_tab")),
+        )
+
     def reset_stats(self) -> None:
-        """Forget all statistics (the view asks the player first)."""
-        self.stats.reset()
+        """Forget all statistics (the view asks the player first); the reset is remembered,
+        so another tab's older statistics do not bring them back."""
+        self.stats.reset(now_ms=self.clock())
         self.stats_changes += 1
 
     # ---- the solver ----------------------------------------------------------------------

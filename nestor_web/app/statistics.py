@@ -22,7 +22,7 @@ Rules
 * A game **settles** as won (clean or with help) at its winning move, or as
   **lost** when the player moves on to another deal without having won it:
   :meth:`Stats.leave`, or implicitly the first move made in any other deal
-  (so at most one game is ever unsettled). A restart keeps the same deal and
+  (so at most one game of a tab is ever unsettled). A restart keeps the same deal and
   settles nothing. Every settlement is appended to the history.
 * A game that settled as lost and is won later (the player came back to it,
   e.g. from a link) counts that win when it happens: its "lost" settlement
@@ -40,6 +40,35 @@ Rules
   every move). A win whose attempt start was never seen (a game resumed
   from before statistics were kept) or whose clock ran backwards (the
   computer's clock was changed) sets no time.
+
+Two tabs
+--------
+
+Two tabs of the game keep one statistics each and store them under one key, so each
+merges the other's into its own (:meth:`Stats.merge`) before it saves again. The records
+are keyed so that merging is a union that never loses a result:
+
+* the deal memory by ``(variant, deal)``: a deal won in either tab is won (at most once:
+  when the two won it in different kinds, the earlier win decides, the later one is
+  taken back); a deal lost in either is lost, unless every loss of it was taken back;
+  help used in either counts;
+* the history by ``(time_ms, variant, deal, result)``, each settlement once, in time order
+  (where both tabs settled one deal, what the rules allow once is kept once: a second win,
+  a second loss, or a loss after the win is taken back);
+* the counters reconcile with the merged deal memory: each deal the merge adds, or whose
+  state it changes, moves the counters by what that deal counts (played once, won or won
+  with help once); the streaks are recounted from the merged history (and keep the longer
+  stored streak where the history does not reach back to a loss); the fastest win is the
+  faster of the two.
+
+A result is never deleted: a loss taken back (:meth:`Stats.take_back`, undoing a
+departure from a game) stays in the history, marked ``taken_back``, and counts for
+nothing; merged with a tab that still has it as a loss, it stays taken back. Every tab
+plays one deal, so the deal memory may hold one unsettled deal per tab; each tab's own
+is :meth:`Stats.playing`. A reset (:meth:`Stats.reset` with ``now_ms``) is remembered per
+variant: merging a tab that reset a variant later takes that tab's records of the
+variant, not the union (what the other tab recorded in the instant before it learned of
+the reset is dropped with the rest).
 
 Caps
 ----
@@ -59,10 +88,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from nestor import MAX_DEAL, DealNumberError, NestorError, get_variant
+from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError, get_variant
 from nestor.checks import whole_number
 
 HISTORY_SIZE = 500
@@ -75,7 +104,7 @@ RESULTS = ("won", "assisted", "lost")
 """Settlement results: a clean win, a win with help, a loss."""
 
 DEAL_STATES = ("playing", "lost", "won", "assisted")
-"""What is remembered of a deal: played and unsettled (at most one deal), or how it settled."""
+"""What is remembered of a deal: played and unsettled (one deal per tab), or how it settled."""
 
 _WINS = ("won", "assisted")
 
@@ -115,17 +144,25 @@ class Settlement:
         variant: variant name.
         deal: deal number.
         result: ``"won"`` (clean), ``"assisted"`` (won with help) or ``"lost"``.
+        taken_back: the result was taken back (a loss undone, or a second win of a deal
+            merged from another tab): kept, but it counts for nothing.
     """
 
     time_ms: int
     variant: str
     deal: int
     result: str
+    taken_back: bool = False
 
     @property
     def is_win(self) -> bool:
         """``True`` for ``"won"`` and ``"assisted"`` (wins count for streaks and the rate)."""
         return self.result in _WINS
+
+    @property
+    def key(self) -> tuple[int, str, int, str]:
+        """What names the settlement when two tabs' histories merge."""
+        return self.time_ms, self.variant, self.deal, self.result
 
 
 @dataclass(frozen=True)
@@ -171,11 +208,14 @@ class StatsData:
         deals: the deal memory, least recently changed first (at most
             :data:`DEAL_MEMORY`).
         history: the settlements, oldest first (at most :data:`HISTORY_SIZE`).
+        resets: when each variant's statistics were last reset (milliseconds since the
+            Unix epoch), for variants reset since resets were remembered.
     """
 
     counts: Mapping[str, VariantCounts]
     deals: tuple[DealEntry, ...]
     history: tuple[Settlement, ...]
+    resets: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -211,6 +251,7 @@ class Stats:
         self._deals: OrderedDict[_Key, _Deal] = OrderedDict()
         self._history: list[Settlement] = []
         self._playing: _Key | None = None
+        self._resets: dict[str, int] = {}
 
     # ---- recording ---------------------------------------------------------------------
 
@@ -292,26 +333,223 @@ class Stats:
             return False
         return self._settle(key, "lost", now_ms)
 
-    def reset(self, variant: str | None = None) -> None:
+    def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
         """Forget everything, or with ``variant`` only that variant's counts,
         deals and history.
 
+        With ``now_ms`` (the time, ms since 1970) the reset is remembered, so that a merge
+        with another tab's older records does not bring them back (see the module's
+        "Two tabs").
+
         Raises:
-            VariantError: unknown variant.
+            VariantError: unknown variant. NestorError: ``now_ms`` is not a whole
+            number >= 0.
         """
-        if variant is None:
-            self._counts.clear()
-            self._deals.clear()
-            self._history.clear()
-            self._playing = None
-            return
-        name = get_variant(variant).name
+        names = list(VARIANTS) if variant is None else [get_variant(variant).name]
+        if now_ms is not None:
+            whole_number(now_ms, "now_ms")
+            for name in names:
+                self._resets[name] = max(now_ms, self._resets.get(name, 0))
+        for name in names:
+            self._drop(name)
+
+    def _drop(self, name: str) -> None:
+        """Forget the counts, deals and history of variant ``name``."""
         self._counts.pop(name, None)
         for key in [k for k in self._deals if k[0] == name]:
             del self._deals[key]
         self._history = [s for s in self._history if s.variant != name]
         if self._playing is not None and self._playing[0] == name:
             self._playing = None
+
+    def take_back(self, variant: str, deal: int) -> bool:
+        """Take back the loss ``variant``/``deal`` settled with when the player left it (the
+        player undid leaving it): the deal is unsettled again, and this tab's game.
+
+        The loss stays in the history, marked taken back (it counts for nothing: the
+        streaks are recounted without it), so that a merge with a tab that still has it
+        as a loss keeps it taken back.
+
+        Returns:
+            ``True`` if something changed (save); ``False`` when the deal's last
+            settlement is not a loss, or another deal is this tab's unsettled game.
+
+        Raises:
+            VariantError, DealNumberError: as :meth:`record_move`.
+        """
+        key = _check_key(variant, deal)
+        entry = self._deals.get(key)
+        if entry is None or entry.state != "lost" or self._playing not in (None, key):
+            return False
+        for i in range(len(self._history) - 1, -1, -1):
+            s = self._history[i]
+            if (s.variant, s.deal) == key and not s.taken_back:
+                if s.result != "lost":
+                    return False
+                self._history[i] = replace(s, taken_back=True)
+                break
+        entry.state = "playing"
+        self._playing = key
+        counts = self._count(key[0])
+        counts.streak, counts.best_streak = self._recount_streak(
+            key[0], counts.streak, counts.best_streak
+        )
+        self._touch(key)
+        return True
+
+    def merge(self, other: Stats) -> bool:
+        """Take in what another tab recorded (see the module's "Two tabs"): afterwards this
+        holds every result of both. ``other`` is not changed; this tab's unsettled game
+        stays its own (unless ``other`` settled it).
+
+        Returns:
+            ``True`` if anything changed here.
+        """
+        before = self._content()
+        mine_floors = {n: self._streak_floors(n) for n in self._counts}
+        names = list(dict.fromkeys([
+            *self._counts, *other._counts, *(k[0] for k in self._deals),
+            *(k[0] for k in other._deals), *(s.variant for s in other._history),
+            *self._resets, *other._resets,
+        ]))
+        adopt = [n for n in names if other._resets.get(n, -1) > self._resets.get(n, -1)]
+        union = {n for n in names if other._resets.get(n, -1) == self._resets.get(n, -1)}
+        # The rest: this tab reset them later, the other's records of them are older.
+        for name in adopt:
+            self._drop(name)
+            self._resets[name] = other._resets[name]
+            if name in other._counts:
+                self._counts[name] = replace(other._counts[name])
+            for key, e in other._deals.items():
+                if key[0] == name:
+                    self._deals[key] = _Deal(e.start_ms, e.state, e.helped)
+            self._history.extend(s for s in other._history if s.variant == name)
+        history = {s.key: s for s in self._history}
+        for s in other._history:
+            if s.variant in union:
+                known = history.get(s.key)
+                history[s.key] = s if known is None else replace(
+                    known, taken_back=known.taken_back or s.taken_back
+                )
+        merged = sorted(history.values(), key=lambda s: s.key)
+        losses: dict[_Key, bool] = {}  # deal -> every loss of it in the history taken back
+        for s in merged:
+            if s.result == "lost":
+                key = (s.variant, s.deal)
+                losses[key] = losses.get(key, True) and s.taken_back
+        old: dict[_Key, str | None] = {}  # the deals the merge adds or changes: state before
+        for key, e in other._deals.items():
+            if key[0] not in union:
+                continue
+            here = self._deals.get(key)
+            if here is None:
+                self._deals[key] = _Deal(e.start_ms, e.state, e.helped)
+                old[key] = None
+                continue
+            if (here.start_ms, here.state, here.helped) == (e.start_ms, e.state, e.helped):
+                continue  # the same in both tabs (most deals)
+            starts = [t for t in (here.start_ms, e.start_ms) if t is not None]
+            here.start_ms = max(starts) if starts else None
+            here.helped = here.helped or e.helped
+            state = _merged_state(here.state, e.state, losses.get(key, False))
+            if state != here.state:
+                old.setdefault(key, here.state)
+                here.state = state
+        # A deal is won once, and lost once before it is won (unless that loss was taken
+        # back): what both tabs settled again of one deal is taken back.
+        first_win: dict[_Key, str] = {}
+        lost: set[_Key] = set()
+        for i, s in enumerate(merged):
+            if s.taken_back:
+                continue
+            key = (s.variant, s.deal)
+            if key in first_win or (not s.is_win and key in lost):
+                merged[i] = replace(s, taken_back=True)
+            elif s.is_win:
+                first_win[key] = s.result
+            else:
+                lost.add(key)
+        for key, kind in first_win.items():
+            entry = self._deals.get(key)
+            if key[0] in union and entry is not None and entry.state in _WINS:
+                if entry.state != kind:
+                    old.setdefault(key, entry.state)
+                    entry.state = kind
+                entry.helped = kind == "assisted"
+        self._history = merged[-HISTORY_SIZE:]
+        # The counters move by what each deal the merge added or changed counts.
+        for name in union:
+            keys = [k for k in old if k[0] == name]
+            theirs = other._counts.get(name)
+            if not keys and theirs is None and name not in self._counts:
+                continue
+            c = self._count(name)
+            for key in keys:
+                now = self._deals.get(key)
+                new = _contribution(None if now is None else now.state)
+                was = _contribution(old[key])
+                c.played = max(0, c.played + new[0] - was[0])
+                c.won = max(0, c.won + new[1] - was[1])
+                c.won_with_help = max(0, c.won_with_help + new[2] - was[2])
+            if theirs is not None and theirs.fastest_ms is not None and (
+                c.fastest_ms is None or theirs.fastest_ms < c.fastest_ms
+            ):
+                c.fastest_ms = theirs.fastest_ms
+            if c.won == 0:
+                c.fastest_ms = None
+            floors = [mine_floors[name]] if name in mine_floors else []
+            if theirs is not None:
+                floors.append(other._streak_floors(name))
+            c.streak, c.best_streak = self._recount_streak(
+                name, max((f[0] for f in floors), default=0), max((f[1] for f in floors), default=0)
+            )
+        while len(self._deals) > DEAL_MEMORY:
+            self._deals.popitem(last=False)
+        if self._playing is not None:
+            mine = self._deals.get(self._playing)
+            if mine is None or mine.state != "playing":
+                self._playing = None
+        return self._content() != before
+
+    def _runs(self, name: str) -> list[int]:
+        """The runs of wins through the history of variant ``name`` (results taken back left
+        out): ``runs[i]`` wins in a row after its ``i``-th settlement, ``runs[0] == 0``."""
+        runs = [0]
+        for s in self._history:
+            if s.variant == name and not s.taken_back:
+                runs.append(runs[-1] + 1 if s.is_win else 0)
+        return runs
+
+    def _streak_floors(self, name: str) -> tuple[int, int]:
+        """What of the streak and best streak of variant ``name`` its history does not show
+        (they reach back past the oldest settlement kept): that streak or 0, that best or 0."""
+        c = self._counts.get(name, _Counts())
+        runs = self._runs(name)
+        return (c.streak if c.streak > runs[-1] else 0,
+                c.best_streak if c.best_streak > max(runs) else 0)
+
+    def _recount_streak(self, name: str, streak: int, best: int) -> tuple[int, int]:
+        """The current and best streak of variant ``name`` from its history (results taken
+        back left out): where the run at its end goes back to a loss it is the streak, else
+        the streak is the longer of that run and ``streak``; the best is at least ``best``.
+        """
+        runs = self._runs(name)
+        run = runs[-1]
+        closed = run < len(runs) - 1
+        current = run if closed else max(run, streak)
+        return current, max(best, max(runs), current)
+
+    def _content(self) -> object:
+        """Everything held, in an order-free form (what :meth:`merge` compares: dicts compare
+        without their order)."""
+        return (
+            {n: (c.played, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms)
+             for n, c in self._counts.items()},
+            {k: (e.start_ms, e.state, e.helped) for k, e in self._deals.items()},
+            tuple(self._history),
+            dict(self._resets),
+            self._playing,
+        )
 
     # ---- reading -----------------------------------------------------------------------
 
@@ -333,8 +571,12 @@ class Stats:
             fastest_ms=c.fastest_ms,
         )
 
-    def history(self, variant: str | None = None, last: int = 50) -> list[Settlement]:
-        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants.
+    def history(
+        self, variant: str | None = None, last: int = 50, taken_back: bool = False
+    ) -> list[Settlement]:
+        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants;
+        with ``taken_back``, the results taken back among them (else they are left out: they
+        count for nothing, the chart does not show them).
 
         Raises:
             VariantError: unknown variant. NestorError: ``last`` is not a whole number
@@ -342,7 +584,10 @@ class Stats:
         """
         whole_number(last, "last")
         name = None if variant is None else get_variant(variant).name
-        chosen = [s for s in self._history if name is None or s.variant == name]
+        chosen = [
+            s for s in self._history
+            if (name is None or s.variant == name) and (taken_back or not s.taken_back)
+        ]
         return chosen[max(0, len(chosen) - last) :]
 
     def playing(self) -> tuple[str, int] | None:
@@ -377,6 +622,7 @@ class Stats:
                 for (v, d), e in self._deals.items()
             ),
             history=tuple(self._history),
+            resets=MappingProxyType(dict(self._resets)),
         )
 
     @classmethod
@@ -391,8 +637,10 @@ class Stats:
         Raises:
             NestorError: naming the problem: more entries than the caps, a won
                 deal whose ``helped`` contradicts its kind, a deal listed
-                twice, more than one unsettled game, or counts that contradict
-                each other or the deals and history.
+                twice, or counts that contradict each other or the deals and history.
+
+        Several deals may be unsettled (one per tab that played); the most recently
+        changed of them is this tab's (:meth:`playing`).
         """
         if len(data.deals) > DEAL_MEMORY:
             raise NestorError(f"'deals' holds {len(data.deals)} deals, more than {DEAL_MEMORY}")
@@ -417,16 +665,22 @@ class Stats:
             if key in stats._deals:
                 raise NestorError(f"deal {key[0]}/{key[1]} is listed twice in 'deals'")
             if e.state == "playing":
-                if stats._playing is not None:
-                    raise NestorError(
-                        "more than one game is unsettled in 'deals' "
-                        f"({stats._playing[0]}/{stats._playing[1]} and {key[0]}/{key[1]})"
-                    )
                 stats._playing = key
             stats._deals[key] = _Deal(e.start_ms, e.state, e.helped)
         stats._history = list(data.history)
+        stats._resets = dict(data.resets)
         stats._check_consistency()
         return stats
+
+    def copy(self) -> Stats:
+        """An equal ``Stats`` that changes apart from this one."""
+        twin = Stats()
+        twin._counts = {n: replace(c) for n, c in self._counts.items()}
+        twin._deals = OrderedDict((k, replace(e)) for k, e in self._deals.items())
+        twin._history = list(self._history)
+        twin._playing = self._playing
+        twin._resets = dict(self._resets)
+        return twin
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Stats):
@@ -436,6 +690,7 @@ class Stats:
             and list(self._deals.items()) == list(other._deals.items())
             and self._history == other._history
             and self._playing == other._playing
+            and self._resets == other._resets
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -512,7 +767,9 @@ class Stats:
                 raise NestorError(
                     f"'deals' holds {len(states)} {name} deals but only {c.played} were played"
                 )
-            results = [s.result for s in self._history if s.variant == name]
+            results = [
+                s.result for s in self._history if s.variant == name and not s.taken_back
+            ]
             for kind, count in (("won", c.won), ("assisted", c.won_with_help)):
                 seen = max(states.count(kind), results.count(kind))
                 if seen > count:
@@ -544,6 +801,27 @@ class Stats:
 
 
 _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
+
+
+def _contribution(state: str | None) -> tuple[int, int, int]:
+    """What a deal in ``state`` counts: (played, clean wins, wins with help)."""
+    if state is None:
+        return 0, 0, 0
+    return 1, int(state == "won"), int(state == "assisted")
+
+
+def _merged_state(mine: str, theirs: str, taken_back: bool) -> str:
+    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in
+    either is won (which kind is settled by the earlier win), lost in either is lost unless
+    ``taken_back`` (the merged history holds losses of it, every one taken back)."""
+    for state in (mine, theirs):
+        if state in _WINS:
+            return state
+    if "lost" not in (mine, theirs):
+        return "playing"
+    if mine == theirs:
+        return "lost"
+    return "playing" if taken_back else "lost"
 
 
 def _check_key(variant: str, deal: int) -> _Key:

@@ -62,7 +62,7 @@ class App:
         self.tasks = Tasks()
         self.actuator = Actuator()
         self.actuator.fill_texts()
-        self._other_tabs = watch_other_tabs(self.storage.changed_elsewhere)
+        self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
         self._indicator_for: object = None
         self._save_pending = False
@@ -106,6 +106,22 @@ class App:
             and self._indicator_for is not session.position
         ):
             self.tasks.spawn(self.indicator_task)
+
+    def other_tab(self, key: str | None) -> None:
+        """Another tab wrote ``key`` (``None``: cleared the storage): take in its statistics
+        and, if it moved on the deal shown here, its game; redraw what changed (the
+        statistics dialog too, when it is open), and save the merged statistics back if
+        that tab's lacked anything of this one's."""
+        self.storage.changed_elsewhere(key)
+        events = self.storage.follow(self.session)
+        if events:
+            self.update(events)
+            if self.actuator.el["stats-dialog"].open:
+                from ..view.dialogs import stats_html
+
+                self.actuator.fill_stats(stats_html(self.session))
+        else:
+            self._schedule_save()
 
     def _schedule_save(self) -> None:
         if not self._save_pending:

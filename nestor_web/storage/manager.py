@@ -33,9 +33,22 @@ A write the store refuses (full, or forbidden) is reported once and play goes on
 are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`, each problem once.
 
 Saving never reads the store: the manager remembers what it wrote. When another tab writes
-the game slot, the browser calls :meth:`StorageManager.changed_elsewhere`; the next save then
-moves that tab's game to the archive (if it is another deal with moves made) instead of
-erasing it.
+a key, the browser calls :meth:`StorageManager.changed_elsewhere`, then
+:meth:`StorageManager.follow`, which reads what that tab wrote:
+
+* its statistics are merged into this tab's (:meth:`.Stats.merge`, a union that loses no
+  result); if they lacked anything of this tab's, the next save writes the union back, so
+  a result survives the next save of either tab;
+* its game, if of the deal in play here, replaces this tab's (:meth:`.Session.adopt`: the
+  player moved on there last); a game of another deal is left to the next save, which
+  moves it to the archive (if it has moves made) instead of erasing it.
+
+No lock is taken across tabs (Web Locks): the only read-modify-write is the statistics',
+and a merge is a union, the same in whichever order the tabs' writes meet, so two tabs
+writing at once cannot lose a result as long as each merges what the other wrote before it
+saves again, which the storage event makes sure of. A lock would not make localStorage
+coherent anyway: Chromium hands each tab's renderer a cached copy, updated with the
+storage event.
 """
 
 from __future__ import annotations
@@ -50,7 +63,7 @@ from nestor import NestorError
 from nestor.errors import clip
 from nestor.jsontext import loads
 
-from ..app.events import Problem
+from ..app.events import Event, Problem
 from ..app.session import SavedGame, Session
 from ..app.settings import Settings
 from ..app.statistics import Stats
@@ -191,6 +204,9 @@ class StorageManager:
         self._slot: tuple[str, tuple[str, int] | None] | None = None
         # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
+        self._own_game: str | None = None  # the game text this tab saved (or adopted) last
+        self._stats_stale = False  # another tab wrote the statistics: merge before saving
+        self._game_stale = False  # another tab wrote the game slot: follow() looks at it
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._bad_archive: str | None = None  # an unreadable archive already reported
         self._seq = seq_of(store.get(SEQ_KEY))
@@ -237,6 +253,7 @@ class StorageManager:
         saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
         if saved is not None:
             self._slot = (self._written[SAVE_KEY], saved.key)
+            self._own_game = self._written[SAVE_KEY]
         stats = self._read(STATS_KEY, stats_from_text, "stats.unreadable")
         if stats is None:
             if self._get(STATS_KEY) is not None:
@@ -284,14 +301,21 @@ class StorageManager:
     def save(self, session: Session) -> None:
         """Write whatever changed since the last save: the game, settings, statistics.
 
+        Statistics another tab wrote since this one last read them are merged in first.
+        The game is written when it changed here (or the storage was cleared), not merely
+        because another tab wrote the slot: the tab that moved last keeps it.
         A game of another deal in the slot (the one this session left, or another
         tab's) goes to the archive first if it has moves made.
         """
+        self._follow_stats(session)
         game_text = game_to_text(session.saved())
-        if game_text != self._written.get(SAVE_KEY):
+        if game_text != self._own_game or SAVE_KEY not in self._written and (
+            self._slot is None
+        ):
             if self._slot is not None and self._slot[1] != session.key:
                 self._keep_in_progress(self._slot[0], session)
-            self._write(SAVE_KEY, game_text)
+            if self._write(SAVE_KEY, game_text):
+                self._own_game = game_text
             self._slot = (game_text, session.key)
         settings = settings_to_text(session.settings)
         if settings != self._written.get(SETTINGS_KEY):
@@ -352,6 +376,51 @@ class StorageManager:
             self._slot = None if text is None else (text, None)  # its deal: read when needed
         if key in (None, STATS_KEY):
             self._stats_saved = None
+            self._stats_stale = True
+        if key in (None, SAVE_KEY):
+            self._game_stale = True
+
+    def follow(self, session: Session) -> tuple[Event, ...]:
+        """Take in what another tab wrote since :meth:`changed_elsewhere` said so: merge its
+        statistics into ``session``'s, and show its game if it is of the deal in play here
+        (see the module docstring). Returns what happened (draw it)."""
+        events = self._follow_stats(session)
+        if self._game_stale:
+            self._game_stale = False
+            text = self.store.get(SAVE_KEY)
+            if text is not None and text != game_to_text(session.saved()):
+                try:
+                    saved = game_from_text(text)
+                except NestorError:
+                    return events  # the next save replaces it (nothing readable to lose)
+                if saved.key == session.key:
+                    events += session.adopt(saved)
+                    self._written[SAVE_KEY] = text  # the game is that text: nothing to write
+                    self._own_game = text
+                    self._slot = (text, saved.key)
+        return events
+
+    def _follow_stats(self, session: Session) -> tuple[Event, ...]:
+        """Merge the statistics another tab wrote into ``session``'s; leave a write for the
+        next save only if they lacked something of this tab's."""
+        if not self._stats_stale:
+            return ()
+        self._stats_stale = False
+        text = self.store.get(STATS_KEY)
+        if text is None:
+            return ()  # cleared: the next save writes this tab's
+        try:
+            theirs = stats_from_text(text)
+        except NestorError:
+            # Set aside (nothing is lost), then the next save replaces it with this tab's.
+            self._write(STATS_KEY + UNREADABLE, text)
+            return ()
+        lacking = theirs.copy().merge(session.stats)  # would they gain from this tab's?
+        events = session.merge_stats(theirs)
+        if not lacking:
+            self._written[STATS_KEY] = text
+            self._stats_saved = session.stats_changes
+        return events
 
     def take_problems(self) -> list[Problem]:
         """The problems reported since the last call (and forget them)."""

@@ -9,22 +9,29 @@ Stored shape
 
 JSON text, version :data:`STATS_VERSION`, written without blanks::
 
-    {"version": 1,
+    {"version": 2,
      "variants": {"<variant>": {"played": int, "won": int, "won_assisted": int,
                                 "streak": int, "best_streak": int,
                                 "fastest_ms": int | null}, ...},
      "deals": [[variant, deal, start_ms, state, helped], ...],
-     "history": [[time_ms, variant, deal, result], ...]}
+     "history": [[time_ms, variant, deal, result, taken_back], ...],
+     "resets": {"<variant>": time_ms, ...}}
 
 ``variants`` holds the counters of every variant played (``won`` counts clean
 wins, ``won_with_help`` wins with help). ``deals`` is the deal memory, least
 recently changed first: ``start_ms`` (int or null) is when the current
-attempt started, ``state`` one of ``"playing"`` (played, unsettled; at most
-one), ``"lost"``, ``"won"``, ``"assisted"``, and ``helped`` (bool) says help
+attempt started, ``state`` one of ``"playing"`` (played, unsettled; one per
+tab), ``"lost"``, ``"won"``, ``"assisted"``, and ``helped`` (bool) says help
 was used. ``history`` holds the settlements, oldest first, ``result`` one of
-``"won"``, ``"assisted"``, ``"lost"``. Times are milliseconds since the Unix
-epoch (``Date.now()``), whole numbers >= 0. Unknown keys in objects are
-ignored when reading.
+``"won"``, ``"assisted"``, ``"lost"``, ``taken_back`` (bool) whether it was taken
+back (kept so that two tabs' statistics merge without losing it). ``resets``
+says when each variant's statistics were last reset. Times are milliseconds
+since the Unix epoch (``Date.now()``), whole numbers >= 0. Unknown keys in
+objects are ignored when reading.
+
+Version 1, written before two tabs merged their statistics, is read too: its
+history rows have no ``taken_back`` (none was), and it has no ``resets``; it
+allowed one unsettled deal only.
 """
 
 from __future__ import annotations
@@ -46,8 +53,11 @@ from nestor_web.app.statistics import (
     VariantCounts,
 )
 
-STATS_VERSION = 1
+STATS_VERSION = 2
 """Version of the stored shape described in the module docstring."""
+
+READ_VERSIONS = (1, 2)
+"""The versions :func:`stats_from_text` reads."""
 
 _COUNT_FIELDS = {
     "played": "played", "won": "won", "won_assisted": "won_with_help",
@@ -70,7 +80,10 @@ def stats_to_text(stats: Stats) -> str:
             for name, c in data.counts.items()
         },
         "deals": [[e.variant, e.deal, e.start_ms, e.state, e.helped] for e in data.deals],
-        "history": [[s.time_ms, s.variant, s.deal, s.result] for s in data.history],
+        "history": [
+            [s.time_ms, s.variant, s.deal, s.result, s.taken_back] for s in data.history
+        ],
+        "resets": dict(data.resets),
     }
     return json.dumps(shape, separators=(",", ":"))
 
@@ -89,11 +102,19 @@ def stats_from_text(text: str) -> Stats:
             listed twice, more than one unsettled game, counts that contradict
             each other or the deals and history).
     """
-    data = load_object(text, ("they are", "they have"), STATS_VERSION)
+    data = load_object(text, ("they are", "they have"))
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READ_VERSIONS:
+        load_object(text, ("they are", "they have"), STATS_VERSION)  # raises: says which
     counts = _read_counts(_part(data, "variants", dict))
     deals = _read_deals(_part(data, "deals", list))
-    history = _read_history(_part(data, "history", list))
-    return Stats.restore(StatsData(counts, deals, history))
+    history = _read_history(_part(data, "history", list), 4 if version == 1 else 5)
+    if version == 1:
+        if sum(1 for e in deals if e.state == "playing") > 1:
+            raise NestorError("more than one game is unsettled in 'deals'")
+        return Stats.restore(StatsData(counts, deals, history))
+    resets = _read_resets(_part(data, "resets", dict))
+    return Stats.restore(StatsData(counts, deals, history, resets))
 
 
 # ---- one value at a time -----------------------------------------------------------------
@@ -172,21 +193,31 @@ def _read_deals(data: object) -> tuple[DealEntry, ...]:
     return tuple(out)
 
 
-def _read_history(data: object) -> tuple[Settlement, ...]:
+def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
+    """History rows of ``size`` values (4: version 1, without ``taken_back``)."""
     assert isinstance(data, list)
     out = []
     for i, raw in enumerate(data):
         where = f"history[{i}]"
-        time_ms, variant, deal, result = _row(raw, 4, where)
+        row = _row(raw, size, where)
         out.append(
             Settlement(
-                whole_number(time_ms, f"{where}[0]"),
-                _variant_name(variant, f"{where}[1]"),
-                _deal_number(deal, f"{where}[2]"),
-                _one_of(result, RESULTS, f"{where}[3]"),
+                whole_number(row[0], f"{where}[0]"),
+                _variant_name(row[1], f"{where}[1]"),
+                _deal_number(row[2], f"{where}[2]"),
+                _one_of(row[3], RESULTS, f"{where}[3]"),
+                _bool(row[4], f"{where}[4]") if size > 4 else False,
             )
         )
     return tuple(out)
+
+
+def _read_resets(data: object) -> dict[str, int]:
+    assert isinstance(data, dict)
+    return {
+        _variant_name(name, "a key of 'resets'"): whole_number(value, f"resets[{name!r}]")
+        for name, value in data.items()
+    }
 
 
 def _bool(value: object, where: str) -> bool:

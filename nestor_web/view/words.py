@@ -129,6 +129,9 @@ PROBLEM_WORDS: Mapping[str, str] = {
     "setting.refused": N_("That setting could not be changed: {error}."),
     "deal.refused": N_("That deal could not be started: {error}."),
     "winnable.not_found": N_("No winnable deal was found quickly; this one may not be."),
+    "game.other_tab": N_(
+        "This game was played on in another tab; its newer position is shown here."
+    ),
 }
 """The notice of each problem code."""
 
