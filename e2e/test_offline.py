@@ -11,7 +11,6 @@ import re
 import threading
 import time
 
-import pytest
 from conftest import serve, stored
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -115,12 +114,6 @@ def deploy(site_copy, build: int) -> None:
     site_copy.rebuild_sw()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect, open (2026-12-01): after two reloads under an old version, a click on "
-    "the notice's Reload now sometimes leaves the notice and the waiting worker in place (a "
-    "SKIP_WAITING posted by hand then activates it in 23 ms); see the closing note of issue 9",
-)
 def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_ready) -> None:
     context = site_context(site_copy.origin)
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
@@ -241,7 +234,7 @@ def test_a_first_visit_shows_its_download_in_the_browsers_language(
     wait_ready(page)
     expect(page.locator(".download-bar")).to_have_count(0)  # gone once the worker took over
 
-    total = int(re.search(r"bytes: (\d+)", (site_copy.root / "static/js/precache-size.js")
+    total = int(re.search(r"NESTOR_PRECACHE=\{bytes:(\d+),", (site_copy.root / "sw.js")
                           .read_text()).group(1))
     mb = f"{total / 1e6:.1f}".replace(".", ",")
     seen = page.evaluate("window.__download")

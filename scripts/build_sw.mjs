@@ -22,14 +22,20 @@
 //   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
 //
 // While it installs, sw.js reports its download's progress to the page (static/js/sw-progress.js,
-// which it imports, after SITE_DIR/static/js/precache-size.js: the total this script writes).
-// Both are imported scripts, kept by the browser with sw.js itself, not precached.
+// an imported script, kept by the browser with sw.js itself, not precached). The total it counts
+// up to is written into sw.js itself, as its first line (self.NESTOR_PRECACHE), and sw.js is
+// written whole, under a temporary name renamed into place: a browser's update check compares
+// sw.js and each imported script byte for byte, so a total kept in a file of its own, written a
+// moment before sw.js, made a worker of the old manifest and the new total when a check fell
+// between the two writes (it showed the old version after the takeover, then offered another).
 //
 // Navigations such as ./?variant=standard&deal=7 are answered with the precached index.html.
 // The worker waits when a new version is installed until the page lets it take over: it
 // listens for {type: "SKIP_WAITING"} (static/js/pwa.js sends it).
 
-import { readFileSync, readdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import workboxBuild from "workbox-build";
@@ -51,8 +57,10 @@ const FIXED = [
   "static/manifest.webmanifest",
   "docs/odds.md",
 ];
-// Imported by sw.js (importScripts), not precached: the progress reporter and its total.
-const IMPORTED = ["static/js/precache-size.js", "static/js/sw-progress.js"];
+// Imported by sw.js (importScripts), not precached: the progress reporter.
+const IMPORTED = ["static/js/sw-progress.js"];
+// generateSW writes here first; the total is put in front and the whole renamed to sw.js.
+const NEXT = "sw.next.js";
 const UNUSED = [
   ...IMPORTED,
   "static/vendor/pyscript/codemirror*",
@@ -111,14 +119,9 @@ async function main() {
   };
   // The same manifest generateSW will write: its total is what the progress bar counts up to.
   const manifest = await workboxBuild.getManifest(globs);
-  writeFileSync(
-    join(site, IMPORTED[0]),
-    "// Written by scripts/build_sw.mjs: what sw.js precaches (static/js/sw-progress.js reads it).\n" +
-      `self.NESTOR_PRECACHE = { bytes: ${manifest.size}, files: ${manifest.count} };\n`,
-  );
   const { count, size, warnings, filePaths } = await workboxBuild.generateSW({
     ...globs,
-    swDest: join(site, "sw.js"),
+    swDest: join(site, NEXT),
     mode: "production",
     sourcemap: false,
     inlineWorkboxRuntime: false,
@@ -136,7 +139,18 @@ async function main() {
   }
   const hard = warnings.filter((w) => !/^The following files are not precached/.test(w));
   for (const w of warnings) console.warn(`build_sw: ${w}`);
-  if (hard.length) throw new Error("Workbox warned; see above");
+  if (hard.length) {
+    rmSync(join(site, NEXT));
+    throw new Error("Workbox warned; see above");
+  }
+  const generated = readFileSync(join(site, NEXT), "utf8");
+  writeFileSync(
+    join(site, NEXT),
+    "self.NESTOR_PRECACHE={bytes:" + manifest.size + ",files:" + manifest.count + "};" +
+      " // written by scripts/build_sw.mjs: what this worker precaches (static/js/sw-progress.js)\n" +
+      generated,
+  );
+  renameSync(join(site, NEXT), join(site, "sw.js"));
 
   const runtime = filePaths.map((p) => relative(site, p)).filter((n) => n.startsWith("workbox-"));
   for (const old of before) {

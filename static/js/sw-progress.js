@@ -1,8 +1,8 @@
 // Imported by sw.js (scripts/build_sw.mjs): reports how much of the game the service worker has
 // downloaded while it precaches it, so a first visit shows a real progress bar (static/js/pwa.js).
 //
-// static/js/precache-size.js, which the build writes and sw.js imports first, sets
-// self.NESTOR_PRECACHE = { bytes, files }: the size of everything sw.js precaches, on disk.
+// sw.js's first line, which the build writes, sets self.NESTOR_PRECACHE = { bytes, files }: the
+// size of everything sw.js precaches, on disk.
 // While the worker installs, every response it fetches passes through a stream that counts its
 // bytes (as decoded, so they add up to the sizes on disk), and every window of the origin, the
 // ones it does not control yet included, is sent { type: "nestor:precache", loaded, total }
