@@ -6,7 +6,8 @@ command line) and Pyodide in the browser.
 Modules: :mod:`~nestor.cards` (card codes), :mod:`~nestor.variants`,
 :mod:`~nestor.deal` (deal numbers, the shuffle), :mod:`~nestor.position` (the
 rules: a position's available cards, pairs, partners, outcome),
-:mod:`~nestor.game` (a game with undo and its record), :mod:`~nestor.errors`
+:mod:`~nestor.game` (a game with undo and its record), :mod:`~nestor.link` (a
+record as a replay link's query, the moves code), :mod:`~nestor.errors`
 (every error with a code and details, listed in ``CODES``),
 :mod:`~nestor.checks` (``whole_number``), :mod:`~nestor.jsontext` (safe JSON
 reading), :mod:`~nestor.solver`, :mod:`~nestor.analysis` (odds, intervals,

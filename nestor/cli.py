@@ -3,6 +3,7 @@
 Commands:
     deal      print the rectified layout of a deal (as text or JSON)
     replay    replay a game record and print the position it reaches
+    link      print the query of a game record's replay link (or read one back)
     solve     solve positions read as JSON Lines on stdin
     odds      solve a range of deals and print the share that can be won
     variants  list the variants and their layouts
@@ -29,6 +30,7 @@ from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
 from .jsontext import loads
+from .link import record_from_query, record_query
 from .position import Move, Pair, Position
 from .solver import Status, solve
 from .variants import VARIANTS, get_variant
@@ -128,6 +130,20 @@ def build_parser() -> argparse.ArgumentParser:
         "or, if none, from stdin) and print the position text and the outcome.",
     )
     replay.add_argument("record", nargs="?", help="the record; read from stdin if omitted")
+
+    link = sub.add_parser(
+        "link",
+        help="print the query of a game record's replay link",
+        description='Replay a record such as "standard 7 QC-QD 3C-3D" and print the query '
+        "string of its replay link, variant=V&deal=N&moves=M (the moves code is described "
+        "in nestor/link.py and the README). With --read, the argument is such a query "
+        "(with or without its ?) and the record it holds is printed. An illegal or "
+        "malformed record exits 2 with the reason on stderr.",
+    )
+    link.add_argument("record", nargs="?", help="the record (or query); read from stdin if "
+                      "omitted")
+    link.add_argument("--read", action="store_true",
+                      help="read a replay link's query and print its record")
 
     solve_cmd = sub.add_parser(
         "solve",
@@ -249,6 +265,14 @@ def _run(args: argparse.Namespace) -> int:
             outcome = game.outcome()
             print("outcome: " + ("in play" if outcome is None else
                                  f"{outcome.result} ({outcome.value})"))
+        elif args.command == "link":
+            text = (args.record if args.record is not None else sys.stdin.read()).strip()
+            if args.read:
+                record = record_from_query(text)
+                record.replay()
+                print(record.to_text())
+            else:
+                print(record_query(Record.from_text(text).replay().record()))
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":

@@ -90,6 +90,13 @@ CODES: dict[str, tuple[str, ...]] = {
     "record.moves_not_list": (),
     "record.move": ("index", "reason"),  # move index (from 1) unreadable; reason: move.*/card.*
     "record.illegal_move": ("index", "move", "reason"),  # reason: an illegal.* code
+    # link: the moves code of a replay link (decode_moves)
+    "moves.not_text": ("type",),
+    "moves.too_long": ("limit",),  # more characters than limit
+    "moves.version": ("value", "expected"),  # value: the first character ("" if none)
+    "moves.character": ("index", "value"),  # character index (from 1) is no card or move
+    "moves.incomplete": ("index",),  # move index (from 1) is a pair with one card
+    "moves.order": ("index",),  # move index (from 1): the pair's cards in the wrong order
     "history.undo": (),  # nothing to undo
     "history.redo": (),  # nothing to redo
     # cli

@@ -35,6 +35,7 @@ from nestor import (
 from nestor import errors as errors_module
 from nestor.cli import main, solve_lines
 from nestor.jsontext import MAX_DEPTH, load_object, loads
+from nestor.link import decode_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "nestor"
@@ -188,6 +189,13 @@ CASES: list[tuple[str, Callable[[], object], type[NestorError], dict[str, str | 
     ("record.illegal_move",
      lambda: Game.from_json({"variant": "standard", "deal": 7, "moves": ["3C-3D", "3C-3D"]}),
      RecordError, {"index": 2, "move": "3C-3D", "reason": "illegal.not_available"}),
+    ("moves.not_text", lambda: decode_moves(None), RecordError, {"type": "NoneType"}),
+    ("moves.too_long", lambda: decode_moves("1" + "AB" * 100), RecordError, {"limit": 200}),
+    ("moves.version", lambda: decode_moves("2AN"), RecordError,
+     {"value": "2", "expected": "1"}),
+    ("moves.character", lambda: decode_moves("1AN1"), RecordError, {"index": 4, "value": "1"}),
+    ("moves.incomplete", lambda: decode_moves("1AN0A"), RecordError, {"index": 3}),
+    ("moves.order", lambda: decode_moves("1NA"), RecordError, {"index": 1}),
     ("history.undo", undo_fresh, HistoryError, {}),
     ("history.redo", redo_fresh, HistoryError, {}),
     ("cli.line", lambda: solve_lines(['{"variant": "standard", "columns": []}', "[1"],
