@@ -56,18 +56,21 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
 
 @dataclass(frozen=True)
 class Help:
-    """The help used in one deal: hints that showed a move, and moves Solve played.
+    """The help used in one deal: hints that showed a move, moves Solve played, and moves
+    the game started with from a replay (:meth:`Session.play_from`), not played in it.
 
     A game won after any help counts as won with help.
     """
 
     hints: int = 0
     solver_moves: int = 0
+    replayed: int = 0
 
     @property
     def used(self) -> bool:
-        """``True`` once a hint showed a move or Solve played one."""
-        return bool(self.hints or self.solver_moves)
+        """``True`` once a hint showed a move or Solve played one, or when the game started
+        from a replay's position after a move."""
+        return bool(self.hints or self.solver_moves or self.replayed)
 
 
 @dataclass(frozen=True)
@@ -376,6 +379,18 @@ class Session:
         so another tab's older statistics do not bring them back."""
         self.stats.reset(now_ms=self.clock())
         self.stats_changes += 1
+
+    # ---- replays --------------------------------------------------------------------------
+
+    def play_from(self, game: Game) -> tuple[Event, ...]:
+        """A replay's "Play from here": ``game`` (a replayed record at the position the
+        replay showed; its later moves stay for redo) becomes the game in play, like a new
+        deal (the game left settles in the statistics; the notices are cleared). Its moves
+        in effect were not played here: a game that starts after any counts as played with
+        help (:attr:`Help.replayed`)."""
+        self.solving = False
+        self.notices.clear()
+        return self._switch(game, Help(replayed=game.cursor), resumed=game.cursor > 0)
 
     # ---- the solver ----------------------------------------------------------------------
 

@@ -67,6 +67,7 @@ class Actuator:
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
         self._parked = False  # focus was put on the New deal control when no card was left
+        self.address_held = False  # the replay shows its own link: leave the address alone
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -260,7 +261,7 @@ class Actuator:
 
     def _show_url(self, query: str) -> None:
         shown = str(window.location.search)
-        if shown == query:
+        if shown == query or self.address_held:
             return
         # A new deal gets its own history entry, so Back returns to the last one.
         request, _problem = parse_query(shown)

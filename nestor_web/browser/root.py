@@ -18,6 +18,7 @@ from pyscript import document, window
 from nestor import VARIANTS, NestorError, get_variant
 
 from ..app.events import Event, Problem
+from ..app.replay import replay_request
 from ..app.session import Session
 from ..app.url import parse_query
 from ..storage.durable import DurableCopy, Snapshot
@@ -29,6 +30,7 @@ from .actuator import Actuator
 from .durable import open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
+from .replay import ReplayMode
 from .tasks import Tasks
 
 if TYPE_CHECKING:
@@ -52,23 +54,34 @@ class App:
         languages = [str(x) for x in window.navigator.languages] or [
             str(window.navigator.language)
         ]
+        # A replay link shows the replay, apart from the game: the game in progress resumes
+        # as if the address named no deal, and a link that cannot be shown is only reported.
+        search = str(window.location.search)
+        replay, replay_problem = replay_request(search)
+        replaying = replay is not None or replay_problem is not None
         session: Session = self.storage.resume(
-            str(window.location.search), pick_language(languages)
+            "" if replaying else search, pick_language(languages)
         )
         self.session = session
-        if problem is not None:
-            session.notice(problem)
+        for trouble in (problem, replay_problem):
+            if trouble is not None:
+                session.notice(trouble)
         self._use_language()
         self.tasks = Tasks()
         self.actuator = Actuator()
         self.actuator.fill_texts()
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
+        self.replays = ReplayMode(self)
         self._indicator_for: object = None
         self._save_pending = False
         self.storage.notify = self._late_problems
         self.actuator.enable_controls()
+        if replay_problem is not None:  # the broken link gives way to the game's address
+            window.history.replaceState(None, "", session.query())
         self.update(())
+        if replay is not None:
+            self.replays.show(replay)
         self._wake_up()
         self.actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
@@ -195,8 +208,8 @@ class App:
         self.actuator.move_focus(step)
 
     def dialog_open(self) -> bool:
-        """Is a dialog open?"""
-        return self.actuator.dialog_open()
+        """Is a dialog open, or the replay shown? Either handles its own keys."""
+        return self.actuator.dialog_open() or self.replays.shown
 
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
@@ -220,6 +233,8 @@ class App:
             self.deal_new(s.game.variant.name)
         elif name == "variant" and value is not None:
             self.deal_new(value)
+        elif name == "copy-link":
+            self.replays.copy_link()
         elif name == "keys":
             self.actuator.toggle_dialog("keys")
         elif name == "stats":
@@ -253,10 +268,13 @@ class App:
         if name == "language":
             self._use_language()
             self.actuator.fill_texts()
+            self.replays.draw()
         self.update(events)
 
     def address_changed(self) -> None:
         """Back or Forward: go to the deal in the address (resumed if in progress)."""
+        if self.replays.address_changed():
+            return
         request, problem = parse_query(str(window.location.search))
         self.session.solving = False
         if request is not None and request.deal is not None:

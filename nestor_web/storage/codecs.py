@@ -3,11 +3,12 @@
 Saved game, version 1::
 
     {"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
-     "hints": int, "solver_moves": int}
+     "hints": int, "solver_moves": int, "replayed": int}
 
 the game record of every move made, how many are in effect, and the help used in the deal
-(hints that showed a move, moves played by Solve; saves older than the help counters have
-neither, which reads as 0).
+(hints that showed a move, moves played by Solve, moves the game started with from a
+replay). ``replayed`` is written only when it is not 0; a save without a help counter
+(older saves lack them) reads it as 0.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings).
@@ -49,9 +50,10 @@ def _dumps(data: object) -> str:
 
 def game_to_text(saved: SavedGame) -> str:
     """The saved-game text of ``saved`` (the shape above)."""
+    replayed = {"replayed": saved.help.replayed} if saved.help.replayed else {}
     return _dumps({
         "version": SAVE_VERSION, **saved.game.to_json(),
-        "hints": saved.help.hints, "solver_moves": saved.help.solver_moves,
+        "hints": saved.help.hints, "solver_moves": saved.help.solver_moves, **replayed,
     })
 
 
@@ -64,10 +66,10 @@ def game_from_text(text: str) -> SavedGame:
     """
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
-    hints, solver_moves = (
-        whole_number(data.get(key, 0), key) for key in ("hints", "solver_moves")
+    hints, solver_moves, replayed = (
+        whole_number(data.get(key, 0), key) for key in ("hints", "solver_moves", "replayed")
     )
-    return SavedGame(game, Help(hints, solver_moves))
+    return SavedGame(game, Help(hints, solver_moves, replayed))
 
 
 def settings_to_text(settings: Settings) -> str:

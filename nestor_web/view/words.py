@@ -39,6 +39,13 @@ ERROR_WORDS: Mapping[str, str] = {
     "record.moves_not_list": N_("the game record's moves are not a list"),
     "record.illegal_move": N_("move {index} ({move}) is not allowed there"),
     "record.move": N_("move {index} cannot be read"),
+    "moves.too_long": N_("the moves are longer than any game"),
+    "moves.version": N_(
+        "the moves are written in a form this version of the game does not know (“{value}”)"
+    ),
+    "moves.character": N_("character {index} of the moves, “{value}”, stands for no card"),
+    "moves.incomplete": N_("move {index} has only one card"),
+    "moves.order": N_("move {index} is written the wrong way round"),
     "setting.unknown": N_("there is no setting called “{name}”"),
     "setting.value": N_("the setting “{name}” cannot be {value}"),
 }
@@ -80,6 +87,10 @@ def error_text(error: NestorError) -> str:
 PROBLEM_WORDS: Mapping[str, str] = {
     "link.variant": N_("The link's variant could not be used: {error}."),
     "link.deal": N_("The link's deal number could not be used: {error}."),
+    "link.replay": N_(
+        "The replay link could not be shown: {error}. Your game and statistics are as they "
+        "were."
+    ),
     "save.unreadable": N_(
         "Your saved game could not be read: {error}. It was set aside and a new game started."
     ),

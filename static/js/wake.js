@@ -76,6 +76,8 @@
     const g = game.value;
     if (!b || b.version !== 1 || b.game !== game.text || b.language !== language) return false;
     if (typeof b.html !== "string" || !g || typeof g.variant !== "string") return false;
+    // A replay link (it has moves=) shows the replay, not the game: paint nothing.
+    if (new URLSearchParams(location.search).has("moves")) return false;
     const asked = askedFor();
     if (asked && asked !== g.variant + "/" + g.deal) return false;
     const counters = b.counters || {};

@@ -1,0 +1,189 @@
+"""A replay: a game record from a link, shown position by position, apart from the game in play.
+
+Pure state and commands, like :mod:`.session`: no words, no DOM, no storage. A replay link
+is ``?variant=V&deal=N&moves=M`` (the moves code of :mod:`nestor.link`). Opening one shows
+the replay, its own mode of the page: the game in progress, its save and the statistics are
+not touched by it, and a malformed or illegal record is only reported
+(:func:`replay_request`). The player steps through it (first, previous, next, last, any
+move of the list, or plays it at a steady pace); "Play from here" hands the game at the
+position shown to :meth:`.Session.play_from`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nestor import Game, Move, NestorError, Position, Record
+from nestor.link import is_replay_query, record_from_query, record_query
+
+from .events import Problem
+
+REPLAY_KEYS: dict[str, str] = {
+    "ArrowLeft": "previous",
+    "ArrowUp": "previous",
+    "ArrowRight": "next",
+    "ArrowDown": "next",
+    "Home": "first",
+    "End": "last",
+    " ": "play",
+    "p": "play",
+}
+"""The replay's keys (``event.key``; letters in lower case): the replay command they give."""
+
+PACE_SECONDS = 0.8
+"""Time between two moves while the replay plays."""
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """The replay shows another position.
+
+    Attributes:
+        cursor: the moves in effect now (0: the deal).
+        move: the move just played, when the replay went one move on; else ``None``.
+    """
+
+    cursor: int
+    move: Move | None = None
+
+
+@dataclass(frozen=True)
+class PlayChanged:
+    """The replay started (``playing``) or stopped playing on its own."""
+
+    playing: bool
+
+
+ReplayEvent = Stepped | PlayChanged
+"""What a replay command reports."""
+
+
+class Replay:
+    """A game record shown position by position.
+
+    Args:
+        record: the record; it is replayed at once.
+
+    Attributes:
+        record: the record shown.
+        playing: the replay goes on by itself, a move every :data:`PACE_SECONDS`.
+
+    Raises:
+        RecordError: a move of ``record`` is illegal where it is played (code
+            ``record.illegal_move``).
+    """
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self._game = record.replay()
+        while self._game.can_undo():
+            self._game.undo()
+        self.playing = False
+
+    # ---- reading ----------------------------------------------------------------------
+
+    @property
+    def cursor(self) -> int:
+        """How many moves are in effect in the position shown (0: the deal)."""
+        return self._game.cursor
+
+    @property
+    def length(self) -> int:
+        """How many moves the record has."""
+        return len(self.record.moves)
+
+    @property
+    def position(self) -> Position:
+        """The position shown."""
+        return self._game.position
+
+    @property
+    def next_move(self) -> Move | None:
+        """The move played after the position shown, ``None`` at the end."""
+        return self.record.moves[self.cursor] if self.cursor < self.length else None
+
+    def game(self) -> Game:
+        """A new game at the position shown, the record's later moves kept for redo (so it
+        can be handed to :meth:`.Session.play_from`)."""
+        game = self.record.replay()
+        while game.cursor > self.cursor:
+            game.undo()
+        return game
+
+    def query(self) -> str:
+        """The URL query of this replay: ``"?variant=V&deal=N&moves=M"``."""
+        return "?" + record_query(self.record)
+
+    # ---- commands ---------------------------------------------------------------------
+
+    def go(self, cursor: int) -> tuple[ReplayEvent, ...]:
+        """Show the position after ``cursor`` moves (clamped to 0 .. :attr:`length`)."""
+        cursor = max(0, min(self.length, cursor))
+        if cursor == self.cursor:
+            return ()
+        move = self.next_move if cursor == self.cursor + 1 else None
+        while self._game.cursor < cursor:
+            self._game.redo()
+        while self._game.cursor > cursor:
+            self._game.undo()
+        return (Stepped(cursor, move),)
+
+    def command(self, name: str) -> tuple[ReplayEvent, ...]:
+        """The replay command ``name``: ``"first"``, ``"previous"``, ``"next"``, ``"last"``
+        (each also stops the playing), or ``"play"`` (start or stop playing; at the end it
+        starts from the deal). An unknown name does nothing."""
+        if name == "play":
+            return self.toggle_play()
+        target = {
+            "first": 0, "previous": self.cursor - 1, "next": self.cursor + 1, "last": self.length,
+        }.get(name)
+        if target is None:
+            return ()
+        return self.stop() + self.go(target)
+
+    def toggle_play(self) -> tuple[ReplayEvent, ...]:
+        """Start playing (from the deal when at the end), or stop."""
+        if self.playing:
+            return self.stop()
+        self.playing = True
+        events: tuple[ReplayEvent, ...] = (PlayChanged(True),)
+        if self.cursor == self.length:
+            events += self.go(0)
+        return events
+
+    def tick(self) -> tuple[ReplayEvent, ...]:
+        """While playing: the next move (the last one stops the playing)."""
+        if not self.playing:
+            return ()
+        events = self.go(self.cursor + 1)
+        if self.cursor == self.length:
+            events += self.stop()
+        return events
+
+    def stop(self) -> tuple[ReplayEvent, ...]:
+        """Stop playing (nothing happens if it does not play)."""
+        if not self.playing:
+            return ()
+        self.playing = False
+        return (PlayChanged(False),)
+
+
+def replay_request(query: str) -> tuple[Replay | None, Problem | None]:
+    """The replay a URL query asks for.
+
+    Returns ``(replay, problem)``: both ``None`` when the query is no replay link (it has no
+    ``moves``); ``problem`` (code ``"link.replay"``, with the engine error: a malformed link
+    or an illegal move) when it is one that cannot be shown.
+    """
+    if not is_replay_query(query):
+        return None, None
+    try:
+        return Replay(record_from_query(query)), None
+    except NestorError as exc:
+        return None, Problem("link.replay", exc)
+
+
+def link_query(game: Game) -> str:
+    """The URL query of the replay link of ``game``'s moves in effect:
+    ``"?variant=V&deal=N&moves=M"``."""
+    return "?" + record_query(game.record())

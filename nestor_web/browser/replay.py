@@ -1,0 +1,259 @@
+"""The replay mode of the page, and the link of the game in play ("Copy link").
+
+A replay link (``?variant=V&deal=N&moves=M``) opens the replay, its own mode of the page
+(``<body data-mode="replay">``, the ``#replay`` section; the game's board and controls are
+hidden by the style sheet). While it is shown the address stays the replay's link, its
+keys are its own (:data:`~nestor_web.app.replay.REPLAY_KEYS`), and the game in progress
+is neither drawn over nor saved differently: it waits, as it was, until "Back to my game"
+or "Play from here" (which starts a game at the position shown, counted with help).
+
+"Copy link": :meth:`ReplayMode.copy_link`, given by any ``[data-action="copy-link"]``
+control the input manager listens to (the game's controls today; the end screen may add
+its own), copies the replay link of the game in play with the Clipboard API; where the
+browser refuses, the link is shown in a selected text field (``#link-field``) to copy by
+hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from pyodide.ffi import create_proxy
+from pyscript import document, window
+
+from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay, link_query, replay_request
+from ..view.replay import link_words, replay_announcement, replay_view
+from .actuator import missing
+
+if TYPE_CHECKING:
+    from ..app.replay import ReplayEvent
+    from .root import App
+
+
+CURRENT = ' aria-current="step"'
+"""The attribute of the move list's entry for the position shown."""
+
+
+class ReplayMode:
+    """The replay section and the link panel of the page, for ``app``.
+
+    Attributes:
+        replay: the replay shown, or ``None`` while the game is.
+    """
+
+    def __init__(self, app: App, replay: Replay | None = None) -> None:
+        self.app = app
+        self.replay: Replay | None = None
+        self._proxies: list[Any] = []
+        self._drawn_moves: tuple[object, ...] | None = None
+        for target, kind, handler in (
+            (document.getElementById("replay"), "click", self.on_click),
+            (document.getElementById("link-panel"), "click", self.on_click),
+            (document, "keydown", self.on_key),
+        ):
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            target.addEventListener(kind, proxy)
+        if replay is not None:
+            self.show(replay)
+
+    @property
+    def shown(self) -> bool:
+        """Is the replay shown (the page in replay mode)?"""
+        return self.replay is not None
+
+    # ---- entering and leaving ---------------------------------------------------------
+
+    def show(self, replay: Replay) -> None:
+        """Show ``replay`` (the address already is its link); focus goes to its Next control."""
+        if self.replay is not None:
+            self.replay.playing = False
+        self.replay = replay
+        self._drawn_moves = None
+        self.app.actuator.address_held = True
+        document.getElementById("replay").hidden = False
+        document.body.setAttribute("data-mode", "replay")
+        self.draw()
+        focus = document.querySelector('#replay [data-replay-command="next"]')
+        if not missing(focus):
+            focus.focus()
+
+    def leave(self, push: bool = True) -> None:
+        """Back to the game in play; with ``push`` the address becomes its deal's (a new
+        history entry, so Back returns to the replay)."""
+        if self.replay is None:
+            return
+        self.replay.playing = False
+        self.replay = None
+        document.getElementById("replay").hidden = True
+        document.body.removeAttribute("data-mode")
+        self.app.actuator.address_held = False
+        if push:
+            window.history.pushState(None, "", self.app.session.query())
+        self.app.update(())
+        self.app.actuator.restore_focus("", None)
+
+    def address_changed(self) -> bool:
+        """Back or Forward: show the replay the address now holds (``True``: handled, the
+        game is left alone), report a broken one (``True``), or leave the replay for the
+        deal of the address (``False``: the game's own handling goes on)."""
+        replay, problem = replay_request(str(window.location.search))
+        if replay is not None:
+            self.show(replay)
+            return True
+        if problem is not None:
+            self.leave(push=False)
+            window.history.replaceState(None, "", self.app.session.query())
+            self.app.update(self.app.session.notice(problem))
+            return True
+        self.leave(push=False)
+        return False
+
+    # ---- drawing ------------------------------------------------------------------------
+
+    def draw(self, events: tuple[ReplayEvent, ...] = ()) -> None:
+        """Draw the replay shown (nothing when none is)."""
+        replay = self.replay
+        if replay is None:
+            return
+        view = replay_view(replay, self.app.session.settings)
+        text = {
+            "replay-title": view.title, "replay-step": view.step,
+            "replay-result": view.result or "",
+        }
+        for name, value in text.items():
+            element = document.getElementById(name)
+            if element.textContent != value:
+                element.textContent = value
+        document.getElementById("replay-result").hidden = view.result is None
+        document.getElementById("replay-board").innerHTML = view.board
+        items = tuple(view.moves)
+        if items != self._drawn_moves:
+            document.getElementById("replay-moves").innerHTML = "".join(
+                f'<li><button type="button" data-replay-go="{item.cursor}" '
+                f'aria-label="{escape(item.name)}"{CURRENT if item.current else ""}>'
+                f"{escape(item.label)}</button></li>"
+                for item in items
+            )
+            self._drawn_moves = items
+            current = document.querySelector('#replay-moves [aria-current="step"]')
+            if not missing(current):
+                current.scrollIntoView(window.Object.fromEntries([["block", "nearest"]]))
+        for command, enabled in (
+            ("first", view.cursor > 0), ("previous", view.cursor > 0),
+            ("next", view.cursor < view.length), ("last", view.cursor < view.length),
+            ("play", view.length > 0), ("from-here", view.can_play_from),
+        ):
+            button = document.querySelector(f'#replay [data-replay-command="{command}"]')
+            if button.disabled == enabled:
+                button.disabled = not enabled
+        play = document.querySelector('#replay [data-replay-command="play"]')
+        play.textContent = view.play_label
+        play.setAttribute("aria-pressed", "true" if view.playing else "false")
+        document.body.setAttribute("data-replay-cursor", str(view.cursor))
+        said = replay_announcement(events, replay)
+        if said:
+            document.getElementById("announce").textContent = said
+
+    # ---- commands ------------------------------------------------------------------------
+
+    def command(self, name: str) -> None:
+        """A replay command: first, previous, next, last, play (play/pause), from-here
+        (Play from here), close (Back to my game)."""
+        replay = self.replay
+        if replay is None:
+            return
+        if name == "close":
+            self.leave()
+            return
+        if name == "from-here":
+            if replay.position.outcome() is None:
+                game = replay.game()
+                self.app.run(lambda: self.app.session.play_from(game), animate=False)
+                self.leave()
+            return
+        was_playing = replay.playing
+        events = replay.command(name)
+        if events:
+            self.draw(events)
+        if replay.playing and not was_playing:
+            self.app.tasks.spawn(lambda: self._play(replay))
+
+    def go(self, cursor: int) -> None:
+        """Show the position after ``cursor`` moves (a move of the list was chosen)."""
+        if self.replay is None:
+            return
+        self.draw(self.replay.stop() + self.replay.go(cursor))
+
+    async def _play(self, replay: Replay) -> None:
+        """Play ``replay`` on, a move every :data:`PACE_SECONDS`, while it plays and is shown."""
+        while replay.playing and self.replay is replay:
+            await asyncio.sleep(PACE_SECONDS)
+            if not replay.playing or self.replay is not replay:
+                return
+            self.draw(replay.tick())
+
+    # ---- input ---------------------------------------------------------------------------
+
+    def on_click(self, event: Any) -> None:
+        """A tap in the replay section or the link panel."""
+        target = event.target.closest("[data-replay-command], [data-replay-go], [data-action]")
+        if missing(target) or target.disabled:
+            return
+        if target.hasAttribute("data-replay-go"):
+            self.go(int(str(target.getAttribute("data-replay-go"))))
+        elif target.hasAttribute("data-replay-command"):
+            self.command(str(target.getAttribute("data-replay-command")))
+        elif str(target.getAttribute("data-action")) == "link-close":
+            document.getElementById("link-panel").hidden = True
+            button = document.querySelector('#controls [data-action="copy-link"]')
+            if not missing(button):
+                button.focus()
+
+    def on_key(self, event: Any) -> None:
+        """The replay's keys, while it is shown (the game's keys are off then: the root's
+        ``dialog_open`` says so to the input manager)."""
+        if self.replay is None or event.ctrlKey or event.metaKey or event.altKey:
+            return
+        target = event.target
+        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
+        key = str(event.key)
+        if tag in ("input", "select", "textarea", "summary") or (
+            key == " " and tag == "button"  # Space presses the focused button itself
+        ):
+            return
+        command = REPLAY_KEYS.get(key.lower() if len(key) == 1 else key)
+        if command is None:
+            return
+        event.preventDefault()
+        self.command(command)
+
+    # ---- the link of the game in play -------------------------------------------------
+
+    def copy_link(self) -> None:
+        """Copy the replay link of the game in play (its moves in effect) to the clipboard;
+        if the browser refuses, show it in a selected text field to copy by hand."""
+        location = window.location
+        url = f"{location.origin}{location.pathname}{link_query(self.app.session.game)}"
+        self.app.tasks.spawn(lambda: self._copy(url))
+
+    async def _copy(self, url: str) -> None:
+        copied = False
+        clipboard: Any = getattr(window.navigator, "clipboard", None)
+        if not missing(clipboard):
+            try:
+                await clipboard.writeText(url)
+                copied = True
+            except Exception:  # noqa: BLE001 - any refusal (NotAllowedError, no focus...)
+                copied = False
+        panel = document.getElementById("link-panel")
+        document.getElementById("link-words").textContent = link_words(copied)
+        field = document.getElementById("link-field")
+        field.value = url
+        panel.hidden = False
+        panel.setAttribute("data-copied", "true" if copied else "false")
+        if not copied:
+            field.focus()
+            field.select()

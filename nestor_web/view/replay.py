@@ -1,0 +1,177 @@
+"""What the replay shows: its board, the move list, and its words.
+
+:func:`replay_view` turns a :class:`~nestor_web.app.replay.Replay` into plain data, with the
+board as HTML (the game's own board, drawn as a picture: no card can be tapped, and the
+cards of the next move are marked as a hint is). Nothing here touches the browser or
+changes the replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from nestor import Game, Move, Outcome, Pair, TurnStock
+from nestor.cards import SUIT_SYMBOLS
+
+from ..app.replay import PlayChanged, ReplayEvent, Stepped
+from ..app.replay import Replay as ReplayState
+from ..app.session import Session
+from ..app.settings import Settings
+from .board import BoardView, CardView, board_view, render_board
+from .i18n import _, card_name, ngettext, rank_label, variant_title
+from .words import move_words
+
+
+@dataclass(frozen=True)
+class MoveItem:
+    """One entry of the move list.
+
+    Attributes:
+        cursor: the moves in effect once this entry is chosen (0: the deal).
+        label: what the entry shows, e.g. ``"5. 7♥ 7♠"``.
+        name: its accessible name, e.g. ``"Move 5: the seven of hearts and the seven of
+            spades"``.
+        current: the position shown is this entry's.
+    """
+
+    cursor: int
+    label: str
+    name: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class ReplayView:
+    """Everything the replay shows.
+
+    Attributes:
+        title: e.g. ``"Replay: Standard, deal 7"``.
+        step: where the replay stands, e.g. ``"Move 5 of 26: the seven of hearts and the
+            seven of spades"``.
+        result: how the record ends (shown at its end), or ``None``.
+        board: the HTML of the board at the position shown.
+        moves: the move list, the deal first.
+        cursor, length: the moves in effect, and in the record.
+        playing: the replay plays by itself.
+        can_play_from: the position shown can be played on (the game did not end there).
+        play_label: the play control's word, "Play" or "Pause".
+    """
+
+    title: str
+    step: str
+    result: str | None
+    board: str
+    moves: tuple[MoveItem, ...]
+    cursor: int
+    length: int
+    playing: bool
+    can_play_from: bool
+    play_label: str
+
+
+def move_label(number: int, move: Move) -> str:
+    """A move as the list shows it: ``"5. 7♥ 7♠"``, or ``"6. stock"`` in words."""
+    if isinstance(move, TurnStock):
+        return _("{number}. stock").format(number=number)
+    return f"{number}. {_symbols(move.first)} {_symbols(move.second)}"
+
+
+def _symbols(card: str) -> str:
+    return rank_label(card) + SUIT_SYMBOLS[card[1]]
+
+
+def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
+    """The board of the position shown, as the game draws its own (through a session of
+    that game alone, which nothing keeps), with every card a picture: none available to
+    tap, the next move's cards marked."""
+    game: Game = replay.game()
+    view = board_view(Session(game, settings=settings))
+    following = replay.next_move
+    marked = following.cards if isinstance(following, Pair) else ()
+
+    def still(card: CardView) -> CardView:
+        return replace(card, available=False, selected=False, hinted=card.code in marked)
+
+    return replace(
+        view,
+        columns=tuple(tuple(still(c) for c in column) for column in view.columns),
+        reserve=tuple(still(c) for c in view.reserve),
+        can_turn_stock=False,
+        hint_stock=isinstance(following, TurnStock),
+    )
+
+
+def result_text(outcome: Outcome | None, unpaired: str | None) -> str:
+    """How a record ends, in words."""
+    if outcome is Outcome.WON:
+        return _("The game was won: every card is paired off.")
+    if outcome is Outcome.NO_PAIR:
+        return _("The game was lost: no pair was left to remove.")
+    if outcome is Outcome.STOCK_UNPAIRED:
+        return _("The game was lost: the stock card, the {card}, could not pair.").format(
+            card=card_name(unpaired or "")
+        )
+    return _("The record ends here; the game was not over.")
+
+
+def step_text(replay: ReplayState) -> str:
+    """Where the replay stands, in words."""
+    total = replay.length
+    if replay.cursor == 0:
+        return ngettext(
+            "The deal, before the first move ({count} move in the record).",
+            "The deal, before the first move ({count} moves in the record).", total,
+        ).format(count=total)
+    move = replay.record.moves[replay.cursor - 1]
+    return _("Move {number} of {total}: {move}.").format(
+        number=replay.cursor, total=total, move=move_words(move)
+    )
+
+
+def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
+    """Return what to draw for ``replay`` (see :class:`ReplayView`)."""
+    record = replay.record
+    items = [MoveItem(0, _("Deal"), _("The deal, before the first move"), replay.cursor == 0)]
+    for number, move in enumerate(record.moves, 1):
+        items.append(MoveItem(
+            number, move_label(number, move),
+            _("Move {number}: {move}").format(number=number, move=move_words(move)),
+            replay.cursor == number,
+        ))
+    position = replay.position
+    at_end = replay.cursor == replay.length
+    return ReplayView(
+        title=_("Replay: {variant}, deal {deal}").format(
+            variant=variant_title(record.variant.name), deal=record.deal
+        ),
+        step=step_text(replay),
+        result=result_text(position.outcome(), position.unpaired) if at_end else None,
+        board=render_board(replay_board(replay, settings)),
+        moves=tuple(items),
+        cursor=replay.cursor,
+        length=replay.length,
+        playing=replay.playing,
+        can_play_from=position.outcome() is None,
+        play_label=_("Pause") if replay.playing else _("Play"),
+    )
+
+
+def replay_announcement(events: tuple[ReplayEvent, ...], replay: ReplayState) -> str | None:
+    """What a screen reader hears after a replay command (the step line is also a live
+    region; this adds the stop at the end), or ``None``."""
+    for event in events:
+        if isinstance(event, PlayChanged) and not event.playing and replay.cursor == replay.length:
+            return _("The replay reached the end.")
+        if isinstance(event, Stepped):
+            return None
+    return None
+
+
+def link_words(copied: bool) -> str:
+    """The words beside a game's replay link: copied to the clipboard, or to be copied by
+    hand because the browser refused."""
+    if copied:
+        return _("Link copied. It opens a replay of this game's moves:")
+    return _(
+        "The browser did not let the game copy the link. Select it and copy it yourself:"
+    )
