@@ -79,9 +79,9 @@ class App:
         self.actuator.enable_controls()
         if replay_problem is not None:  # the broken link gives way to the game's address
             window.history.replaceState(None, "", session.query())
-        self.update(())
-        if replay is not None:
+        if replay is not None:  # first, so the game's first draw leaves the address alone
             self.replays.show(replay)
+        self.update(())
         self._wake_up()
         self.actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)

@@ -1,0 +1,263 @@
+"""Replays from a link, in Chromium: stepping through one, playing from it, copying the link
+of a game, and broken links that change nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from conftest import stored
+from lines import find_winnable
+from playwright.sync_api import BrowserContext, Page, expect
+from test_a11y import no_violations
+from test_play import open_game, play, shown_codes
+
+from nestor import Game, Move, Record
+from nestor.link import record_query
+from nestor_web.storage.stats_codec import stats_from_text
+
+SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
+KEPT = ("nestor.game", "nestor.stats", "nestor.archive")
+"""The keys a replay link must leave as they were."""
+
+
+def kept(page: Page) -> dict[str, str | None]:
+    return {key: stored(page, key) for key in KEPT}
+
+
+def replay_cards(page: Page) -> list[str]:
+    return page.locator("#replay-board [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+
+
+def cursor(page: Page) -> int:
+    return int(page.get_attribute("body", "data-replay-cursor") or "-1")
+
+
+def game_after(variant: str, deal: int, moves: list[Move]) -> Game:
+    return Record(Game(variant, deal).variant, deal, tuple(moves)).replay()
+
+
+def expect_position(page: Page, variant: str, deal: int, moves: list[Move]) -> None:
+    expect(page.locator("body")).to_have_attribute("data-replay-cursor", str(len(moves)))
+    assert replay_cards(page) == shown_codes(game_after(variant, deal, moves))
+
+
+def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
+    page: Page, wait_ready
+) -> None:
+    # A game in progress, with moves, and its statistics.
+    start = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    first = start.legal_moves()[0]
+    play(page, first)
+    before = kept(page)
+    assert before["nestor.game"] is not None and before["nestor.stats"] is not None
+
+    # Malformed, then illegal: reported in the page's language; nothing stored changes, the
+    # game in progress is shown, and the address gives way to its deal.
+    for query, words in (
+        ("?variant=standard&deal=9&moves=1CPx", "move 2 has only one card"),
+        ("?variant=standard&deal=9&moves=2CP", "this version of the game does not know"),
+        ("?variant=nope&deal=9&moves=1CP", "there is no variant called “nope”"),
+        ("?variant=standard&deal=7&moves=1CPCP", "move 2 (3C-3D) is not allowed there"),
+    ):
+        open_game(page, wait_ready, query)
+        notice = page.locator("#notice-text")
+        expect(notice).to_contain_text("The replay link could not be shown")
+        expect(notice).to_contain_text(words)
+        expect(page.locator("body")).not_to_have_attribute("data-mode", "replay")
+        expect(page.locator("#replay")).to_be_hidden()
+        expect(page.locator("#board")).to_be_visible()
+        expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+        expect(page.locator("#moves-made")).to_have_text("1")
+        assert kept(page) == before, query
+
+    # A whole won game of another deal, from its link.
+    deal, line = find_winnable("standard", start=11)
+    query = "?" + record_query(Record(start.variant, deal, tuple(line)))
+    open_game(page, wait_ready, query)
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-mode", "replay")
+    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator("#board")).to_be_hidden()
+    expect(page.locator("#controls")).to_be_hidden()
+    expect(page.locator("#replay-title")).to_have_text(f"Replay: Standard, deal {deal}")
+    expect(page).to_have_url(re.compile(re.escape(query) + "$"))
+    expect_position(page, "standard", deal, [])
+    expect(page.locator("#replay-moves button")).to_have_count(len(line) + 1)
+    assert kept(page) == before  # opening it changed nothing
+    no_violations(page, "replay at the deal")
+
+    # Keys: the focus is on Next; arrows step, Home and End jump.
+    page.keyboard.press("ArrowRight")
+    expect_position(page, "standard", deal, line[:1])
+    expect(page.locator("#replay-step")).to_contain_text(f"Move 1 of {len(line)}")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    expect_position(page, "standard", deal, line[:1])
+    page.keyboard.press("End")
+    expect_position(page, "standard", deal, line)
+    expect(page.locator("#replay-result")).to_have_text(
+        "The game was won: every card is paired off."
+    )
+    expect(page.locator('[data-replay-command="next"]')).to_be_disabled()
+    expect(page.locator('[data-replay-command="from-here"]')).to_be_disabled()
+    no_violations(page, "replay at the end")
+    page.keyboard.press("Home")
+    expect_position(page, "standard", deal, [])
+    expect(page.locator('[data-replay-command="previous"]')).to_be_disabled()
+    # The buttons, and the move list.
+    page.click('[data-replay-command="last"]')
+    expect_position(page, "standard", deal, line)
+    page.click('[data-replay-command="first"]')
+    page.click('[data-replay-command="next"]')
+    page.click('[data-replay-command="next"]')
+    page.click('[data-replay-command="previous"]')
+    expect_position(page, "standard", deal, line[:1])
+    page.click(f'#replay-moves [data-replay-go="{len(line) - 3}"]')
+    expect_position(page, "standard", deal, line[:-3])
+    expect(page.locator(f'#replay-moves [data-replay-go="{len(line) - 3}"]')).to_have_attribute(
+        "aria-current", "step"
+    )
+    # Play goes on by itself to the end, and stops there.
+    page.click('[data-replay-command="play"]')
+    expect(page.locator('[data-replay-command="play"]')).to_have_text("Pause")
+    expect(body).to_have_attribute("data-replay-cursor", str(len(line)), timeout=20_000)
+    expect(page.locator('[data-replay-command="play"]')).to_have_text("Play")
+    # Pause stops it.
+    page.keyboard.press("Home")
+    page.click('[data-replay-command="play"]')
+    expect(body).to_have_attribute("data-replay-cursor", "1", timeout=20_000)
+    page.click('[data-replay-command="play"]')
+    stopped = cursor(page)
+    page.wait_for_timeout(2000)  # more than two moves' time: it stays where it stopped
+    assert cursor(page) == stopped
+    assert kept(page) == before
+
+    # German, in the replay too.
+    page.click("#settings summary")
+    page.select_option("#opt-language", "de")
+    expect(page.locator("#replay-title")).to_have_text(f"Wiederholung: Standard, Spiel {deal}")
+    expect(page.locator('[data-replay-command="from-here"]')).to_have_text("Von hier an spielen")
+    expect(page.locator("#replay-step")).to_contain_text(f"von {len(line)}")
+    page.select_option("#opt-language", "en")
+    page.click("#settings summary")
+
+    # Play from here: the game goes on from that position, and a win counts with help.
+    at = len(line) - 4
+    page.click(f'#replay-moves [data-replay-go="{at}"]')
+    page.click('[data-replay-command="from-here"]')
+    expect(body).not_to_have_attribute("data-mode", "replay")
+    expect(page.locator("#board")).to_be_visible()
+    expect(page).to_have_url(re.compile(rf"\?variant=standard&deal={deal}$"))
+    expect(page.locator("#moves-made")).to_have_text(str(at))
+    from test_play import cards_on_page
+
+    assert cards_on_page(page) == shown_codes(game_after("standard", deal, line[:at]))
+    saved = stored(page, "nestor.game") or ""
+    assert f'"deal":{deal}' in saved and f'"cursor":{at}' in saved
+    assert f'"replayed":{at}' in saved
+    assert stored(page, "nestor.archive") != before["nestor.archive"]  # deal 7 waits there
+    for move in line[at:]:
+        play(page, move)
+    expect(body).to_have_attribute("data-outcome", "won")
+    stats = stats_from_text(stored(page, "nestor.stats") or "")
+    summary = stats.summary("standard")
+    assert (summary.won, summary.won_with_help) == (0, 1)
+    # Back returns to the replay, where it was left.
+    page.go_back()
+    expect(body).to_have_attribute("data-mode", "replay")
+    page.click('[data-replay-command="close"]')
+    expect(body).not_to_have_attribute("data-mode", "replay")
+    expect(page).to_have_url(re.compile(rf"\?variant=standard&deal={deal}$"))
+
+
+def test_copy_link_and_open_it_in_a_fresh_profile(
+    page: Page, context: BrowserContext, wait_ready, site_context, base_url
+) -> None:
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    game = Game("strict", 7)
+    open_game(page, wait_ready, "?variant=strict&deal=7")
+    for _ in range(4):
+        moves = game.legal_moves()
+        if not moves or game.outcome() is not None:
+            break
+        move = moves[0]
+        game.push(move)
+        play(page, move)
+    page.click('#controls [data-action="copy-link"]')
+    panel = page.locator("#link-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-copied", "true")
+    expect(page.locator("#link-words")).to_contain_text("Link copied")
+    url = page.evaluate("() => navigator.clipboard.readText()")
+    assert url == f"{base_url}/?{record_query(game.record())}"
+    assert page.input_value("#link-field") == url
+    page.click('#link-panel [data-action="link-close"]')
+    expect(panel).to_be_hidden()
+
+    # The link, in a fresh profile: the same positions.
+    other = site_context(base_url).new_page()
+    other.goto(url)
+    wait_ready(other)
+    expect(other.locator("body")).to_have_attribute("data-mode", "replay")
+    moves = list(game.moves)
+    for n in range(len(moves) + 1):
+        expect_position(other, "strict", 7, moves[:n])
+        other.keyboard.press("ArrowRight")
+    expect(other.locator("#replay-result")).to_have_text(
+        "The record ends here; the game was not over."
+    )
+    other.close()
+
+
+def test_copy_link_refused_shows_a_selected_field(
+    site_context, base_url, wait_ready
+) -> None:
+    ctx = site_context(base_url)
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    for name in ("clipboard-write", "clipboard-sanitized-write"):
+        cdp.send("Browser.setPermission", {
+            "permission": {"name": name}, "setting": "denied", "origin": base_url,
+        })
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    game = Game("standard", 7)
+    move = game.legal_moves()[0]
+    game.push(move)
+    play(page, move)
+    page.click('#controls [data-action="copy-link"]')
+    expect(page.locator("#link-panel")).to_have_attribute("data-copied", "false")
+    expect(page.locator("#link-words")).to_contain_text("did not let the game copy the link")
+    field = page.locator("#link-field")
+    expect(field).to_be_focused()
+    assert field.input_value() == f"{base_url}/?{record_query(game.record())}"
+    selected = page.evaluate(
+        "() => { const f = document.getElementById('link-field');"
+        " return f.value.slice(f.selectionStart, f.selectionEnd); }"
+    )
+    assert selected == field.input_value()
+
+
+def test_replay_screenshots(site_context, base_url, wait_ready, tmp_path: Path) -> None:
+    deal, line = find_winnable("standard", start=11)
+    query = "?" + record_query(Record(Game("standard", deal).variant, deal, tuple(line)))
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    for width, height in ((360, 640), (390, 844), (1280, 800)):
+        ctx = site_context(base_url, viewport={"width": width, "height": height})
+        page = ctx.new_page()
+        page.goto("/" + query)
+        wait_ready(page)
+        page.click(f'#replay-moves [data-replay-go="{len(line) // 2}"]')
+        expect(page.locator("body")).to_have_attribute(
+            "data-replay-cursor", str(len(line) // 2)
+        )
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{width}x{height}: the replay is wider than the screen"
+        page.screenshot(path=str(folder / f"replay-{width}x{height}.png"), full_page=True)
+        ctx.close()
