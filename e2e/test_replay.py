@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import stored
 from lines import find_winnable
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from test_a11y import no_violations
 from test_play import open_game, play, shown_codes
 
@@ -40,9 +40,18 @@ def game_after(variant: str, deal: int, moves: list[Move]) -> Game:
     return Record(Game(variant, deal).variant, deal, tuple(moves)).replay()
 
 
+def face_up(game: Game) -> list[str]:
+    """The cards a board of ``game`` shows face up, in drawing order: the columns, the reserve
+    (or Strict's stock once turned up), and a stock card that could not pair."""
+    pos = game.position
+    spare = pos.stock if pos.stock_turned_up else pos.reserve
+    return [*shown_codes(game)[: sum(map(len, pos.columns))], *spare,
+            *([pos.unpaired] if pos.unpaired else [])]
+
+
 def expect_position(page: Page, variant: str, deal: int, moves: list[Move]) -> None:
     expect(page.locator("body")).to_have_attribute("data-replay-cursor", str(len(moves)))
-    assert replay_cards(page) == shown_codes(game_after(variant, deal, moves))
+    assert replay_cards(page) == face_up(game_after(variant, deal, moves))
 
 
 def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
@@ -179,15 +188,14 @@ def test_copy_link_and_open_it_in_a_fresh_profile(
     page: Page, context: BrowserContext, wait_ready, site_context, base_url
 ) -> None:
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    game = Game("strict", 7)
-    open_game(page, wait_ready, "?variant=strict&deal=7")
-    for _ in range(4):
-        moves = game.legal_moves()
-        if not moves or game.outcome() is not None:
-            break
-        move = moves[0]
-        game.push(move)
+    # Strict deal 0: five pairs, two stock turns that pair, one pair more; the game goes on.
+    record = Record.from_text("strict 0 4D-4H KC-KD AD-AS 8D-8H 7D-7S stock stock 3D-3H")
+    game = record.replay()
+    assert game.outcome() is None
+    open_game(page, wait_ready, "?variant=strict&deal=0")
+    for move in record.moves:
         play(page, move)
+    expect(page.locator("#moves-made")).to_have_text(str(len(record.moves)))
     page.click('#controls [data-action="copy-link"]')
     panel = page.locator("#link-panel")
     expect(panel).to_be_visible()
@@ -206,7 +214,7 @@ def test_copy_link_and_open_it_in_a_fresh_profile(
     expect(other.locator("body")).to_have_attribute("data-mode", "replay")
     moves = list(game.moves)
     for n in range(len(moves) + 1):
-        expect_position(other, "strict", 7, moves[:n])
+        expect_position(other, "strict", 0, moves[:n])
         other.keyboard.press("ArrowRight")
     expect(other.locator("#replay-result")).to_have_text(
         "The record ends here; the game was not over."
@@ -214,17 +222,26 @@ def test_copy_link_and_open_it_in_a_fresh_profile(
     other.close()
 
 
-def test_copy_link_refused_shows_a_selected_field(
-    site_context, base_url, wait_ready
-) -> None:
-    ctx = site_context(base_url)
+def test_copy_link_refused_shows_a_selected_field(site_context, base_url, wait_ready) -> None:
+    # The Clipboard API exists only in secure contexts: the same site under a plain-http
+    # name that is not loopback (requests routed to the local server) has none. (Without
+    # the opener policy, which such an origin ignores with a console error.)
+    origin, served = "http://nestor.example", base_url
+
+    def forward(route: Route) -> None:
+        response = route.fetch(url=route.request.url.replace(origin, served, 1))
+        headers = {
+            k: v for k, v in response.headers.items() if k != "cross-origin-opener-policy"
+        }
+        route.fulfill(response=response, headers=headers)
+
+    ctx = site_context(origin)
+    ctx.route(f"{origin}/**", forward)
     page = ctx.new_page()
-    cdp = ctx.new_cdp_session(page)
-    for name in ("clipboard-write", "clipboard-sanitized-write"):
-        cdp.send("Browser.setPermission", {
-            "permission": {"name": name}, "setting": "denied", "origin": base_url,
-        })
     open_game(page, wait_ready, "?variant=standard&deal=7")
+    assert page.evaluate("() => [window.isSecureContext, 'clipboard' in navigator]") == [
+        False, False,
+    ]
     game = Game("standard", 7)
     move = game.legal_moves()[0]
     game.push(move)
@@ -234,7 +251,7 @@ def test_copy_link_refused_shows_a_selected_field(
     expect(page.locator("#link-words")).to_contain_text("did not let the game copy the link")
     field = page.locator("#link-field")
     expect(field).to_be_focused()
-    assert field.input_value() == f"{base_url}/?{record_query(game.record())}"
+    assert field.input_value() == f"{origin}/?{record_query(game.record())}"
     selected = page.evaluate(
         "() => { const f = document.getElementById('link-field');"
         " return f.value.slice(f.selectionStart, f.selectionEnd); }"
