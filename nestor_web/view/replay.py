@@ -83,14 +83,13 @@ def _symbols(card: str) -> str:
 def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
     """The board of the position shown, as the game draws its own (through a session of
     that game alone, which nothing keeps), with every card a picture: none available to
-    tap, the next move's cards marked."""
+    tap; the stock is marked when the next move turns it."""
     game: Game = replay.game()
     view = board_view(Session(game, settings=settings))
     following = replay.next_move
-    marked = following.cards if isinstance(following, Pair) else ()
 
     def still(card: CardView) -> CardView:
-        return replace(card, available=False, selected=False, hinted=card.code in marked)
+        return replace(card, available=False, selected=False, hinted=False)
 
     return replace(
         view,
@@ -99,6 +98,16 @@ def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
         can_turn_stock=False,
         hint_stock=isinstance(following, TurnStock),
     )
+
+
+def replay_board_html(replay: ReplayState, settings: Settings) -> str:
+    """The HTML of :func:`replay_board`; the two cards of the next move carry
+    ``data-next``."""
+    html = render_board(replay_board(replay, settings))
+    following = replay.next_move
+    for card in following.cards if isinstance(following, Pair) else ():
+        html = html.replace(f'data-card="{card}"', f'data-card="{card}" data-next', 1)
+    return html
 
 
 def result_text(outcome: Outcome | None, unpaired: str | None) -> str:
@@ -146,7 +155,7 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
         ),
         step=step_text(replay),
         result=result_text(position.outcome(), position.unpaired) if at_end else None,
-        board=render_board(replay_board(replay, settings)),
+        board=replay_board_html(replay, settings),
         moves=tuple(items),
         cursor=replay.cursor,
         length=replay.length,
