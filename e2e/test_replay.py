@@ -11,7 +11,7 @@ from conftest import stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from test_a11y import no_violations
-from test_play import open_game, play, shown_codes
+from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import Game, Move, Record
 from nestor.link import record_query
@@ -163,8 +163,6 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     expect(page.locator("#board")).to_be_visible()
     expect(page).to_have_url(re.compile(rf"\?variant=standard&deal={deal}$"))
     expect(page.locator("#moves-made")).to_have_text(str(at))
-    from test_play import cards_on_page
-
     assert cards_on_page(page) == shown_codes(game_after("standard", deal, line[:at]))
     saved = stored(page, "nestor.game") or ""
     assert f'"deal":{deal}' in saved and f'"cursor":{at}' in saved
@@ -176,9 +174,10 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     stats = stats_from_text(stored(page, "nestor.stats") or "")
     summary = stats.summary("standard")
     assert (summary.won, summary.won_with_help) == (0, 1)
-    # Back returns to the replay, where it was left.
+    # Back returns to the replay (from the deal again); Back to my game leaves it.
     page.go_back()
     expect(body).to_have_attribute("data-mode", "replay")
+    expect_position(page, "standard", deal, [])
     page.click('[data-replay-command="close"]')
     expect(body).not_to_have_attribute("data-mode", "replay")
     expect(page).to_have_url(re.compile(rf"\?variant=standard&deal={deal}$"))
