@@ -44,6 +44,7 @@ from move_latency import (  # noqa: E402
     p95,
     settle,
     summary,
+    tap_pair,
     wait_ready,
     winning_deals,
 )
@@ -53,19 +54,6 @@ from serve import serve_in_thread  # noqa: E402
 from nestor import Pair  # noqa: E402
 
 MAKING_TIMEOUT_S = 300
-
-
-def tap_pair(page: Page, move: Pair) -> dict[str, float]:
-    """Play ``move`` by two clicks; the probe's result for the second (the pairing tap)."""
-    first, second = move.cards
-    page.click(f'#board [data-card="{first}"][data-available]')
-    page.wait_for_selector(f'#board [data-card="{first}"][data-selected]', state="attached")
-    settle(page)
-    page.evaluate("(cards) => window.__nestorBench.armGone(cards)", [first, second])
-    page.click(f'#board [data-card="{second}"][data-available]')
-    result: dict[str, float] = page.evaluate("() => window.__nestorBench.result")
-    settle(page)
-    return result
 
 
 def run_round(
