@@ -84,7 +84,13 @@ class App:
     # ---- the one path of every change ---------------------------------------------------
 
     def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command; if anything happened, draw it and save it."""
+        """Run a session command; if anything happened, draw it and save it.
+
+        First, a save of another tab this tab has not heard of yet is taken in
+        (:meth:`StorageManager.catch_up`), so the command acts on the newer game."""
+        caught = self.storage.catch_up(self.session)
+        if caught:
+            self.update(caught)
         drawn = self.actuator.measure() if animate and self.animations() else None
         events = command()
         if events:
@@ -131,6 +137,9 @@ class App:
 
     def save(self) -> None:
         """Save what changed; a problem it meets is drawn at once."""
+        caught = self.storage.catch_up(self.session)  # nothing another tab saved is overwritten
+        if caught:
+            self.update(caught)  # (a save is pending: this one, no other is scheduled)
         self._save_pending = False
         self.storage.save(self.session)
         self.storage.save_board(language(), self._board_drawn)
