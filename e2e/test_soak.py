@@ -21,7 +21,6 @@ and in the failure message); ``NESTOR_SOAK_SEED`` replays one. ``make test`` run
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -51,10 +50,10 @@ STATE = """() => ({
 })"""
 
 SHOWS = """([moves, left, available, selected]) => {
-  const state = (%s)();
+  const state = (STATE)();
   return !state.pending && state.moves === moves && state.left === left
     && state.available.join() === available.join() && state.selected.join() === selected.join();
-}""" % STATE
+}""".replace("STATE", STATE)
 
 DURABLE = """() => new Promise((resolve) => {
   const request = indexedDB.open("nestor", 1);
@@ -122,6 +121,7 @@ class Soak:
         self.game = Game("standard", 0)
         self.selected: str | None = None
         self.done: Counter[str] = Counter()
+        self.seconds: Counter[str] = Counter()  # time spent per kind of action
         self.checks = 0
 
     # ---- the page -----------------------------------------------------------------------
@@ -354,9 +354,11 @@ class Soak:
         weights = [w for _, w in self.ACTIONS]
         for _ in range(actions):
             name = self.rng.choices(names, weights)[0]
+            start = time.monotonic()
             getattr(self, name)()
             self.done[name] += 1
             self.expect_shown()
+            self.seconds[name] += time.monotonic() - start
         self.check_stored()
 
 
@@ -365,10 +367,12 @@ def soak(context: BrowserContext, page: Page, actions: int) -> None:
     print(f"soak: seed {seed} (NESTOR_SOAK_SEED={seed} replays it), {actions} actions")
     page.emulate_media(reduced_motion="reduce")
     run = Soak(context, page, seed)
-    run.open("?variant=standard&deal=%d" % run.rng.randrange(1000))
+    run.open(f"?variant=standard&deal={run.rng.randrange(1000)}")
     run.run(actions)
+    wins = sum(result == "won" for *_, result in run.stats.history)
     print(f"soak: seed {seed}: {dict(run.done)}; {run.checks} checks of what is stored, "
-          f"{len(run.stats.history)} games settled, 0 differences")
+          f"{len(run.stats.history)} games settled ({wins} won), 0 differences; seconds: "
+          + ", ".join(f"{k} {v:.1f}" for k, v in run.seconds.most_common()))
 
 
 def test_soak_short(context: BrowserContext, page: Page) -> None:

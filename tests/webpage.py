@@ -138,6 +138,7 @@ class Page:
         languages: Sequence[str] = ("en",),
         clock: Callable[[], int] | None = None,
         durable: MemoryCopy | None = None,
+        alone: bool | None = None,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.durable = durable
@@ -148,7 +149,7 @@ class Page:
         if isinstance(self.store, SharedStore | LaggingStore):
             self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
-            query, i18n.pick_language(list(languages)), rng=rng, clock=clock
+            query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone
         )
         self._use_language()
         self.announcement: str | None = None

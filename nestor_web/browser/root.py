@@ -26,7 +26,7 @@ from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import Actuator
-from .durable import open_durable
+from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .tasks import Tasks
@@ -45,7 +45,10 @@ class App:
     """The page's one game: owns the session and wires the rooms together."""
 
     def __init__(
-        self, durable: DurableCopy | None = None, snapshot: Snapshot | None = None
+        self,
+        durable: DurableCopy | None = None,
+        snapshot: Snapshot | None = None,
+        alone: bool | None = None,
     ) -> None:
         store, problem = open_store()
         self.storage = StorageManager(store, durable, snapshot)
@@ -53,7 +56,7 @@ class App:
             str(window.navigator.language)
         ]
         session: Session = self.storage.resume(
-            str(window.location.search), pick_language(languages)
+            str(window.location.search), pick_language(languages), alone=alone
         )
         self.session = session
         if problem is not None:
@@ -368,4 +371,4 @@ async def start() -> App:
     """Create the app on the current page, once the durable copy is read (static/js/durable.js
     began reading it before Python started); awaited once by ``main.py``."""
     durable, snapshot = await open_durable()
-    return App(durable, snapshot)
+    return App(durable, snapshot, await only_page())

@@ -251,6 +251,7 @@ class StorageManager:
         language: str,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        alone: bool | None = None,
     ) -> Session:
         """Open the session of a page with URL query ``query`` from what is stored.
 
@@ -258,6 +259,11 @@ class StorageManager:
         when the settings could not be read). The settings, the game in play and the
         statistics are read; any unreadable value is set aside and reported; then the
         URL's deal is played (see :meth:`Session.start`) and everything is saved.
+
+        ``alone`` says whether this page is the only one of the game open (``None``: not
+        known, the browser has no Web Locks). Alone, every game left unsettled by tabs since
+        closed settles as lost (:meth:`Session.settle_left_games`); with another tab open,
+        the stored game of another deal than the URL's is not left (that tab may show it).
         """
         settings = self._read(SETTINGS_KEY, settings_from_text, "settings.unreadable")
         if settings is None:
@@ -278,7 +284,10 @@ class StorageManager:
             stats = Stats()
         session = Session.start(
             request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
+            leave_saved=alone is not False,
         )
+        if alone:
+            session.settle_left_games()
         self.save(session)
         return session
 
