@@ -123,6 +123,7 @@ class Soak:
         self.done: Counter[str] = Counter()
         self.seconds: Counter[str] = Counter()  # time spent per kind of action
         self.checks = 0
+        self.log: list[tuple[str, str, int, int]] = []  # action, then deal and moves
 
     # ---- the page -----------------------------------------------------------------------
 
@@ -337,7 +338,10 @@ class Soak:
             got = (s.played, s.won, s.won_with_help, s.streak, s.best_streak)
             assert got == (c[0], c[1], 0, c[2], c[3]), f"{where}: {name} {got} != {c}"
         history = [(h.variant, h.deal, h.result) for h in stats.history(last=500)]
-        assert history == self.stats.history[-500:], where
+        assert history == self.stats.history[-500:], (
+            f"{where}: stored {stats.history(last=500, taken_back=True)}, "
+            f"the model {self.stats.history[-500:]}, actions {self.log}"
+        )
         for (variant, deal), state_ in self.stats.deals.items():
             assert stats.deal_result(variant, deal) == state_, f"{where}: {variant}/{deal}"
         self.checks += 1
@@ -356,6 +360,7 @@ class Soak:
             name = self.rng.choices(names, weights)[0]
             start = time.monotonic()
             getattr(self, name)()
+            self.log.append((name, self.game.variant.name, self.game.deal, self.game.cursor))
             self.done[name] += 1
             self.expect_shown()
             self.seconds[name] += time.monotonic() - start

@@ -93,3 +93,16 @@ def test_settle_others_keeps_the_deal_shown_and_a_later_win_of_a_settled_deal_co
     s = stats.summary("standard")
     assert (s.played, s.won, s.streak) == (2, 1, 1)
     assert stats.deal_result("standard", 1) == "lost"  # its move in deal 2 left deal 1
+
+
+def test_a_deal_whose_first_move_the_other_tab_made_settles_when_this_tab_leaves_it() -> None:
+    store = SharedStore()
+    tab_a = Page(store, "?variant=standard&deal=7", random.Random(0), clock=clock(10**6))
+    tab_b = Page(store.tab(), "?variant=standard&deal=7", random.Random(1), clock=clock(2 * 10**6))
+    pair(tab_b)  # B makes the deal's first move; A follows it
+    tab_a.receive()
+    assert tab_a.session.game.cursor == 1
+    tab_a.new_deal("standard")  # A leaves deal 7 unwon: it settles as lost now
+    stats = stored(store)
+    assert stats.deal_result("standard", 7) == "lost"
+    assert [(h.deal, h.result) for h in stats.history()] == [(7, "lost")]

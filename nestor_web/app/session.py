@@ -348,7 +348,9 @@ class Session:
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
         """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
         recorded is lost."""
-        if not self.stats.merge(other):
+        changed = self.stats.merge(other)
+        self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
+        if not changed:
             return ()
         self.stats_changes += 1
         return (FromOtherTab("stats"),)

@@ -338,6 +338,19 @@ class Stats:
             return False
         return self._settle(key, "lost", now_ms)
 
+    def claim(self, variant: str, deal: int) -> None:
+        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first
+        move, and this tab took that in), it is this tab's unsettled game, which leaving it
+        settles.
+
+        Raises:
+            VariantError, DealNumberError: as :meth:`record_move`.
+        """
+        key = _check_key(variant, deal)
+        entry = self._deals.get(key)
+        if entry is not None and entry.state == "playing":
+            self._playing = key
+
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
         """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games
         left in progress in tabs that are closed (the page calls it when it is the only tab
