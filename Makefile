@@ -14,7 +14,10 @@
 #   make bench-worker  Python in PyScript's worker mode beside the main thread: boot, blocking
 #                      time, taps, one DOM call over the bridge (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
-#   make test-soak     the browser killed at several moments after a move (crash-proof saving)
+#   make bench-tabs    a storage event and a BroadcastChannel message between two tabs: arrival
+#                      and latency, a frozen tab; a pair in one game tab to the other's board
+#   make test-soak     the browser killed at several moments after a move (crash-proof saving),
+#                      and the soak of 1,000 random actions checked against a model
 #   make lint | unit | e2e | clean | distclean
 #
 # Nothing here is fetched outside the package registries: the browser is Debian's chromium.
@@ -44,7 +47,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
-        bench-boot bench-worker lighthouse clean distclean
+        bench-boot bench-worker bench-tabs lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -174,6 +177,9 @@ bench-boot: $(VENV_STAMP) vendor chromium
 # It never fails on a time. A few minutes.
 bench-worker: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/worker_mode.py $(BENCH_ARGS)
+
+bench-tabs: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/tab_events.py $(BENCH_ARGS)
 
 # The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
 # fresh profile each run: the four category scores and LCP, TBT, CLS per preset.

@@ -167,11 +167,14 @@ class Session:
         shelf: Shelf | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        leave_saved: bool = True,
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
         * The URL's deal is played: the saved game if it is that deal, else the same deal
-          kept on the shelf of games left in progress, else fresh.
+          kept on the shelf of games left in progress, else fresh. The saved game, of
+          another deal then, is left (it settles in the statistics) unless ``leave_saved``
+          is false (another tab is open, and may be showing it).
         * A URL with a variant and no deal starts a random deal of that variant.
         * With no deal in the URL, the saved game resumes; with none, a random standard
           deal starts.
@@ -195,9 +198,11 @@ class Session:
             if kept is not None:
                 session.game, session.help = kept.game, kept.help
         elif request.deal is None:
-            session._switch(Game(request.variant, rng.randrange(MAX_DEAL)), Help())
+            session._switch(
+                Game(request.variant, rng.randrange(MAX_DEAL)), Help(), leave=leave_saved
+            )
         else:
-            session._resume_or_start(request.variant.name, request.deal)
+            session._resume_or_start(request.variant.name, request.deal, leave=leave_saved)
         return session
 
     # ---- reading -----------------------------------------------------------------------
@@ -343,7 +348,9 @@ class Session:
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
         """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
         recorded is lost."""
-        if not self.stats.merge(other):
+        changed = self.stats.merge(other)
+        self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
+        if not changed:
             return ()
         self.stats_changes += 1
         return (FromOtherTab("stats"),)
@@ -370,6 +377,13 @@ class Session:
             DealChanged(*self.key, resumed=saved.game.cursor > 0),
             *self.notice(Problem("game.other_tab")),
         )
+
+    def settle_left_games(self) -> None:
+        """No other tab is open: every game the statistics hold as unsettled but this one
+        (left in progress in a tab since closed) settles as lost, as when the player leaves a
+        deal (:meth:`Stats.settle_others`)."""
+        if self.stats.settle_others(*self.key, self.clock()):
+            self.stats_changes += 1
 
     def reset_stats(self) -> None:
         """Forget all statistics (the view asks the player first); the reset is remembered,
@@ -450,15 +464,19 @@ class Session:
         ):
             self.stats_changes += 1
 
-    def _resume_or_start(self, variant: str, deal: int) -> tuple[Event, ...]:
+    def _resume_or_start(
+        self, variant: str, deal: int, leave: bool = True
+    ) -> tuple[Event, ...]:
         """Make ``variant``/``deal`` the game: the one in play, a kept one, or fresh."""
         if self.key == (variant, deal):
             self._fresh_ui()
             return ()
         kept = self._take_kept(variant, deal)
         if kept is not None:
-            return self._switch(kept.game, kept.help, resumed=kept.game.cursor > 0)
-        return self._switch(Game(variant, deal), Help())
+            return self._switch(
+                kept.game, kept.help, resumed=kept.game.cursor > 0, leave=leave
+            )
+        return self._switch(Game(variant, deal), Help(), leave=leave)
 
     def _take_kept(self, variant: str, deal: int) -> SavedGame | None:
         """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
@@ -469,9 +487,12 @@ class Session:
             self.notice(Problem("archive.entry", exc))
             return None
 
-    def _switch(self, game: Game, help_: Help, resumed: bool = False) -> tuple[Event, ...]:
-        """Another deal comes into play: the one left settles in the statistics."""
-        if (game.variant.name, game.deal) != self.key and self.stats.leave(
+    def _switch(
+        self, game: Game, help_: Help, resumed: bool = False, leave: bool = True
+    ) -> tuple[Event, ...]:
+        """Another deal comes into play: the one left settles in the statistics (unless
+        not ``leave``)."""
+        if leave and (game.variant.name, game.deal) != self.key and self.stats.leave(
             *self.key, self.clock()
         ):
             self.stats_changes += 1

@@ -26,7 +26,7 @@ from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import Actuator
-from .durable import open_durable
+from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .tasks import Tasks
@@ -45,7 +45,10 @@ class App:
     """The page's one game: owns the session and wires the rooms together."""
 
     def __init__(
-        self, durable: DurableCopy | None = None, snapshot: Snapshot | None = None
+        self,
+        durable: DurableCopy | None = None,
+        snapshot: Snapshot | None = None,
+        alone: bool | None = None,
     ) -> None:
         store, problem = open_store()
         self.storage = StorageManager(store, durable, snapshot)
@@ -53,7 +56,7 @@ class App:
             str(window.navigator.language)
         ]
         session: Session = self.storage.resume(
-            str(window.location.search), pick_language(languages)
+            str(window.location.search), pick_language(languages), alone=alone
         )
         self.session = session
         if problem is not None:
@@ -84,7 +87,13 @@ class App:
     # ---- the one path of every change ---------------------------------------------------
 
     def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command; if anything happened, draw it and save it."""
+        """Run a session command; if anything happened, draw it and save it.
+
+        First, a save of another tab this tab has not heard of yet is taken in
+        (:meth:`StorageManager.catch_up`), so the command acts on the newer game."""
+        caught = self.storage.catch_up(self.session)
+        if caught:
+            self.update(caught)
         drawn = self.actuator.measure() if animate and self.animations() else None
         events = command()
         if events:
@@ -131,6 +140,9 @@ class App:
 
     def save(self) -> None:
         """Save what changed; a problem it meets is drawn at once."""
+        caught = self.storage.catch_up(self.session)  # nothing another tab saved is overwritten
+        if caught:
+            self.update(caught)  # (a save is pending: this one, no other is scheduled)
         self._save_pending = False
         self.storage.save(self.session)
         self.storage.save_board(language(), self._board_drawn)
@@ -359,4 +371,4 @@ async def start() -> App:
     """Create the app on the current page, once the durable copy is read (static/js/durable.js
     began reading it before Python started); awaited once by ``main.py``."""
     durable, snapshot = await open_durable()
-    return App(durable, snapshot)
+    return App(durable, snapshot, await only_page())
