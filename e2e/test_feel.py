@@ -55,7 +55,8 @@ def tap_line(deals: range, pairs: int) -> tuple[int, list[tuple[str, str]]]:
             if not options:
                 break
 
-            def score(order: tuple[str, str], pos: Position = pos) -> int:
+            def score(order: tuple[str, str], pos: Position = pos,
+                      spot: int | None = spot) -> int:
                 a, b = order
                 col_b = column_of(pos, b)
                 on_spot = spot is not None and pos.columns[spot][-1:] == (a,)
