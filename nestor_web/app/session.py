@@ -10,7 +10,7 @@ Three kinds of state, kept apart:
 * game state, what a save restores: :attr:`Session.game` and :attr:`Session.help`
   (plus the settings and statistics, saved under their own keys);
 * UI state, never saved: :attr:`~Session.selected`, the hint shown, :attr:`~Session.notices`,
-  :attr:`~Session.solving` and :attr:`~Session.thinking`;
+  :attr:`~Session.solving`, :attr:`~Session.thinking` and :attr:`~Session.last_uncovered`;
 * caches: the solver's answer for the current position.
 """
 
@@ -126,6 +126,9 @@ class Session:
         notices: problems to report to the player, oldest first.
         solving: Solve is playing the winning line.
         thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
+        last_uncovered: the cards the last move made available (the engine's
+            ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
+            the next move, undo or another deal; ``()`` when there are none.
         rng: draws the deal numbers of new deals.
         clock: milliseconds since the Unix epoch (the statistics' times).
     """
@@ -154,6 +157,7 @@ class Session:
         self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
         self.solving = False
         self.thinking: Thinking | None = None
+        self.last_uncovered: tuple[str, ...] = ()
         self._analysis: tuple[Position, Solution] | None = None
 
     @classmethod
@@ -250,12 +254,25 @@ class Session:
         if selected == card:
             return self._select(None)
         if selected is not None and card in position.partners(selected):
-            return self._play(Pair(selected, card))
+            return self.pair(selected, card)
         if self.settings.auto_pair:
             partners = position.partners(card)
             if len(partners) == 1:  # only one card it can pair with: pair at once
-                return self._play(Pair(card, partners[0]))
+                return self.pair(card, partners[0])
         return self._select(card)
+
+    def pair(self, first: str, second: str) -> tuple[Event, ...]:
+        """Remove ``first`` and ``second`` if they are a pair here: the command behind the
+        second tap of tap-tap, auto-pair and a card dropped on another (a drag).
+
+        Nothing happens (``()``, the selection kept) when the game is over or the two are not
+        two available cards of one rank (a card dropped on a card it can't pair with).
+        """
+        position = self.game.position
+        if position.outcome() is not None or second not in position.partners(first):
+            return ()
+        self.solving = False  # the player takes over
+        return self._play(Pair(first, second))
 
     def clear_selection(self) -> tuple[Event, ...]:
         """Forget the selection (Escape)."""
@@ -275,6 +292,7 @@ class Session:
         self.solving = False
         move = self.game.undo()
         self._fresh_ui()
+        self.last_uncovered = ()
         return (TookBack(move),)
 
     def redo(self) -> tuple[Event, ...]:
@@ -293,6 +311,7 @@ class Session:
         self.solving = False
         self.game = Game(self.game.variant, self.game.deal)
         self._fresh_ui()
+        self.last_uncovered = ()
         self.notices.clear()
         return (DealChanged(*self.key, restarted=True),)
 
@@ -372,6 +391,7 @@ class Session:
         self.help = saved.help
         self.solving = False
         self._fresh_ui()
+        self.last_uncovered = ()
         return (
             FromOtherTab("game"),
             DealChanged(*self.key, resumed=saved.game.cursor > 0),
@@ -452,6 +472,7 @@ class Session:
         gone = [turned] if turned is not None else []
         removed = tuple(c for c in [*gone, *before.available()] if c not in after)
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
+        self.last_uncovered = tuple(c for c, _place in uncovered)
         self._count_move()
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver),)
 
@@ -499,5 +520,6 @@ class Session:
         self.game = game
         self.help = help_
         self._fresh_ui()
+        self.last_uncovered = ()
         return (DealChanged(*self.key, resumed=resumed),)
 

@@ -202,13 +202,26 @@ class App:
         """A tap on a card."""
         self.run(lambda: self.session.tap(card))
 
+    def drop(self, card: str, onto: str) -> bool:
+        """A card dragged onto another: the pair is played if they pair (as tap-tap would);
+        did a move happen?"""
+        played: list[bool] = []
+
+        def command() -> tuple[Event, ...]:
+            events = self.session.pair(card, onto)
+            played.append(bool(events))
+            return events
+
+        self.run(command)
+        return played[0]
+
     def key_focus(self, step: int) -> None:
         """Arrow keys."""
         self.actuator.move_focus(step)
 
-    def dialog_open(self) -> bool:
-        """Is a dialog open?"""
-        return self.actuator.dialog_open()
+    def dialog_open(self, name: str | None = None) -> bool:
+        """Is a dialog open? With ``name`` (``"keys"``, ``"stats"``): that one."""
+        return self.actuator.dialog_open(name)
 
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
