@@ -30,6 +30,7 @@ from nestor import (
 from nestor_web.app.events import DealChanged, Moved, Problem, Selected, TookBack
 from nestor_web.app.url import DealRequest, parse_query
 from nestor_web.storage.codecs import SAVE_VERSION, game_from_text
+from nestor_web.storage.durable import SEQ_KEY
 from nestor_web.storage.manager import (
     ARCHIVE_KEY,
     SAVE_KEY,
@@ -199,9 +200,10 @@ def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
     # The first visit also saves the settings, with the language it chose.
     assert store.data == {
         SETTINGS[0]: SETTINGS[1], SAVE_KEY: store.data[SAVE_KEY],
-        SETTINGS_KEY: store.data[SETTINGS_KEY],
+        SETTINGS_KEY: store.data[SETTINGS_KEY], SEQ_KEY: store.data[SEQ_KEY],
     }
     assert json.loads(store.data[SETTINGS_KEY])["language"] == "en"
+    assert store.data[SEQ_KEY].isdigit()  # the save's number: other tabs catch up by it
 
 
 def test_open_url_deal():

@@ -465,3 +465,62 @@ def test_stock_cards_turned_up_are_announced_in_the_stock():
     assert [c.code for c in view.reserve] == list(after.stock)
     assert all(c.name == f"{card_name(c.code)}, stock" for c in view.reserve)
     assert 'aria-label="Stock (turned up)"' in render_board(view)
+
+
+# ---- play feel (issue 11): partners, the last move, the pair command -------------------
+
+
+def test_every_available_card_carries_its_partners_and_the_selection_marks_them():
+    session = session_for("standard", 7)
+    pos = session.game.position
+    elements = check_html(board_view(session), pos)
+    for e in elements:
+        if "data-available" in e.attrs:
+            assert e.attrs["data-partners"] == " ".join(pos.partners(e.attrs["data-card"] or ""))
+        elif "data-card" in e.attrs:
+            assert "data-partners" not in e.attrs
+    assert not any("data-partner" in e.attrs for e in elements)
+    pair = pos.pairs()[0]
+    session.tap(pair.first)
+    marked = [e.attrs["data-card"] for e in check_html(board_view(session), pos)
+              if "data-partner" in e.attrs]
+    assert marked == list(pos.partners(pair.first)) and marked
+    session.set_setting("highlight_partners", False)
+    assert "data-partner " not in render_board(board_view(session))
+    assert not any(c.partner for c in all_cards(board_view(session)))
+
+
+def test_the_cards_a_move_uncovered_are_marked_until_the_next_move_or_undo():
+    session = session_for("standard", 7)
+    before = session.game.position
+    pair = before.pairs()[0]
+    session.tap(pair.first)
+    events = session.tap(pair.second)
+    uncovered = tuple(c for c, _place in events[0].uncovered)  # type: ignore[union-attr]
+    assert uncovered == session.game.position.newly_available(before) and uncovered
+
+    def marked() -> list[str]:
+        return [c.code for c in all_cards(board_view(session)) if c.last_move]
+    assert sorted(marked()) == sorted(uncovered)
+    assert render_board(board_view(session)).count("data-last-move") == len(uncovered)
+    session.tap(next(iter(session.game.position.available())))  # a selection: still marked
+    assert sorted(marked()) == sorted(uncovered)
+    session.undo()
+    assert marked() == []
+    session.redo()
+    assert sorted(marked()) == sorted(uncovered)
+    session.restart()
+    assert marked() == []
+
+
+def test_pair_plays_only_a_pair_and_keeps_the_selection_otherwise():
+    session = session_for("standard", 7)
+    pos = session.game.position
+    pair = pos.pairs()[0]
+    stranger = next(c for c in pos.available() if rank_of(c) != rank_of(pair.first))
+    session.tap(stranger)
+    assert session.pair(pair.first, stranger) == ()
+    assert session.pair(pair.first, pos.columns[0][0]) == ()  # covered
+    assert session.selected == stranger and session.game.cursor == 0
+    events = session.pair(pair.second, pair.first)
+    assert events and list(session.game.moves) == [pair] and session.selected is None

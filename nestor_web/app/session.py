@@ -10,7 +10,7 @@ Three kinds of state, kept apart:
 * game state, what a save restores: :attr:`Session.game` and :attr:`Session.help`
   (plus the settings and statistics, saved under their own keys);
 * UI state, never saved: :attr:`~Session.selected`, the hint shown, :attr:`~Session.notices`,
-  :attr:`~Session.solving` and :attr:`~Session.thinking`;
+  :attr:`~Session.solving`, :attr:`~Session.thinking` and :attr:`~Session.last_uncovered`;
 * caches: the solver's answer for the current position.
 """
 
@@ -129,6 +129,9 @@ class Session:
         notices: problems to report to the player, oldest first.
         solving: Solve is playing the winning line.
         thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
+        last_uncovered: the cards the last move made available (the engine's
+            ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
+            the next move, undo or another deal; ``()`` when there are none.
         rng: draws the deal numbers of new deals.
         clock: milliseconds since the Unix epoch (the statistics' times).
     """
@@ -157,6 +160,7 @@ class Session:
         self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
         self.solving = False
         self.thinking: Thinking | None = None
+        self.last_uncovered: tuple[str, ...] = ()
         self._analysis: tuple[Position, Solution] | None = None
 
     @classmethod
@@ -170,11 +174,14 @@ class Session:
         shelf: Shelf | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        leave_saved: bool = True,
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
         * The URL's deal is played: the saved game if it is that deal, else the same deal
-          kept on the shelf of games left in progress, else fresh.
+          kept on the shelf of games left in progress, else fresh. The saved game, of
+          another deal then, is left (it settles in the statistics) unless ``leave_saved``
+          is false (another tab is open, and may be showing it).
         * A URL with a variant and no deal starts a random deal of that variant.
         * With no deal in the URL, the saved game resumes; with none, a random standard
           deal starts.
@@ -198,9 +205,11 @@ class Session:
             if kept is not None:
                 session.game, session.help = kept.game, kept.help
         elif request.deal is None:
-            session._switch(Game(request.variant, rng.randrange(MAX_DEAL)), Help())
+            session._switch(
+                Game(request.variant, rng.randrange(MAX_DEAL)), Help(), leave=leave_saved
+            )
         else:
-            session._resume_or_start(request.variant.name, request.deal)
+            session._resume_or_start(request.variant.name, request.deal, leave=leave_saved)
         return session
 
     # ---- reading -----------------------------------------------------------------------
@@ -248,12 +257,25 @@ class Session:
         if selected == card:
             return self._select(None)
         if selected is not None and card in position.partners(selected):
-            return self._play(Pair(selected, card))
+            return self.pair(selected, card)
         if self.settings.auto_pair:
             partners = position.partners(card)
             if len(partners) == 1:  # only one card it can pair with: pair at once
-                return self._play(Pair(card, partners[0]))
+                return self.pair(card, partners[0])
         return self._select(card)
+
+    def pair(self, first: str, second: str) -> tuple[Event, ...]:
+        """Remove ``first`` and ``second`` if they are a pair here: the command behind the
+        second tap of tap-tap, auto-pair and a card dropped on another (a drag).
+
+        Nothing happens (``()``, the selection kept) when the game is over or the two are not
+        two available cards of one rank (a card dropped on a card it can't pair with).
+        """
+        position = self.game.position
+        if position.outcome() is not None or second not in position.partners(first):
+            return ()
+        self.solving = False  # the player takes over
+        return self._play(Pair(first, second))
 
     def clear_selection(self) -> tuple[Event, ...]:
         """Forget the selection (Escape)."""
@@ -273,6 +295,7 @@ class Session:
         self.solving = False
         move = self.game.undo()
         self._fresh_ui()
+        self.last_uncovered = ()
         return (TookBack(move),)
 
     def redo(self) -> tuple[Event, ...]:
@@ -291,6 +314,7 @@ class Session:
         self.solving = False
         self.game = Game(self.game.variant, self.game.deal)
         self._fresh_ui()
+        self.last_uncovered = ()
         self.notices.clear()
         return (DealChanged(*self.key, restarted=True),)
 
@@ -346,7 +370,9 @@ class Session:
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
         """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
         recorded is lost."""
-        if not self.stats.merge(other):
+        changed = self.stats.merge(other)
+        self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
+        if not changed:
             return ()
         self.stats_changes += 1
         return (FromOtherTab("stats"),)
@@ -368,11 +394,19 @@ class Session:
         self.help = saved.help
         self.solving = False
         self._fresh_ui()
+        self.last_uncovered = ()
         return (
             FromOtherTab("game"),
             DealChanged(*self.key, resumed=saved.game.cursor > 0),
             *self.notice(Problem("game.other_tab")),
         )
+
+    def settle_left_games(self) -> None:
+        """No other tab is open: every game the statistics hold as unsettled but this one
+        (left in progress in a tab since closed) settles as lost, as when the player leaves a
+        deal (:meth:`Stats.settle_others`)."""
+        if self.stats.settle_others(*self.key, self.clock()):
+            self.stats_changes += 1
 
     def reset_stats(self) -> None:
         """Forget all statistics (the view asks the player first); the reset is remembered,
@@ -453,6 +487,7 @@ class Session:
         gone = [turned] if turned is not None else []
         removed = tuple(c for c in [*gone, *before.available()] if c not in after)
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
+        self.last_uncovered = tuple(c for c, _place in uncovered)
         self._count_move()
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver),)
 
@@ -465,15 +500,19 @@ class Session:
         ):
             self.stats_changes += 1
 
-    def _resume_or_start(self, variant: str, deal: int) -> tuple[Event, ...]:
+    def _resume_or_start(
+        self, variant: str, deal: int, leave: bool = True
+    ) -> tuple[Event, ...]:
         """Make ``variant``/``deal`` the game: the one in play, a kept one, or fresh."""
         if self.key == (variant, deal):
             self._fresh_ui()
             return ()
         kept = self._take_kept(variant, deal)
         if kept is not None:
-            return self._switch(kept.game, kept.help, resumed=kept.game.cursor > 0)
-        return self._switch(Game(variant, deal), Help())
+            return self._switch(
+                kept.game, kept.help, resumed=kept.game.cursor > 0, leave=leave
+            )
+        return self._switch(Game(variant, deal), Help(), leave=leave)
 
     def _take_kept(self, variant: str, deal: int) -> SavedGame | None:
         """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
@@ -484,14 +523,18 @@ class Session:
             self.notice(Problem("archive.entry", exc))
             return None
 
-    def _switch(self, game: Game, help_: Help, resumed: bool = False) -> tuple[Event, ...]:
-        """Another deal comes into play: the one left settles in the statistics."""
-        if (game.variant.name, game.deal) != self.key and self.stats.leave(
+    def _switch(
+        self, game: Game, help_: Help, resumed: bool = False, leave: bool = True
+    ) -> tuple[Event, ...]:
+        """Another deal comes into play: the one left settles in the statistics (unless
+        not ``leave``)."""
+        if leave and (game.variant.name, game.deal) != self.key and self.stats.leave(
             *self.key, self.clock()
         ):
             self.stats_changes += 1
         self.game = game
         self.help = help_
         self._fresh_ui()
+        self.last_uncovered = ()
         return (DealChanged(*self.key, resumed=resumed),)
 

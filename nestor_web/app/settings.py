@@ -31,6 +31,8 @@ class Settings:
             (Strict: the chance). Off by default.
         winnable_only: "New deal" picks only deals the solver proves winnable (Strict:
             winnable with the actual stock order).
+        highlight_partners: the cards the selected card (or the card being dragged) can
+            pair with are marked. On by default.
     """
 
     language: str | None = None
@@ -40,6 +42,7 @@ class Settings:
     auto_pair: bool = False
     winnable_indicator: bool = False
     winnable_only: bool = False
+    highlight_partners: bool = True
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -24,6 +24,11 @@ Rules
   :meth:`Stats.leave`, or implicitly the first move made in any other deal
   (so at most one game of a tab is ever unsettled). A restart keeps the same deal and
   settles nothing. Every settlement is appended to the history.
+* A game left in progress in a tab that was closed settles as **lost** when the game is
+  next opened with no other tab of it open (:meth:`Stats.settle_others`): closing the tab
+  left it as surely as a new deal would have. While another tab is open, a page opened on
+  another deal leaves the game stored by the tab that saved last unsettled: that tab may
+  still be showing it.
 * A game that settled as lost and is won later (the player came back to it,
   e.g. from a link) counts that win when it happens: its "lost" settlement
   stays in the history (it was a loss when the player left), a "won" or
@@ -332,6 +337,39 @@ class Stats:
         if self._playing != key:
             return False
         return self._settle(key, "lost", now_ms)
+
+    def claim(self, variant: str, deal: int) -> None:
+        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first
+        move, and this tab took that in), it is this tab's unsettled game, which leaving it
+        settles.
+
+        Raises:
+            VariantError, DealNumberError: as :meth:`record_move`.
+        """
+        key = _check_key(variant, deal)
+        entry = self._deals.get(key)
+        if entry is not None and entry.state == "playing":
+            self._playing = key
+
+    def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
+        """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games
+        left in progress in tabs that are closed (the page calls it when it is the only tab
+        open). ``variant``/``deal``, if unsettled, becomes this tab's unsettled game.
+
+        Returns:
+            ``True`` if the statistics changed (save them).
+
+        Raises:
+            VariantError, DealNumberError, NestorError: as :meth:`record_move`.
+        """
+        key = _check_key(variant, deal)
+        whole_number(now_ms, "now_ms")
+        left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
+        for other in left:
+            self._settle(other, "lost", now_ms)
+        mine = self._deals.get(key)
+        self._playing = key if mine is not None and mine.state == "playing" else None
+        return bool(left)
 
     def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
         """Forget everything, or with ``variant`` only that variant's counts,

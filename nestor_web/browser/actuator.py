@@ -112,6 +112,9 @@ class Actuator:
         root.setAttribute("data-theme", settings.theme)
         root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
         root.setAttribute("data-animations", "true" if animations else "false")
+        root.setAttribute(
+            "data-highlight-partners", "true" if settings.highlight_partners else "false"
+        )
         for control in document.querySelectorAll("#settings [data-setting]"):
             value = getattr(settings, str(control.getAttribute("data-setting")))
             if control.type == "checkbox":
@@ -345,9 +348,11 @@ class Actuator:
         else:
             dialog.showModal()
 
-    def dialog_open(self) -> bool:
-        """Is a dialog open (it handles its own keys)?"""
-        return bool(self.el["keys-dialog"].open or self.el["stats-dialog"].open)
+    def dialog_open(self, name: str | None = None) -> bool:
+        """Is a dialog open (it handles its own keys)? With ``name`` (``"keys"``,
+        ``"stats"``): is that one open?"""
+        names = ("keys", "stats") if name is None else (name,)
+        return any(bool(self.el[f"{n}-dialog"].open) for n in names)
 
     def fill_stats(self, html: str, focus: str | None = None) -> None:
         """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""
@@ -416,6 +421,10 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
         _flag(element, "data-selected", "" if card.selected else None)
         element.setAttribute("aria-pressed", "true" if card.selected else "false")
         _flag(element, "data-hint", "" if card.hinted else None)
+        _flag(element, "data-partner", "" if card.partner else None)
+        _flag(element, "data-last-move", "" if card.last_move else None)
+        if was.partners != card.partners:
+            element.setAttribute("data-partners", " ".join(card.partners))
         if was.name != card.name:
             element.setAttribute("aria-label", card.name)
     return True

@@ -27,7 +27,7 @@ from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import Actuator
-from .durable import open_durable
+from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .replay import ReplayMode
@@ -47,7 +47,10 @@ class App:
     """The page's one game: owns the session and wires the rooms together."""
 
     def __init__(
-        self, durable: DurableCopy | None = None, snapshot: Snapshot | None = None
+        self,
+        durable: DurableCopy | None = None,
+        snapshot: Snapshot | None = None,
+        alone: bool | None = None,
     ) -> None:
         store, problem = open_store()
         self.storage = StorageManager(store, durable, snapshot)
@@ -60,7 +63,7 @@ class App:
         replay, replay_problem = replay_request(search)
         replaying = replay is not None or replay_problem is not None
         session: Session = self.storage.resume(
-            "" if replaying else search, pick_language(languages)
+            "" if replaying else search, pick_language(languages), alone=alone
         )
         self.session = session
         for trouble in (problem, replay_problem):
@@ -97,7 +100,13 @@ class App:
     # ---- the one path of every change ---------------------------------------------------
 
     def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command; if anything happened, draw it and save it."""
+        """Run a session command; if anything happened, draw it and save it.
+
+        First, a save of another tab this tab has not heard of yet is taken in
+        (:meth:`StorageManager.catch_up`), so the command acts on the newer game."""
+        caught = self.storage.catch_up(self.session)
+        if caught:
+            self.update(caught)
         drawn = self.actuator.measure() if animate and self.animations() else None
         events = command()
         if events:
@@ -144,6 +153,9 @@ class App:
 
     def save(self) -> None:
         """Save what changed; a problem it meets is drawn at once."""
+        caught = self.storage.catch_up(self.session)  # nothing another tab saved is overwritten
+        if caught:
+            self.update(caught)  # (a save is pending: this one, no other is scheduled)
         self._save_pending = False
         self.storage.save(self.session)
         self.storage.save_board(language(), self._board_drawn)
@@ -203,12 +215,28 @@ class App:
         """A tap on a card."""
         self.run(lambda: self.session.tap(card))
 
+    def drop(self, card: str, onto: str) -> bool:
+        """A card dragged onto another: the pair is played if they pair (as tap-tap would);
+        did a move happen?"""
+        played: list[bool] = []
+
+        def command() -> tuple[Event, ...]:
+            events = self.session.pair(card, onto)
+            played.append(bool(events))
+            return events
+
+        self.run(command)
+        return played[0]
+
     def key_focus(self, step: int) -> None:
         """Arrow keys."""
         self.actuator.move_focus(step)
 
-    def dialog_open(self) -> bool:
-        """Is a dialog open, or the replay shown? Either handles its own keys."""
+    def dialog_open(self, name: str | None = None) -> bool:
+        """Is a dialog open, or the replay shown (either handles its own keys)? With ``name``
+        (``"keys"``, ``"stats"``): that dialog."""
+        if name is not None:
+            return self.actuator.dialog_open(name)
         return self.actuator.dialog_open() or self.replays.shown
 
     def action(self, name: str, value: str | None = None) -> None:
@@ -377,4 +405,4 @@ async def start() -> App:
     """Create the app on the current page, once the durable copy is read (static/js/durable.js
     began reading it before Python started); awaited once by ``main.py``."""
     durable, snapshot = await open_durable()
-    return App(durable, snapshot)
+    return App(durable, snapshot, await only_page())

@@ -32,6 +32,12 @@ class CardView:
         available: the card can be tapped.
         selected: the card is the current selection.
         hinted: the card is part of the pair the hint suggests.
+        partners: the available cards this one can pair with (the engine's
+            ``Position.partners``; ``()`` for a card that is not available).
+        partner: the card can pair with the selected card, and the setting
+            ``highlight_partners`` is on.
+        last_move: the last move made the card available (the session's
+            ``last_uncovered``).
     """
 
     code: str
@@ -42,6 +48,9 @@ class CardView:
     available: bool
     selected: bool
     hinted: bool = False
+    partners: tuple[str, ...] = ()
+    partner: bool = False
+    last_move: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,14 +112,18 @@ class BoardView:
 
 
 def _card(
-    code: str, where: str, available: bool, selected: bool, hinted: bool = False
+    code: str, where: str, available: bool, selected: bool, hinted: bool = False,
+    partners: tuple[str, ...] = (), partner: bool = False, last_move: bool = False,
 ) -> CardView:
-    return _card_in(code, where, available, selected, hinted, language())
+    return _card_in(
+        code, where, available, selected, hinted, partners, partner, last_move, language()
+    )
 
 
 @lru_cache(maxsize=4096)
 def _card_in(
-    code: str, where: str, available: bool, selected: bool, hinted: bool, lang: str
+    code: str, where: str, available: bool, selected: bool, hinted: bool,
+    partners: tuple[str, ...], partner: bool, last_move: bool, lang: str,
 ) -> CardView:
     """A card's view; the same for the same arguments, so it is made once (``lang``: the
     language its words are in, part of the key)."""
@@ -123,6 +136,9 @@ def _card_in(
         available=available,
         selected=selected,
         hinted=hinted,
+        partners=partners,
+        partner=partner,
+        last_move=last_move,
     )
 
 
@@ -133,9 +149,14 @@ def board_view(session: Session) -> BoardView:
     avail = pos.available()
     sel = session.selected if session.selected in avail else None
     hinted = session.hint.cards if isinstance(session.hint, Pair) else ()
+    marked = pos.partners(sel) if sel is not None and session.settings.highlight_partners else ()
+    uncovered = session.last_uncovered
 
     def card(code: str, where: str) -> CardView:
-        return _card(code, where, code in avail, code == sel, code in hinted)
+        if code not in avail:
+            return _card(code, where, False, False, code in hinted)
+        return _card(code, where, True, code == sel, code in hinted, pos.partners(code),
+                     code in marked, code in uncovered)
 
     columns = tuple(
         tuple(card(c, where) for c in col)
@@ -186,7 +207,10 @@ def board_view(session: Session) -> BoardView:
 def render_card(card: CardView) -> str:
     """HTML of one face-up card: a button when available, else a plain box.
 
-    Hooks: ``data-card`` always, ``data-available`` and ``data-selected`` when true.
+    Hooks: ``data-card`` always; on an available card ``data-available``, ``data-partners``
+    (the codes of the cards it can pair with, space-separated: where a drag may drop it),
+    and when true ``data-selected``, ``data-hint``, ``data-partner`` (it pairs with the
+    selected card) and ``data-last-move`` (the last move made it available).
     """
     colour = "red" if card.red else "black"
     face = (
@@ -198,10 +222,12 @@ def render_card(card: CardView) -> str:
         pressed = "true" if card.selected else "false"
         selected = " data-selected" if card.selected else ""
         hint = " data-hint" if card.hinted else ""
+        partner = " data-partner" if card.partner else ""
+        last = " data-last-move" if card.last_move else ""
         return (
             f'<button type="button" class="card {colour} suit-{card.code[1]}" '
-            f'data-card="{card.code}" '
-            f'data-available{selected}{hint} aria-pressed="{pressed}" '
+            f'data-card="{card.code}" data-partners="{" ".join(card.partners)}" '
+            f'data-available{selected}{hint}{partner}{last} aria-pressed="{pressed}" '
             f'aria-label="{escape(card.name)}">{face}</button>'
         )
     return (

@@ -44,6 +44,7 @@ TEXTS: dict[str, str] = {
         "After each move, show whether the game can still be won (in Strict: the chance)"
     ),
     "opt-winnable-only": N_("New deal: only deals that can be won (the solver proves it first)"),
+    "opt-highlight-partners": N_("Mark the cards the selected card can pair with"),
     "rules-title": N_("How to play"),
     "keys-title": N_("Playing with the keyboard"),
     "close": N_("Close"),
@@ -79,6 +80,7 @@ SETTING_TEXTS: dict[str, str] = {
     "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
     "animations": "opt-animations", "auto_pair": "opt-auto-pair",
     "winnable_indicator": "opt-indicator", "winnable_only": "opt-winnable-only",
+    "highlight_partners": "opt-highlight-partners",
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
 
