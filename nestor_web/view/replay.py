@@ -89,7 +89,9 @@ def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
     following = replay.next_move
 
     def still(card: CardView) -> CardView:
-        return replace(card, available=False, selected=False, hinted=False)
+        return replace(
+            card, available=False, selected=False, hinted=False, partners=(), partner=False
+        )
 
     return replace(
         view,
