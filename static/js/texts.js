@@ -25,7 +25,7 @@ window.NESTOR_TEXTS = {
   "opt-animations": "Abgelegte Paare animieren",
   "opt-auto-pair": "Eine Karte mit nur einem möglichen Partner antippen räumt das Paar sofort ab",
   "opt-four-colours": "Vier Farben (Kreuz grün, Karo blau)",
-  "opt-highlight-partners": "Mark the cards the selected card can pair with",
+  "opt-highlight-partners": "Karten markieren, mit denen die gewählte Karte ein Paar bilden kann",
   "opt-indicator": "Nach jedem Zug zeigen, ob das Spiel noch zu gewinnen ist (in der strengen Variante: die Chance)",
   "opt-language": "Sprache",
   "opt-theme": "Farben",
