@@ -36,8 +36,21 @@ try:  # JS null arrives as this object, not as None
 except ImportError:  # pragma: no cover - older Pyodide: JS null is None
     jsnull = None
 
-ANIMATION_MS = 350
+ANIMATION_MS = 420
 """How long a removed pair takes to fly to the discard pile."""
+
+TURNED_MS = 900
+"""How long a Strict stock card takes: shown face up on the stock, then to its partner, then
+both to the discard pile."""
+
+STOCK = "@stock"
+"""The key of the stock pile in :meth:`Actuator.measure` (no card code looks like it)."""
+
+CLONE_DROPS = (
+    "id", "data-card", "data-available", "data-selected", "data-hint", "data-turned",
+    "data-last-move", "data-dragging", "data-queued", "aria-pressed", "aria-label", "role",
+)
+"""Attributes a flying copy does not keep: hooks and names of the card it copies."""
 
 NEW_DEAL = '#controls [data-action="new"]'
 """The control that takes the keyboard focus when no card is left on the board."""
@@ -121,11 +134,16 @@ class Actuator:
     # ---- the board -----------------------------------------------------------------------
 
     def measure(self) -> dict[str, tuple[Any, Any]]:
-        """Where each card is drawn now: code -> (element, its bounding rectangle)."""
-        return {
+        """Where each card is drawn now: code -> (element, its bounding rectangle); the
+        stock pile (Strict) under :data:`STOCK`."""
+        drawn = {
             str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
             for e in document.querySelectorAll("#board [data-card]")
         }
+        stock = document.querySelector('#board [data-region="spare"] .card.back')
+        if not missing(stock):
+            drawn[STOCK] = (stock, stock.getBoundingClientRect())
+        return drawn
 
     def draw(
         self,
@@ -184,12 +202,9 @@ class Actuator:
                     view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"))
         self._once("controls", controls, lambda: self._show_controls(view))
         if drawn:
-            gone = {
-                card: drawn[card] for event in events if isinstance(event, Moved)
-                for card in event.removed if card in drawn
-            }
-            if gone:
-                self.fly_away(gone)
+            for event in events:
+                if isinstance(event, Moved):
+                    self.fly_away(event, drawn)
 
     def forget(self, name: str) -> None:
         """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
@@ -303,36 +318,82 @@ class Actuator:
         index = (codes.index(here) + step) % len(cards) if here in codes else 0
         cards[index].focus()
 
-    def fly_away(self, cards: dict[str, tuple[Any, Any]]) -> None:
-        """Animate copies of removed cards to the discard pile (the board is already drawn).
+    def fly_away(self, moved: Moved, drawn: dict[str, tuple[Any, Any]]) -> None:
+        """Animate the cards ``moved`` removed to the discard pile (the board is already drawn).
 
-        ``cards`` maps each removed card to its element and rectangle as they were drawn.
-        The copies are decoration only (no pointer events): input during the animation
-        goes to the real, already updated board.
+        ``drawn`` is :meth:`measure` taken before the move. Each card flies as an exact copy of
+        its own element (``cloneNode``: the same face, classes and corners) at the size it was
+        drawn, with the card size of its region carried over as ``--card-w``/``--card-h``
+        (the copy lives outside the board, where those are not set); it keeps that size
+        until it lands on the pile, where it shrinks to the pile's size. A Strict stock card
+        starts face up on the stock, flies to its partner, and then both go to the pile.
+        The copies are decoration only (``aria-hidden``, ``inert``, no pointer events; hook:
+        ``data-flying`` holds the card's code): input during the animation goes to the real,
+        already updated board.
         """
         pile = self.el["discard"].getBoundingClientRect()
-        for original, rect in cards.values():
-            ghost = document.createElement("div")  # not a button: never focusable
-            ghost.className = f"{original.className} ghost"
-            ghost.innerHTML = original.innerHTML
-            ghost.setAttribute("aria-hidden", "true")
-            style = ghost.style
-            style.left = f"{rect.left}px"
-            style.top = f"{rect.top}px"
-            style.width = f"{rect.width}px"
-            style.height = f"{rect.height}px"
+        turned = moved.turned
+        stock = drawn.get(STOCK)
+        partner: Any = None
+        hidden: Any = None
+        flights: list[tuple[str, Any, Any]] = []
+        frames: list[dict[str, object]]
+        for code in moved.removed:
+            if code in drawn:
+                flights.append((code, *drawn[code]))
+                if turned is not None and code != turned:
+                    partner = drawn[code][1]
+        if turned is not None and turned not in drawn and stock is not None:
+            # The turned card was face down: its face is the one the view now shows beside
+            # the stock (data-turned), or if none, any element of that card.
+            shown = document.querySelector(f'#board [data-card="{turned}"]')
+            if not missing(shown) and turned in moved.removed:
+                flights.append((turned, shown, stock[1]))
+                # Until the flight ends the card is where it flies, not also beside the stock.
+                shown.style.visibility = "hidden"
+                hidden = shown
+        for code, original, rect in flights:
+            ghost = _clone(original, code, rect)
             document.body.appendChild(ghost)
-            dx = pile.left - rect.left
-            dy = pile.top - rect.top
-            frames = to_js([
-                {"transform": "translate(0, 0) scale(1)", "opacity": 1},
-                {"transform": f"translate({dx}px, {dy}px) scale(0.3)", "opacity": 0},
-            ], dict_converter=window.Object.fromEntries)
-            animation = ghost.animate(frames, to_js(
-                {"duration": ANIMATION_MS, "easing": "ease-in"},
-                dict_converter=window.Object.fromEntries,
-            ))
-            animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
+            land = _landing(rect, pile)
+            if turned is None:
+                frames = [
+                    {"offset": 0, "transform": "none"},
+                    {"offset": 0.75, "transform": _move(land, 0.9, 1)},
+                    {"offset": 1, "transform": _move(land, 1, land[2])},
+                ]
+                duration = ANIMATION_MS
+            elif code == turned and partner is not None:
+                to_partner = (partner.left - rect.left, partner.top - rect.top, 1.0)
+                frames = [
+                    {"offset": 0, "transform": "none"},
+                    {"offset": 0.3, "transform": "none"},
+                    {"offset": 0.6, "transform": _move(to_partner, 1, 1)},
+                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
+                    {"offset": 1, "transform": _move(land, 1, land[2])},
+                ]
+                duration = TURNED_MS
+            else:  # the partner waits for the turned card, then they go together
+                frames = [
+                    {"offset": 0, "transform": "none"},
+                    {"offset": 0.6, "transform": "none"},
+                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
+                    {"offset": 1, "transform": _move(land, 1, land[2])},
+                ]
+                duration = TURNED_MS
+            for frame in frames:  # eased between keyframes: each is reached on its offset
+                frame["easing"] = "ease-in-out"
+            animation = ghost.animate(
+                to_js(frames, dict_converter=window.Object.fromEntries),
+                to_js({"duration": duration, "fill": "forwards"},
+                      dict_converter=window.Object.fromEntries),
+            )
+            if code == turned and hidden is not None:
+                animation.onfinish = create_once_callable(
+                    lambda _event, g=ghost, h=hidden: _landed(g, h)
+                )
+            else:
+                animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
 
     # ---- dialogs -------------------------------------------------------------------------
 
@@ -386,6 +447,46 @@ _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
 
 
+def _clone(original: Any, code: str, rect: Any) -> Any:
+    """A decoration-only copy of the card element ``original``, placed over ``rect`` (where
+    the card was drawn) at exactly its size."""
+    ghost = original.cloneNode(True)
+    for name in CLONE_DROPS:
+        ghost.removeAttribute(name)
+    ghost.classList.add("ghost")
+    ghost.setAttribute("aria-hidden", "true")
+    ghost.setAttribute("data-flying", code)
+    ghost.setAttribute("tabindex", "-1")
+    ghost.inert = True
+    style = ghost.style  # CSSOM, which the page's style-src allows (no style attribute)
+    style.removeProperty("visibility")
+    style.setProperty("--card-w", f"{rect.width}px")
+    style.setProperty("--card-h", f"{rect.height}px")
+    style.left = f"{rect.left}px"
+    style.top = f"{rect.top}px"
+    return ghost
+
+
+def _landed(ghost: Any, shown: Any) -> None:
+    """The turned card's flight ended: remove its copy, show the card beside the stock."""
+    ghost.remove()
+    shown.style.removeProperty("visibility")
+
+
+def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
+    """How a card drawn at ``rect`` lands on the discard pile ``pile``: the move of its
+    centre onto the pile's (x, y in px) and the scale that gives it the pile's height."""
+    dx = pile.left + pile.width / 2 - (rect.left + rect.width / 2)
+    dy = pile.top + pile.height / 2 - (rect.top + rect.height / 2)
+    scale = pile.height / rect.height if rect.height else 1.0
+    return float(dx), float(dy), float(scale)
+
+
+def _move(to: tuple[float, float, float], share: float, scale: float) -> str:
+    """A CSS transform: ``share`` of the way ``to`` (its x, y), at ``scale``."""
+    return f"translate({to[0] * share:.1f}px, {to[1] * share:.1f}px) scale({scale:.3f})"
+
+
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
 
@@ -415,6 +516,7 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
         _flag(element, "data-selected", "" if card.selected else None)
         element.setAttribute("aria-pressed", "true" if card.selected else "false")
         _flag(element, "data-hint", "" if card.hinted else None)
+        _flag(element, "data-turned", "" if card.turned else None)
         if was.name != card.name:
             element.setAttribute("aria-label", card.name)
     return True

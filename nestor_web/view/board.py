@@ -32,6 +32,8 @@ class CardView:
         available: the card can be tapped.
         selected: the card is the current selection.
         hinted: the card is part of the pair the hint suggests.
+        turned: Strict: the card was turned up from the stock by the last move (or, with
+            the tableau empty, is one of the stock cards turned up at once).
     """
 
     code: str
@@ -42,6 +44,7 @@ class CardView:
     available: bool
     selected: bool
     hinted: bool = False
+    turned: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class BoardView:
             in ``reserve`` and are available.
         has_stock: the variant has a stock.
         unpaired: the stock card that could not pair, if any.
+        turned: Strict: the stock card the last move turned up and paired, shown face up
+            beside the stock until the next move; ``None`` otherwise.
         cards_left, moves_made: counters.
         can_undo, can_redo, can_turn_stock: control states.
         outcome: ``"won"``, ``"lost"`` or ``None``.
@@ -100,17 +105,20 @@ class BoardView:
     winnable_only: bool = False
     helped: bool = False
     solving: bool = False
+    turned: CardView | None = None
 
 
 def _card(
-    code: str, where: str, available: bool, selected: bool, hinted: bool = False
+    code: str, where: str, available: bool, selected: bool, hinted: bool = False,
+    turned: bool = False,
 ) -> CardView:
-    return _card_in(code, where, available, selected, hinted, language())
+    return _card_in(code, where, available, selected, hinted, turned, language())
 
 
 @lru_cache(maxsize=4096)
 def _card_in(
-    code: str, where: str, available: bool, selected: bool, hinted: bool, lang: str
+    code: str, where: str, available: bool, selected: bool, hinted: bool, turned: bool,
+    lang: str,
 ) -> CardView:
     """A card's view; the same for the same arguments, so it is made once (``lang``: the
     language its words are in, part of the key)."""
@@ -123,6 +131,7 @@ def _card_in(
         available=available,
         selected=selected,
         hinted=hinted,
+        turned=turned,
     )
 
 
@@ -144,11 +153,19 @@ def board_view(session: Session) -> BoardView:
     )
     stock_open = pos.stock_turned_up
     if stock_open:
-        reserve = tuple(card(c, _("stock")) for c in pos.stock)
+        reserve = tuple(
+            _card(c, _("stock"), c in avail, c == sel, c in hinted, turned=True)
+            for c in pos.stock
+        )
     else:
         reserve = tuple(card(c, _("reserve")) for c in pos.reserve)
     outcome = pos.outcome()
     unpaired = pos.unpaired
+    last_turned = game.last_turned()
+    turned = None
+    if last_turned is not None and last_turned != unpaired and not stock_open:
+        turned = _card(last_turned, _("turned from the stock and paired"), False, False,
+                       turned=True)
     indicator = None
     if session.settings.winnable_indicator:
         indicator = indicator_text(session.analysis())
@@ -163,7 +180,10 @@ def board_view(session: Session) -> BoardView:
         has_stock=game.variant.has_stock,
         stock_count=0 if stock_open else len(pos.stock),
         stock_open=stock_open,
-        unpaired=_card(unpaired, _("turned from the stock"), False, False) if unpaired else None,
+        unpaired=(
+            _card(unpaired, _("turned from the stock"), False, False, turned=True)
+            if unpaired else None
+        ),
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
         can_undo=game.can_undo(),
@@ -179,6 +199,7 @@ def board_view(session: Session) -> BoardView:
         winnable_only=session.settings.winnable_only,
         helped=session.help.used,
         solving=session.solving,
+        turned=turned,
     )
 
 
@@ -186,9 +207,11 @@ def board_view(session: Session) -> BoardView:
 def render_card(card: CardView) -> str:
     """HTML of one face-up card: a button when available, else a plain box.
 
-    Hooks: ``data-card`` always, ``data-available`` and ``data-selected`` when true.
+    Hooks: ``data-card`` always, ``data-available``, ``data-selected`` and ``data-turned``
+    (see :attr:`CardView.turned`) when true.
     """
     colour = "red" if card.red else "black"
+    turned = " data-turned" if card.turned else ""
     face = (
         f'<span class="corner" aria-hidden="true"><span class="rank">{escape(card.rank)}</span>'
         f'<span class="suit">{card.suit}</span></span>'
@@ -201,11 +224,11 @@ def render_card(card: CardView) -> str:
         return (
             f'<button type="button" class="card {colour} suit-{card.code[1]}" '
             f'data-card="{card.code}" '
-            f'data-available{selected}{hint} aria-pressed="{pressed}" '
+            f'data-available{selected}{hint}{turned} aria-pressed="{pressed}" '
             f'aria-label="{escape(card.name)}">{face}</button>'
         )
     return (
-        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}" '
+        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}"{turned} '
         'role="img" '
         f'aria-label="{escape(card.name)}">{face}</div>'
     )
@@ -243,6 +266,10 @@ def render_spare(view: BoardView) -> str:
         else:
             parts.append('<div class="slot" aria-hidden="true"></div>')
         parts.append(f'<span class="area-label">{caption}</span>')
+        if view.turned is not None:
+            paired = escape(_("Turned and paired:"))
+            parts.append(f'<span class="area-label">{paired}</span>')
+            parts.append(render_card(view.turned))
         if view.unpaired is not None:
             turned = escape(_("Turned, and no card to pair it with:"))
             parts.append(f'<span class="area-label">{turned}</span>')
