@@ -73,6 +73,11 @@ def test_after_a_win_nothing_is_left_over_the_reserve_label(page: Page, wait_rea
     for move in line:
         play(page, move)
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    # The win is celebrated, and a tap ends the celebration at once.
+    expect(page.locator("body")).to_have_attribute("data-celebrating", "")
+    page.locator(".celebration").click()
+    expect(page.locator(".celebration")).to_have_count(0)
+    expect(page.locator("body")).not_to_have_attribute("data-celebrating", "")
     expect(page.locator("[data-flying], .ghost")).to_have_count(0, timeout=5000)
     label = page.locator("#board .reserve .area-label")
     on_top = page.evaluate("""() => {
@@ -146,3 +151,36 @@ def test_strict_lost_card_stays_face_up(page: Page, wait_ready) -> None:
     card = page.locator('#board [data-card="5S"][data-turned]')
     expect(card).to_be_visible()
     expect(card).to_contain_text("5♠")
+
+
+def test_a_key_ends_the_celebration_and_reduced_motion_has_none(page: Page, wait_ready) -> None:
+    page.emulate_media(reduced_motion="no-preference")
+    deal, line = find_winnable("vertical")
+    open_game(page, wait_ready, f"?variant=vertical&deal={deal}")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-celebrating", "")
+    page.keyboard.press("Shift")
+    expect(page.locator(".celebration")).to_have_count(0)
+    page.keyboard.press("u")  # the last pair back, and again under reduced motion: no party
+    page.emulate_media(reduced_motion="reduce")
+    play(page, line[-1])
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    assert page.locator(".celebration").count() == 0
+
+
+def test_sounds_are_off_by_default_and_play_once_set(page: Page, wait_ready) -> None:
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    game = Game("standard", 7)
+    move = game.legal_moves()[0]
+    game.push(move)
+    play(page, move)
+    assert page.evaluate("() => window.nestorSound === undefined")
+    page.click('#controls [data-action="settings"]')
+    expect(page.locator("#opt-sounds")).not_to_be_checked()
+    page.check("#opt-sounds")
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")
+    move = game.legal_moves()[0]
+    play(page, move)
+    page.wait_for_function("() => window.nestorSound === 'pair'")

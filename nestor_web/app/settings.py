@@ -31,6 +31,8 @@ class Settings:
             (Strict: the chance). Off by default.
         winnable_only: "New deal" picks only deals the solver proves winnable (Strict:
             winnable with the actual stock order).
+        sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
+            pair, a win and a loss. Off by default.
     """
 
     language: str | None = None
@@ -40,6 +42,7 @@ class Settings:
     auto_pair: bool = False
     winnable_indicator: bool = False
     winnable_only: bool = False
+    sounds: bool = False
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

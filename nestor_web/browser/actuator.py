@@ -7,6 +7,7 @@ touches only the parts of the board that changed.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
@@ -30,6 +31,7 @@ from ..view.board import (
 from ..view.i18n import LANGUAGES, _, language, variant_title
 from ..view.texts import TEXTS, keys_html, rules_html
 from ..view.words import page_title
+from .sound import Sounds
 
 try:  # JS null arrives as this object, not as None
     from pyodide.ffi import jsnull
@@ -42,6 +44,12 @@ ANIMATION_MS = 420
 TURNED_MS = 900
 """How long a Strict stock card takes: shown face up on the stock, then to its partner, then
 both to the discard pile."""
+
+CELEBRATION_MS = 2200
+"""The longest a win's celebration lasts (a tap or a key ends it at once)."""
+
+CONFETTI = 30
+"""How many suit signs fall in a win's celebration."""
 
 STOCK = "@stock"
 """The key of the stock pile in :meth:`Actuator.measure` (no card code looks like it)."""
@@ -58,7 +66,8 @@ NEW_DEAL = '#controls [data-action="new"]'
 ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
     "variant-title", "cards-left", "moves-made", "indicator", "settings", "announce",
-    "keys-dialog", "stats-dialog", "stats-text", "rules-text", "keys-text", "opt-language",
+    "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
+    "rules-text", "keys-text", "opt-language",
     "discard",
 )
 """The ids of the page's elements the game uses."""
@@ -80,6 +89,9 @@ class Actuator:
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
         self._parked = False  # focus was put on the New deal control when no card was left
+        self._sounds_on = False
+        self.sounds = Sounds()
+        self._celebration: Any = None
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -120,6 +132,7 @@ class Actuator:
         if self._drawn.get("settings", _NEVER) == state:
             return
         self._drawn["settings"] = state
+        self._sounds_on = settings.sounds
         root = document.documentElement
         root.setAttribute("data-theme", settings.theme)
         root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
@@ -201,10 +214,19 @@ class Actuator:
         controls = (view.can_undo, view.can_redo, view.can_turn_stock, playing, view.solving,
                     view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"))
         self._once("controls", controls, lambda: self._show_controls(view))
-        if drawn:
-            for event in events:
-                if isinstance(event, Moved):
+        for event in events:
+            if isinstance(event, Moved):
+                if drawn:
                     self.fly_away(event, drawn)
+                    if event.outcome is not None and event.outcome.won:
+                        self.celebrate()
+                if self._sounds_on:
+                    outcome = event.outcome
+                    self.sounds.play(
+                        "pair" if outcome is None else "won" if outcome.won else "lost"
+                    )
+            elif isinstance(event, (TookBack, DealChanged)):
+                self.end_celebration()
 
     def forget(self, name: str) -> None:
         """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
@@ -395,19 +417,78 @@ class Actuator:
             else:
                 animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
 
+    def celebrate(self) -> None:
+        """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` (only when
+        animations are on; the caller checks). A tap on it or any key ends it at once. Hook:
+        ``body[data-celebrating]`` while it runs."""
+        self.end_celebration()
+        layer = document.createElement("div")
+        layer.className = "celebration"
+        layer.setAttribute("aria-hidden", "true")
+        height = float(window.innerHeight)
+        longest: Any = None
+        for _i in range(CONFETTI):
+            suit = random.choice("♠♥♦♣")
+            sign = document.createElement("span")
+            sign.className = "red" if suit in "♥♦" else "black"
+            sign.textContent = suit
+            sign.style.left = f"{random.uniform(2, 96):.1f}%"
+            duration = random.uniform(1100, CELEBRATION_MS - 500)
+            delay = random.uniform(0, CELEBRATION_MS - 100 - duration)
+            turn = random.choice((-1, 1)) * random.uniform(90, 540)
+            frames = [
+                {"transform": "translateY(-3rem) rotate(0deg)", "opacity": 1},
+                {"transform": f"translateY({height + 48:.0f}px) rotate({turn:.0f}deg)",
+                 "opacity": 0.6},
+            ]
+            animation = sign.animate(
+                to_js(frames, dict_converter=window.Object.fromEntries),
+                to_js({"duration": duration, "delay": delay, "easing": "ease-in",
+                       "fill": "both"}, dict_converter=window.Object.fromEntries),
+            )
+            if longest is None or delay + duration > longest[0]:
+                longest = (delay + duration, animation)
+            layer.appendChild(sign)
+        document.body.appendChild(layer)
+        document.body.setAttribute("data-celebrating", "")
+        self._celebration = layer
+        end = create_once_callable(lambda *_args, mine=layer: self.end_celebration(mine))
+        layer.addEventListener("pointerdown", end)
+        if longest is not None:
+            longest[1].onfinish = create_once_callable(
+                lambda _event, mine=layer: self.end_celebration(mine)
+            )
+        document.addEventListener(
+            "keydown", create_once_callable(lambda _event, mine=layer: self.end_celebration(mine)),
+            to_js({"once": True}, dict_converter=window.Object.fromEntries),
+        )
+
+    def end_celebration(self, layer: Any = None) -> None:
+        """End the win's celebration (``layer``: only if it is that one)."""
+        current = self._celebration
+        if current is None or (layer is not None and layer is not current):
+            return
+        self._celebration = None
+        current.remove()
+        document.body.removeAttribute("data-celebrating")
+
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (``"keys"``, ``"stats"``) as a modal, or close it."""
+        """Open the dialog ``name`` (``"keys"``, ``"stats"``, ``"settings"``, ``"rules"``) as
+        a modal, or close it. The dialog itself takes the focus (a scrolled content, like
+        the rules, starts at its top; no control is framed before the player moves)."""
         dialog = self.el[f"{name}-dialog"]
         if dialog.open:
             dialog.close()
         else:
             dialog.showModal()
+            dialog.setAttribute("tabindex", "-1")
+            dialog.focus()
 
     def dialog_open(self) -> bool:
         """Is a dialog open (it handles its own keys)?"""
-        return bool(self.el["keys-dialog"].open or self.el["stats-dialog"].open)
+        return any(bool(self.el[f"{name}-dialog"].open) for name in DIALOGS)
 
     def fill_stats(self, html: str, focus: str | None = None) -> None:
         """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""
@@ -442,6 +523,9 @@ class Actuator:
         """Mark the page as ready for input (the tests' hook ``data-ready``)."""
         document.body.setAttribute("data-ready", "")
 
+
+DIALOGS = ("keys", "stats", "settings", "rules")
+"""The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
 
 _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
