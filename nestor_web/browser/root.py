@@ -25,7 +25,7 @@ from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
-from .actuator import Actuator
+from .actuator import DIALOGS, Actuator
 from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
@@ -245,15 +245,15 @@ class App:
             self.deal_new(s.game.variant.name)
         elif name == "variant" and value is not None:
             self.deal_new(value)
-        elif name == "keys":
-            self.actuator.toggle_dialog("keys")
+        elif name in ("keys", "settings", "rules"):
+            self.actuator.toggle_dialog(name)
         elif name == "stats":
             from ..view.dialogs import stats_html
 
             self.actuator.fill_stats(stats_html(s))
             self.actuator.toggle_dialog("stats")
         elif name == "close":
-            for dialog in ("keys", "stats"):
+            for dialog in DIALOGS:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):

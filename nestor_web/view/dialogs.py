@@ -36,7 +36,10 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
         ]
         rows.append(
             f'<tr><th scope="row">{escape(variant_title(name))}</th>'
-            + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
+            + "".join(
+                f'<td data-head="{escape(h)}">{escape(c)}</td>'
+                for h, c in zip(head[1:], cells, strict=True)
+            ) + "</tr>"
         )
     caption = escape(_("Games per variant"))
     table = (
