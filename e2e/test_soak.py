@@ -1,8 +1,8 @@
 """The soak of issue 10: random actions in one profile, checked against a model.
 
 Taps on available cards (pairs, a winning line played out to the win, and taps that pair
-nothing: a covered card, the same card twice, two cards of different ranks), undo, redo, restart, new deal, variant changes,
-reloads, and a second tab that opens the deal shown, plays a few pairs and closes. The test
+nothing: a covered card, the same card twice, two cards of different ranks), undo, redo,
+restart, new deal, variant changes, reloads, and a second tab that opens the deal shown, plays a few pairs and closes. The test
 keeps a model beside the page: the game of each deal (``nestor.Game``: the engine answers
 every rules question) and the statistics, recomputed from the actions by the rules of
 ``nestor_web/app/statistics.py`` (played from a deal's first move, won at its winning move
