@@ -3,10 +3,11 @@
 Taps on available cards (pairs, a winning line played out to the win, and taps that pair
 nothing: a covered card, the same card twice, two cards of different ranks), undo, redo,
 restart, new deal, variant changes, reloads, and a second tab that opens the deal shown,
-plays a few pairs and closes. The test keeps a model beside the page: the game of each deal (``nestor.Game``: the engine answers
-every rules question) and the statistics, recomputed from the actions by the rules of
-``nestor_web/app/statistics.py`` (played from a deal's first move, won at its winning move
-once, lost when the player leaves a deal unwon; streaks per variant).
+plays a few pairs and closes. The test keeps a model beside the page: the game of each deal
+(``nestor.Game``: the engine answers every rules question) and the statistics, recomputed
+from the actions by the rules of ``nestor_web/app/statistics.py`` (played from a deal's
+first move, won at its winning move once, lost when the player leaves a deal unwon; streaks
+per variant).
 
 After every action the page must show the model's game (moves, cards left, available
 cards, selection). After every reload and at the end, what is stored must replay to what
