@@ -36,7 +36,8 @@ code ends in ``.lost``, with the refusal's name), and it is not reported as a re
 A write the store refuses (full, or forbidden) is reported once and play goes on. Reports
 are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`, each problem once.
 
-Saving never reads the store: the manager remembers what it wrote. When another tab writes
+Saving never reads the store (but ``nestor.seq``, in :meth:`StorageManager.catch_up`): the
+manager remembers what it wrote. When another tab writes
 a key, the browser calls :meth:`StorageManager.changed_elsewhere`, then
 :meth:`StorageManager.follow`, which reads what that tab wrote:
 
