@@ -12,6 +12,7 @@ stack model with shared memos, so these are real checks of that machinery.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable, Sequence
 
@@ -486,3 +487,77 @@ def test_records_round_trip_and_review_the_same(variant, deal, rng):
     assert again == record
     assert Record.from_json(record.to_json()) == record
     assert review(again).moves == review(record).moves
+
+
+# ---- the command line: python -m nestor review ---------------------------------------------------
+
+
+def cli_lines(capsys, *argv: str) -> list[dict]:
+    from nestor.cli import main
+
+    assert main(["review", *argv]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_cli_prints_one_object_per_move_then_the_summary(capsys):
+    for variant in ("standard", "overlapping"):
+        for record in games(variant, 3, f"cli-{variant}"):
+            lines = cli_lines(capsys, record.to_text())
+            expected = review(record)
+            *moves, summary = lines
+            assert "index" not in summary and all("index" in m for m in moves)
+            assert [m["index"] for m in moves] == list(range(len(record.moves)))
+            assert [m["move"] for m in moves] == [str(m) for m in record.moves]
+            for got, want in zip(moves, expected.moves, strict=True):
+                assert got["winnable_before"] is (want.before is W)
+                assert got["winnable_after"] is (want.after is W)
+                assert got["alternatives"] == [str(m) for m in want.alternatives]
+                assert "chance_before" not in got
+            assert summary["turning_point"] == expected.turning_point
+            assert summary["alternatives"] == sorted(str(m) for m in expected.alternatives)
+            assert summary["result"] == record.replay().outcome().result
+
+
+def test_cli_strict_gives_chances_and_null_winnable(capsys):
+    rng = random.Random("cli-strict")
+    line = careful_line(rng, deal_position("strict", 12), 0.3)
+    record = Record(VARIANTS["strict"], 12, tuple(line))
+    *moves, summary = cli_lines(capsys, record.to_text())
+    expected = review(record)
+    for got, want in zip(moves, expected.moves, strict=True):
+        assert got["winnable_before"] is None and got["winnable_after"] is None
+        assert got["chance_before"] == want.chance_before
+        assert got["chance_after"] == want.chance_after
+        assert ("turned" in got) is isinstance(want.move, TurnStock)
+    assert summary["turning_point"] == expected.turning_point
+    assert summary["chance_at_start"] == expected.start_chance
+    assert summary["cuts"] == [{"index": i, "cut": c} for i, c in expected.cuts]
+
+
+def test_cli_reads_stdin_and_refuses_bad_records_with_exit_2():
+    import subprocess
+    import sys
+
+    def run(*argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "nestor", "review", *argv], input=stdin,
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+
+    good = run(stdin="standard 7 QC-QD\n")
+    assert good.returncode == 0 and len(good.stdout.splitlines()) == 2
+    assert json.loads(good.stdout.splitlines()[0])["move"] == "QC-QD"
+    for text, fragment in (
+        ("standard 7 QC-QD 2C-2D", "move 2 (2C-2D) is illegal"),
+        ("standard 7 XX", "move 1: bad move 'XX'"),
+        ("chess 7", "unknown variant"),
+        ("standard", "starts with the variant and the deal number"),
+        ("standard -3", "deal"),
+    ):
+        bad = run(text)
+        assert bad.returncode == 2, text
+        assert bad.stdout == "" and fragment in bad.stderr, (text, bad.stderr)
+    assert run("standard 7", "--max-nodes", "0").returncode == 2
+    unknown = run("standard 7 QC-QD", "--max-nodes", "1")
+    assert unknown.returncode == 0
+    assert json.loads(unknown.stdout.splitlines()[0])["winnable_before"] is None
