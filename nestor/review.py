@@ -245,6 +245,7 @@ class _Oracle:
         stacks = stacks_of(start)
         self.search = Search(stacks, list(start.stock), not self.strict, None)
         self.stack_of = {card: i for i, stack in enumerate(stacks) for card in stack}
+        self.depth = {card: j for stack in stacks for j, card in enumerate(stack)}
         self.failed: set[tuple[int, int]] = set()
         self.won: set[tuple[int, int]] = set()
         self.lines: dict[int, tuple[tuple[Pair, ...], int]] = {}
@@ -363,6 +364,48 @@ class _Oracle:
 
     # ---- moving ---------------------------------------------------------------------------
 
+    def repaired(
+        self, rest: tuple[Pair, ...], line: set[Pair], move: Pair
+    ) -> tuple[Pair, ...] | None:
+        """A winning line after ``move`` from one, ``rest``, before it; ``None`` if none found.
+
+        The current state is after ``move``. If ``move`` is a pair of ``rest``
+        (``line`` is its set), the others still win in their order: removing
+        two cards early never makes another card unavailable. Else ``rest``
+        pairs each card of ``move`` with another card of the rank; those two
+        are paired with each other instead, and the pairs are played in any
+        order that works: a pair is played as soon as both its cards are
+        available, and since playing a pair never makes another card
+        unavailable, this finds an order whenever one exists for these pairs.
+        """
+        if move in line:
+            return tuple(m for m in rest if m != move)
+        partners = [
+            c for m in rest if move.first in m.cards or move.second in m.cards
+            for c in m.cards if c not in move.cards
+        ]
+        pending = [
+            m for m in rest if move.first not in m.cards and move.second not in m.cards
+        ]
+        pending.append(Pair(partners[0], partners[1]))
+        heights = list(self.search.heights)
+        stack_of, depth = self.stack_of, self.depth
+        order: list[Pair] = []
+        while pending:
+            left = []
+            for m in pending:
+                a, b = stack_of[m.first], stack_of[m.second]
+                if heights[a] - 1 == depth[m.first] and heights[b] - 1 == depth[m.second]:
+                    heights[a] -= 1
+                    heights[b] -= 1
+                    order.append(m)
+                else:
+                    left.append(m)
+            if len(left) == len(pending):
+                return None  # no pair of these can be played any more
+            pending = left
+        return tuple(order)
+
     def choices(self, position: Position) -> Generator[None, None, tuple[Choice, ...]]:
         """Every legal move of ``position`` (the current state) with how the game stands after it.
 
@@ -388,9 +431,10 @@ class _Oracle:
                 continue
             a, b = self.stack_of[move.first], self.stack_of[move.second]
             search.pop_pair(a, b)
-            if line is not None and move in line:
-                # A pair of a winning line can be played first: the rest still wins.
-                self.learn(search.hkey, (m for m in rest if m != move))
+            if line is not None:
+                repaired = self.repaired(rest, line, move)
+                if repaired is not None:
+                    self.learn(search.hkey, repaired)
             status = yield from self.solve()
             chance = self.chance.get(self.key()) if self.strict else None
             search.restore_pair(a, b)
