@@ -414,12 +414,11 @@ class _Oracle:
         """
         out = []
         search = self.search
-        line: set[Pair] | None = None
-        rest: tuple[Pair, ...] = ()
+        # Winning lines from here: our own, then one through each winnable choice found.
+        lines: list[tuple[tuple[Pair, ...], set[Pair]]] = []
         if not self.strict and search.hkey in self.lines:
             full, at = self.lines[search.hkey]
-            rest = full[at:]
-            line = set(rest)
+            lines.append((full[at:], set(full[at:])))
         for move in position.legal_moves():
             if isinstance(move, TurnStock):
                 # Strict's only legal move then: its chance is the position's own.
@@ -431,12 +430,18 @@ class _Oracle:
                 continue
             a, b = self.stack_of[move.first], self.stack_of[move.second]
             search.pop_pair(a, b)
-            if line is not None:
-                repaired = self.repaired(rest, line, move)
-                if repaired is not None:
-                    self.learn(search.hkey, repaired)
+            if not self.strict and search.hkey not in self.lines:
+                for rest, members in lines:
+                    repaired = self.repaired(rest, members, move)
+                    if repaired is not None:
+                        self.learn(search.hkey, repaired)
+                        break
             status = yield from self.solve()
             chance = self.chance.get(self.key()) if self.strict else None
+            if status is Status.WINNABLE and search.hkey in self.lines:
+                full, at = self.lines[search.hkey]
+                through = (move, *full[at:])
+                lines.append((through, set(through)))
             search.restore_pair(a, b)
             out.append(Choice(move, status, chance))
             yield None
