@@ -67,12 +67,13 @@ __all__ = [
     "sliced",
 ]
 
-DEFAULT_MAX_NODES = 200_000
+DEFAULT_MAX_NODES = 50_000
 """The solver's node budget per position searched (see :func:`review`).
 
-Whole deals need at most a few thousand nodes (``bench/solver.py``), so the
-budget is only a guard against a pathological position; past it the position
-is ``Status.UNKNOWN``.
+No deal of 10,000 per variant needs more than 6,500 nodes (``bench/solver.py``),
+and positions later in a game need fewer, so the budget is only a guard against a
+pathological position (at some 10 µs a node, it bounds one search to about half
+a second); past it the position is ``Status.UNKNOWN``.
 """
 
 CHANCE_TOLERANCE = 1e-9

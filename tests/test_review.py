@@ -31,6 +31,7 @@ from nestor import VARIANTS, Game, NestorError, Record, RecordError, deal_positi
 from nestor.position import Move, Pair, Position, TurnStock
 from nestor.review import (
     CHANCE_TOLERANCE,
+    DEFAULT_MAX_NODES,
     Choice,
     MoveReview,
     Review,
@@ -60,7 +61,9 @@ def run_steps(steps):
             items.append(item)
 
 
-def review_from(position: Position, moves: Sequence[Move], max_nodes: int = 200_000) -> Review:
+def review_from(
+    position: Position, moves: Sequence[Move], max_nodes: int = DEFAULT_MAX_NODES
+) -> Review:
     result, items, _ = run_steps(position_review_steps(position, moves, max_nodes))
     assert tuple(items) == result.moves  # the moves yielded are the review's, in order
     return result
