@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -288,6 +289,8 @@ def main() -> int:
           f"(seed {args.seed}; made in {made:.0f} s)")
     print(f"review: nestor.review.review, default node budget; floor: one solve of the deal, "
           f"same game, same run; CPython {sys.version.split()[0]}; times in ms per game")
+    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} cores)")
     print_table("CPython", cpython(games))
     if args.browser:
         rows = chromium_rows(games, args.browser_games or args.games)
@@ -297,6 +300,7 @@ def main() -> int:
             verdict = "met" if p95(row.sliced) < TARGET_MS else "NOT met"
             print(f"  {variant}: p95 sliced {p95(row.sliced):.1f} ms, in one go "
                   f"{p95(row.review):.1f} ms; target p95 < {TARGET_MS:.0f} ms: {verdict}")
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 
