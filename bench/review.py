@@ -134,6 +134,8 @@ class Row:
 
     review: list[float] = field(default_factory=list)
     floor: list[float] = field(default_factory=list)
+    review_nodes: list[float] = field(default_factory=list)
+    floor_nodes: list[float] = field(default_factory=list)
     sliced: list[float] = field(default_factory=list)
     won: int = 0
     lost: int = 0
@@ -161,6 +163,10 @@ def print_table(title: str, rows: dict[str, Row], sliced: bool = False) -> None:
         tail = f"  {three(row.sliced)}" if sliced else ""
         print(f"{variant:12} {len(row.review):5} {row.won:4} {row.lost:4} | {three(row.review)}"
               f" |       {three(row.floor)} | {ratio_median:8.1f} {ratio_p95:6.1f}{tail}")
+    if any(row.review_nodes for row in rows.values()):
+        print("solver nodes per game (the same on every machine): review | floor")
+        for variant, row in rows.items():
+            print(f"  {variant:12} {three(row.review_nodes)} | {three(row.floor_nodes)}")
     for variant, row in rows.items():
         print(f"  slowest {variant}: {row.slowest[0]:.1f} ms: {row.slowest[1]}")
 
@@ -172,13 +178,15 @@ def cpython(games: dict[str, list[tuple[str, Record]]]) -> dict[str, Row]:
         row = rows[variant] = Row()
         for _, record in items:
             start = time.perf_counter()
-            solve(deal_position(variant, record.deal))
+            plain = solve(deal_position(variant, record.deal))
             floor = (time.perf_counter() - start) * 1000
             start = time.perf_counter()
             result = review(record)
             ms = (time.perf_counter() - start) * 1000
             assert result.outcome is not None
             row.add(ms, floor, record, result.outcome.won)
+            row.review_nodes.append(result.nodes)
+            row.floor_nodes.append(plain.nodes)
     return rows
 
 

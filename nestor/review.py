@@ -186,6 +186,8 @@ class Review:
             open variants.
         critical: the indexes of the critical moments (see
             :attr:`MoveReview.critical`), in play order.
+        nodes: the positions the solver visited for the whole review (its
+            effort, comparable with :attr:`nestor.solver.Solution.nodes`).
     """
 
     record: Record | None
@@ -198,6 +200,7 @@ class Review:
     undecided: bool
     cuts: tuple[tuple[int, float], ...]
     critical: tuple[int, ...]
+    nodes: int = 0
 
     @property
     def alternatives(self) -> tuple[Move, ...]:
@@ -577,6 +580,7 @@ def _review(
         undecided=undecided,
         cuts=cuts,
         critical=tuple(m.index for m in moves if m.critical),
+        nodes=oracle.nodes,
     )
 
 
