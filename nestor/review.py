@@ -202,6 +202,21 @@ class Review:
     critical: tuple[int, ...]
     nodes: int = 0
 
+    def position_before(self, index: int) -> Position:
+        """The position in which move ``index`` was played (``len(moves)``: the last one).
+
+        For showing the board at a moment of the review, or trying again from there.
+
+        Raises:
+            IndexError: ``index`` is not in ``0 .. len(moves)``.
+        """
+        if not 0 <= index <= len(self.moves):
+            raise IndexError(f"move index {index} is not in 0..{len(self.moves)}")
+        here = self.position
+        for item in self.moves[:index]:
+            here = here.apply(item.move)
+        return here
+
     @property
     def alternatives(self) -> tuple[Move, ...]:
         """The alternatives at the turning point (``()`` when there is none), sorted."""

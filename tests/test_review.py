@@ -332,6 +332,11 @@ def test_a_lost_winnable_game_names_its_turning_point_and_an_alternative_that_wi
         result = review(record)
         assert result.turning_point == at
         assert result.moves[at].move == losing[0]
+        assert result.position_before(at) == here  # the board shown at the turning point
+        assert result.position_before(0) == p
+        assert result.position_before(len(line)) == record.replay().position
+        with pytest.raises(IndexError):
+            result.position_before(len(line) + 1)
         assert all(m.before is W for m in result.moves[: at + 1])
         assert all(m.after is L for m in result.moves[at:])
         assert result.alternatives and list(result.alternatives) == sorted(
