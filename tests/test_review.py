@@ -189,8 +189,21 @@ def solver_reference(start: Position, moves: Sequence[Move]) -> dict:
 
 
 def plain_reference(start: Position, moves: Sequence[Move]) -> dict:
+    """The plain search of bench/solver.py (which knows no unpaired stock card: a finished
+    game is judged by its outcome)."""
     plain = plain_search_class()
-    return reference(start, moves, lambda p: plain(p).winnable(), lambda p: plain(p).chance())
+
+    def winnable(p: Position) -> bool:
+        outcome = p.outcome()
+        return outcome.won if outcome is not None else plain(p).winnable()
+
+    def chance(p: Position) -> float:
+        outcome = p.outcome()
+        if outcome is not None:
+            return 1.0 if outcome.won else 0.0
+        return plain(p).chance()
+
+    return reference(start, moves, winnable, chance)
 
 
 def random_line(rng: random.Random, p: Position, finish: bool = True) -> list[Move]:
