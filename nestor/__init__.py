@@ -10,8 +10,10 @@ rules: a position's available cards, pairs, partners, outcome),
 (every error with a code and details, listed in ``CODES``),
 :mod:`~nestor.checks` (``whole_number``), :mod:`~nestor.jsontext` (safe JSON
 reading), :mod:`~nestor.solver`, :mod:`~nestor.analysis` (odds, intervals,
-finding a winnable deal) and :mod:`~nestor.cli` (``python -m nestor``). The
-solver and the analysis are imported from their modules, not from here.
+finding a winnable deal), :mod:`~nestor.review` (a game's review: the turning
+point, the alternatives, the critical moments) and :mod:`~nestor.cli`
+(``python -m nestor``). The solver, the analysis and the review are imported
+from their modules, not from here.
 
 Quick tour::
 
