@@ -5,6 +5,7 @@ Commands:
     replay    replay a game record and print the position it reaches
     solve     solve positions read as JSON Lines on stdin
     odds      solve a range of deals and print the share that can be won
+    daily     print the daily deal of a date (variant and deal number)
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
@@ -20,11 +21,13 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any, TextIO
 
 from .analysis import odds
 from .cards import rank_label
 from .checks import whole_number
+from .daily import DAILY_VARIANTS, DAILY_VERSION, daily_deal, parse_date
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
@@ -159,6 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
                       help="worker processes (default: one per core)")
     odds.add_argument("--json", action="store_true", help="print the result as JSON")
 
+    daily = sub.add_parser(
+        "daily",
+        help="print the daily deal of a date",
+        description=f"Print the daily deal of a date: the same for everyone on that date "
+        f"(formula version {DAILY_VERSION}: SplitMix64 seeded from the date's digits picks one "
+        f"of {', '.join(DAILY_VARIANTS)}, then the deal number; see nestor/daily.py).",
+    )
+    daily.add_argument("date", nargs="?", default=None, metavar="YYYY-MM-DD",
+                       help="the calendar date (default: today, in local time)")
+    daily.add_argument("--json", action="store_true",
+                       help='print {"date", "variant", "deal"} as JSON')
+
     sub.add_parser("variants", help="list the variants", description="List every variant.")
     return parser
 
@@ -249,6 +264,13 @@ def _run(args: argparse.Namespace) -> int:
             outcome = game.outcome()
             print("outcome: " + ("in play" if outcome is None else
                                  f"{outcome.result} ({outcome.value})"))
+        elif args.command == "daily":
+            day = date.today() if args.date is None else parse_date(args.date)
+            variant, number = daily_deal(day)
+            if args.json:
+                print(json.dumps({"date": day.isoformat(), "variant": variant, "deal": number}))
+            else:
+                print(f"{day.isoformat()}: {get_variant(variant).title}, deal {number}")
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":
