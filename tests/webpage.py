@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from datetime import date
 
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
@@ -96,6 +97,7 @@ class Page:
         languages: Sequence[str] = ("en",),
         clock: Callable[[], int] | None = None,
         durable: MemoryCopy | None = None,
+        today: Callable[[], date] | None = None,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.durable = durable
@@ -106,7 +108,7 @@ class Page:
         if isinstance(self.store, SharedStore):
             self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
-            query, i18n.pick_language(list(languages)), rng=rng, clock=clock
+            query, i18n.pick_language(list(languages)), rng=rng, clock=clock, today=today
         )
         self._use_language()
         self.announcement: str | None = None
@@ -183,6 +185,10 @@ class Page:
     def new_deal(self, variant: str | None = None) -> tuple[Event, ...]:
         self.receive()
         return self.run(self.session.new_deal(variant))
+
+    def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
+        self.receive()
+        return self.run(self.session.open_daily(day))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
         self.receive()

@@ -57,6 +57,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from datetime import date
 from typing import Protocol, TypeVar
 
 from nestor import NestorError
@@ -234,8 +235,11 @@ class StorageManager:
         language: str,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        today: Callable[[], date] | None = None,
     ) -> Session:
         """Open the session of a page with URL query ``query`` from what is stored.
+
+        ``today`` gives the player's local date (the daily deal's; default: this computer's).
 
         ``language`` is the language the browser prefers, taken on a first visit (and
         when the settings could not be read). The settings, the game in play and the
@@ -247,7 +251,7 @@ class StorageManager:
             settings = Settings()
         if settings.language is None:
             settings.language = language
-        request, link_problem = parse_query(query)
+        request, link_problem = parse_query(query, today() if today is not None else None)
         if link_problem is not None:
             self.problems.append(link_problem)
         saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
@@ -261,6 +265,7 @@ class StorageManager:
             stats = Stats()
         session = Session.start(
             request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
+            today=today,
         )
         self.save(session)
         return session
