@@ -45,7 +45,7 @@ class DailyPanel:
             return
         self._drawn = state
         el = self.el
-        el["daily-label"].textContent = f" · {label}" if label else ""
+        el["daily-label"].textContent = label or ""
         _hide(el["daily-label"], label is None)
         _hide(el["share"], not state[1])
         if not state[1]:
