@@ -88,7 +88,9 @@ def daily_deal(day: date) -> tuple[str, int]:
     for deal in daily_candidates(day):
         if solve(deal_position(variant, deal)).status is Status.WINNABLE:
             return variant, deal
-    raise NestorError(f"no daily deal of {day.isoformat()} can be won")  # pragma: no cover
+    raise NestorError(  # pragma: no cover
+        f"no daily deal of {day.isoformat()} can be won", code="error"
+    )
 
 
 def is_daily_deal(day: date, variant: str, deal: int) -> bool:
