@@ -4,8 +4,9 @@ Pure Python, standard library only; the same files run under CPython (tests,
 command line) and Pyodide in the browser.
 
 Modules: :mod:`~nestor.cards` (card codes), :mod:`~nestor.variants`,
-:mod:`~nestor.deal` (deal numbers, the shuffle), :mod:`~nestor.position` (the
-rules: a position's available cards, pairs, partners, outcome),
+:mod:`~nestor.deal` (deal numbers, the shuffle), :mod:`~nestor.daily` (the daily deal of
+a date), :mod:`~nestor.position` (the rules: a position's available cards, pairs,
+partners, outcome),
 :mod:`~nestor.game` (a game with undo and its record), :mod:`~nestor.errors`
 (every error with a code and details, listed in ``CODES``),
 :mod:`~nestor.checks` (``whole_number``), :mod:`~nestor.jsontext` (safe JSON
@@ -31,6 +32,7 @@ from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_layout, dea
 from .errors import (
     CODES,
     CardError,
+    DateError,
     DealNumberError,
     HistoryError,
     IllegalMoveError,
@@ -50,7 +52,8 @@ __all__ = [
     "DECK", "RANKS", "SUITS", "card_name", "parse_card", "rank_of",
     "whole_number",
     "MAX_DEAL", "SHUFFLE_VERSION", "check_deal_number", "deal_layout", "deal_position",
-    "CODES", "CardError", "DealNumberError", "HistoryError", "IllegalMoveError", "MoveError",
+    "CODES", "CardError", "DateError", "DealNumberError", "HistoryError", "IllegalMoveError",
+    "MoveError",
     "NestorError", "PositionError", "RecordError", "VariantError",
     "Game", "Record",
     "Move", "Outcome", "Pair", "Place", "Position", "TurnStock", "parse_move",

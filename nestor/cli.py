@@ -6,6 +6,7 @@ Commands:
     review    review a game record: per move, was it still winnable; the turning point
     solve     solve positions read as JSON Lines on stdin
     odds      solve a range of deals and print the share that can be won
+    daily     print the daily deal of a date (variant and deal number)
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
@@ -21,11 +22,13 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any, TextIO
 
 from .analysis import odds
 from .cards import rank_label
 from .checks import whole_number
+from .daily import DAILY_VARIANTS, DAILY_VERSION, daily_deal, parse_date
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
@@ -178,6 +181,18 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                       help="worker processes (default: one per core)")
     odds.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    daily = sub.add_parser(
+        "daily",
+        help="print the daily deal of a date",
+        description=f"Print the daily deal of a date: the same for everyone on that date "
+        f"(formula version {DAILY_VERSION}: SplitMix64 seeded from the date's digits picks one "
+        f"of {', '.join(DAILY_VARIANTS)}, then the deal number; see nestor/daily.py).",
+    )
+    daily.add_argument("date", nargs="?", default=None, metavar="YYYY-MM-DD",
+                       help="the calendar date (default: today, in local time)")
+    daily.add_argument("--json", action="store_true",
+                       help='print {"date", "variant", "deal"} as JSON')
 
     sub.add_parser("variants", help="list the variants", description="List every variant.")
     return parser
@@ -340,6 +355,13 @@ def _run(args: argparse.Namespace) -> int:
         elif args.command == "review":
             text = args.record if args.record is not None else sys.stdin.read()
             review_lines(Record.from_text(text), sys.stdout, args.max_nodes)
+        elif args.command == "daily":
+            day = date.today() if args.date is None else parse_date(args.date)
+            variant, number = daily_deal(day)
+            if args.json:
+                print(json.dumps({"date": day.isoformat(), "variant": variant, "deal": number}))
+            else:
+                print(f"{day.isoformat()}: {get_variant(variant).title}, deal {number}")
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":

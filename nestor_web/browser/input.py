@@ -52,6 +52,7 @@ class Input:
             ("settings", "change", self.on_setting_change),
             ("keys-dialog", "click", self.on_control_click),
             ("stats-dialog", "click", self.on_control_click),
+            ("share", "click", self.on_control_click),
         ):
             self._listen(document.getElementById(name), kind, handler)
         self._listen(window, "popstate", lambda _event: commands.address_changed())

@@ -26,6 +26,7 @@ from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
 from .actuator import DIALOGS, Actuator
+from .daily import DailyPanel, local_today
 from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
@@ -56,7 +57,8 @@ class App:
             str(window.navigator.language)
         ]
         session: Session = self.storage.resume(
-            str(window.location.search), pick_language(languages), alone=alone
+            str(window.location.search), pick_language(languages), alone=alone,
+            today=local_today,
         )
         self.session = session
         if problem is not None:
@@ -64,6 +66,7 @@ class App:
         self._use_language()
         self.tasks = Tasks()
         self.actuator = Actuator()
+        self.daily = DailyPanel()
         self.actuator.fill_texts()
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
@@ -108,6 +111,7 @@ class App:
         self.actuator.draw(
             board_view(session), events, announcement(events, session), drawn
         )
+        self.daily.draw(session)
         self._schedule_save()
         if (
             session.settings.winnable_indicator
@@ -243,6 +247,10 @@ class App:
             self.tasks.spawn(self.hint_task)
         elif name == "new":
             self.deal_new(s.game.variant.name)
+        elif name == "daily":
+            self.run(s.open_daily, animate=False)
+        elif name == "share":
+            self.tasks.spawn(lambda: self.daily.share(s))
         elif name == "variant" and value is not None:
             self.deal_new(value)
         elif name in ("keys", "settings", "rules"):
@@ -282,9 +290,12 @@ class App:
 
     def address_changed(self) -> None:
         """Back or Forward: go to the deal in the address (resumed if in progress)."""
-        request, problem = parse_query(str(window.location.search))
+        request, problem = parse_query(str(window.location.search), local_today())
         self.session.solving = False
-        if request is not None and request.deal is not None:
+        if request is not None and request.daily is not None:
+            day = request.daily
+            self.run(lambda: self.session.open_daily(day), animate=False)
+        elif request is not None and request.deal is not None:
             self.run(lambda: self.session.open_deal(request.variant.name, request.deal or 0),
                      animate=False)
         elif problem is not None:
