@@ -104,6 +104,7 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     )
     settings = json.loads(stored(page, "nestor.settings"))
     assert settings["winnable_indicator"] is True and settings["winnable_only"] is True
+    page.keyboard.press("Escape")  # the settings panel is modal: close it
     for _ in range(3):
         before = page.locator("#deal-number").inner_text()
         page.click('[data-action="new"]')

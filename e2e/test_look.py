@@ -184,3 +184,51 @@ def test_sounds_are_off_by_default_and_play_once_set(page: Page, wait_ready) -> 
     move = game.legal_moves()[0]
     play(page, move)
     page.wait_for_function("() => window.nestorSound === 'pair'")
+
+
+def rows_of(page: Page, selector: str) -> int:
+    """How many rows the visible buttons of ``selector`` take."""
+    return page.evaluate("""sel => new Set([...document.querySelectorAll(sel)]
+        .filter(b => b.offsetParent !== null)
+        .map(b => Math.round(b.getBoundingClientRect().top))).size""", selector)
+
+
+def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready) -> None:
+    page.set_viewport_size({"width": 360, "height": 640})
+    open_game(page, wait_ready, "?variant=strict&deal=4")
+    assert rows_of(page, "#controls button") <= 2
+    board = page.locator("#board").bounding_box()
+    page.click('#controls [data-action="settings"]')
+    expect(page.locator("#settings-dialog")).to_have_attribute("open", "")
+    page.check("#opt-four-colours")
+    page.wait_for_function("() => !window.nestorSavePending")
+    assert page.locator("#board").bounding_box() == board
+    assert page.evaluate("() => window.scrollY") == 0
+    page.keyboard.press("Escape")
+    # How to play, with the odds table in the page, in the player's language.
+    page.click('#controls [data-action="rules"]')
+    odds = page.locator("#rules-dialog table.odds tbody tr")
+    expect(odds).to_have_count(6)
+    expect(odds.first).to_contain_text("53.29%")
+    assert page.locator('#rules-dialog a[href$=".md"]').count() == 0
+    page.keyboard.press("Escape")
+
+
+def test_statistics_fit_their_dialog_without_a_frame(page: Page, wait_ready) -> None:
+    for width, height, language in ((390, 844, "en"), (1280, 800, "de"), (360, 640, "de")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.add_init_script(
+            f"localStorage.setItem('nestor.settings', JSON.stringify({{language: '{language}'}}))"
+        )
+        open_game(page, wait_ready, "?variant=standard&deal=7")
+        page.click('#controls [data-action="stats"]')
+        dialog = page.locator("#stats-dialog")
+        expect(dialog).to_have_attribute("open", "")
+        wide, room = page.evaluate("""() => {
+            const t = document.querySelector('#stats-dialog table');
+            return [t.scrollWidth, t.parentElement.clientWidth]; }""")
+        assert wide <= room, (width, language, wide, room)
+        # The dialog holds the focus itself: no control or scroller is framed as it opens.
+        assert page.evaluate("() => document.activeElement.id") == "stats-dialog"
+        assert dialog.evaluate("d => getComputedStyle(d).outlineStyle") == "none"
+        page.keyboard.press("Escape")

@@ -128,6 +128,7 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
     pair(page, doublets)
     page.locator('#controls [data-action="settings"]').click()
     page.check('[data-setting="winnable_indicator"]')
+    page.keyboard.press("Escape")  # the settings panel is modal: close it
     before = saved(page)
     assert all(before.values()), before
 
