@@ -13,6 +13,8 @@
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
 #   make bench-worker  Python in PyScript's worker mode beside the main thread: boot, blocking
 #                      time, taps, one DOM call over the bridge (not part of make test)
+#   make bench-review  reviewing 200 finished games per variant, CPython and Chromium, beside
+#                      one solve of the deal (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
 #   make bench-tabs    a storage event and a BroadcastChannel message between two tabs: arrival
 #                      and latency, a frozen tab; a pair in one game tab to the other's board
@@ -47,7 +49,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
-        bench-boot bench-worker bench-tabs lighthouse clean distclean
+        bench-boot bench-worker bench-tabs bench-review lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -180,6 +182,13 @@ bench-worker: $(VENV_STAMP) vendor chromium
 
 bench-tabs: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/tab_events.py $(BENCH_ARGS)
+
+# Issue 12: the game review (nestor.review) over 200 finished games per variant (random, greedy
+# and careful players, seeded), median, p95 and worst ms per game in CPython and in the page's
+# Pyodide (whole and in 8 ms slices), beside one solve of the deal in the same run. It never
+# fails on a time. Several minutes. BENCH_ARGS="--games 50" for a quicker look.
+bench-review: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/review.py --browser $(BENCH_ARGS)
 
 # The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
 # fresh profile each run: the four category scores and LCP, TBT, CLS per preset.

@@ -178,6 +178,13 @@ RECORD_ANIMATIONS = """() => {
 180 ms may be over before the test can look at it)."""
 
 
+def settled(page: Page, card: str) -> None:
+    """Wait until ``card`` has slid back (no animation left on it)."""
+    page.wait_for_function(
+        "c => document.querySelector(`[data-card='${c}']`).getAnimations().length === 0",
+        arg=card)
+
+
 def transform(page: Page, card: str) -> str:
     return str(page.locator(f'#board [data-card="{card}"]').evaluate("e => e.style.transform"))
 
@@ -215,9 +222,7 @@ def test_drag_with_the_mouse(page: Page, wait_ready) -> None:
     back = page.locator(f'[data-card="{other_pair.first}"]')
     expect(back).not_to_have_attribute("data-dragging", "")
     assert page.evaluate("window.__animated") == [other_pair.first]  # it slid back
-    page.wait_for_function(
-        "c => document.querySelector(`[data-card='${c}']`).getAnimations().length === 0",
-        arg=other_pair.first)
+    settled(page, other_pair.first)
     assert transform(page, other_pair.first) == ""
     expect(page.locator("#moves-made")).to_have_text("1")
     expect(page.locator("[data-selected]")).to_have_count(0)
@@ -226,6 +231,7 @@ def test_drag_with_the_mouse(page: Page, wait_ready) -> None:
     mouse_drag(page, other_pair.first, (5, 5))
     page.mouse.up()
     expect(page.locator("#moves-made")).to_have_text("1")
+    settled(page, other_pair.first)  # measure it where it rests, not on its way back
 
     # A press that moves a little is still a tap: it selects.
     x, y = centre(page, other_pair.first)
@@ -320,9 +326,7 @@ def test_drag_with_a_finger(site_context, base_url, wait_ready) -> None:
     expect(page.locator(f'#board [data-card="{pair.first}"]')).to_have_count(0)
     # Onto a card of another rank: back it goes.
     touch_drag(page, cdp, centre(page, other_pair.first), centre(page, stranger))
-    page.wait_for_function(
-        "c => document.querySelector(`[data-card='${c}']`).getAnimations().length === 0",
-        arg=other_pair.first)
+    settled(page, other_pair.first)
     assert transform(page, other_pair.first) == ""
     expect(page.locator("#moves-made")).to_have_text("1")
     # A tap with the finger still selects, and a second one pairs.

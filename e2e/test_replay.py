@@ -42,10 +42,14 @@ def game_after(variant: str, deal: int, moves: list[Move]) -> Game:
 
 def face_up(game: Game) -> list[str]:
     """The cards a board of ``game`` shows face up, in drawing order: the columns, the reserve
-    (or Strict's stock once turned up), and a stock card that could not pair."""
+    (or Strict's stock once turned up), the stock card the last move turned and paired
+    (shown beside the stock until the next move), and a stock card that could not pair."""
     pos = game.position
     spare = pos.stock if pos.stock_turned_up else pos.reserve
+    turned = game.last_turned()
+    paired = turned is not None and turned != pos.unpaired and not pos.stock_turned_up
     return [*shown_codes(game)[: sum(map(len, pos.columns))], *spare,
+            *([turned] if paired and turned else []),
             *([pos.unpaired] if pos.unpaired else [])]
 
 
@@ -92,7 +96,10 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     expect(body).to_have_attribute("data-mode", "replay")
     expect(page.locator("#replay")).to_be_visible()
     expect(page.locator("#board")).to_be_hidden()
-    expect(page.locator("#controls")).to_be_hidden()
+    # The game's controls are hidden; the panels' icon buttons stay (Settings, How to play).
+    expect(page.locator('#controls [data-action="new"]')).to_be_hidden()
+    expect(page.locator('#counters [data-action="copy-link"]')).to_be_hidden()
+    expect(page.locator('#controls [data-action="settings"]')).to_be_visible()
     expect(page.locator("#replay-title")).to_have_text(f"Replay: Standard, deal {deal}")
     expect(page).to_have_url(re.compile(re.escape(query) + "$"))
     expect_position(page, "standard", deal, [])
@@ -147,13 +154,21 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     assert kept(page) == before
 
     # German, in the replay too.
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
+    settings = page.locator("#settings-dialog")
+    expect(settings).to_have_attribute("open", "")
     page.select_option("#opt-language", "de")
     expect(page.locator("#replay-title")).to_have_text(f"Wiederholung: Standard, Spiel {deal}")
     expect(page.locator('[data-replay-command="from-here"]')).to_have_text("Von hier an spielen")
     expect(page.locator("#replay-step")).to_contain_text(f"von {len(line)}")
     page.select_option("#opt-language", "en")
-    page.click("#settings summary")
+    # The panel has the keys while it is open: an arrow key does not step the replay.
+    at_panel = cursor(page)
+    settings.focus()
+    page.keyboard.press("ArrowRight")
+    assert cursor(page) == at_panel
+    page.keyboard.press("Escape")
+    expect(settings).not_to_have_attribute("open", "")
 
     # Play from here: the game goes on from that position, and a win counts with help.
     at = len(line) - 4
@@ -195,7 +210,7 @@ def test_copy_link_and_open_it_in_a_fresh_profile(
     for move in record.moves:
         play(page, move)
     expect(page.locator("#moves-made")).to_have_text(str(len(record.moves)))
-    page.click('#controls [data-action="copy-link"]')
+    page.click('#counters [data-action="copy-link"]')
     panel = page.locator("#link-panel")
     expect(panel).to_be_visible()
     expect(panel).to_have_attribute("data-copied", "true")
@@ -245,7 +260,7 @@ def test_copy_link_refused_shows_a_selected_field(site_context, base_url, wait_r
     move = game.legal_moves()[0]
     game.push(move)
     play(page, move)
-    page.click('#controls [data-action="copy-link"]')
+    page.click('#counters [data-action="copy-link"]')
     expect(page.locator("#link-panel")).to_have_attribute("data-copied", "false")
     expect(page.locator("#link-words")).to_contain_text("did not let the game copy the link")
     field = page.locator("#link-field")

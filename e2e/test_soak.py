@@ -1,12 +1,13 @@
 """The soak of issue 10: random actions in one profile, checked against a model.
 
-Taps on available cards (pairs, and taps that pair nothing: a covered card, the same card
-twice, two cards of different ranks), undo, redo, restart, new deal, variant changes,
-reloads, and a second tab that opens the deal shown, plays a few pairs and closes. The test
-keeps a model beside the page: the game of each deal (``nestor.Game``: the engine answers
-every rules question) and the statistics, recomputed from the actions by the rules of
-``nestor_web/app/statistics.py`` (played from a deal's first move, won at its winning move
-once, lost when the player leaves a deal unwon; streaks per variant).
+Taps on available cards (pairs, a winning line played out to the win, and taps that pair
+nothing: a covered card, the same card twice, two cards of different ranks), undo, redo,
+restart, new deal, variant changes, reloads, and a second tab that opens the deal shown,
+plays a few pairs and closes. The test keeps a model beside the page: the game of each deal
+(``nestor.Game``: the engine answers every rules question) and the statistics, recomputed
+from the actions by the rules of ``nestor_web/app/statistics.py`` (played from a deal's
+first move, won at its winning move once, lost when the player leaves a deal unwon; streaks
+per variant).
 
 After every action the page must show the model's game (moves, cards left, available
 cards, selection). After every reload and at the end, what is stored must replay to what
@@ -215,6 +216,26 @@ class Soak:
             self.tap(card)
             self._tap_model(card)
 
+    def play_out(self) -> None:
+        """Tap the solver's winning line to its end (a win), if the deal can still be won;
+        else a pair."""
+        if self.game.variant.name == "strict":
+            self.pair()
+            return
+        line = solve(self.game.position).line
+        if not line:
+            self.pair()
+            return
+        for move in line:
+            assert isinstance(move, Pair)
+            if self.selected is not None and self.selected not in move.cards:
+                self.tap(self.selected)
+                self._tap_model(self.selected)
+            for card in move.cards:
+                if self.selected != card:
+                    self.tap(card)
+                    self._tap_model(card)
+
     def tap_nothing(self) -> None:
         """A tap that pairs nothing."""
         position = self.game.position
@@ -349,8 +370,8 @@ class Soak:
     # ---- the run ------------------------------------------------------------------------
 
     ACTIONS = (
-        ("pair", 34), ("tap_nothing", 16), ("undo", 14), ("redo", 9), ("restart", 3),
-        ("new_deal", 5), ("variant", 4), ("reload", 3), ("second_tab", 3),
+        ("pair", 32), ("play_out", 3), ("tap_nothing", 15), ("undo", 14), ("redo", 9),
+        ("restart", 3), ("new_deal", 5), ("variant", 4), ("reload", 3), ("second_tab", 3),
     )
 
     def run(self, actions: int) -> None:

@@ -6,6 +6,7 @@ import ast
 import io
 import pickle
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from nestor import (
     CODES,
     CardError,
+    DateError,
     DealNumberError,
     Game,
     HistoryError,
@@ -34,6 +36,7 @@ from nestor import (
 )
 from nestor import errors as errors_module
 from nestor.cli import main, solve_lines
+from nestor.daily import check_daily_date, parse_date
 from nestor.jsontext import MAX_DEPTH, load_object, loads
 from nestor.link import decode_moves
 
@@ -196,6 +199,10 @@ CASES: list[tuple[str, Callable[[], object], type[NestorError], dict[str, str | 
     ("moves.character", lambda: decode_moves("1AN1"), RecordError, {"index": 4, "value": "1"}),
     ("moves.incomplete", lambda: decode_moves("1AN0A"), RecordError, {"index": 3}),
     ("moves.order", lambda: decode_moves("1NA"), RecordError, {"index": 1}),
+    ("date.syntax", lambda: parse_date("1.12.2026"), DateError, {"value": "1.12.2026"}),
+    ("date.unknown", lambda: parse_date("2026-02-30"), DateError, {"value": "2026-02-30"}),
+    ("date.future", lambda: check_daily_date("2026-12-02", date(2026, 12, 1)), DateError,
+     {"value": "2026-12-02", "today": "2026-12-01"}),
     ("history.undo", undo_fresh, HistoryError, {}),
     ("history.redo", redo_fresh, HistoryError, {}),
     ("cli.line", lambda: solve_lines(['{"variant": "standard", "columns": []}', "[1"],

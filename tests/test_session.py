@@ -321,7 +321,7 @@ def test_open_with_unreadable_save_sets_it_aside(text):
     assert session.game.cursor == 0
     assert store.data[UNREADABLE_KEY] == text
     assert store.data[SETTINGS[0]] == SETTINGS[1]
-    assert set(store.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY}
+    assert set(store.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY, SEQ_KEY}
     assert saved(store) == {
         "version": 1, "variant": "standard", "deal": session.game.deal, "moves": [], "cursor": 0,
         "hints": 0, "solver_moves": 0,

@@ -134,6 +134,8 @@ def test_the_same_deal_in_two_tabs_the_stale_tab_shows_the_newer_game_and_no_mov
     events = tab_b.receive()  # the stale tab follows: A's position, redrawn, with a notice
     assert FromOtherTab("game") in events
     assert tab_b.session.game.moves == four
+    assert tab_b.session.last_uncovered == ()  # the last move's flash is the moving tab's own
+    tab_a.session.last_uncovered = ()
     assert dataclasses.replace(tab_b.view(), notice=None) == tab_a.view()
     i18n.set_language("en")
     assert tab_b.notice == (

@@ -116,11 +116,20 @@ def check_html(view: BoardView, position: Position) -> list[Element]:
         shown += list(position.stock)
     else:
         shown += list(position.reserve)
+    if view.turned is not None:  # the stock card the last turn paired, shown face up
+        shown.append(view.turned.code)
     if position.unpaired is not None:
         shown.append(position.unpaired)
     assert [e.attrs["data-card"] for e in cards] == shown
     face_down = 0 if view.stock_open else len(position.stock)
-    assert len(cards) == view.cards_left - face_down == position.cards_left() - face_down
+    extra = view.turned is not None
+    assert len(cards) - extra == view.cards_left - face_down == position.cards_left() - face_down
+    turned = [e.attrs["data-card"] for e in cards if "data-turned" in e.attrs]
+    if view.stock_open:
+        assert turned == list(position.stock)
+    else:
+        last = position.unpaired or (view.turned.code if view.turned else None)
+        assert turned == ([last] if last else [])
     for e in cards:
         code = e.attrs["data-card"]
         if code in avail:
@@ -524,3 +533,20 @@ def test_pair_plays_only_a_pair_and_keeps_the_selection_otherwise():
     assert session.selected == stranger and session.game.cursor == 0
     events = session.pair(pair.second, pair.first)
     assert events and list(session.game.moves) == [pair] and session.selected is None
+
+
+def test_strict_turned_card_is_drawn_face_up_until_the_next_move():
+    # Strict deal 4: three pairs, then the stock's 5S pairs with the 5H.
+    session = session_for("strict", 4)
+    for text in ("3H-3S", "6C-6H", "8C-8S", "stock"):
+        session.game.push(text)
+    assert session.game.last_turned() == "5S"
+    view = board_view(session)
+    assert view.turned is not None and view.turned.code == "5S" and view.turned.turned
+    cards = check_html(view, session.game.position)
+    shown = [e for e in cards if e.attrs["data-card"] == "5S"]
+    assert len(shown) == 1 and "data-turned" in shown[0].attrs and shown[0].tag != "button"
+    session.game.push(session.game.legal_moves()[0])
+    assert board_view(session).turned is None
+    session.game.undo()
+    assert board_view(session).turned is not None  # undo brings the turn back, and its card

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from datetime import date
 
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
@@ -139,6 +140,7 @@ class Page:
         clock: Callable[[], int] | None = None,
         durable: MemoryCopy | None = None,
         alone: bool | None = None,
+        today: Callable[[], date] | None = None,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.durable = durable
@@ -149,7 +151,8 @@ class Page:
         if isinstance(self.store, SharedStore | LaggingStore):
             self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
-            query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone
+            query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone,
+            today=today,
         )
         self._use_language()
         self.announcement: str | None = None
@@ -230,6 +233,10 @@ class Page:
     def new_deal(self, variant: str | None = None) -> tuple[Event, ...]:
         self.receive()
         return self.run(self.session.new_deal(variant))
+
+    def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
+        self.receive()
+        return self.run(self.session.open_daily(day))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
         self.receive()

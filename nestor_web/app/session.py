@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from nestor import (
@@ -33,8 +34,10 @@ from nestor import (
     check_deal_number,
     get_variant,
 )
+from nestor.daily import daily_deal, is_daily_deal
 
 from .events import (
+    DailyOpened,
     DealChanged,
     Event,
     FromOtherTab,
@@ -48,7 +51,7 @@ from .events import (
 )
 from .settings import Settings
 from .statistics import Stats
-from .url import DealRequest, deal_query
+from .url import DealRequest, daily_query, deal_query
 
 if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
     from nestor.solver import Solution
@@ -134,6 +137,8 @@ class Session:
             the next move, undo or another deal; ``()`` when there are none.
         rng: draws the deal numbers of new deals.
         clock: milliseconds since the Unix epoch (the statistics' times).
+        today: the player's local date (the daily deal's).
+        daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
     """
 
     def __init__(
@@ -145,6 +150,7 @@ class Session:
         shelf: Shelf | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        today: Callable[[], date] | None = None,
     ) -> None:
         self.game = game
         self.help = Help()
@@ -153,6 +159,8 @@ class Session:
         self.shelf: Shelf = shelf or NoShelf()
         self.rng = rng or random.Random()
         self.clock: Callable[[], int] = clock or (lambda: int(time.time() * 1000))
+        self.today: Callable[[], date] = today or date.today
+        self.daily: date | None = None
         self.selected: str | None = None
         self.hint: Move | None = None
         self.hint_solution: Solution | None = None
@@ -175,6 +183,7 @@ class Session:
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
         leave_saved: bool = True,
+        today: Callable[[], date] | None = None,
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
@@ -185,6 +194,8 @@ class Session:
         * A URL with a variant and no deal starts a random deal of that variant.
         * With no deal in the URL, the saved game resumes; with none, a random standard
           deal starts.
+        * The game is the daily deal (:attr:`daily`) when the URL asked for a daily deal,
+          or when it is today's.
         """
         rng = rng or random.Random()
         if saved is None:
@@ -195,10 +206,13 @@ class Session:
             game = Game(variant, rng.randrange(MAX_DEAL) if deal is None else deal)
         else:
             game = saved.game
-        session = cls(game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock)
+        session = cls(
+            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock, today=today
+        )
         if saved is not None:
             session.help = saved.help
         if request is None or (saved is None and request.deal is None):
+            session._mark_daily(None)
             return session
         if saved is None:  # the URL's deal is in play: resume it if it is on the shelf
             kept = session._take_kept(*session.key)
@@ -210,6 +224,7 @@ class Session:
             )
         else:
             session._resume_or_start(request.variant.name, request.deal, leave=leave_saved)
+        session._mark_daily(request.daily)
         return session
 
     # ---- reading -----------------------------------------------------------------------
@@ -225,8 +240,9 @@ class Session:
         return self.game.variant.name, self.game.deal
 
     def query(self) -> str:
-        """The URL query that opens this deal: ``"?variant=V&deal=N"``."""
-        return deal_query(*self.key)
+        """The URL query that opens this deal: ``"?variant=V&deal=N"``, or for the daily
+        deal ``"?daily=YYYY-MM-DD"``."""
+        return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
 
     def saved(self) -> SavedGame:
         """The game state a save keeps (the game and its help)."""
@@ -343,6 +359,17 @@ class Session:
         number = check_deal_number(deal)
         self.solving = False
         return self._resume_or_start(name, number)
+
+    def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
+        """Go to the daily deal of ``day`` (default: today; the caller checks that ``day``
+        is not later): resumed if it is in play or on the shelf, else started. While it
+        is in play, :attr:`daily` is ``day`` and a win on that date counts for the daily
+        streak."""
+        day = day or self.today()
+        self.solving = False
+        events = self._resume_or_start(*daily_deal(day))
+        self.daily = day
+        return (*events, DailyOpened(day))
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
         """Change one setting (a field of :class:`Settings`).
@@ -499,6 +526,18 @@ class Session:
             won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
         ):
             self.stats_changes += 1
+        day = self.daily
+        if (  # the daily deal won on its own date
+            day is not None and game.position.is_empty() and day == self.today()
+            and self.stats.record_daily(day)
+        ):
+            self.stats_changes += 1
+
+    def _mark_daily(self, day: date | None) -> None:
+        """The game is the daily deal of ``day`` (default: today) if it is that deal (a
+        hash or two for any other deal: the solver runs only for a candidate)."""
+        day = day or self.today()
+        self.daily = day if is_daily_deal(day, *self.key) else None
 
     def _resume_or_start(
         self, variant: str, deal: int, leave: bool = True
@@ -536,5 +575,6 @@ class Session:
         self.help = help_
         self._fresh_ui()
         self.last_uncovered = ()
+        self._mark_daily(None)
         return (DealChanged(*self.key, resumed=resumed),)
 

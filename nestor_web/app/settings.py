@@ -33,6 +33,8 @@ class Settings:
             winnable with the actual stock order).
         highlight_partners: the cards the selected card (or the card being dragged) can
             pair with are marked. On by default.
+        sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
+            pair, a win and a loss. Off by default.
     """
 
     language: str | None = None
@@ -43,6 +45,7 @@ class Settings:
     winnable_indicator: bool = False
     winnable_only: bool = False
     highlight_partners: bool = True
+    sounds: bool = False
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

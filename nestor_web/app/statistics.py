@@ -46,6 +46,19 @@ Rules
   from before statistics were kept) or whose clock ran backwards (the
   computer's clock was changed) sets no time.
 
+The daily deal
+--------------
+
+* A **date is won** when the daily deal of that date (:mod:`nestor.daily`) is won on that
+  date, the player's local date (:meth:`Stats.record_daily`, called by the session at the
+  winning move; with help or without). A past date's deal played later, or another tab's
+  game of the same deal, counts as an ordinary game of its variant only.
+* The **daily streak** is how many dates in a row are won, ending today, or yesterday while
+  today's deal is not won yet (a streak lives until a whole date passes without a win); the
+  **best daily streak** the longest such run ever.
+* The dates won are kept, the last :data:`DAILY_MEMORY` (1000) of them; the best daily
+  streak is kept apart, so it outlives the dates it was made of.
+
 Two tabs
 --------
 
@@ -60,6 +73,7 @@ are keyed so that merging is a union that never loses a result:
 * the history by ``(time_ms, variant, deal, result)``, each settlement once, in time order
   (where both tabs settled one deal, what the rules allow once is kept once: a second win,
   a second loss, or a loss after the win is taken back);
+* the dates won of the daily deal by date (a union), the best daily streak the longer one;
 * the counters reconcile with the merged deal memory: each deal the merge adds, or whose
   state it changes, moves the counters by what that deal counts (played once, won or won
   with help once); the streaks are recounted from the merged history (and keep the longer
@@ -73,7 +87,8 @@ plays one deal, so the deal memory may hold one unsettled deal per tab; each tab
 is :meth:`Stats.playing`. A reset (:meth:`Stats.reset` with ``now_ms``) is remembered per
 variant: merging a tab that reset a variant later takes that tab's records of the
 variant, not the union (what the other tab recorded in the instant before it learned of
-the reset is dropped with the rest).
+the reset is dropped with the rest). A reset of everything resets the daily record too,
+remembered the same way.
 
 Caps
 ----
@@ -94,6 +109,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from types import MappingProxyType
 
 from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError, get_variant
@@ -104,6 +120,9 @@ HISTORY_SIZE = 500
 
 DEAL_MEMORY = 5000
 """Most deals remembered (all variants together); the least recently changed go first."""
+
+DAILY_MEMORY = 1000
+"""Most dates won of the daily deal kept; the oldest go first (the best daily streak stays)."""
 
 RESULTS = ("won", "assisted", "lost")
 """Settlement results: a clean win, a win with help, a loss."""
@@ -138,6 +157,38 @@ class VariantStats:
     streak: int
     best_streak: int
     fastest_ms: int | None
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    """The daily deal's record, as shown to the player (see the module's "The daily deal").
+
+    Attributes:
+        won_today: today's daily deal is won.
+        days_won: dates won (of the last :data:`DAILY_MEMORY` kept).
+        streak: dates won in a row, ending today or yesterday; else 0.
+        best_streak: the longest such run ever.
+    """
+
+    won_today: bool
+    days_won: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True)
+class DailyRecord:
+    """The daily deal's record as plain values (what a codec stores).
+
+    Attributes:
+        won: the dates won, oldest first, each once (at most :data:`DAILY_MEMORY`).
+        best_streak: the longest run of dates won ever (at least the longest run in ``won``).
+        reset_ms: when the daily record was last reset (ms since the Unix epoch), or ``None``.
+    """
+
+    won: tuple[date, ...] = ()
+    best_streak: int = 0
+    reset_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -215,12 +266,14 @@ class StatsData:
         history: the settlements, oldest first (at most :data:`HISTORY_SIZE`).
         resets: when each variant's statistics were last reset (milliseconds since the
             Unix epoch), for variants reset since resets were remembered.
+        daily: the daily deal's record.
     """
 
     counts: Mapping[str, VariantCounts]
     deals: tuple[DealEntry, ...]
     history: tuple[Settlement, ...]
     resets: Mapping[str, int] = field(default_factory=dict)
+    daily: DailyRecord = DailyRecord()
 
 
 @dataclass
@@ -257,6 +310,9 @@ class Stats:
         self._history: list[Settlement] = []
         self._playing: _Key | None = None
         self._resets: dict[str, int] = {}
+        self._daily: set[date] = set()
+        self._daily_best = 0
+        self._daily_reset: int | None = None
 
     # ---- recording ---------------------------------------------------------------------
 
@@ -390,6 +446,47 @@ class Stats:
                 self._resets[name] = max(now_ms, self._resets.get(name, 0))
         for name in names:
             self._drop(name)
+        if variant is None:
+            self._daily.clear()
+            self._daily_best = 0
+            if now_ms is not None:
+                self._daily_reset = max(now_ms, self._daily_reset or 0)
+
+    def record_daily(self, day: date) -> bool:
+        """The daily deal of ``day`` was won on ``day`` (the caller checks both): ``day`` is
+        a date won. Returns ``True`` if that is news (save), ``False`` if it was won before.
+        """
+        if day in self._daily:
+            return False
+        self._daily.add(day)
+        self._trim_daily()
+        return True
+
+    def daily_summary(self, today: date) -> DailyStats:
+        """The daily deal's record on the date ``today`` (see the module's "The daily deal")."""
+        anchor = today if today in self._daily else today - timedelta(days=1)
+        streak = 0
+        while anchor - timedelta(days=streak) in self._daily:
+            streak += 1
+        return DailyStats(today in self._daily, len(self._daily), streak, self._daily_best)
+
+    def _trim_daily(self) -> None:
+        """Keep the best daily streak up to date, then the last :data:`DAILY_MEMORY` dates."""
+        self._daily_best = max(self._daily_best, _longest_run(self._daily))
+        if len(self._daily) > DAILY_MEMORY:
+            self._daily = set(sorted(self._daily)[-DAILY_MEMORY:])
+
+    def _merge_daily(self, other: Stats) -> None:
+        """The union of the daily records (a later reset in either tab wins, as for a
+        variant's records)."""
+        mine, theirs = self._daily_reset or -1, other._daily_reset or -1
+        if theirs > mine:
+            self._daily, self._daily_best = set(other._daily), other._daily_best
+            self._daily_reset = other._daily_reset
+        elif theirs == mine:
+            self._daily |= other._daily
+            self._daily_best = max(self._daily_best, other._daily_best)
+            self._trim_daily()
 
     def _drop(self, name: str) -> None:
         """Forget the counts, deals and history of variant ``name``."""
@@ -547,6 +644,7 @@ class Stats:
             mine = self._deals.get(self._playing)
             if mine is None or mine.state != "playing":
                 self._playing = None
+        self._merge_daily(other)
         return self._content() != before
 
     def _runs(self, name: str) -> list[int]:
@@ -587,6 +685,7 @@ class Stats:
             tuple(self._history),
             dict(self._resets),
             self._playing,
+            (frozenset(self._daily), self._daily_best, self._daily_reset),
         )
 
     # ---- reading -----------------------------------------------------------------------
@@ -661,6 +760,7 @@ class Stats:
             ),
             history=tuple(self._history),
             resets=MappingProxyType(dict(self._resets)),
+            daily=DailyRecord(tuple(sorted(self._daily)), self._daily_best, self._daily_reset),
         )
 
     @classmethod
@@ -707,6 +807,20 @@ class Stats:
             stats._deals[key] = _Deal(e.start_ms, e.state, e.helped)
         stats._history = list(data.history)
         stats._resets = dict(data.resets)
+        daily = data.daily
+        if len(daily.won) > DAILY_MEMORY:
+            raise NestorError(
+                f"the daily record holds {len(daily.won)} dates, more than {DAILY_MEMORY}"
+            )
+        if len(set(daily.won)) != len(daily.won):
+            raise NestorError("the daily record lists a date twice")
+        if _longest_run(set(daily.won)) > daily.best_streak:
+            raise NestorError(
+                f"the daily record has a best streak of {daily.best_streak} but holds "
+                f"{_longest_run(set(daily.won))} dates won in a row"
+            )
+        stats._daily, stats._daily_best = set(daily.won), daily.best_streak
+        stats._daily_reset = daily.reset_ms
         stats._check_consistency()
         return stats
 
@@ -718,6 +832,8 @@ class Stats:
         twin._history = list(self._history)
         twin._playing = self._playing
         twin._resets = dict(self._resets)
+        twin._daily, twin._daily_best = set(self._daily), self._daily_best
+        twin._daily_reset = self._daily_reset
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -729,6 +845,8 @@ class Stats:
             and self._history == other._history
             and self._playing == other._playing
             and self._resets == other._resets
+            and (self._daily, self._daily_best, self._daily_reset)
+            == (other._daily, other._daily_best, other._daily_reset)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -860,6 +978,18 @@ def _merged_state(mine: str, theirs: str, taken_back: bool) -> str:
     if mine == theirs:
         return "lost"
     return "playing" if taken_back else "lost"
+
+
+def _longest_run(days: set[date]) -> int:
+    """The most dates in a row in ``days``."""
+    best = 0
+    for day in days:
+        if day - timedelta(days=1) not in days:  # a run starts here
+            length = 1
+            while day + timedelta(days=length) in days:
+                length += 1
+            best = max(best, length)
+    return best
 
 
 def _check_key(variant: str, deal: int) -> _Key:

@@ -47,11 +47,13 @@ class Input:
         for name, kind, handler in (
             ("board", "click", self.on_board_click),
             ("controls", "click", self.on_control_click),
+            ("counters", "click", self.on_control_click),
             ("notice", "click", self.on_control_click),
             ("variant", "change", self.on_variant_change),
             ("settings", "change", self.on_setting_change),
             ("keys-dialog", "click", self.on_control_click),
             ("stats-dialog", "click", self.on_control_click),
+            ("share", "click", self.on_control_click),
         ):
             self._listen(document.getElementById(name), kind, handler)
         self._listen(window, "popstate", lambda _event: commands.address_changed())

@@ -208,14 +208,17 @@ class ReplayMode:
             self.command(str(target.getAttribute("data-replay-command")))
         elif str(target.getAttribute("data-action")) == "link-close":
             document.getElementById("link-panel").hidden = True
-            button = document.querySelector('#controls [data-action="copy-link"]')
+            button = document.querySelector('#counters [data-action="copy-link"]')
             if not missing(button):
                 button.focus()
 
     def on_key(self, event: Any) -> None:
-        """The replay's keys, while it is shown (the game's keys are off then: the root's
-        ``dialog_open`` says so to the input manager)."""
+        """The replay's keys, while it is shown and no panel (a modal dialog) is open over
+        it (the game's keys are off then: the root's ``dialog_open`` says so to the input
+        manager)."""
         if self.replay is None or event.ctrlKey or event.metaKey or event.altKey:
+            return
+        if self.app.actuator.dialog_open():  # a panel over the replay has the keys
             return
         target = event.target
         tag = str(target.tagName).lower() if not missing(target.tagName) else ""

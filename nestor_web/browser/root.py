@@ -26,7 +26,8 @@ from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement
-from .actuator import Actuator
+from .actuator import DIALOGS, Actuator
+from .daily import DailyPanel, local_today
 from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
@@ -63,7 +64,8 @@ class App:
         replay, replay_problem = replay_request(search)
         replaying = replay is not None or replay_problem is not None
         session: Session = self.storage.resume(
-            "" if replaying else search, pick_language(languages), alone=alone
+            "" if replaying else search, pick_language(languages), alone=alone,
+            today=local_today,
         )
         self.session = session
         for trouble in (problem, replay_problem):
@@ -72,6 +74,7 @@ class App:
         self._use_language()
         self.tasks = Tasks()
         self.actuator = Actuator()
+        self.daily = DailyPanel()
         self.actuator.fill_texts()
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
@@ -121,6 +124,7 @@ class App:
         self.actuator.draw(
             board_view(session), events, announcement(events, session), drawn
         )
+        self.daily.draw(session)
         self._schedule_save()
         if (
             session.settings.winnable_indicator
@@ -259,19 +263,23 @@ class App:
             self.tasks.spawn(self.hint_task)
         elif name == "new":
             self.deal_new(s.game.variant.name)
+        elif name == "daily":
+            self.run(s.open_daily, animate=False)
+        elif name == "share":
+            self.tasks.spawn(lambda: self.daily.share(s))
         elif name == "variant" and value is not None:
             self.deal_new(value)
         elif name == "copy-link":
             self.replays.copy_link()
-        elif name == "keys":
-            self.actuator.toggle_dialog("keys")
+        elif name in ("keys", "settings", "rules"):
+            self.actuator.toggle_dialog(name)
         elif name == "stats":
             from ..view.dialogs import stats_html
 
             self.actuator.fill_stats(stats_html(s))
             self.actuator.toggle_dialog("stats")
         elif name == "close":
-            for dialog in ("keys", "stats"):
+            for dialog in DIALOGS:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
@@ -303,9 +311,12 @@ class App:
         """Back or Forward: go to the deal in the address (resumed if in progress)."""
         if self.replays.address_changed():
             return
-        request, problem = parse_query(str(window.location.search))
+        request, problem = parse_query(str(window.location.search), local_today())
         self.session.solving = False
-        if request is not None and request.deal is not None:
+        if request is not None and request.daily is not None:
+            day = request.daily
+            self.run(lambda: self.session.open_daily(day), animate=False)
+        elif request is not None and request.deal is not None:
             self.run(lambda: self.session.open_deal(request.variant.name, request.deal or 0),
                      animate=False)
         elif problem is not None:

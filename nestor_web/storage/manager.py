@@ -36,7 +36,8 @@ code ends in ``.lost``, with the refusal's name), and it is not reported as a re
 A write the store refuses (full, or forbidden) is reported once and play goes on. Reports
 are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`, each problem once.
 
-Saving never reads the store: the manager remembers what it wrote. When another tab writes
+Saving never reads the store (but ``nestor.seq``, in :meth:`StorageManager.catch_up`): the
+manager remembers what it wrote. When another tab writes
 a key, the browser calls :meth:`StorageManager.changed_elsewhere`, then
 :meth:`StorageManager.follow`, which reads what that tab wrote:
 
@@ -70,6 +71,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from datetime import date
 from typing import Protocol, TypeVar
 
 from nestor import NestorError
@@ -252,8 +254,11 @@ class StorageManager:
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
         alone: bool | None = None,
+        today: Callable[[], date] | None = None,
     ) -> Session:
         """Open the session of a page with URL query ``query`` from what is stored.
+
+        ``today`` gives the player's local date (the daily deal's; default: this computer's).
 
         ``language`` is the language the browser prefers, taken on a first visit (and
         when the settings could not be read). The settings, the game in play and the
@@ -270,7 +275,7 @@ class StorageManager:
             settings = Settings()
         if settings.language is None:
             settings.language = language
-        request, link_problem = parse_query(query)
+        request, link_problem = parse_query(query, today() if today is not None else None)
         if link_problem is not None:
             self.problems.append(link_problem)
         saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
@@ -285,6 +290,7 @@ class StorageManager:
         session = Session.start(
             request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
             leave_saved=alone is not False,
+            today=today,
         )
         if alone:
             session.settle_left_games()

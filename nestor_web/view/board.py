@@ -38,6 +38,8 @@ class CardView:
             ``highlight_partners`` is on.
         last_move: the last move made the card available (the session's
             ``last_uncovered``).
+        turned: Strict: the card was turned up from the stock by the last move (or, with
+            the tableau empty, is one of the stock cards turned up at once).
     """
 
     code: str
@@ -51,6 +53,7 @@ class CardView:
     partners: tuple[str, ...] = ()
     partner: bool = False
     last_move: bool = False
+    turned: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class BoardView:
             in ``reserve`` and are available.
         has_stock: the variant has a stock.
         unpaired: the stock card that could not pair, if any.
+        turned: Strict: the stock card the last move turned up and paired, shown face up
+            beside the stock until the next move; ``None`` otherwise.
         cards_left, moves_made: counters.
         can_undo, can_redo, can_turn_stock: control states.
         outcome: ``"won"``, ``"lost"`` or ``None``.
@@ -109,21 +114,24 @@ class BoardView:
     winnable_only: bool = False
     helped: bool = False
     solving: bool = False
+    turned: CardView | None = None
 
 
 def _card(
     code: str, where: str, available: bool, selected: bool, hinted: bool = False,
     partners: tuple[str, ...] = (), partner: bool = False, last_move: bool = False,
+    turned: bool = False,
 ) -> CardView:
     return _card_in(
-        code, where, available, selected, hinted, partners, partner, last_move, language()
+        code, where, available, selected, hinted, partners, partner, last_move, turned,
+        language(),
     )
 
 
 @lru_cache(maxsize=4096)
 def _card_in(
     code: str, where: str, available: bool, selected: bool, hinted: bool,
-    partners: tuple[str, ...], partner: bool, last_move: bool, lang: str,
+    partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
 ) -> CardView:
     """A card's view; the same for the same arguments, so it is made once (``lang``: the
     language its words are in, part of the key)."""
@@ -139,6 +147,7 @@ def _card_in(
         partners=partners,
         partner=partner,
         last_move=last_move,
+        turned=turned,
     )
 
 
@@ -165,11 +174,21 @@ def board_view(session: Session) -> BoardView:
     )
     stock_open = pos.stock_turned_up
     if stock_open:
-        reserve = tuple(card(c, _("stock")) for c in pos.stock)
+        reserve = tuple(
+            _card(c, _("stock"), c in avail, c == sel, c in hinted,
+                  pos.partners(c) if c in avail else (), c in marked, c in uncovered,
+                  turned=True)
+            for c in pos.stock
+        )
     else:
         reserve = tuple(card(c, _("reserve")) for c in pos.reserve)
     outcome = pos.outcome()
     unpaired = pos.unpaired
+    last_turned = game.last_turned()
+    turned = None
+    if last_turned is not None and last_turned != unpaired and not stock_open:
+        turned = _card(last_turned, _("turned from the stock and paired"), False, False,
+                       turned=True)
     indicator = None
     if session.settings.winnable_indicator:
         indicator = indicator_text(session.analysis())
@@ -184,7 +203,10 @@ def board_view(session: Session) -> BoardView:
         has_stock=game.variant.has_stock,
         stock_count=0 if stock_open else len(pos.stock),
         stock_open=stock_open,
-        unpaired=_card(unpaired, _("turned from the stock"), False, False) if unpaired else None,
+        unpaired=(
+            _card(unpaired, _("turned from the stock"), False, False, turned=True)
+            if unpaired else None
+        ),
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
         can_undo=game.can_undo(),
@@ -200,6 +222,7 @@ def board_view(session: Session) -> BoardView:
         winnable_only=session.settings.winnable_only,
         helped=session.help.used,
         solving=session.solving,
+        turned=turned,
     )
 
 
@@ -210,9 +233,11 @@ def render_card(card: CardView) -> str:
     Hooks: ``data-card`` always; on an available card ``data-available``, ``data-partners``
     (the codes of the cards it can pair with, space-separated: where a drag may drop it),
     and when true ``data-selected``, ``data-hint``, ``data-partner`` (it pairs with the
-    selected card) and ``data-last-move`` (the last move made it available).
+    selected card) and ``data-last-move`` (the last move made it available); on any card
+    ``data-turned`` when true (see :attr:`CardView.turned`).
     """
     colour = "red" if card.red else "black"
+    turned = " data-turned" if card.turned else ""
     face = (
         f'<span class="corner" aria-hidden="true"><span class="rank">{escape(card.rank)}</span>'
         f'<span class="suit">{card.suit}</span></span>'
@@ -227,11 +252,11 @@ def render_card(card: CardView) -> str:
         return (
             f'<button type="button" class="card {colour} suit-{card.code[1]}" '
             f'data-card="{card.code}" data-partners="{" ".join(card.partners)}" '
-            f'data-available{selected}{hint}{partner}{last} aria-pressed="{pressed}" '
+            f'data-available{selected}{hint}{partner}{last}{turned} aria-pressed="{pressed}" '
             f'aria-label="{escape(card.name)}">{face}</button>'
         )
     return (
-        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}" '
+        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}"{turned} '
         'role="img" '
         f'aria-label="{escape(card.name)}">{face}</div>'
     )
@@ -269,6 +294,10 @@ def render_spare(view: BoardView) -> str:
         else:
             parts.append('<div class="slot" aria-hidden="true"></div>')
         parts.append(f'<span class="area-label">{caption}</span>')
+        if view.turned is not None:
+            paired = escape(_("Turned and paired:"))
+            parts.append(f'<span class="area-label">{paired}</span>')
+            parts.append(render_card(view.turned))
         if view.unpaired is not None:
             turned = escape(_("Turned, and no card to pair it with:"))
             parts.append(f'<span class="area-label">{turned}</span>')
