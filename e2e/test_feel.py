@@ -356,11 +356,13 @@ def test_partners_and_the_last_move_are_marked(page: Page, wait_ready) -> None:
     marked = page.locator("[data-partner]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert sorted(marked) == sorted(game.position.partners(pair.first))
     # The setting off: nothing marked.
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')  # a panel over the game
     page.uncheck("#opt-highlight-partners")
     expect(page.locator("[data-partner]")).to_have_count(0)
     page.check("#opt-highlight-partners")
     expect(page.locator("[data-partner]")).to_have_count(len(marked))
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")
     # The pair removed: the cards it uncovered are marked, until the next move or undo.
     page.click(f'[data-card="{pair.second}"]')
     before = game.position
