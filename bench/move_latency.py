@@ -270,10 +270,10 @@ def open_deal(
 
 def apply_settings(page: Page, values: dict[str, bool]) -> None:
     """Set the settings through the page's own controls, then close the settings again."""
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     for name, value in values.items():
         page.set_checked(f'[data-setting="{name}"]', value)
-    page.click("#settings summary")
+    page.keyboard.press("Escape")
     settle(page)
 
 

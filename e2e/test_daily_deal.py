@@ -79,7 +79,7 @@ def test_a_later_or_malformed_date_in_the_link_is_a_notice_and_loses_nothing(
         expect(page.locator("#deal-number")).to_have_text("7")
         assert page.evaluate("location.search") == "?variant=standard&deal=7"
         assert stored(page, "nestor.save") == saved and stored(page, "nestor.stats") == stats
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     page.select_option("#opt-language", "de")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     assert '"language":"de"' in (stored(page, "nestor.settings") or "")
