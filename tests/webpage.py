@@ -96,6 +96,7 @@ class Page:
         languages: Sequence[str] = ("en",),
         clock: Callable[[], int] | None = None,
         durable: MemoryCopy | None = None,
+        timer_clock: Callable[[], int] | None = None,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.durable = durable
@@ -106,7 +107,8 @@ class Page:
         if isinstance(self.store, SharedStore):
             self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
-            query, i18n.pick_language(list(languages)), rng=rng, clock=clock
+            query, i18n.pick_language(list(languages)), rng=rng, clock=clock,
+            timer_clock=timer_clock,
         )
         self._use_language()
         self.announcement: str | None = None
@@ -207,6 +209,13 @@ class Page:
     def play_solver_move(self, solution: object) -> tuple[Event, ...]:
         self.receive()
         return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
+
+    def finish(self) -> tuple[Event, ...]:
+        self.receive()
+        return self.run(self.session.finish())
+
+    def set_visible(self, visible: bool) -> tuple[Event, ...]:
+        return self.run(self.session.set_visible(visible))
 
     def dismiss(self) -> tuple[Event, ...]:
         return self.run(self.session.dismiss_notices())

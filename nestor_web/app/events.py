@@ -55,6 +55,7 @@ class Moved:
         uncovered: the cards that became available, with where they lie.
         outcome: the game's outcome after the move, if it ended the game.
         by_solver: Solve played it.
+        by_finish: Finish played it (the game could no longer be lost).
     """
 
     move: Move
@@ -63,6 +64,7 @@ class Moved:
     uncovered: tuple[tuple[str, Place], ...]
     outcome: Outcome | None
     by_solver: bool = False
+    by_finish: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,12 +82,16 @@ class DealChanged:
         variant, deal: the deal now in play.
         resumed: it was resumed with moves made (from the archive or a save).
         restarted: the same deal from its first position.
+        left: a game with moves was left for it, and Undo can bring that game back.
+        returned: Undo brought back the game left (it is in play again as it was).
     """
 
     variant: str
     deal: int
     resumed: bool = False
     restarted: bool = False
+    left: bool = False
+    returned: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,13 @@ class Noticed:
 
 
 @dataclass(frozen=True)
+class TimerChanged:
+    """The timer stopped or went on (the page was hidden or shown): ``running`` now."""
+
+    running: bool
+
+
+@dataclass(frozen=True)
 class FromOtherTab:
     """What another tab of the game saved was taken in here.
 
@@ -123,6 +136,6 @@ class FromOtherTab:
 
 Event = (
     Selected | Moved | TookBack | DealChanged | HintShown | SettingChanged | Noticed
-    | FromOtherTab
+    | FromOtherTab | TimerChanged
 )
 """Anything a command reports."""

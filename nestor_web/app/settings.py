@@ -13,6 +13,13 @@ LANGUAGE_CODES = ("en", "de")
 THEMES = ("system", "light", "dark")
 """Colour themes: follow the system's dark mode, or force light or dark."""
 
+SOLVE_SPEEDS = ("slow", "normal", "fast")
+"""How fast Solve plays its moves (the pause between two, see :data:`SOLVE_PAUSE_MS`)."""
+
+SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
+"""Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`: slow leaves time to
+read each pair, fast barely shows each one fly."""
+
 
 @dataclass
 class Settings:
@@ -31,6 +38,7 @@ class Settings:
             (Strict: the chance). Off by default.
         winnable_only: "New deal" picks only deals the solver proves winnable (Strict:
             winnable with the actual stock order).
+        solve_speed: how fast Solve plays (:data:`SOLVE_SPEEDS`).
     """
 
     language: str | None = None
@@ -40,6 +48,7 @@ class Settings:
     auto_pair: bool = False
     winnable_indicator: bool = False
     winnable_only: bool = False
+    solve_speed: str = "normal"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -61,6 +70,8 @@ class Settings:
             ok = value is None or value in LANGUAGE_CODES
         elif name == "theme":
             ok = value in THEMES
+        elif name == "solve_speed":
+            ok = value in SOLVE_SPEEDS
         elif name == "animations":
             ok = value is None or isinstance(value, bool)
         else:

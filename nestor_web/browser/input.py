@@ -47,7 +47,6 @@ class Input:
             ("board", "click", self.on_board_click),
             ("controls", "click", self.on_control_click),
             ("notice", "click", self.on_control_click),
-            ("variant", "change", self.on_variant_change),
             ("settings", "change", self.on_setting_change),
             ("keys-dialog", "click", self.on_control_click),
             ("stats-dialog", "click", self.on_control_click),
@@ -77,10 +76,6 @@ class Input:
         if missing(target) or target.disabled:
             return
         self.commands.action(str(target.getAttribute("data-action")))
-
-    def on_variant_change(self, event: Any) -> None:
-        """The variant picker changed."""
-        self.commands.action("variant", str(event.target.value))
 
     def on_setting_change(self, event: Any) -> None:
         """A settings control changed (``data-setting`` names the setting)."""

@@ -3,11 +3,11 @@
 Saved game, version 1::
 
     {"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
-     "hints": int, "solver_moves": int}
+     "hints": int, "solver_moves": int, "elapsed_ms": int}
 
-the game record of every move made, how many are in effect, and the help used in the deal
-(hints that showed a move, moves played by Solve; saves older than the help counters have
-neither, which reads as 0).
+the game record of every move made, how many are in effect, the help used in the deal
+(hints that showed a move, moves played by Solve) and the timer's time in milliseconds;
+saves older than the help counters or the timer lack them, which reads as 0.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings).
@@ -52,6 +52,7 @@ def game_to_text(saved: SavedGame) -> str:
     return _dumps({
         "version": SAVE_VERSION, **saved.game.to_json(),
         "hints": saved.help.hints, "solver_moves": saved.help.solver_moves,
+        "elapsed_ms": saved.elapsed_ms,
     })
 
 
@@ -64,10 +65,10 @@ def game_from_text(text: str) -> SavedGame:
     """
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
-    hints, solver_moves = (
-        whole_number(data.get(key, 0), key) for key in ("hints", "solver_moves")
+    hints, solver_moves, elapsed_ms = (
+        whole_number(data.get(key, 0), key) for key in ("hints", "solver_moves", "elapsed_ms")
     )
-    return SavedGame(game, Help(hints, solver_moves))
+    return SavedGame(game, Help(hints, solver_moves), elapsed_ms)
 
 
 def settings_to_text(settings: Settings) -> str:

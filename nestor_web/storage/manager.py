@@ -234,6 +234,7 @@ class StorageManager:
         language: str,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        timer_clock: Callable[[], int] | None = None,
     ) -> Session:
         """Open the session of a page with URL query ``query`` from what is stored.
 
@@ -261,6 +262,7 @@ class StorageManager:
             stats = Stats()
         session = Session.start(
             request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
+            timer_clock=timer_clock,
         )
         self.save(session)
         return session

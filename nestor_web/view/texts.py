@@ -30,6 +30,13 @@ TEXTS: dict[str, str] = {
     "keys": N_("Keys"),
     "cards-left-label": N_("Cards left:"),
     "moves-label": N_("Moves:"),
+    "pairs-label": N_("Pairs:"),
+    "time-label": N_("Time:"),
+    "finish": N_("Finish"),
+    "opt-solve-speed": N_("Speed of Solve"),
+    "speed-slow": N_("Slow"),
+    "speed-normal": N_("Normal"),
+    "speed-fast": N_("Fast"),
     "board-label": N_("tableau and reserve"),
     "settings-title": N_("Settings"),
     "opt-language": N_("Language"),
@@ -65,6 +72,7 @@ SETTING_TEXTS: dict[str, str] = {
     "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
     "animations": "opt-animations", "auto_pair": "opt-auto-pair",
     "winnable_indicator": "opt-indicator", "winnable_only": "opt-winnable-only",
+    "solve_speed": "opt-solve-speed",
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
 
