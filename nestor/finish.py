@@ -49,9 +49,8 @@ class _GaveUp(Exception):
 
 
 def _all_open(position: Position) -> bool:
-    """Every card left is available and no stock card lies face down."""
-    if position.stock and not position.stock_turned_up:
-        return False
+    """Every card left is available (so no stock card lies face down: those are cards left,
+    never available)."""
     return len(position.available()) == position.cards_left()
 
 
