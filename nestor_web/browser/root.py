@@ -172,8 +172,14 @@ class App:
             self.actuator.draw(board_view(self.session))
 
     def _late_problems(self) -> None:
-        """A problem reported after its save (the durable copy answers later): draw it."""
-        self.update(())
+        """A problem reported after its save (the durable copy answers later): draw it.
+
+        Only draw: no save is scheduled for it (a save that both stores refuse would report
+        again, and draw, and save again, in a loop that starves the page's input; the next
+        change saves again)."""
+        for problem in self.storage.take_problems():
+            self.session.notice(problem)
+        self.actuator.draw(board_view(self.session))
 
     def _wake_up(self) -> None:
         """The live board has replaced the stored one (static/js/wake.js): apply the taps
