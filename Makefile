@@ -9,14 +9,17 @@
 #                      (static/nestor.zip), render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
-#   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test);
-#                      the warm visit with and without the start-up snapshot
-#   make bench-snapshot-taps  pairing taps while the start-up snapshot is made, and idle
+#   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
 #   make bench-worker  Python in PyScript's worker mode beside the main thread: boot, blocking
 #                      time, taps, one DOM call over the bridge (not part of make test)
+#   make bench-review  reviewing 200 finished games per variant, CPython and Chromium, beside
+#                      one solve of the deal (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
-#   make test-soak     the browser killed at several moments after a move (crash-proof saving)
+#   make bench-tabs    a storage event and a BroadcastChannel message between two tabs: arrival
+#                      and latency, a frozen tab; a pair in one game tab to the other's board
+#   make test-soak     the browser killed at several moments after a move (crash-proof saving),
+#                      and the soak of 1,000 random actions checked against a model
 #   make lint | unit | e2e | clean | distclean
 #
 # Nothing here is fetched outside the package registries: the browser is Debian's chromium.
@@ -46,7 +49,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
-        bench-boot bench-snapshot-taps bench-worker lighthouse clean distclean
+        bench-boot bench-worker bench-tabs bench-review lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -92,11 +95,10 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 
-# The archive of our modules and catalogs that pyscript.toml ships, the config itself, and
-# static/nestor-build.json (the ids a start-up snapshot is kept under: Pyodide's build, our code)
+# The archive of our modules and catalogs that pyscript.toml ships, and the config itself
 # (scripts/pyscript_config.py; serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip
-$(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) $(VENDOR_STAMP) \
+$(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) \
             $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 
@@ -171,17 +173,22 @@ bench-move: $(VENV_STAMP) vendor chromium
 bench-boot: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/boot.py $(BENCH_ARGS)
 
-# Pairing taps, click to board updated, while the Worker makes the start-up snapshot and while
-# it does not (static/js/snapshot.js), 5 fresh profiles; never fails on a time. A few minutes.
-bench-snapshot-taps: $(VENV_STAMP) vendor chromium
-	$(VENV)/bin/python bench/snapshot_taps.py $(BENCH_ARGS)
-
 # Issue 9's question: main.py in PyScript's worker mode (a variant built in a temporary folder,
 # with COOP + COEP headers) beside the normal page, interleaved: time to data-ready, the main
 # thread's long tasks (blocking time), the first tap, the pairing tap, one DOM call from Python.
 # It never fails on a time. A few minutes.
 bench-worker: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/worker_mode.py $(BENCH_ARGS)
+
+bench-tabs: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/tab_events.py $(BENCH_ARGS)
+
+# Issue 12: the game review (nestor.review) over 200 finished games per variant (random, greedy
+# and careful players, seeded), median, p95 and worst ms per game in CPython and in the page's
+# Pyodide (whole and in 8 ms slices), beside one solve of the deal in the same run. It never
+# fails on a time. Several minutes. BENCH_ARGS="--games 50" for a quicker look.
+bench-review: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/review.py --browser $(BENCH_ARGS)
 
 # The npm package lighthouse (a devDependency) on the site served on 127.0.0.1, a first visit in a
 # fresh profile each run: the four category scores and LCP, TBT, CLS per preset.
@@ -200,7 +207,7 @@ test: $(VENV_STAMP) vendor chromium
 # ---------------------------------------------------------------- cleanup
 clean:
 	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
-	rm -f sw.js workbox-*.js $(ARCHIVE) $(STDLIB_SRC) static/nestor-build.json static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
+	rm -f sw.js workbox-*.js $(ARCHIVE) $(STDLIB_SRC) static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 distclean: clean

@@ -16,14 +16,8 @@ round to round (interleaved: all cases share whatever else the machine does):
   visit in that context (the HTTP cache).
 * **game** at ``/`` and at ``/?variant=standard&deal=7``. Cold: a fresh context, service
   workers blocked. First visit: a fresh context with the service worker allowed (what a new
-  player downloads). Warm: later visits in that same context, once the first one has
-  installed the worker and ``navigator.serviceWorker.controller`` is set, and the page has
-  stored its start-up snapshot (``window.nestorSnapshot == "stored"``, static/js/snapshot.js):
-  **warm (sw)** restores it (what a returning player gets), **warm (sw, no snapshot)** boots
-  normally (the cache "nestor-snapshot" deleted just before). Both run in every round, in an
-  order that alternates from round to round; the one without is followed by a wait for the
-  snapshot its page makes again. Each visit's ``window.nestorBoot`` is checked: a warm visit
-  that did not boot the way its case says is an error.
+  player downloads). Warm: a second visit in that same context, once the first one has
+  installed the worker and ``navigator.serviceWorker.controller`` is set.
 
 Measured in each visit, by an init script (``context.add_init_script``) that runs before any
 script of the page:
@@ -44,10 +38,8 @@ script of the page:
 
 Prints, per case, median and range of each figure and its ratio to the floor of the same run
 (cold and first-visit cases over the floor's cold boot, warm ones over its warm boot), then the
-four ratio lines of issue 9 (``ratio warm-input/floor X.XX`` ...; each a ratio of medians; the
-warm one is of the snapshot case), ``ratio warm-input snapshot/no-snapshot X.XX`` (the
-snapshot's effect, and the cut it makes), and the targets beside them, then the phase table
-(median ms per phase). It never fails on a time.
+four ratio lines of issue 9 (``ratio warm-input/floor X.XX`` ...; each a ratio of medians) and
+the targets beside them, then the phase table (median ms per phase). It never fails on a time.
 """
 
 from __future__ import annotations
@@ -92,7 +84,7 @@ QUIET_MS = 500
 TARGETS = (
     # (ratio line, target text, limit)
     ("warm-board/floor-warm", "warm board within 0.1x of the floor's warm boot", 0.10),
-    ("warm-input/floor", "warm input <= 0.75x the floor's warm boot (snapshot kept)", 0.75),
+    ("warm-input/floor", "warm input <= 1.0x the floor's warm boot", 1.00),
     ("cold-input/floor", "cold input <= 1.05x the floor's cold boot", 1.05),
     ("first-visit-bytes/floor", "first-visit bytes <= 1.0x the floor's cold bytes", 1.00),
 )
@@ -129,14 +121,10 @@ COLLECT = """
       if (path.endsWith("/" + name) && !(name in arrived)) arrived[name] = entry.responseEnd;
     }
   }
-  return { boot: window.__boot, floor: window.__floor || null, arrived,
-           how: window.nestorBoot || null };
+  return { boot: window.__boot, floor: window.__floor || null, arrived };
 }
 """
 FILES_TIMED = ("pyodide.asm.wasm", "python_stdlib.zip", "main.py")
-SNAPSHOT_DONE = "['stored', 'failed', 'skipped'].includes(window.nestorSnapshot)"
-SNAPSHOT_TIMEOUT_MS = 300_000
-DROP_SNAPSHOTS = "caches.delete('nestor-snapshot')"
 
 
 @dataclass
@@ -147,7 +135,6 @@ class Visit:
     input: float
     bytes: int
     phases: dict[str, float] = field(default_factory=dict)
-    boot: str | None = None  # window.nestorBoot: "snapshot" or "normal" (the game only)
 
 
 @dataclass
@@ -236,9 +223,7 @@ def visit(page: Page, traffic: Traffic, url: str, floor: bool, until_sw: bool = 
     if boot["board"] is not None:
         phases["first board in the DOM"] = boot["board"]
     phases["body[data-ready]"] = boot["ready"]
-    return Visit(
-        board=boot["board"], input=boot["ready"], bytes=size, phases=phases, boot=got["how"]
-    )
+    return Visit(board=boot["board"], input=boot["ready"], bytes=size, phases=phases)
 
 
 class Profiles:
@@ -298,21 +283,8 @@ def run_game_cold(profiles: Profiles, name: str, cases: dict[str, Case]) -> None
     context.close()
 
 
-def snapshot_stored(page: Page) -> None:
-    """Wait until the page's start-up snapshot is made (static/js/snapshot.js); raise unless it
-    was stored."""
-    page.wait_for_function(SNAPSHOT_DONE, timeout=SNAPSHOT_TIMEOUT_MS, polling=200)
-    got = page.evaluate("window.nestorSnapshot")
-    if got != "stored":
-        raise RuntimeError(f"the page stored no start-up snapshot: {got}")
-
-
-def run_game_sw(
-    profiles: Profiles, name: str, cases: dict[str, Case], snapshot_first: bool
-) -> None:
-    """The game's first visit with its service worker, then two more under it, once its
-    snapshot is stored: one restoring it, one without it (the cache deleted), in this order
-    if ``snapshot_first``, else the other way round."""
+def run_game_sw(profiles: Profiles, name: str, cases: dict[str, Case]) -> None:
+    """The game's first visit with its service worker, then a second visit under it."""
     context = profiles.new("allow")
     traffic = Traffic(context)
     page = context.new_page()
@@ -320,18 +292,7 @@ def run_game_sw(
     cases[f"{name} first visit"].visits.append(
         visit(page, traffic, url, floor=False, until_sw=True)
     )
-    snapshot_stored(page)
-    for snapshot in (True, False) if snapshot_first else (False, True):
-        if snapshot and page.evaluate("window.nestorBoot") == "normal":
-            snapshot_stored(page)  # the last visit was a normal boot: it makes one again
-        if not snapshot:
-            page.evaluate(DROP_SNAPSHOTS)
-        key = f"{name} warm" if snapshot else f"{name} warm no snapshot"
-        got = visit(page, traffic, url, floor=False)
-        expected = "snapshot" if snapshot else "normal"
-        if got.boot != expected:
-            raise RuntimeError(f"{key}: booted {got.boot!r}, not {expected!r}")
-        cases[key].visits.append(got)
+    cases[f"{name} warm"].visits.append(visit(page, traffic, url, floor=False))
     context.close()
 
 
@@ -403,15 +364,6 @@ def print_report(
     print(f"the ratio lines ({game}):")
     for name, (a, b) in figures.items():
         print(f"ratio {name} {ratio(a, b)}")
-    with_snap = cases[f"{game} warm"].median("input")
-    without = cases[f"{game} warm no snapshot"].median("input")
-    print(f"ratio warm-input snapshot/no-snapshot {ratio(with_snap, without)}")
-    if with_snap is not None and without:
-        print(
-            f"the start-up snapshot cuts the warm time to input by {1 - with_snap / without:.0%}"
-            f" ({without:.0f} -> {with_snap:.0f} ms, medians; {game}, warm, under the worker;"
-            " kept only if at least 25%)"
-        )
     print()
     print("targets (issue 9; reported, not asserted):")
     for name, text, limit in TARGETS:
@@ -475,24 +427,18 @@ def main(argv: list[str] | None = None) -> int:
         cases[f"{name} cold"] = Case(f"{name} cold", "cold")
         cases[f"{name} first visit"] = Case(f"{name} first visit (sw)", "first")
         cases[f"{name} warm"] = Case(f"{name} warm (sw)", "warm")
-        cases[f"{name} warm no snapshot"] = Case(f"{name} warm (sw, no snapshot)", "warm")
 
     if not SHIPPED_STDLIB.is_file():
         ap.error(f"no {SHIPPED_STDLIB.relative_to(ROOT)}: run make vendor first")
     shutil.copy2(SHIPPED_STDLIB, FLOOR_STDLIB)
     server, origin = serve_in_thread(ROOT)
     loads: list[tuple[float, ...]] = [os.getloadavg()]
-    # Each unit is called with the profiles and the round's number (from 0).
-    units: list[tuple[str, Callable[[Profiles, int], None]]] = [
-        ("floor", lambda profiles, r: run_floor(profiles, cases))
+    units: list[tuple[str, Callable[[Profiles], None]]] = [
+        ("floor", functools.partial(run_floor, cases=cases))
     ]
     for name in GAME_URLS:
-        units.append(
-            (f"{name} cold", functools.partial(lambda n, p, r: run_game_cold(p, n, cases), name))
-        )
-        units.append((f"{name} sw", functools.partial(
-            lambda n, p, r: run_game_sw(p, n, cases, snapshot_first=r % 2 == 0), name
-        )))
+        units.append((f"{name} cold", functools.partial(run_game_cold, name=name, cases=cases)))
+        units.append((f"{name} sw", functools.partial(run_game_sw, name=name, cases=cases)))
     try:
         with sync_playwright() as p:
             profiles = Profiles(p, origin, disk=args.profile == "disk")
@@ -500,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
                 shift = r % len(units)
                 for label, run in units[shift:] + units[:shift]:
                     started = time.monotonic()
-                    run(profiles, r)
+                    run(profiles)
                     print(
                         f"  round {r + 1}/{args.rounds}: {label} "
                         f"({time.monotonic() - started:.0f} s)",

@@ -221,18 +221,27 @@ def winning_deals(count: int) -> Iterator[tuple[str, int, tuple[Pair, ...]]]:
         yield variant, deal, tuple(m for m in line if isinstance(m, Pair))
 
 
-def wait_ready(page: Page) -> None:
-    page.wait_for_selector("body[data-ready]", state="attached", timeout=READY_TIMEOUT_MS)
+def wait_ready(page: Page, timeout_ms: int = READY_TIMEOUT_MS) -> None:
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout_ms)
 
 
 def settle(page: Page) -> None:
     page.evaluate("() => window.__nestorBench.settle()")
 
 
-def open_deal(page: Page, origin: str, variant: str, deal: int) -> bool:
+def open_deal(
+    page: Page,
+    origin: str,
+    variant: str,
+    deal: int,
+    *,
+    floor: bool = True,
+    ready_timeout_ms: int = READY_TIMEOUT_MS,
+) -> bool:
     """Show ``variant``/``deal`` afresh: through the address and popstate, else a reload.
 
-    Returns ``True`` if the page had to be reloaded.
+    ``floor``: after a reload, put the no-op floor button back. Returns ``True`` if the page
+    had to be reloaded.
     """
     query = f"?variant={variant}&deal={deal}"
     fresh = (
@@ -249,9 +258,10 @@ def open_deal(page: Page, origin: str, variant: str, deal: int) -> bool:
         page.wait_for_function(fresh, arg=[str(deal), variant], timeout=5_000)
         reloaded = False
     except PlaywrightTimeout:
-        page.goto(f"{origin}/{query}")
-        wait_ready(page)
-        add_floor(page)
+        page.goto(f"{origin.rstrip('/')}/{query}")
+        wait_ready(page, ready_timeout_ms)
+        if floor:
+            add_floor(page)
         page.wait_for_function(fresh, arg=[str(deal), variant], timeout=10_000)
         reloaded = True
     settle(page)
@@ -283,17 +293,23 @@ def time_floor(page: Page, clicks: int, out: Timings) -> None:
         settle(page)
 
 
+def tap_pair(page: Page, move: Pair) -> dict[str, float]:
+    """Play ``move`` by two clicks; the probe's result for the second (the pairing tap)."""
+    first, second = move.cards
+    page.click(f'#board [data-card="{first}"][data-available]')
+    page.wait_for_selector(f'#board [data-card="{first}"][data-selected]', state="attached")
+    settle(page)
+    page.evaluate("(cards) => window.__nestorBench.armGone(cards)", [first, second])
+    page.click(f'#board [data-card="{second}"][data-available]')
+    result: dict[str, float] = page.evaluate("() => window.__nestorBench.result")
+    settle(page)
+    return result
+
+
 def play_line(page: Page, line: tuple[Pair, ...], out: Timings) -> None:
     """Play ``line`` by clicks; time each pairing tap into ``out``."""
     for move in line:
-        first, second = move.cards
-        page.click(f'#board [data-card="{first}"][data-available]')
-        page.wait_for_selector(f'#board [data-card="{first}"][data-selected]', state="attached")
-        settle(page)
-        page.evaluate("(cards) => window.__nestorBench.armGone(cards)", [first, second])
-        page.click(f'#board [data-card="{second}"][data-available]')
-        out.add(page.evaluate("() => window.__nestorBench.result"))
-        settle(page)
+        out.add(tap_pair(page, move))
     page.wait_for_selector('body[data-outcome="won"]', state="attached", timeout=10_000)
 
 

@@ -73,9 +73,10 @@ import chromium  # noqa: E402
 from move_latency import (  # noqa: E402
     PROBE,
     Timings,
+    apply_settings,
+    open_deal,
     p95,
     play_line,
-    settle,
     winning_deals,
 )
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
@@ -297,31 +298,6 @@ def ratio(a: list[float], b: list[float]) -> str:
     return f"{statistics.median(a) / mb:.2f}" if a and mb else "-"
 
 
-def open_deal(page: Page, url: str, variant: str, deal: int) -> bool:
-    """Show ``variant``/``deal`` afresh (address + popstate, else a reload); True if reloaded."""
-    query = f"?variant={variant}&deal={deal}"
-    fresh = (
-        "([deal, variant]) => document.getElementById('deal-number').textContent === deal"
-        " && document.body.dataset.variant === variant"
-        " && document.getElementById('moves-made').textContent === '0'"
-    )
-    page.evaluate(
-        "(query) => { history.pushState(null, '', query);"
-        " dispatchEvent(new PopStateEvent('popstate', { state: null })); }",
-        query,
-    )
-    try:
-        page.wait_for_function(fresh, arg=[str(deal), variant], timeout=5_000)
-        reloaded = False
-    except PlaywrightTimeout:
-        page.goto(f"{url}{query}")
-        page.wait_for_selector("body[data-ready]", state="attached", timeout=READY_TIMEOUT_MS)
-        page.wait_for_function(fresh, arg=[str(deal), variant], timeout=10_000)
-        reloaded = True
-    settle(page)
-    return reloaded
-
-
 def tap_page(browser: Browser, url: str, errors: list[str]) -> Page:
     """A page of ``url`` with the tap probe, booted, animations and indicator off."""
     context = browser.new_context(viewport={"width": 1280, "height": 800},
@@ -331,11 +307,7 @@ def tap_page(browser: Browser, url: str, errors: list[str]) -> Page:
     collect_errors(page, errors)
     page.goto(url)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=READY_TIMEOUT_MS)
-    page.click("#settings summary")
-    for name in ("animations", "winnable_indicator"):
-        page.set_checked(f'[data-setting="{name}"]', False)
-    page.click("#settings summary")
-    settle(page)
+    apply_settings(page, {"animations": False, "winnable_indicator": False})
     return page
 
 
@@ -461,7 +433,9 @@ def run_taps(
     reloads = 0
     for number, (variant, deal, line) in enumerate(lines, 1):
         for name, page in pages.items():
-            reloads += open_deal(page, urls[name], variant, deal)
+            reloads += open_deal(
+                page, urls[name], variant, deal, floor=False, ready_timeout_ms=READY_TIMEOUT_MS
+            )
             play_line(page, line, results[name])
         print(f"  taps: deal {number}/{len(lines)} ({variant} {deal}, {len(line)} pairs)",
               file=sys.stderr, flush=True)

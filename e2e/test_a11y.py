@@ -35,10 +35,12 @@ def test_axe_finds_nothing_in_the_main_states(page: Page, wait_ready) -> None:
         play(page, move)
     page.locator("[data-available]").first.click()  # a selection
     no_violations(page, "mid-game")
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     no_violations(page, "settings")
-    page.click("#rules summary")
+    page.keyboard.press("Escape")
+    page.click('#controls [data-action="rules"]')
     no_violations(page, "rules")
+    page.keyboard.press("Escape")
     page.click('[data-action="keys"]')
     no_violations(page, "keyboard help")
     page.keyboard.press("Escape")  # closes the help
@@ -121,7 +123,7 @@ def test_german_is_chosen_from_the_browser_and_can_be_switched(browser, base_url
         expect(page.locator('[data-card="QD"]')).to_have_attribute(
             "aria-label", "Karo-Dame, Spalte 1"
         )
-        page.click("#settings summary")
+        page.click('#controls [data-action="settings"]')
         page.select_option("#opt-language", "en")
         expect(page.locator('[data-action="new"]')).to_have_text("New deal")
         expect(page.locator("#rules-text h2").first).to_have_text("Goal")

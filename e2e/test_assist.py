@@ -92,7 +92,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
 def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=overlapping&deal=0")
     expect(page.locator("#indicator")).to_be_hidden()  # off by default
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     page.check("#opt-indicator")
     won = solve(deal_position("overlapping", 0)).status is Status.WINNABLE
     expected = "yes" if won else "no"
@@ -104,6 +104,7 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     )
     settings = json.loads(stored(page, "nestor.settings"))
     assert settings["winnable_indicator"] is True and settings["winnable_only"] is True
+    page.keyboard.press("Escape")  # the settings panel is modal: close it
     for _ in range(3):
         before = page.locator("#deal-number").inner_text()
         page.click('[data-action="new"]')

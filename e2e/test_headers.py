@@ -120,9 +120,14 @@ def test_game_runs_under_the_policy_without_violations(page: Page, wait_ready, p
         page.select_option("#variant", variant)
         expect(page).to_have_url(re.compile(f"variant={variant}"))
     page.click('[data-action="new"]')
-    for details in page.locator("details").all():
-        details.locator("summary").click()
-        expect(details).to_have_attribute("open", "")
+    # The panels and dialogs, each closed by its own button (a form of method "dialog",
+    # which the policy's form-action 'none' must not refuse).
+    for name in ("settings", "rules", "stats", "keys"):
+        page.click(f'#controls [data-action="{name}"]')
+        dialog = page.locator(f"#{name}-dialog")
+        expect(dialog).to_have_attribute("open", "")
+        dialog.get_by_role("button", name="Close").click()
+        expect(dialog).not_to_have_attribute("open", "")
     expect(page.locator("body")).not_to_have_attribute("data-busy", "")  # the hint is done
     # Violation events are queued as tasks: let the page paint a frame and run what is queued.
     # (Any that came later still fails the test: conftest reports them after the test body.)

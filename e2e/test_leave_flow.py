@@ -170,8 +170,9 @@ def test_timer_ticks_pauses_when_hidden_and_survives_a_reload(page: Page, wait_r
         re.compile(rf"^0:(0{seconds}|0{seconds + 1}|{seconds + 1}|{seconds + 2})$")
     )
     # German words for the counters.
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     page.locator("#opt-language").select_option("de")
+    page.keyboard.press("Escape")  # the settings panel is modal: close it
     expect(page.locator('[data-text="time-label"]')).to_have_text("Zeit:")
     expect(page.locator('[data-text="pairs-label"]')).to_have_text("Paare:")
 
@@ -208,9 +209,11 @@ def test_finish_plays_it_out(page: Page, wait_ready) -> None:
 
 def test_solve_speed_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=doublets&deal=3")
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     page.locator("#opt-solve-speed").select_option("fast")
     page.wait_for_function("() => !window.nestorSavePending")
     assert json.loads(stored(page, "nestor.settings") or "{}")["solve_speed"] == "fast"
+    page.keyboard.press("Escape")  # the settings panel is modal: close it
+    expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")
     page.click('#controls [data-action="solve"]')
     expect(page.locator("body")).to_have_attribute("data-outcome", "won", timeout=30_000)

@@ -126,8 +126,9 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
     expect(page).to_have_url(re.compile(r"\?variant=doublets&deal=\d+$"))
     doublets = Game("doublets", int(page.locator("#deal-number").inner_text()))
     pair(page, doublets)
-    page.locator("#settings summary").click()
+    page.locator('#controls [data-action="settings"]').click()
     page.check('[data-setting="winnable_indicator"]')
+    page.keyboard.press("Escape")  # the settings panel is modal: close it
     before = saved(page)
     assert all(before.values()), before
 

@@ -67,7 +67,7 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
     context, page = fresh(site_context, base_url)
     game = Game("standard", 7)
     played_deal(page, wait_ready, game, 2)
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     page.select_option("#opt-theme", "dark")
     page.wait_for_function("() => !window.nestorSavePending")
     live = page.inner_html("#board")
@@ -138,7 +138,7 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
 ) -> None:
     context, page = fresh(site_context, base_url)
     open_game(page, wait_ready, "?variant=strict&deal=4")
-    page.click("#settings summary")
+    page.click('#controls [data-action="settings"]')
     page.select_option("#opt-language", "de")
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
     page.wait_for_function("() => !window.nestorSavePending")
@@ -147,7 +147,7 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
     expect(page.locator("body")).to_have_attribute("data-waking", "")
     assert page.evaluate("document.documentElement.lang") == "de"
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
-    expect(page.locator("#rules summary")).to_have_text("Spielregeln")
+    expect(page.locator("#rules-title")).to_have_text("Spielregeln")
     expect(page.locator("#board")).to_contain_text("Vorrat")
     assert "Undo" not in page.inner_text("body")
     let_go(context, held)

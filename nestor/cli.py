@@ -3,8 +3,10 @@
 Commands:
     deal      print the rectified layout of a deal (as text or JSON)
     replay    replay a game record and print the position it reaches
+    review    review a game record: per move, was it still winnable; the turning point
     solve     solve positions read as JSON Lines on stdin
     odds      solve a range of deals and print the share that can be won
+    daily     print the daily deal of a date (variant and deal number)
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
@@ -20,16 +22,19 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any, TextIO
 
 from .analysis import odds
 from .cards import rank_label
 from .checks import whole_number
+from .daily import DAILY_VARIANTS, DAILY_VERSION, daily_deal, parse_date
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
 from .jsontext import loads
 from .position import Move, Pair, Position
+from .review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps
 from .solver import Status, solve
 from .variants import VARIANTS, get_variant
 
@@ -129,6 +134,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("record", nargs="?", help="the record; read from stdin if omitted")
 
+    review_cmd = sub.add_parser(
+        "review",
+        help="review a game record: the turning point and the moves that kept it winnable",
+        description='Review a record such as "standard 7 QC-QD 3C-3D" (from the argument or, '
+        "if none, from stdin) with the exact solver and print one JSON object per move, in "
+        'order: {"index" (from 0), "move", "winnable_before", "winnable_after" (true, false, '
+        'or null when the solver gave up), "alternatives" (the other moves that kept it '
+        'winnable, when this one lost it), "critical", "choices"}; strict, where the stock '
+        'order is unknown: winnable_* are null and "chance_before", "chance_after", "cut" '
+        '(and "turned" for a stock turn) give the chance with best play. Then one summary '
+        'object, the only one without "index": {"turning_point", "alternatives", "result", '
+        '"critical", "undecided", ...}. A bad record exits 2 with the reason on stderr.',
+    )
+    review_cmd.add_argument("record", nargs="?", help="the record; read from stdin if omitted")
+    review_cmd.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                            help="the solver's budget per position (default "
+                            "nestor.review.DEFAULT_MAX_NODES); past it a position is unknown")
+
     solve_cmd = sub.add_parser(
         "solve",
         help="solve positions read as JSON Lines on stdin",
@@ -158,6 +181,18 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                       help="worker processes (default: one per core)")
     odds.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    daily = sub.add_parser(
+        "daily",
+        help="print the daily deal of a date",
+        description=f"Print the daily deal of a date: the same for everyone on that date "
+        f"(formula version {DAILY_VERSION}: SplitMix64 seeded from the date's digits picks one "
+        f"of {', '.join(DAILY_VARIANTS)}, then the deal number; see nestor/daily.py).",
+    )
+    daily.add_argument("date", nargs="?", default=None, metavar="YYYY-MM-DD",
+                       help="the calendar date (default: today, in local time)")
+    daily.add_argument("--json", action="store_true",
+                       help='print {"date", "variant", "deal"} as JSON')
 
     sub.add_parser("variants", help="list the variants", description="List every variant.")
     return parser
@@ -214,6 +249,74 @@ def solve_lines(lines: Iterable[str], out: TextIO, max_nodes: int | None = None)
         out.flush()
 
 
+def review_lines(record: Record, out: TextIO, max_nodes: int | None = None) -> Review:
+    """Write the review of ``record`` to ``out`` as JSON Lines (see ``review --help``).
+
+    One object per move as soon as it is worked out, then the summary; returns
+    the :class:`~nestor.review.Review`.
+
+    Raises:
+        RecordError: a move is illegal where it is played (``record.illegal_move``);
+            nothing has been written then.
+        NestorError: ``max_nodes`` is not a whole number of at least 1.
+    """
+    steps = review_steps(record, DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
+    while True:
+        try:
+            item = next(steps)
+        except StopIteration as done:
+            result: Review = done.value
+            break
+        if item is not None:
+            out.write(json.dumps(move_review_json(item, record.variant.has_stock)) + "\n")
+            out.flush()
+    out.write(json.dumps(review_summary_json(result)) + "\n")
+    out.flush()
+    return result
+
+
+def move_review_json(item: MoveReview, strict: bool) -> dict[str, Any]:
+    """One move of a review as the JSON object ``review`` prints (see ``review --help``)."""
+    data: dict[str, Any] = {
+        "index": item.index,
+        "move": str(item.move),
+        "winnable_before": None if strict else _json_status(item.before),
+        "winnable_after": None if strict else _json_status(item.after),
+    }
+    if strict:
+        data["chance_before"] = item.chance_before
+        data["chance_after"] = item.chance_after
+        data["cut"] = item.cut
+        if item.turned is not None:
+            data["turned"] = item.turned
+    data["alternatives"] = [str(m) for m in item.alternatives]
+    data["critical"] = item.critical
+    data["choices"] = [
+        {"move": str(c.move), "chance": c.chance} if strict
+        else {"move": str(c.move), "winnable": _json_status(c.status)}
+        for c in item.choices
+    ]
+    return data
+
+
+def review_summary_json(result: Review) -> dict[str, Any]:
+    """The summary object ``review`` prints last (see ``review --help``)."""
+    strict = result.position.variant.has_stock
+    data: dict[str, Any] = {
+        "turning_point": result.turning_point,
+        "alternatives": [str(m) for m in result.alternatives],
+        "result": "in play" if result.outcome is None else result.outcome.result,
+        "moves": len(result.moves),
+        "winnable_at_start": None if strict else _json_status(result.start),
+        "critical": list(result.critical),
+        "undecided": result.undecided,
+    }
+    if strict:
+        data["chance_at_start"] = result.start_chance
+        data["cuts"] = [{"index": i, "cut": cut} for i, cut in result.cuts]
+    return data
+
+
 def _json_status(status: Status | None) -> bool | None:
     """The ``winnable`` key of a ``solve`` answer: true, false, or null when unknown."""
     return None if status in (None, Status.UNKNOWN) else status is Status.WINNABLE
@@ -249,6 +352,16 @@ def _run(args: argparse.Namespace) -> int:
             outcome = game.outcome()
             print("outcome: " + ("in play" if outcome is None else
                                  f"{outcome.result} ({outcome.value})"))
+        elif args.command == "review":
+            text = args.record if args.record is not None else sys.stdin.read()
+            review_lines(Record.from_text(text), sys.stdout, args.max_nodes)
+        elif args.command == "daily":
+            day = date.today() if args.date is None else parse_date(args.date)
+            variant, number = daily_deal(day)
+            if args.json:
+                print(json.dumps({"date": day.isoformat(), "variant": variant, "deal": number}))
+            else:
+                print(f"{day.isoformat()}: {get_variant(variant).title}, deal {number}")
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":

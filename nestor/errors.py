@@ -92,6 +92,10 @@ CODES: dict[str, tuple[str, ...]] = {
     "record.illegal_move": ("index", "move", "reason"),  # reason: an illegal.* code
     "history.undo": (),  # nothing to undo
     "history.redo": (),  # nothing to redo
+    # daily: parse_date, check_daily_date (DateError); value: the date as given, clipped
+    "date.syntax": ("value",),  # not YYYY-MM-DD
+    "date.unknown": ("value",),  # no such date (2026-02-30)
+    "date.future": ("value", "today"),  # a daily deal after today: both ISO dates
     # cli
     "cli.line": ("line", "reason"),  # solve: input line (from 1) is not a position
     # the solver (nestor.solver) and any error raised without a code
@@ -132,6 +136,10 @@ def type_name(value: object) -> str:
 
 class CardError(NestorError):
     """A card code could not be read (e.g. ``"1H"``, ``"TX"``, ``""``)."""
+
+
+class DateError(NestorError):
+    """A calendar date could not be used (a daily deal's date, see :mod:`nestor.daily`)."""
 
 
 class VariantError(NestorError):

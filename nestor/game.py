@@ -14,7 +14,7 @@ from .checks import whole_number
 from .deal import check_deal_number, deal_position
 from .errors import HistoryError, MoveError, NestorError, RecordError, type_name
 from .jsontext import loads
-from .position import Move, Outcome, Position, parse_move
+from .position import Move, Outcome, Position, TurnStock, parse_move
 from .variants import Variant, get_variant
 
 
@@ -174,6 +174,19 @@ class Game:
     def all_moves(self) -> tuple[Move, ...]:
         """Every move made, including undone ones that can be redone."""
         return tuple(self._moves)
+
+    def last_turned(self) -> str | None:
+        """Strict: the stock card that the last move in effect turned up (whether it paired
+        or was left unpaired), or ``None`` when that move was not a stock turn (or no move
+        is in effect).
+
+        >>> game = Game("strict", 7)
+        >>> game.last_turned() is None
+        True
+        """
+        if self._cursor and isinstance(self._moves[self._cursor - 1], TurnStock):
+            return self._positions[self._cursor - 1].stock[0]
+        return None
 
     def outcome(self) -> Outcome | None:
         """The current position's outcome (``None`` while the game goes on)."""

@@ -9,9 +9,7 @@
 // browsers pick up as a new version (static/js/pwa.js then switches to it):
 //
 //   - index.html, main.py and pyscript.toml, and every file pyscript.toml ships to Python
-//     (so a module or catalogue added there is precached without touching this script), and
-//     static/nestor-build.json, the ids of a start-up snapshot (static/js/snapshot.js, the
-//     config's interpreter, and static/js/snapshot-worker.js are among static/js/*.js);
+//     (so a module or catalogue added there is precached without touching this script);
 //   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and
 //     PyScript's chunks except the code editor's and terminal's (CodeMirror, xterm.js), which
 //     load only for <py-editor> and terminal scripts, and the game has neither, and the plugins
@@ -48,7 +46,6 @@ const FIXED = [
   "index.html",
   "main.py",
   "pyscript.toml",
-  "static/nestor-build.json",
   "static/vendor/pyodide/*",
   "static/vendor/pyscript/*.{js,css}",
   "static/css/*.css",

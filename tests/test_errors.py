@@ -6,6 +6,7 @@ import ast
 import io
 import pickle
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from nestor import (
     CODES,
     CardError,
+    DateError,
     DealNumberError,
     Game,
     HistoryError,
@@ -34,6 +36,7 @@ from nestor import (
 )
 from nestor import errors as errors_module
 from nestor.cli import main, solve_lines
+from nestor.daily import check_daily_date, parse_date
 from nestor.jsontext import MAX_DEPTH, load_object, loads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,6 +191,10 @@ CASES: list[tuple[str, Callable[[], object], type[NestorError], dict[str, str | 
     ("record.illegal_move",
      lambda: Game.from_json({"variant": "standard", "deal": 7, "moves": ["3C-3D", "3C-3D"]}),
      RecordError, {"index": 2, "move": "3C-3D", "reason": "illegal.not_available"}),
+    ("date.syntax", lambda: parse_date("1.12.2026"), DateError, {"value": "1.12.2026"}),
+    ("date.unknown", lambda: parse_date("2026-02-30"), DateError, {"value": "2026-02-30"}),
+    ("date.future", lambda: check_daily_date("2026-12-02", date(2026, 12, 1)), DateError,
+     {"value": "2026-12-02", "today": "2026-12-01"}),
     ("history.undo", undo_fresh, HistoryError, {}),
     ("history.redo", redo_fresh, HistoryError, {}),
     ("cli.line", lambda: solve_lines(['{"variant": "standard", "columns": []}', "[1"],

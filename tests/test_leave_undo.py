@@ -278,3 +278,26 @@ def test_solve_speed_setting() -> None:
     assert get_variant("standard") and deal_position("standard", 0)
     session_view = board_view(page_at(MemoryStore()).session)
     assert session_view.can_finish is False
+
+
+def test_undo_after_leaving_a_past_daily_deal_brings_back_its_date_and_last_move_marks() -> None:
+    from datetime import date
+
+    day, past = date(2026, 12, 1), date(2026, 11, 28)
+    page = Page(MemoryStore(), today=lambda: day, timer_clock=Clock())
+    page.open_daily(past)
+    assert page.session.daily == past
+    for _ in range(3):  # moves until one uncovers a card, so the board marks it
+        play(page, 1)
+        if page.session.last_uncovered:
+            break
+    marks = page.session.last_uncovered
+    assert marks
+    query, board = page.session.query(), page.view()
+    page.new_deal()
+    assert page.session.daily is None and page.session.last_uncovered == ()
+    page.undo()
+    assert page.session.daily == past  # still that date's daily deal, with its link
+    assert page.session.query() == query == f"?daily={past.isoformat()}"
+    assert page.session.last_uncovered == marks  # its board as it was left
+    assert page.view() == board

@@ -30,6 +30,7 @@ from nestor import (
 from nestor_web.app.events import DealChanged, Moved, Problem, Selected, TookBack
 from nestor_web.app.url import DealRequest, parse_query
 from nestor_web.storage.codecs import SAVE_VERSION, game_from_text
+from nestor_web.storage.durable import SEQ_KEY
 from nestor_web.storage.manager import (
     ARCHIVE_KEY,
     SAVE_KEY,
@@ -201,9 +202,10 @@ def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
     # The first visit also saves the settings, with the language it chose.
     assert store.data == {
         SETTINGS[0]: SETTINGS[1], SAVE_KEY: store.data[SAVE_KEY],
-        SETTINGS_KEY: store.data[SETTINGS_KEY],
+        SETTINGS_KEY: store.data[SETTINGS_KEY], SEQ_KEY: store.data[SEQ_KEY],
     }
     assert json.loads(store.data[SETTINGS_KEY])["language"] == "en"
+    assert store.data[SEQ_KEY].isdigit()  # the save's number: other tabs catch up by it
 
 
 def test_open_url_deal():
@@ -321,7 +323,7 @@ def test_open_with_unreadable_save_sets_it_aside(text):
     assert session.game.cursor == 0
     assert store.data[UNREADABLE_KEY] == text
     assert store.data[SETTINGS[0]] == SETTINGS[1]
-    assert set(store.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY}
+    assert set(store.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY, SEQ_KEY}
     assert saved(store) == {
         "version": 1, "variant": "standard", "deal": session.game.deal, "moves": [], "cursor": 0,
         "hints": 0, "solver_moves": 0, "elapsed_ms": 0,

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import io
-import json
 import re
 import tomllib
 import zipfile
@@ -50,11 +48,7 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     # imports it from, and the compiled catalogs.
     config = pyscript_config()
     assert config["files"] == {"./static/nestor.zip": "./*"}
-    # The interpreter is our wrapper of the vendored Pyodide (start-up snapshots), which
-    # imports that Pyodide by a path relative to itself.
-    assert config["interpreter"] == "./static/js/snapshot.js"
-    wrapper = (ROOT / "static/js/snapshot.js").read_text()
-    assert 'from "../vendor/pyodide/pyodide.mjs"' in wrapper
+    assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
     on_disk = {
         str(p.relative_to(ROOT))
         for pkg in ("nestor", "nestor_web")
@@ -73,12 +67,6 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     dest = tmp_path / "static" / "nestor.zip"
     assert module.write_archive(dest) and dest.read_bytes() == data
     assert not module.write_archive(dest)  # already current: not written again
-    # Beside it, the ids a start-up snapshot is kept under: this code, this Pyodide build.
-    info = json.loads((dest.parent / "nestor-build.json").read_text())
-    assert info == {
-        "code": hashlib.sha256(data).hexdigest(),
-        "pyodide": module.pyodide_build_id(ROOT / module.PYODIDE_MJS),
-    }
 
 
 def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:
@@ -110,37 +98,3 @@ def test_rules_package_imports_no_browser_module() -> None:
     for path in (ROOT / "nestor").glob("*.py"):
         text = path.read_text()
         assert not re.search(r"^\s*(from|import)\s+(js|pyscript|pyodide)\b", text, re.M), path
-
-
-def test_build_info_names_the_code_and_the_pyodide_build(tmp_path: Path) -> None:
-    # The code id follows every byte of the archive; the Pyodide id is the BUILD_ID in
-    # pyodide.mjs (the one Pyodide writes into a snapshot and checks on restore).
-    module = generator()
-    mjs = tmp_path / "pyodide.mjs"
-    build = "ab" * 32
-    mjs.write_text(f'let n={{checkAPIVersion:!0,BUILD_ID:"{build}"}},i=1;')
-    one = module.build_info(b"PK one", mjs)
-    assert one == {"pyodide": build, "code": hashlib.sha256(b"PK one").hexdigest()}
-    assert module.build_info(b"PK two", mjs)["code"] != one["code"]
-    assert json.loads(module.build_info_text(one)) == one
-    vendored = ROOT / module.PYODIDE_MJS
-    if vendored.is_file():
-        assert re.fullmatch(r"[0-9a-f]{64}", module.pyodide_build_id(vendored))
-    mjs.write_text("no id here")
-    with pytest.raises(ValueError, match="expected one BUILD_ID, found 0"):
-        module.pyodide_build_id(mjs)
-    mjs.write_text(f'BUILD_ID:"{build}" BUILD_ID:"{"cd" * 32}"')
-    with pytest.raises(ValueError, match="found 2"):
-        module.pyodide_build_id(mjs)
-    with pytest.raises(FileNotFoundError):
-        module.pyodide_build_id(tmp_path / "missing.mjs")
-
-
-def test_the_built_ids_are_current() -> None:
-    # static/nestor-build.json matches the archive and the vendored Pyodide of this tree.
-    module = generator()
-    built = ROOT / module.BUILD_INFO
-    if not built.is_file() or not (ROOT / module.PYODIDE_MJS).is_file():
-        pytest.skip("not built yet (make vendor)")
-    zipped = (ROOT / module.ARCHIVE).read_bytes()
-    assert json.loads(built.read_text()) == module.build_info(zipped, ROOT / module.PYODIDE_MJS)

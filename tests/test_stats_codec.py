@@ -4,6 +4,7 @@ not change (players' saved statistics keep loading), and every refusal with its 
 from __future__ import annotations
 
 import json
+from datetime import date
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nestor import MAX_DEAL, NestorError
-from nestor_web.app.statistics import DEAL_MEMORY, HISTORY_SIZE, Stats
+from nestor_web.app.statistics import DEAL_MEMORY, HISTORY_SIZE, DailyStats, Stats
 from nestor_web.storage.stats_codec import STATS_VERSION, stats_from_text, stats_to_text
 
 
@@ -83,6 +84,7 @@ def test_text_round_trip_and_shape():
             [21_000, "strict", 3, "lost", False],
         ],
         "resets": {},
+        "daily": {"won": [], "best_streak": 0, "reset_ms": None},
     }
     assert stats_from_text(stats_to_text(Stats())) == Stats()
 
@@ -101,6 +103,26 @@ def test_version_2_keeps_one_unsettled_deal_per_tab_and_results_taken_back():
     again = stats_from_text(text)
     assert again == stats
     assert again.playing() == ("standard", 4)  # the most recently changed unsettled deal
+
+
+def test_the_daily_record_round_trips_and_version_2_reads_with_no_date_won():
+    stats = sample()
+    for day in (date(2026, 11, 29), date(2026, 11, 30), date(2026, 12, 1), date(2026, 12, 5)):
+        stats.record_daily(day)
+    text = stats_to_text(stats)
+    assert json.loads(text)["daily"] == {
+        "won": ["2026-11-29", "2026-11-30", "2026-12-01", "2026-12-05"],
+        "best_streak": 3, "reset_ms": None,
+    }
+    again = stats_from_text(text)
+    assert again == stats
+    assert again.daily_summary(date(2026, 12, 2)).streak == 3
+    old = json.loads(text)
+    old["version"] = 2
+    del old["daily"]
+    read = stats_from_text(json.dumps(old))
+    assert read == sample()
+    assert read.daily_summary(date(2026, 12, 1)) == DailyStats(False, 0, 0, 0)
 
 
 def test_unknown_keys_are_ignored():
@@ -153,7 +175,7 @@ CORRUPT = [
     ("huge integer", "not valid JSON", '{"version": ' + "9" * 5000 + "}"),
     ("not an object", "not a JSON object", "[1]"),
     ("no version", "unknown format version (None)", edited(delitem(("version",)))),
-    ("version 3", "unknown format version (3)", edited(setitem(("version",), 3))),
+    ("version 4", "unknown format version (4)", edited(setitem(("version",), 4))),
     ("version true", "unknown format version (True)", edited(setitem(("version",), True))),
     ("version text", "unknown format version ('1')", edited(setitem(("version",), "1"))),
     ("no variants", "'variants' is missing", edited(delitem(("variants",)))),
@@ -211,6 +233,23 @@ CORRUPT = [
      edited(setitem(("resets", "chess"), 1))),
     ("resets time", "resets['strict'] -1 is out of range: use 0 or more",
      edited(setitem(("resets", "strict"), -1))),
+    ("daily missing", "'daily' is missing", edited(delitem(("daily",)))),
+    ("daily not object", "'daily' must be an object", edited(setitem(("daily",), []))),
+    ("daily won missing", "'won' is missing", edited(delitem(("daily", "won")))),
+    ("daily date", "daily['won'][0]: bad date '1.12.2026'",
+     edited(setitem(("daily", "won"), ["1.12.2026"]))),
+    ("daily no such date", "daily['won'][1]: there is no date 2026-02-30",
+     edited(setitem(("daily", "won"), ["2026-02-01", "2026-02-30"]))),
+    ("daily date twice", "the daily record lists a date twice",
+     edited(lambda d: d["daily"].update(won=["2026-12-01", "2026-12-01"], best_streak=1))),
+    ("daily best too short", "best streak of 1 but holds 2 dates won in a row",
+     edited(lambda d: d["daily"].update(won=["2026-11-30", "2026-12-01"], best_streak=1))),
+    ("daily best missing", "'daily' has no 'best_streak'",
+     edited(delitem(("daily", "best_streak")))),
+    ("daily best negative", "daily['best_streak'] -1 is out of range",
+     edited(setitem(("daily", "best_streak"), -1))),
+    ("daily reset text", "daily['reset_ms'] must be a whole number",
+     edited(setitem(("daily", "reset_ms"), "x"))),
     ("taken back not bool", "history[1][4] must be true or false, not 0",
      edited(setitem(("history", 1, 4), 0))),
     ("no history", "'history' is missing", edited(delitem(("history",)))),
@@ -346,14 +385,15 @@ def real_play(stats: Stats) -> Stats:
     return stats
 
 
-def test_text_written_before_the_split_reads_back_equal_and_is_written_as_version_2():
+def test_text_written_before_the_split_reads_back_equal_and_is_written_as_version_3():
     played = real_play(Stats())
     read = stats_from_text(OLD_TEXT)
     assert read == played
     new = stats_to_text(read)
     assert new == stats_to_text(played)
     old, now = json.loads(OLD_TEXT), json.loads(new)
-    assert now["version"] == 2 and now["resets"] == {}
+    assert now["version"] == 3 and now["resets"] == {}
+    assert now["daily"] == {"won": [], "best_streak": 0, "reset_ms": None}
     assert now["variants"] == old["variants"] and now["deals"] == old["deals"]
     assert now["history"] == [row + [False] for row in old["history"]]
     assert stats_from_text(new) == read

@@ -3,12 +3,13 @@ loses a result, the same whichever tab merges, and a result taken back stays tak
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics import DailyStats, Stats
 
 
 def move(stats: Stats, deal: int, t: int, *, won: bool = False, helped: bool = False,
@@ -187,3 +188,60 @@ def test_a_copy_is_equal_and_changes_apart() -> None:
     move(twin, 2, 6_000, won=True)
     assert stats.deal_result("standard", 2) == "playing"
     assert stats.summary("standard").won == 1 and twin.summary("standard").won == 2
+
+
+# ---- the daily deal's record ---------------------------------------------------------------
+
+DAY = date(2026, 12, 1)
+
+
+def days(stats: Stats, *offsets: int) -> None:
+    for offset in offsets:
+        stats.record_daily(DAY + timedelta(days=offset))
+
+
+def test_the_dates_won_in_either_tab_are_a_union_and_make_one_daily_streak():
+    tab_a, tab_b = Stats(), Stats()
+    days(tab_a, 0, 2)  # 1 and 3 December in one tab ...
+    days(tab_b, 1)  # ... 2 December in the other
+    assert tab_a.daily_summary(DAY + timedelta(days=2)).streak == 1
+    assert tab_b.merge(copy(tab_a)) and tab_a.merge(copy(tab_b))
+    for tab in (tab_a, tab_b):
+        assert tab.daily_summary(DAY + timedelta(days=2)) == DailyStats(True, 3, 3, 3)
+    assert content(tab_a) == content(tab_b) and tab_a == copy(tab_b)
+    assert not tab_a.merge(copy(tab_b))
+
+
+def test_a_reset_of_everything_resets_the_daily_record_and_the_other_tab_learns_it():
+    base = Stats()
+    days(base, 0, 1, 2)
+    tab_a, tab_b = copy(base), copy(base)
+    tab_a.reset(now_ms=10_000)
+    days(tab_a, 5)
+    tab_b.merge(copy(tab_a))
+    tab_a.merge(copy(tab_b))
+    for tab in (tab_a, tab_b):
+        assert tab.daily_summary(DAY + timedelta(days=5)) == DailyStats(True, 1, 1, 1)
+    tab_a.reset("strict", now_ms=20_000)  # one variant's reset keeps the daily record
+    assert tab_a.daily_summary(DAY + timedelta(days=5)).days_won == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sets(st.integers(0, 40)), st.sets(st.integers(0, 40)), st.sets(st.integers(0, 40)))
+def test_merging_daily_records_is_a_union_the_same_both_ways(
+    common: set[int], only_a: set[int], only_b: set[int]
+):
+    base = Stats()
+    days(base, *common)
+    tab_a, tab_b = copy(base), copy(base)
+    days(tab_a, *only_a)
+    days(tab_b, *only_b)
+    ab, ba = copy(tab_a), copy(tab_b)
+    ab.merge(copy(tab_b))
+    ba.merge(copy(tab_a))
+    assert ab == ba or content(ab) == content(ba)
+    assert ab.snapshot().daily == ba.snapshot().daily
+    won = common | only_a | only_b
+    assert ab.snapshot().daily.won == tuple(DAY + timedelta(days=d) for d in sorted(won))
+    for tab in (tab_a, tab_b):
+        assert ab.snapshot().daily.best_streak >= tab.snapshot().daily.best_streak

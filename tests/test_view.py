@@ -116,11 +116,20 @@ def check_html(view: BoardView, position: Position) -> list[Element]:
         shown += list(position.stock)
     else:
         shown += list(position.reserve)
+    if view.turned is not None:  # the stock card the last turn paired, shown face up
+        shown.append(view.turned.code)
     if position.unpaired is not None:
         shown.append(position.unpaired)
     assert [e.attrs["data-card"] for e in cards] == shown
     face_down = 0 if view.stock_open else len(position.stock)
-    assert len(cards) == view.cards_left - face_down == position.cards_left() - face_down
+    extra = view.turned is not None
+    assert len(cards) - extra == view.cards_left - face_down == position.cards_left() - face_down
+    turned = [e.attrs["data-card"] for e in cards if "data-turned" in e.attrs]
+    if view.stock_open:
+        assert turned == list(position.stock)
+    else:
+        last = position.unpaired or (view.turned.code if view.turned else None)
+        assert turned == ([last] if last else [])
     for e in cards:
         code = e.attrs["data-card"]
         if code in avail:
@@ -466,3 +475,79 @@ def test_stock_cards_turned_up_are_announced_in_the_stock():
     assert [c.code for c in view.reserve] == list(after.stock)
     assert all(c.name == f"{card_name(c.code)}, stock" for c in view.reserve)
     assert 'aria-label="Stock (turned up)"' in render_board(view)
+
+
+# ---- play feel (issue 11): partners, the last move, the pair command -------------------
+
+
+def test_every_available_card_carries_its_partners_and_the_selection_marks_them():
+    session = session_for("standard", 7)
+    pos = session.game.position
+    elements = check_html(board_view(session), pos)
+    for e in elements:
+        if "data-available" in e.attrs:
+            assert e.attrs["data-partners"] == " ".join(pos.partners(e.attrs["data-card"] or ""))
+        elif "data-card" in e.attrs:
+            assert "data-partners" not in e.attrs
+    assert not any("data-partner" in e.attrs for e in elements)
+    pair = pos.pairs()[0]
+    session.tap(pair.first)
+    marked = [e.attrs["data-card"] for e in check_html(board_view(session), pos)
+              if "data-partner" in e.attrs]
+    assert marked == list(pos.partners(pair.first)) and marked
+    session.set_setting("highlight_partners", False)
+    assert "data-partner " not in render_board(board_view(session))
+    assert not any(c.partner for c in all_cards(board_view(session)))
+
+
+def test_the_cards_a_move_uncovered_are_marked_until_the_next_move_or_undo():
+    session = session_for("standard", 7)
+    before = session.game.position
+    pair = before.pairs()[0]
+    session.tap(pair.first)
+    events = session.tap(pair.second)
+    uncovered = tuple(c for c, _place in events[0].uncovered)  # type: ignore[union-attr]
+    assert uncovered == session.game.position.newly_available(before) and uncovered
+
+    def marked() -> list[str]:
+        return [c.code for c in all_cards(board_view(session)) if c.last_move]
+    assert sorted(marked()) == sorted(uncovered)
+    assert render_board(board_view(session)).count("data-last-move") == len(uncovered)
+    session.tap(next(iter(session.game.position.available())))  # a selection: still marked
+    assert sorted(marked()) == sorted(uncovered)
+    session.undo()
+    assert marked() == []
+    session.redo()
+    assert sorted(marked()) == sorted(uncovered)
+    session.restart()
+    assert marked() == []
+
+
+def test_pair_plays_only_a_pair_and_keeps_the_selection_otherwise():
+    session = session_for("standard", 7)
+    pos = session.game.position
+    pair = pos.pairs()[0]
+    stranger = next(c for c in pos.available() if rank_of(c) != rank_of(pair.first))
+    session.tap(stranger)
+    assert session.pair(pair.first, stranger) == ()
+    assert session.pair(pair.first, pos.columns[0][0]) == ()  # covered
+    assert session.selected == stranger and session.game.cursor == 0
+    events = session.pair(pair.second, pair.first)
+    assert events and list(session.game.moves) == [pair] and session.selected is None
+
+
+def test_strict_turned_card_is_drawn_face_up_until_the_next_move():
+    # Strict deal 4: three pairs, then the stock's 5S pairs with the 5H.
+    session = session_for("strict", 4)
+    for text in ("3H-3S", "6C-6H", "8C-8S", "stock"):
+        session.game.push(text)
+    assert session.game.last_turned() == "5S"
+    view = board_view(session)
+    assert view.turned is not None and view.turned.code == "5S" and view.turned.turned
+    cards = check_html(view, session.game.position)
+    shown = [e for e in cards if e.attrs["data-card"] == "5S"]
+    assert len(shown) == 1 and "data-turned" in shown[0].attrs and shown[0].tag != "button"
+    session.game.push(session.game.legal_moves()[0])
+    assert board_view(session).turned is None
+    session.game.undo()
+    assert board_view(session).turned is not None  # undo brings the turn back, and its card

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from datetime import date
 
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
@@ -49,6 +50,48 @@ class SharedStore(MemoryStore):
         for tab in self._tabs:
             if tab is not self and tab.on_change is not None:
                 tab.on_change(key)
+
+
+class LaggingStore(MemoryStore):
+    """A second tab's localStorage as Chromium keeps it: each tab reads its own copy, and
+    another tab's write reaches it only when it is delivered (:meth:`deliver`, which
+    :meth:`Page.receive` calls), together with its storage event, as one later task.
+
+    Writes go to this tab's copy and to :attr:`backend` (what is on disk) at once; a
+    delivered key takes the backend's value (a tab's own write still in flight is not
+    undone by an older one of another tab's, as Chromium's copy does).
+    """
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        super().__init__(data)
+        self.backend: dict[str, str] = dict(self.data)
+        self._tabs: list[LaggingStore] = [self]
+        self.inbox: list[str] = []
+        self.on_change: Callable[[str], None] | None = None
+
+    def tab(self) -> LaggingStore:
+        """Another tab on the same backend, with its own copy."""
+        other = LaggingStore(self.backend)
+        other.backend = self.backend
+        other._tabs = self._tabs
+        self._tabs.append(other)
+        return other
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value`` in this tab's copy and the backend; the others hear it later."""
+        super().set(key, value)
+        self.backend[key] = value
+        for tab in self._tabs:
+            if tab is not self:
+                tab.inbox.append(key)
+
+    def deliver(self) -> None:
+        """Take in the other tabs' writes: each key's value, then its storage event."""
+        while self.inbox:
+            key = self.inbox.pop(0)
+            self.data[key] = self.backend[key]
+            if self.on_change is not None:
+                self.on_change(key)
 
 
 class QuotaStore(MemoryStore):
@@ -97,6 +140,8 @@ class Page:
         clock: Callable[[], int] | None = None,
         durable: MemoryCopy | None = None,
         timer_clock: Callable[[], int] | None = None,
+        alone: bool | None = None,
+        today: Callable[[], date] | None = None,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.durable = durable
@@ -104,11 +149,11 @@ class Page:
             self.store, durable, durable.snapshot() if durable is not None else None
         )
         self._heard: list[str] = []  # keys other tabs wrote, not yet taken in
-        if isinstance(self.store, SharedStore):
+        if isinstance(self.store, SharedStore | LaggingStore):
             self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
-            query, i18n.pick_language(list(languages)), rng=rng, clock=clock,
-            timer_clock=timer_clock,
+            query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone,
+            today=today, timer_clock=timer_clock,
         )
         self._use_language()
         self.announcement: str | None = None
@@ -132,9 +177,13 @@ class Page:
         between two tasks (nestor_web/browser/root.py ``other_tab``): each is handed to the
         storage manager, which follows it; what happened is drawn and saved."""
         events: tuple[Event, ...] = ()
+        deliver = getattr(self.store, "deliver", None)
+        if deliver is not None:
+            deliver()
         while self._heard:
             self.storage.changed_elsewhere(self._heard.pop(0))
             events += self.storage.follow(self.session)
+        events += self.storage.catch_up(self.session)
         if events:
             self.run(events)
         return events
@@ -185,6 +234,10 @@ class Page:
     def new_deal(self, variant: str | None = None) -> tuple[Event, ...]:
         self.receive()
         return self.run(self.session.new_deal(variant))
+
+    def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
+        self.receive()
+        return self.run(self.session.open_daily(day))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
         self.receive()

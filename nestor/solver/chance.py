@@ -15,19 +15,27 @@ from ..position import Move, TurnStock
 from .model import Search
 
 
-def best_chance(search: Search) -> Generator[None, None, tuple[float, Move | None]]:
+def best_chance(
+    search: Search, memo: dict[tuple[int, int], float] | None = None
+) -> Generator[None, None, tuple[float, Move | None]]:
     """Return the win probability with best play and the best first move.
 
     The probability is in ``0.0 .. 1.0``, every order of the stock equally
     likely; the move is ``None`` when none helps (lost, or nothing left to do
     in the stacks). Memoised on the stack heights and the number of stock
-    cards left (sound: see "Memo" in :mod:`.model`). Yields every few dozen
-    nodes; ``search`` is back in its starting state afterwards.
+    cards left (sound: see "Memo" in :mod:`.model`): ``memo``, filled in as the
+    search goes, may be shared by several searches over one
+    :class:`~.model.Search` (positions reached from one start); by default
+    each search starts with an empty one. Yields every few dozen nodes;
+    ``search`` is back in its starting state afterwards (unless the budget ran
+    out).
 
     Raises:
-        BudgetExceeded: when ``search.max_nodes`` runs out.
+        BudgetExceeded: when ``search.max_nodes`` runs out (``search`` is then
+            left part way; ``memo`` holds only finished values).
     """
-    memo: dict[tuple[int, int], float] = {}
+    if memo is None:
+        memo = {}
 
     def value(
         new_forced: int = -1, root: bool = False

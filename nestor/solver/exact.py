@@ -14,17 +14,31 @@ from ..position import Move, Pair, TurnStock
 from .model import Search
 
 
-def winning_line(search: Search) -> Generator[None, None, list[Move] | None]:
+def winning_line(
+    search: Search,
+    failed: set[tuple[int, int]] | None = None,
+    won: set[tuple[int, int]] | None = None,
+) -> Generator[None, None, list[Move] | None]:
     """Return a winning line from ``search``'s position, or ``None`` when it is lost.
 
     With a stock (Strict, order known), a stuck position turns ``search.stock[0]``.
     Yields every few dozen nodes so a caller can spread the work over time slices;
-    ``search`` is back in its starting state afterwards.
+    ``search`` is back in its starting state afterwards (unless the budget ran out).
+
+    ``failed`` is the memo of positions proved lost (memo keys, see "Memo" in
+    :mod:`.model`), filled in as the search goes; pass the same set to several
+    searches over one :class:`~.model.Search` (positions reached from one start)
+    to share what each proved. By default each search starts with an empty one.
+    ``won`` (optional, same keys) holds positions already proved winnable: the
+    search stops when it reaches one, and the line it returns then ends there
+    (a winning line only together with one from that position).
 
     Raises:
-        BudgetExceeded: when ``search.max_nodes`` runs out.
+        BudgetExceeded: when ``search.max_nodes`` runs out (``search`` is then
+            left part way; ``failed`` holds only what was proved).
     """
-    failed: set[tuple[int, int]] = set()
+    if failed is None:
+        failed = set()
 
     def rec(new_forced: int = -1) -> Generator[None, None, list[Move] | None]:
         """Search from here; ``new_forced`` is a rank the last move left with two cards."""
@@ -38,7 +52,9 @@ def winning_line(search: Search) -> Generator[None, None, list[Move] | None]:
             line = [Pair(rest[j], rest[j + 1]) for j in range(0, len(rest), 2)]
         else:
             key = (search.key(), len(search.stock))
-            if key not in failed:
+            if won is not None and key in won:
+                line = []  # proved winnable by an earlier search
+            elif key not in failed:
                 if new_forced >= 0 and search.forced_cycle(new_forced):
                     line = None  # R4 (R1 never touches a rank caught in a cycle)
                 else:

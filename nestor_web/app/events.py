@@ -10,6 +10,7 @@ in the player's language.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from nestor import Move, NestorError, Outcome, Place
 
@@ -95,6 +96,13 @@ class DealChanged:
 
 
 @dataclass(frozen=True)
+class DailyOpened:
+    """The daily deal of ``day`` is in play (after a :class:`DealChanged` if it was not)."""
+
+    day: date
+
+
+@dataclass(frozen=True)
 class HintShown:
     """A hint was asked for; ``move`` is what it showed (``None``: no move to show)."""
 
@@ -135,7 +143,7 @@ class FromOtherTab:
 
 
 Event = (
-    Selected | Moved | TookBack | DealChanged | HintShown | SettingChanged | Noticed
-    | FromOtherTab | TimerChanged
+    Selected | Moved | TookBack | DealChanged | DailyOpened | HintShown | SettingChanged
+    | Noticed | FromOtherTab | TimerChanged
 )
 """Anything a command reports."""

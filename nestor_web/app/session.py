@@ -10,7 +10,7 @@ Three kinds of state, kept apart:
 * game state, what a save restores: :attr:`Session.game` and :attr:`Session.help`
   (plus the settings and statistics, saved under their own keys);
 * UI state, never saved: :attr:`~Session.selected`, the hint shown, :attr:`~Session.notices`,
-  :attr:`~Session.solving` and :attr:`~Session.thinking`;
+  :attr:`~Session.solving`, :attr:`~Session.thinking` and :attr:`~Session.last_uncovered`;
 * caches: the solver's answer for the current position.
 """
 
@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from nestor import (
@@ -34,8 +35,10 @@ from nestor import (
     check_deal_number,
     get_variant,
 )
+from nestor.daily import daily_deal, is_daily_deal
 
 from .events import (
+    DailyOpened,
     DealChanged,
     Event,
     FromOtherTab,
@@ -50,7 +53,7 @@ from .events import (
 )
 from .settings import Settings
 from .statistics import Stats
-from .url import DealRequest, deal_query
+from .url import DealRequest, daily_query, deal_query
 
 if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
     from nestor.solver import Solution
@@ -137,10 +140,15 @@ class Session:
         left: the game left by the last New deal, Restart or change of variant, as it was,
             while Undo can bring it back (see :meth:`undo`), else ``None``.
         visible: the page is shown (the timer runs only then; see :meth:`set_visible`).
+        last_uncovered: the cards the last move made available (the engine's
+            ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
+            the next move, undo or another deal; ``()`` when there are none.
         rng: draws the deal numbers of new deals.
         clock: milliseconds since the Unix epoch (the statistics' times).
         timer_clock: milliseconds of a steady clock (the timer's; by default
             ``time.monotonic``, which a change of the computer's clock does not move).
+        today: the player's local date (the daily deal's).
+        daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
     """
 
     def __init__(
@@ -153,6 +161,7 @@ class Session:
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
         timer_clock: Callable[[], int] | None = None,
+        today: Callable[[], date] | None = None,
     ) -> None:
         self.game = game
         self.help = Help()
@@ -164,6 +173,8 @@ class Session:
         self.timer_clock: Callable[[], int] = timer_clock or (
             lambda: int(time.monotonic() * 1000)
         )
+        self.today: Callable[[], date] = today or date.today
+        self.daily: date | None = None
         self.selected: str | None = None
         self.hint: Move | None = None
         self.hint_solution: Solution | None = None
@@ -171,8 +182,11 @@ class Session:
         self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
         self.solving = False
         self.thinking: Thinking | None = None
+        self.last_uncovered: tuple[str, ...] = ()
         self._analysis: tuple[Position, Solution] | None = None
         self.left: SavedGame | None = None
+        # the game left's daily date and last move's marks (UI state Undo brings back too)
+        self._left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
         self.visible = True
         self._timer_ms = 0  # the timer's time up to _timer_since
         self._timer_since: int | None = None  # when the timer last started, if it runs
@@ -190,14 +204,20 @@ class Session:
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
         timer_clock: Callable[[], int] | None = None,
+        leave_saved: bool = True,
+        today: Callable[[], date] | None = None,
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
         * The URL's deal is played: the saved game if it is that deal, else the same deal
-          kept on the shelf of games left in progress, else fresh.
+          kept on the shelf of games left in progress, else fresh. The saved game, of
+          another deal then, is left (it settles in the statistics) unless ``leave_saved``
+          is false (another tab is open, and may be showing it).
         * A URL with a variant and no deal starts a random deal of that variant.
         * With no deal in the URL, the saved game resumes; with none, a random standard
           deal starts.
+        * The game is the daily deal (:attr:`daily`) when the URL asked for a daily deal,
+          or when it is today's.
         """
         rng = rng or random.Random()
         if saved is None:
@@ -210,12 +230,13 @@ class Session:
             game = saved.game
         session = cls(
             game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
-            timer_clock=timer_clock,
+            timer_clock=timer_clock, today=today,
         )
         if saved is not None:
             session.help = saved.help
             session._set_timer(saved.elapsed_ms)
         if request is None or (saved is None and request.deal is None):
+            session._mark_daily(None)
             return session
         if saved is None:  # the URL's deal is in play: resume it if it is on the shelf
             kept = session._take_kept(*session.key)
@@ -223,10 +244,13 @@ class Session:
                 session.game, session.help = kept.game, kept.help
                 session._set_timer(kept.elapsed_ms)
         elif request.deal is None:
-            session._switch(SavedGame(Game(request.variant, rng.randrange(MAX_DEAL))))
+            session._switch(
+                SavedGame(Game(request.variant, rng.randrange(MAX_DEAL))), leave=leave_saved
+            )
         else:
-            session._resume_or_start(request.variant.name, request.deal)
+            session._resume_or_start(request.variant.name, request.deal, leave=leave_saved)
         session._settle_left()  # opening a link is not a choice Undo takes back
+        session._mark_daily(request.daily)
         return session
 
     # ---- reading -----------------------------------------------------------------------
@@ -242,8 +266,9 @@ class Session:
         return self.game.variant.name, self.game.deal
 
     def query(self) -> str:
-        """The URL query that opens this deal: ``"?variant=V&deal=N"``."""
-        return deal_query(*self.key)
+        """The URL query that opens this deal: ``"?variant=V&deal=N"``, or for the daily
+        deal ``"?daily=YYYY-MM-DD"``."""
+        return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
 
     def saved(self) -> SavedGame:
         """The game state a save keeps: the game, its help, and the timer's time as of its
@@ -306,12 +331,25 @@ class Session:
         if selected == card:
             return self._select(None)
         if selected is not None and card in position.partners(selected):
-            return self._play(Pair(selected, card))
+            return self.pair(selected, card)
         if self.settings.auto_pair:
             partners = position.partners(card)
             if len(partners) == 1:  # only one card it can pair with: pair at once
-                return self._play(Pair(card, partners[0]))
+                return self.pair(card, partners[0])
         return self._select(card)
+
+    def pair(self, first: str, second: str) -> tuple[Event, ...]:
+        """Remove ``first`` and ``second`` if they are a pair here: the command behind the
+        second tap of tap-tap, auto-pair and a card dropped on another (a drag).
+
+        Nothing happens (``()``, the selection kept) when the game is over or the two are not
+        two available cards of one rank (a card dropped on a card it can't pair with).
+        """
+        position = self.game.position
+        if position.outcome() is not None or second not in position.partners(first):
+            return ()
+        self.solving = False  # the player takes over
+        return self._play(Pair(first, second))
 
     def clear_selection(self) -> tuple[Event, ...]:
         """Forget the selection (Escape)."""
@@ -341,6 +379,7 @@ class Session:
             self.stats_changes += 1
         self._fresh_ui()
         self._sync_timer()
+        self.last_uncovered = ()
         return (TookBack(move),)
 
     def redo(self) -> tuple[Event, ...]:
@@ -362,6 +401,7 @@ class Session:
         self.game = Game(self.game.variant, self.game.deal)
         self._set_timer(0)
         self._fresh_ui()
+        self.last_uncovered = ()
         self.notices.clear()
         return (DealChanged(*self.key, restarted=True, left=left),)
 
@@ -391,6 +431,17 @@ class Session:
         self.solving = False
         return self._resume_or_start(name, number)
 
+    def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
+        """Go to the daily deal of ``day`` (default: today; the caller checks that ``day``
+        is not later): resumed if it is in play or on the shelf, else started. While it
+        is in play, :attr:`daily` is ``day`` and a win on that date counts for the daily
+        streak."""
+        day = day or self.today()
+        self.solving = False
+        events = self._resume_or_start(*daily_deal(day))
+        self.daily = day
+        return (*events, DailyOpened(day))
+
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
         """Change one setting (a field of :class:`Settings`).
 
@@ -417,7 +468,10 @@ class Session:
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
         """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
         recorded is lost."""
-        if not self.stats.merge(other):
+        changed = self.stats.merge(other)
+        if self.left is None:  # else the game left, waiting for Undo, is still this tab's
+            self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
+        if not changed:
             return ()
         self.stats_changes += 1
         return (FromOtherTab("stats"),)
@@ -428,18 +482,24 @@ class Session:
         The player moved on in that tab last, so its game is the newer one; this tab's
         (which that tab had taken over when it opened or followed it) gives way, with a
         notice, instead of overwriting it on its next move. Its moves were counted in the
-        statistics by that tab. Nothing happens for another deal, or the same game.
+        statistics by that tab. Nothing happens for another deal, or the same game. A game
+        with moves comes into play: the game left (:attr:`left`) settles, as in
+        :meth:`_switch`, and the deal is this tab's unsettled game.
         """
         game = saved.game
         if saved.key != self.key or (game.all_moves, game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
         ):
             return ()
+        if game.all_moves:  # Undo takes back those moves now: the game left can't come back
+            self._settle_left()
+            self.stats.claim(*self.key)
         self.game = saved.game
         self.help = saved.help
         self._set_timer(saved.elapsed_ms)
         self.solving = False
         self._fresh_ui()
+        self.last_uncovered = ()
         return (
             FromOtherTab("game"),
             DealChanged(*self.key, resumed=saved.game.cursor > 0),
@@ -453,6 +513,13 @@ class Session:
         self.visible = visible
         self._sync_timer()
         return (TimerChanged(self.timer_running()),)
+
+    def settle_left_games(self) -> None:
+        """No other tab is open: every game the statistics hold as unsettled but this one
+        (left in progress in a tab since closed) settles as lost, as when the player leaves a
+        deal (:meth:`Stats.settle_others`)."""
+        if self.stats.settle_others(*self.key, self.clock()):
+            self.stats_changes += 1
 
     def reset_stats(self) -> None:
         """Forget all statistics (the view asks the player first); the reset is remembered,
@@ -554,6 +621,7 @@ class Session:
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
         if self._finish == (before, True):
             self._finish = (after, True)  # every position after a safe one is safe
+        self.last_uncovered = tuple(c for c, _place in uncovered)
         self._count_move()
         self._sync_timer()
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
@@ -567,16 +635,30 @@ class Session:
             lost=game.position.outcome() not in (None, Outcome.WON),
         ):
             self.stats_changes += 1
+        day = self.daily
+        if (  # the daily deal won on its own date
+            day is not None and game.position.is_empty() and day == self.today()
+            and self.stats.record_daily(day)
+        ):
+            self.stats_changes += 1
 
-    def _resume_or_start(self, variant: str, deal: int) -> tuple[Event, ...]:
+    def _mark_daily(self, day: date | None) -> None:
+        """The game is the daily deal of ``day`` (default: today) if it is that deal (a
+        hash or two for any other deal: the solver runs only for a candidate)."""
+        day = day or self.today()
+        self.daily = day if is_daily_deal(day, *self.key) else None
+
+    def _resume_or_start(
+        self, variant: str, deal: int, leave: bool = True
+    ) -> tuple[Event, ...]:
         """Make ``variant``/``deal`` the game: the one in play, a kept one, or fresh."""
         if self.key == (variant, deal):
             self._fresh_ui()
             return ()
         kept = self._take_kept(variant, deal)
         if kept is not None:
-            return self._switch(kept, resumed=kept.game.cursor > 0)
-        return self._switch(SavedGame(Game(variant, deal)))
+            return self._switch(kept, resumed=kept.game.cursor > 0, leave=leave)
+        return self._switch(SavedGame(Game(variant, deal)), leave=leave)
 
     def _take_kept(self, variant: str, deal: int) -> SavedGame | None:
         """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
@@ -587,17 +669,22 @@ class Session:
             self.notice(Problem("archive.entry", exc))
             return None
 
-    def _switch(self, saved: SavedGame, resumed: bool = False) -> tuple[Event, ...]:
+    def _switch(
+        self, saved: SavedGame, resumed: bool = False, leave: bool = True
+    ) -> tuple[Event, ...]:
         """Another deal comes into play. The game left, if it has moves and was not won,
         waits in :attr:`left` for Undo; it settles in the statistics only once Undo can no
         longer bring it back (:meth:`_settle_left`): at the first move of another game, or
         when a game with moves made comes into play instead (its Undo takes back its own
-        moves)."""
-        left = self._leave() if saved.key != self.key else False
+        moves). Unless ``leave``, the game in play is dropped instead: neither kept for Undo
+        nor settled (another tab may be playing it)."""
+        left = self._leave() if leave and saved.key != self.key else False
         self.game = saved.game
         self.help = saved.help
         self._set_timer(saved.elapsed_ms)
         self._fresh_ui()
+        self.last_uncovered = ()
+        self._mark_daily(None)
         if self.left is not None and self.left.key == self.key:
             self.left = None  # the game left is back in play (Back, or its link)
             left = False
@@ -616,6 +703,7 @@ class Session:
         self._settle_left()
         self._sync_timer()  # its time up to now
         self.left = self.saved()
+        self._left_ui = (self.daily, self.last_uncovered)
         return True
 
     def _settle_left(self) -> None:
@@ -641,6 +729,7 @@ class Session:
         self.help = left.help
         self._set_timer(left.elapsed_ms)
         self._fresh_ui()
+        self.daily, self.last_uncovered = self._left_ui  # its board exactly as it was left
         return (DealChanged(*self.key, resumed=True, returned=True),)
 
     # ---- the timer ---------------------------------------------------------------------

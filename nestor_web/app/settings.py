@@ -38,6 +38,10 @@ class Settings:
             (Strict: the chance). Off by default.
         winnable_only: "New deal" picks only deals the solver proves winnable (Strict:
             winnable with the actual stock order).
+        highlight_partners: the cards the selected card (or the card being dragged) can
+            pair with are marked. On by default.
+        sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
+            pair, a win and a loss. Off by default.
         solve_speed: how fast Solve plays (:data:`SOLVE_SPEEDS`).
     """
 
@@ -48,6 +52,8 @@ class Settings:
     auto_pair: bool = False
     winnable_indicator: bool = False
     winnable_only: bool = False
+    highlight_partners: bool = True
+    sounds: bool = False
     solve_speed: str = "normal"
 
     @classmethod

@@ -27,6 +27,11 @@ Rules
   appended to the history. A loss at the losing move is taken back when that move is
   undone (:meth:`Stats.take_back`: the game goes on, so it is not lost yet); a win is
   never taken back.
+* A game left in progress in a tab that was closed settles as **lost** when the game is
+  next opened with no other tab of it open (:meth:`Stats.settle_others`): closing the tab
+  left it as surely as a new deal would have. While another tab is open, a page opened on
+  another deal leaves the game stored by the tab that saved last unsettled: that tab may
+  still be showing it.
 * A game that settled as lost and is won later (the player came back to it,
   e.g. from a link) counts that win when it happens: its "lost" settlement
   stays in the history (it was a loss when the player left), a "won" or
@@ -44,6 +49,19 @@ Rules
   from before statistics were kept) or whose clock ran backwards (the
   computer's clock was changed) sets no time.
 
+The daily deal
+--------------
+
+* A **date is won** when the daily deal of that date (:mod:`nestor.daily`) is won on that
+  date, the player's local date (:meth:`Stats.record_daily`, called by the session at the
+  winning move; with help or without). A past date's deal played later, or another tab's
+  game of the same deal, counts as an ordinary game of its variant only.
+* The **daily streak** is how many dates in a row are won, ending today, or yesterday while
+  today's deal is not won yet (a streak lives until a whole date passes without a win); the
+  **best daily streak** the longest such run ever.
+* The dates won are kept, the last :data:`DAILY_MEMORY` (1000) of them; the best daily
+  streak is kept apart, so it outlives the dates it was made of.
+
 Two tabs
 --------
 
@@ -58,6 +76,7 @@ are keyed so that merging is a union that never loses a result:
 * the history by ``(time_ms, variant, deal, result)``, each settlement once, in time order
   (where both tabs settled one deal, what the rules allow once is kept once: a second win,
   a second loss, or a loss after the win is taken back);
+* the dates won of the daily deal by date (a union), the best daily streak the longer one;
 * the counters reconcile with the merged deal memory: each deal the merge adds, or whose
   state it changes, moves the counters by what that deal counts (played once, won or won
   with help once); the streaks are recounted from the merged history (and keep the longer
@@ -71,7 +90,8 @@ plays one deal, so the deal memory may hold one unsettled deal per tab; each tab
 is :meth:`Stats.playing`. A reset (:meth:`Stats.reset` with ``now_ms``) is remembered per
 variant: merging a tab that reset a variant later takes that tab's records of the
 variant, not the union (what the other tab recorded in the instant before it learned of
-the reset is dropped with the rest).
+the reset is dropped with the rest). A reset of everything resets the daily record too,
+remembered the same way.
 
 Caps
 ----
@@ -92,6 +112,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from types import MappingProxyType
 
 from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError, get_variant
@@ -102,6 +123,9 @@ HISTORY_SIZE = 500
 
 DEAL_MEMORY = 5000
 """Most deals remembered (all variants together); the least recently changed go first."""
+
+DAILY_MEMORY = 1000
+"""Most dates won of the daily deal kept; the oldest go first (the best daily streak stays)."""
 
 RESULTS = ("won", "assisted", "lost")
 """Settlement results: a clean win, a win with help, a loss."""
@@ -136,6 +160,38 @@ class VariantStats:
     streak: int
     best_streak: int
     fastest_ms: int | None
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    """The daily deal's record, as shown to the player (see the module's "The daily deal").
+
+    Attributes:
+        won_today: today's daily deal is won.
+        days_won: dates won (of the last :data:`DAILY_MEMORY` kept).
+        streak: dates won in a row, ending today or yesterday; else 0.
+        best_streak: the longest such run ever.
+    """
+
+    won_today: bool
+    days_won: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True)
+class DailyRecord:
+    """The daily deal's record as plain values (what a codec stores).
+
+    Attributes:
+        won: the dates won, oldest first, each once (at most :data:`DAILY_MEMORY`).
+        best_streak: the longest run of dates won ever (at least the longest run in ``won``).
+        reset_ms: when the daily record was last reset (ms since the Unix epoch), or ``None``.
+    """
+
+    won: tuple[date, ...] = ()
+    best_streak: int = 0
+    reset_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -213,12 +269,14 @@ class StatsData:
         history: the settlements, oldest first (at most :data:`HISTORY_SIZE`).
         resets: when each variant's statistics were last reset (milliseconds since the
             Unix epoch), for variants reset since resets were remembered.
+        daily: the daily deal's record.
     """
 
     counts: Mapping[str, VariantCounts]
     deals: tuple[DealEntry, ...]
     history: tuple[Settlement, ...]
     resets: Mapping[str, int] = field(default_factory=dict)
+    daily: DailyRecord = DailyRecord()
 
 
 @dataclass
@@ -255,6 +313,9 @@ class Stats:
         self._history: list[Settlement] = []
         self._playing: _Key | None = None
         self._resets: dict[str, int] = {}
+        self._daily: set[date] = set()
+        self._daily_best = 0
+        self._daily_reset: int | None = None
 
     # ---- recording ---------------------------------------------------------------------
 
@@ -342,6 +403,39 @@ class Stats:
             return False
         return self._settle(key, "lost", now_ms)
 
+    def claim(self, variant: str, deal: int) -> None:
+        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first
+        move, and this tab took that in), it is this tab's unsettled game, which leaving it
+        settles.
+
+        Raises:
+            VariantError, DealNumberError: as :meth:`record_move`.
+        """
+        key = _check_key(variant, deal)
+        entry = self._deals.get(key)
+        if entry is not None and entry.state == "playing":
+            self._playing = key
+
+    def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
+        """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games
+        left in progress in tabs that are closed (the page calls it when it is the only tab
+        open). ``variant``/``deal``, if unsettled, becomes this tab's unsettled game.
+
+        Returns:
+            ``True`` if the statistics changed (save them).
+
+        Raises:
+            VariantError, DealNumberError, NestorError: as :meth:`record_move`.
+        """
+        key = _check_key(variant, deal)
+        whole_number(now_ms, "now_ms")
+        left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
+        for other in left:
+            self._settle(other, "lost", now_ms)
+        mine = self._deals.get(key)
+        self._playing = key if mine is not None and mine.state == "playing" else None
+        return bool(left)
+
     def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
         """Forget everything, or with ``variant`` only that variant's counts,
         deals and history.
@@ -361,6 +455,47 @@ class Stats:
                 self._resets[name] = max(now_ms, self._resets.get(name, 0))
         for name in names:
             self._drop(name)
+        if variant is None:
+            self._daily.clear()
+            self._daily_best = 0
+            if now_ms is not None:
+                self._daily_reset = max(now_ms, self._daily_reset or 0)
+
+    def record_daily(self, day: date) -> bool:
+        """The daily deal of ``day`` was won on ``day`` (the caller checks both): ``day`` is
+        a date won. Returns ``True`` if that is news (save), ``False`` if it was won before.
+        """
+        if day in self._daily:
+            return False
+        self._daily.add(day)
+        self._trim_daily()
+        return True
+
+    def daily_summary(self, today: date) -> DailyStats:
+        """The daily deal's record on the date ``today`` (see the module's "The daily deal")."""
+        anchor = today if today in self._daily else today - timedelta(days=1)
+        streak = 0
+        while anchor - timedelta(days=streak) in self._daily:
+            streak += 1
+        return DailyStats(today in self._daily, len(self._daily), streak, self._daily_best)
+
+    def _trim_daily(self) -> None:
+        """Keep the best daily streak up to date, then the last :data:`DAILY_MEMORY` dates."""
+        self._daily_best = max(self._daily_best, _longest_run(self._daily))
+        if len(self._daily) > DAILY_MEMORY:
+            self._daily = set(sorted(self._daily)[-DAILY_MEMORY:])
+
+    def _merge_daily(self, other: Stats) -> None:
+        """The union of the daily records (a later reset in either tab wins, as for a
+        variant's records)."""
+        mine, theirs = self._daily_reset or -1, other._daily_reset or -1
+        if theirs > mine:
+            self._daily, self._daily_best = set(other._daily), other._daily_best
+            self._daily_reset = other._daily_reset
+        elif theirs == mine:
+            self._daily |= other._daily
+            self._daily_best = max(self._daily_best, other._daily_best)
+            self._trim_daily()
 
     def _drop(self, name: str) -> None:
         """Forget the counts, deals and history of variant ``name``."""
@@ -518,6 +653,7 @@ class Stats:
             mine = self._deals.get(self._playing)
             if mine is None or mine.state != "playing":
                 self._playing = None
+        self._merge_daily(other)
         return self._content() != before
 
     def _runs(self, name: str) -> list[int]:
@@ -558,6 +694,7 @@ class Stats:
             tuple(self._history),
             dict(self._resets),
             self._playing,
+            (frozenset(self._daily), self._daily_best, self._daily_reset),
         )
 
     # ---- reading -----------------------------------------------------------------------
@@ -632,6 +769,7 @@ class Stats:
             ),
             history=tuple(self._history),
             resets=MappingProxyType(dict(self._resets)),
+            daily=DailyRecord(tuple(sorted(self._daily)), self._daily_best, self._daily_reset),
         )
 
     @classmethod
@@ -678,6 +816,20 @@ class Stats:
             stats._deals[key] = _Deal(e.start_ms, e.state, e.helped)
         stats._history = list(data.history)
         stats._resets = dict(data.resets)
+        daily = data.daily
+        if len(daily.won) > DAILY_MEMORY:
+            raise NestorError(
+                f"the daily record holds {len(daily.won)} dates, more than {DAILY_MEMORY}"
+            )
+        if len(set(daily.won)) != len(daily.won):
+            raise NestorError("the daily record lists a date twice")
+        if _longest_run(set(daily.won)) > daily.best_streak:
+            raise NestorError(
+                f"the daily record has a best streak of {daily.best_streak} but holds "
+                f"{_longest_run(set(daily.won))} dates won in a row"
+            )
+        stats._daily, stats._daily_best = set(daily.won), daily.best_streak
+        stats._daily_reset = daily.reset_ms
         stats._check_consistency()
         return stats
 
@@ -689,6 +841,8 @@ class Stats:
         twin._history = list(self._history)
         twin._playing = self._playing
         twin._resets = dict(self._resets)
+        twin._daily, twin._daily_best = set(self._daily), self._daily_best
+        twin._daily_reset = self._daily_reset
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -700,6 +854,8 @@ class Stats:
             and self._history == other._history
             and self._playing == other._playing
             and self._resets == other._resets
+            and (self._daily, self._daily_best, self._daily_reset)
+            == (other._daily, other._daily_best, other._daily_reset)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -831,6 +987,18 @@ def _merged_state(mine: str, theirs: str, taken_back: bool) -> str:
     if mine == theirs:
         return "lost"
     return "playing" if taken_back else "lost"
+
+
+def _longest_run(days: set[date]) -> int:
+    """The most dates in a row in ``days``."""
+    best = 0
+    for day in days:
+        if day - timedelta(days=1) not in days:  # a run starts here
+            length = 1
+            while day + timedelta(days=length) in days:
+                length += 1
+            best = max(best, length)
+    return best
 
 
 def _check_key(variant: str, deal: int) -> _Key:

@@ -1,35 +1,54 @@
 """The page's address: which deal a URL asks for, and the URL of a deal.
 
 The query is ``?variant=V&deal=N``; it opens that deal (resumed if it is in progress).
+``?daily=YYYY-MM-DD`` opens the daily deal of that date (:mod:`nestor.daily`); the address
+bar keeps it while that deal is played.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from urllib.parse import parse_qs, urlencode
 
 from nestor import DEFAULT_VARIANT, NestorError, Variant, check_deal_number, get_variant
+from nestor.daily import check_daily_date, daily_deal
 
 from .events import Problem
 
 
 @dataclass(frozen=True)
 class DealRequest:
-    """A deal asked for by the URL: ``variant`` and ``deal`` (``None``: any deal)."""
+    """A deal asked for by the URL: ``variant`` and ``deal`` (``None``: any deal); ``daily``:
+    the date whose daily deal it is, when the URL asked for one (``?daily=``)."""
 
     variant: Variant
     deal: int | None
+    daily: date | None = None
 
 
-def parse_query(query: str) -> tuple[DealRequest | None, Problem | None]:
-    """Read ``?variant=V&deal=N`` from a URL query string.
+def parse_query(
+    query: str, today: date | None = None
+) -> tuple[DealRequest | None, Problem | None]:
+    """Read ``?variant=V&deal=N`` or ``?daily=YYYY-MM-DD`` from a URL query string.
+
+    ``today`` is the player's local date (default: this computer's): a daily deal of a
+    later date is not out yet.
 
     Returns ``(request, problem)``: ``request`` is ``None`` when the URL names no deal;
     ``problem`` (code ``"link.variant"`` or ``"link.deal"``, with the engine error) when
     a value is bad; then ``request`` keeps what was good: a valid variant with
-    ``deal=None``, or the default variant.
+    ``deal=None``, or the default variant. A bad or later date in ``daily`` gives
+    ``(None, problem)`` with code ``"link.daily"`` (the game in play goes on).
     """
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
+    if "daily" in params:
+        try:
+            day = check_daily_date(params["daily"][0], today or date.today())
+        except NestorError as exc:
+            return None, Problem("link.daily", exc)
+        name, number = daily_deal(day)
+        return DealRequest(get_variant(name), number, day), None
     if "variant" not in params and "deal" not in params:
         return None, None
     variant = get_variant(DEFAULT_VARIANT)
@@ -49,3 +68,8 @@ def parse_query(query: str) -> tuple[DealRequest | None, Problem | None]:
 def deal_query(variant: str, deal: int) -> str:
     """The URL query that opens a deal: ``"?variant=V&deal=N"``."""
     return "?" + urlencode({"variant": variant, "deal": deal})
+
+
+def daily_query(day: date) -> str:
+    """The URL query that opens the daily deal of ``day``: ``"?daily=YYYY-MM-DD"``."""
+    return "?daily=" + day.isoformat()

@@ -7,6 +7,7 @@ touches only the parts of the board that changed.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
@@ -30,14 +31,34 @@ from ..view.board import (
 from ..view.i18n import LANGUAGES, _, language, variant_title
 from ..view.texts import TEXTS, keys_html, rules_html
 from ..view.words import page_title
+from .sound import Sounds
 
 try:  # JS null arrives as this object, not as None
     from pyodide.ffi import jsnull
 except ImportError:  # pragma: no cover - older Pyodide: JS null is None
     jsnull = None
 
-ANIMATION_MS = 350
+ANIMATION_MS = 420
 """How long a removed pair takes to fly to the discard pile."""
+
+TURNED_MS = 900
+"""How long a Strict stock card takes: shown face up on the stock, then to its partner, then
+both to the discard pile."""
+
+CELEBRATION_MS = 2200
+"""The longest a win's celebration lasts (a tap or a key ends it at once)."""
+
+CONFETTI = 30
+"""How many suit signs fall in a win's celebration."""
+
+STOCK = "@stock"
+"""The key of the stock pile in :meth:`Actuator.measure` (no card code looks like it)."""
+
+CLONE_DROPS = (
+    "id", "data-card", "data-available", "data-selected", "data-hint", "data-turned",
+    "data-last-move", "data-dragging", "data-queued", "aria-pressed", "aria-label", "role",
+)
+"""Attributes a flying copy does not keep: hooks and names of the card it copies."""
 
 NEW_DEAL = '#controls [data-action="new"]'
 """The control that takes the keyboard focus when no card is left on the board."""
@@ -45,7 +66,8 @@ NEW_DEAL = '#controls [data-action="new"]'
 ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
     "variant-title", "cards-left", "moves-made", "indicator", "settings", "announce",
-    "keys-dialog", "stats-dialog", "stats-text", "rules-text", "keys-text", "opt-language",
+    "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
+    "rules-text", "keys-text", "opt-language",
     "discard", "pairs", "timer",
 )
 """The ids of the page's elements the game uses."""
@@ -67,6 +89,9 @@ class Actuator:
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
         self._parked = False  # focus was put on the New deal control when no card was left
+        self._sounds_on = False
+        self.sounds = Sounds()
+        self._celebration: Any = None
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -107,10 +132,14 @@ class Actuator:
         if self._drawn.get("settings", _NEVER) == state:
             return
         self._drawn["settings"] = state
+        self._sounds_on = settings.sounds
         root = document.documentElement
         root.setAttribute("data-theme", settings.theme)
         root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
         root.setAttribute("data-animations", "true" if animations else "false")
+        root.setAttribute(
+            "data-highlight-partners", "true" if settings.highlight_partners else "false"
+        )
         for control in document.querySelectorAll("#settings [data-setting]"):
             value = getattr(settings, str(control.getAttribute("data-setting")))
             if control.type == "checkbox":
@@ -121,11 +150,16 @@ class Actuator:
     # ---- the board -----------------------------------------------------------------------
 
     def measure(self) -> dict[str, tuple[Any, Any]]:
-        """Where each card is drawn now: code -> (element, its bounding rectangle)."""
-        return {
+        """Where each card is drawn now: code -> (element, its bounding rectangle); the
+        stock pile (Strict) under :data:`STOCK`."""
+        drawn = {
             str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
             for e in document.querySelectorAll("#board [data-card]")
         }
+        stock = document.querySelector('#board [data-region="spare"] .card.back')
+        if not missing(stock):
+            drawn[STOCK] = (stock, stock.getBoundingClientRect())
+        return drawn
 
     def draw(
         self,
@@ -186,13 +220,19 @@ class Actuator:
                     view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"),
                     view.can_finish)
         self._once("controls", controls, lambda: self._show_controls(view))
-        if drawn:
-            gone = {
-                card: drawn[card] for event in events if isinstance(event, Moved)
-                for card in event.removed if card in drawn
-            }
-            if gone:
-                self.fly_away(gone)
+        for event in events:
+            if isinstance(event, Moved):
+                if drawn:
+                    self.fly_away(event, drawn)
+                    if event.outcome is not None and event.outcome.won:
+                        self.celebrate()
+                if self._sounds_on:
+                    outcome = event.outcome
+                    self.sounds.play(
+                        "pair" if outcome is None else "won" if outcome.won else "lost"
+                    )
+            elif isinstance(event, (TookBack, DealChanged)):
+                self.end_celebration()
 
     def forget(self, name: str) -> None:
         """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
@@ -313,50 +353,157 @@ class Actuator:
         index = (codes.index(here) + step) % len(cards) if here in codes else 0
         cards[index].focus()
 
-    def fly_away(self, cards: dict[str, tuple[Any, Any]]) -> None:
-        """Animate copies of removed cards to the discard pile (the board is already drawn).
+    def fly_away(self, moved: Moved, drawn: dict[str, tuple[Any, Any]]) -> None:
+        """Animate the cards ``moved`` removed to the discard pile (the board is already drawn).
 
-        ``cards`` maps each removed card to its element and rectangle as they were drawn.
-        The copies are decoration only (no pointer events): input during the animation
-        goes to the real, already updated board.
+        ``drawn`` is :meth:`measure` taken before the move. Each card flies as an exact copy of
+        its own element (``cloneNode``: the same face, classes and corners) at the size it was
+        drawn, with the card size of its region carried over as ``--card-w``/``--card-h``
+        (the copy lives outside the board, where those are not set); it keeps that size
+        until it lands on the pile, where it shrinks to the pile's size. A Strict stock card
+        starts face up on the stock, flies to its partner, and then both go to the pile.
+        The copies are decoration only (``aria-hidden``, ``inert``, no pointer events; hook:
+        ``data-flying`` holds the card's code): input during the animation goes to the real,
+        already updated board.
         """
         pile = self.el["discard"].getBoundingClientRect()
-        for original, rect in cards.values():
-            ghost = document.createElement("div")  # not a button: never focusable
-            ghost.className = f"{original.className} ghost"
-            ghost.innerHTML = original.innerHTML
-            ghost.setAttribute("aria-hidden", "true")
-            style = ghost.style
-            style.left = f"{rect.left}px"
-            style.top = f"{rect.top}px"
-            style.width = f"{rect.width}px"
-            style.height = f"{rect.height}px"
+        turned = moved.turned
+        stock = drawn.get(STOCK)
+        partner: Any = None
+        hidden: Any = None
+        flights: list[tuple[str, Any, Any]] = []
+        frames: list[dict[str, object]]
+        for code in moved.removed:
+            if code in drawn:
+                flights.append((code, *drawn[code]))
+                if turned is not None and code != turned:
+                    partner = drawn[code][1]
+        if turned is not None and turned not in drawn and stock is not None:
+            # The turned card was face down: its face is the one the view now shows beside
+            # the stock (data-turned), or if none, any element of that card.
+            shown = document.querySelector(f'#board [data-card="{turned}"]')
+            if not missing(shown) and turned in moved.removed:
+                flights.append((turned, shown, stock[1]))
+                # Until the flight ends the card is where it flies, not also beside the stock.
+                shown.style.visibility = "hidden"
+                hidden = shown
+        for code, original, rect in flights:
+            ghost = _clone(original, code, rect)
             document.body.appendChild(ghost)
-            dx = pile.left - rect.left
-            dy = pile.top - rect.top
-            frames = to_js([
-                {"transform": "translate(0, 0) scale(1)", "opacity": 1},
-                {"transform": f"translate({dx}px, {dy}px) scale(0.3)", "opacity": 0},
-            ], dict_converter=window.Object.fromEntries)
-            animation = ghost.animate(frames, to_js(
-                {"duration": ANIMATION_MS, "easing": "ease-in"},
-                dict_converter=window.Object.fromEntries,
-            ))
-            animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
+            land = _landing(rect, pile)
+            if turned is None:
+                frames = [
+                    {"offset": 0, "transform": "none"},
+                    {"offset": 0.75, "transform": _move(land, 0.9, 1)},
+                    {"offset": 1, "transform": _move(land, 1, land[2])},
+                ]
+                duration = ANIMATION_MS
+            elif code == turned and partner is not None:
+                to_partner = (partner.left - rect.left, partner.top - rect.top, 1.0)
+                frames = [
+                    {"offset": 0, "transform": "none"},
+                    {"offset": 0.3, "transform": "none"},
+                    {"offset": 0.6, "transform": _move(to_partner, 1, 1)},
+                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
+                    {"offset": 1, "transform": _move(land, 1, land[2])},
+                ]
+                duration = TURNED_MS
+            else:  # the partner waits for the turned card, then they go together
+                frames = [
+                    {"offset": 0, "transform": "none"},
+                    {"offset": 0.6, "transform": "none"},
+                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
+                    {"offset": 1, "transform": _move(land, 1, land[2])},
+                ]
+                duration = TURNED_MS
+            for frame in frames:  # eased between keyframes: each is reached on its offset
+                frame["easing"] = "ease-in-out"
+            animation = ghost.animate(
+                to_js(frames, dict_converter=window.Object.fromEntries),
+                to_js({"duration": duration, "fill": "forwards"},
+                      dict_converter=window.Object.fromEntries),
+            )
+            if code == turned and hidden is not None:
+                animation.onfinish = create_once_callable(
+                    lambda _event, g=ghost, h=hidden: _landed(g, h)
+                )
+            else:
+                animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
+
+    def celebrate(self) -> None:
+        """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` (only when
+        animations are on; the caller checks). A tap on it or any key ends it at once. Hook:
+        ``body[data-celebrating]`` while it runs."""
+        self.end_celebration()
+        layer = document.createElement("div")
+        layer.className = "celebration"
+        layer.setAttribute("aria-hidden", "true")
+        height = float(window.innerHeight)
+        longest: Any = None
+        for _i in range(CONFETTI):
+            suit = random.choice("♠♥♦♣")
+            sign = document.createElement("span")
+            sign.className = "red" if suit in "♥♦" else "black"
+            sign.textContent = suit
+            sign.style.left = f"{random.uniform(2, 96):.1f}%"
+            duration = random.uniform(1100, CELEBRATION_MS - 500)
+            delay = random.uniform(0, CELEBRATION_MS - 100 - duration)
+            turn = random.choice((-1, 1)) * random.uniform(90, 540)
+            frames = [
+                {"transform": "translateY(-3rem) rotate(0deg)", "opacity": 1},
+                {"transform": f"translateY({height + 48:.0f}px) rotate({turn:.0f}deg)",
+                 "opacity": 0.6},
+            ]
+            animation = sign.animate(
+                to_js(frames, dict_converter=window.Object.fromEntries),
+                to_js({"duration": duration, "delay": delay, "easing": "ease-in",
+                       "fill": "both"}, dict_converter=window.Object.fromEntries),
+            )
+            if longest is None or delay + duration > longest[0]:
+                longest = (delay + duration, animation)
+            layer.appendChild(sign)
+        document.body.appendChild(layer)
+        document.body.setAttribute("data-celebrating", "")
+        self._celebration = layer
+        end = create_once_callable(lambda *_args, mine=layer: self.end_celebration(mine))
+        layer.addEventListener("pointerdown", end)
+        if longest is not None:
+            longest[1].onfinish = create_once_callable(
+                lambda _event, mine=layer: self.end_celebration(mine)
+            )
+        document.addEventListener(
+            "keydown", create_once_callable(lambda _event, mine=layer: self.end_celebration(mine)),
+            to_js({"once": True}, dict_converter=window.Object.fromEntries),
+        )
+
+    def end_celebration(self, layer: Any = None) -> None:
+        """End the win's celebration (``layer``: only if it is that one)."""
+        current = self._celebration
+        if current is None or (layer is not None and layer is not current):
+            return
+        self._celebration = None
+        current.remove()
+        document.body.removeAttribute("data-celebrating")
 
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (``"keys"``, ``"stats"``) as a modal, or close it."""
+        """Open the dialog ``name`` (``"keys"``, ``"stats"``, ``"settings"``, ``"rules"``) as
+        a modal, or close it. The dialog itself takes the focus (a scrolled content, like
+        the rules, starts at its top; no control is framed before the player moves)."""
         dialog = self.el[f"{name}-dialog"]
         if dialog.open:
             dialog.close()
         else:
             dialog.showModal()
+            dialog.setAttribute("tabindex", "-1")
+            dialog.focus()
 
-    def dialog_open(self) -> bool:
-        """Is a dialog open (it handles its own keys)?"""
-        return bool(self.el["keys-dialog"].open or self.el["stats-dialog"].open)
+    def dialog_open(self, name: str | None = None) -> bool:
+        """Is a dialog open (it handles its own keys)? With ``name`` (one of
+        :data:`DIALOGS`, such as ``"keys"`` or ``"stats"``): is that one open?"""
+        names = DIALOGS if name is None else (name,)
+        return any(bool(self.el[f"{n}-dialog"].open) for n in names)
 
     def fill_stats(self, html: str, focus: str | None = None) -> None:
         """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""
@@ -392,8 +539,51 @@ class Actuator:
         document.body.setAttribute("data-ready", "")
 
 
+DIALOGS = ("keys", "stats", "settings", "rules")
+"""The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
+
 _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
+
+
+def _clone(original: Any, code: str, rect: Any) -> Any:
+    """A decoration-only copy of the card element ``original``, placed over ``rect`` (where
+    the card was drawn) at exactly its size."""
+    ghost = original.cloneNode(True)
+    for name in CLONE_DROPS:
+        ghost.removeAttribute(name)
+    ghost.classList.add("ghost")
+    ghost.setAttribute("aria-hidden", "true")
+    ghost.setAttribute("data-flying", code)
+    ghost.setAttribute("tabindex", "-1")
+    ghost.inert = True
+    style = ghost.style  # CSSOM, which the page's style-src allows (no style attribute)
+    style.removeProperty("visibility")
+    style.setProperty("--card-w", f"{rect.width}px")
+    style.setProperty("--card-h", f"{rect.height}px")
+    style.left = f"{rect.left}px"
+    style.top = f"{rect.top}px"
+    return ghost
+
+
+def _landed(ghost: Any, shown: Any) -> None:
+    """The turned card's flight ended: remove its copy, show the card beside the stock."""
+    ghost.remove()
+    shown.style.removeProperty("visibility")
+
+
+def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
+    """How a card drawn at ``rect`` lands on the discard pile ``pile``: the move of its
+    centre onto the pile's (x, y in px) and the scale that gives it the pile's height."""
+    dx = pile.left + pile.width / 2 - (rect.left + rect.width / 2)
+    dy = pile.top + pile.height / 2 - (rect.top + rect.height / 2)
+    scale = pile.height / rect.height if rect.height else 1.0
+    return float(dx), float(dy), float(scale)
+
+
+def _move(to: tuple[float, float, float], share: float, scale: float) -> str:
+    """A CSS transform: ``share`` of the way ``to`` (its x, y), at ``scale``."""
+    return f"translate({to[0] * share:.1f}px, {to[1] * share:.1f}px) scale({scale:.3f})"
 
 
 def _hide(element: Any, hidden: bool) -> None:
@@ -425,6 +615,11 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
         _flag(element, "data-selected", "" if card.selected else None)
         element.setAttribute("aria-pressed", "true" if card.selected else "false")
         _flag(element, "data-hint", "" if card.hinted else None)
+        _flag(element, "data-partner", "" if card.partner else None)
+        _flag(element, "data-last-move", "" if card.last_move else None)
+        if was.partners != card.partners:
+            element.setAttribute("data-partners", " ".join(card.partners))
+        _flag(element, "data-turned", "" if card.turned else None)
         if was.name != card.name:
             element.setAttribute("aria-label", card.name)
     return True

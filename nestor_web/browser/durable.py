@@ -27,6 +27,17 @@ class IndexedDbCopy:
         self._api.write(seq, js_entries).then(create_once_callable(answered))
 
 
+async def only_page() -> bool | None:
+    """Whether this page is the only page of the game open (static/js/durable.js holds a
+    shared Web Lock per page and counts them); ``None`` when not known."""
+    api: Any = getattr(window, "nestorDurable", None)
+    try:
+        answer = await api.alone
+    except Exception:  # no durable.js, no Web Locks, or a refusal: not known
+        return None
+    return answer if isinstance(answer, bool) else None
+
+
 async def open_durable() -> tuple[DurableCopy | None, Snapshot | None]:
     """The durable copy and what it held at start-up; ``(None, None)`` without IndexedDB.
 

@@ -13,10 +13,11 @@ from pyscript import document, window
 
 from ..app.keymap import BACK_KEYS, NAVIGATION, command_for
 from .actuator import missing
+from .drag import Drag, DragCommands
 
 
-class Commands(Protocol):
-    """What the input manager asks of the composition root."""
+class Commands(DragCommands, Protocol):
+    """What the input manager asks of the composition root (dragging's commands too)."""
 
     def tap(self, card: str) -> None:
         """A tap on an available card."""
@@ -33,8 +34,8 @@ class Commands(Protocol):
     def address_changed(self) -> None:
         """Back or Forward: the address shows another deal."""
 
-    def dialog_open(self) -> bool:
-        """Is a dialog open (it handles its own keys)?"""
+    def dialog_open(self, name: str | None = None) -> bool:
+        """Is a dialog open (it handles its own keys)? With ``name``: that dialog."""
 
 
 class Input:
@@ -50,10 +51,12 @@ class Input:
             ("settings", "change", self.on_setting_change),
             ("keys-dialog", "click", self.on_control_click),
             ("stats-dialog", "click", self.on_control_click),
+            ("share", "click", self.on_control_click),
         ):
             self._listen(document.getElementById(name), kind, handler)
         self._listen(window, "popstate", lambda _event: commands.address_changed())
         self._listen(document, "keydown", self.on_key)
+        self.drag = Drag(document.getElementById("board"), commands)
 
     def _listen(self, target: Any, kind: str, handler: Any) -> None:
         proxy = create_proxy(handler)
@@ -63,8 +66,11 @@ class Input:
     def on_board_click(self, event: Any) -> None:
         """A tap on the play area: a card, or the stock pile."""
         target = event.target.closest("[data-card], [data-action]")
-        if missing(target) or event.detail > 1:
-            return  # the second click of a double click would hit the card that moved up
+        if missing(target):
+            return
+        # Every tap counts, however soon it follows the last one (``event.detail`` > 1): a
+        # second tap on the same spot is meant for the card that moved up into it. Double-tap
+        # zoom is turned off in CSS (touch-action), not by dropping clicks.
         if target.hasAttribute("data-action"):
             self.on_control_click(event)
             return
@@ -96,7 +102,12 @@ class Input:
             return
         key = str(event.key)
         if self.commands.dialog_open():
-            return  # the dialog handles its own keys (Esc closes it)
+            # The dialog handles its own keys (Esc closes it); the key that opened the keys
+            # list closes it again, as the list says.
+            if command_for(key) == "keys" and self.commands.dialog_open("keys"):
+                self.commands.action("keys")
+                event.preventDefault()
+            return
         if key in NAVIGATION:
             self.commands.key_focus(-1 if key in BACK_KEYS else 1)
             event.preventDefault()

@@ -27,8 +27,9 @@ from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
 from ..view.words import announcement, clock_text
-from .actuator import Actuator
-from .durable import open_durable
+from .actuator import DIALOGS, Actuator
+from .daily import DailyPanel, local_today
+from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .picker import VariantPicker
@@ -48,7 +49,10 @@ class App:
     """The page's one game: owns the session and wires the rooms together."""
 
     def __init__(
-        self, durable: DurableCopy | None = None, snapshot: Snapshot | None = None
+        self,
+        durable: DurableCopy | None = None,
+        snapshot: Snapshot | None = None,
+        alone: bool | None = None,
     ) -> None:
         store, problem = open_store()
         self.storage = StorageManager(store, durable, snapshot)
@@ -56,7 +60,8 @@ class App:
             str(window.navigator.language)
         ]
         session: Session = self.storage.resume(
-            str(window.location.search), pick_language(languages)
+            str(window.location.search), pick_language(languages), alone=alone,
+            today=local_today,
         )
         self.session = session
         if problem is not None:
@@ -64,6 +69,7 @@ class App:
         self._use_language()
         self.tasks = Tasks()
         self.actuator = Actuator()
+        self.daily = DailyPanel()
         self.actuator.fill_texts()
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
@@ -112,7 +118,13 @@ class App:
     # ---- the one path of every change ---------------------------------------------------
 
     def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command; if anything happened, draw it and save it."""
+        """Run a session command; if anything happened, draw it and save it.
+
+        First, a save of another tab this tab has not heard of yet is taken in
+        (:meth:`StorageManager.catch_up`), so the command acts on the newer game."""
+        caught = self.storage.catch_up(self.session)
+        if caught:
+            self.update(caught)
         drawn = self.actuator.measure() if animate and self.animations() else None
         events = command()
         if events:
@@ -127,6 +139,7 @@ class App:
         self.actuator.draw(
             board_view(session), events, announcement(events, session), drawn
         )
+        self.daily.draw(session)
         self._schedule_save()
         if (
             session.settings.winnable_indicator
@@ -161,6 +174,9 @@ class App:
 
     def save(self) -> None:
         """Save what changed; a problem it meets is drawn at once."""
+        caught = self.storage.catch_up(self.session)  # nothing another tab saved is overwritten
+        if caught:
+            self.update(caught)  # (a save is pending: this one, no other is scheduled)
         self._save_pending = False
         self.storage.save(self.session)
         self.storage.save_board(language(), self._board_drawn)
@@ -226,13 +242,26 @@ class App:
         """A tap on a card."""
         self.run(lambda: self.session.tap(card))
 
+    def drop(self, card: str, onto: str) -> bool:
+        """A card dragged onto another: the pair is played if they pair (as tap-tap would);
+        did a move happen?"""
+        played: list[bool] = []
+
+        def command() -> tuple[Event, ...]:
+            events = self.session.pair(card, onto)
+            played.append(bool(events))
+            return events
+
+        self.run(command)
+        return played[0]
+
     def key_focus(self, step: int) -> None:
         """Arrow keys."""
         self.actuator.move_focus(step)
 
-    def dialog_open(self) -> bool:
-        """Is a dialog open?"""
-        return self.actuator.dialog_open()
+    def dialog_open(self, name: str | None = None) -> bool:
+        """Is a dialog open? With ``name`` (``"keys"``, ``"stats"``): that one."""
+        return self.actuator.dialog_open(name)
 
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
@@ -254,17 +283,21 @@ class App:
             self.tasks.spawn(self.hint_task)
         elif name == "new":
             self.deal_new(s.game.variant.name)
+        elif name == "daily":
+            self.run(s.open_daily, animate=False)
+        elif name == "share":
+            self.tasks.spawn(lambda: self.daily.share(s))
         elif name == "variant" and value is not None:
             self.deal_new(value)
-        elif name == "keys":
-            self.actuator.toggle_dialog("keys")
+        elif name in ("keys", "settings", "rules"):
+            self.actuator.toggle_dialog(name)
         elif name == "stats":
             from ..view.dialogs import stats_html
 
             self.actuator.fill_stats(stats_html(s))
             self.actuator.toggle_dialog("stats")
         elif name == "close":
-            for dialog in ("keys", "stats"):
+            for dialog in DIALOGS:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
@@ -293,9 +326,12 @@ class App:
 
     def address_changed(self) -> None:
         """Back or Forward: go to the deal in the address (resumed if in progress)."""
-        request, problem = parse_query(str(window.location.search))
+        request, problem = parse_query(str(window.location.search), local_today())
         self.session.solving = False
-        if request is not None and request.deal is not None:
+        if request is not None and request.daily is not None:
+            day = request.daily
+            self.run(lambda: self.session.open_daily(day), animate=False)
+        elif request is not None and request.deal is not None:
             self.run(lambda: self.session.open_deal(request.variant.name, request.deal or 0),
                      animate=False)
         elif problem is not None:
@@ -406,4 +442,4 @@ async def start() -> App:
     """Create the app on the current page, once the durable copy is read (static/js/durable.js
     began reading it before Python started); awaited once by ``main.py``."""
     durable, snapshot = await open_durable()
-    return App(durable, snapshot)
+    return App(durable, snapshot, await only_page())

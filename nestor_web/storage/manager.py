@@ -17,6 +17,10 @@ when the browser refuses storage). The keys, all JSON text:
                            ``{"variant/deal": saved-game text}`` (added to the ones set aside
                            before; a whole archive set aside before is kept under ``""``)
 ``nestor.seq``             the sequence number of the last save (:mod:`.durable`)
+``nestor.diverged``        lines of play of a deal that two tabs played at once and that
+                           could not be joined into one game (:func:`.lines.join`): a JSON
+                           list of saved-game texts, oldest first, at most
+                           :data:`ARCHIVE_SIZE` (kept so no move is lost; not shown)
 =========================  ===========================================================
 
 Every value but the board also goes to a durable copy (:class:`.durable.DurableCopy`, the
@@ -32,16 +36,26 @@ code ends in ``.lost``, with the refusal's name), and it is not reported as a re
 A write the store refuses (full, or forbidden) is reported once and play goes on. Reports
 are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`, each problem once.
 
-Saving never reads the store: the manager remembers what it wrote. When another tab writes
+Saving never reads the store (but ``nestor.seq``, in :meth:`StorageManager.catch_up`): the
+manager remembers what it wrote. When another tab writes
 a key, the browser calls :meth:`StorageManager.changed_elsewhere`, then
 :meth:`StorageManager.follow`, which reads what that tab wrote:
 
 * its statistics are merged into this tab's (:meth:`.Stats.merge`, a union that loses no
   result); if they lacked anything of this tab's, the next save writes the union back, so
   a result survives the next save of either tab;
-* its game, if of the deal in play here, replaces this tab's (:meth:`.Session.adopt`: the
-  player moved on there last); a game of another deal is left to the next save, which
-  moves it to the archive (if it has moves made) instead of erasing it.
+* its game, if of the deal in play here and played on from this tab's (:func:`.lines.descends`),
+  replaces this tab's (:meth:`.Session.adopt`: the player moved on there last); if this tab
+  played on too before it heard (the storage event comes a task later than the other tab's
+  write, and not at all while a tab is frozen), the two lines are joined
+  (:func:`.lines.join`: the moves of both, and a line that cannot follow the other is kept
+  under ``nestor.diverged``), shown here and written back; a game of another deal is left
+  to the next save, which moves it to the archive (if it has moves made) instead of
+  erasing it.
+
+Before each command the page calls :meth:`StorageManager.catch_up`: if ``nestor.seq`` is
+higher than any save this tab made or heard, another tab saved and its event has not come
+yet; it is followed at once, so the tap lands on the newer position.
 
 No lock is taken across tabs (Web Locks): the only read-modify-write is the statistics',
 and a merge is a union, the same in whichever order the tabs' writes meet, so two tabs
@@ -57,6 +71,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from datetime import date
 from typing import Protocol, TypeVar
 
 from nestor import NestorError
@@ -64,6 +79,7 @@ from nestor.errors import clip
 from nestor.jsontext import loads
 
 from ..app.events import Event, Problem
+from ..app.lines import descends, join
 from ..app.session import SavedGame, Session
 from ..app.settings import Settings
 from ..app.statistics import Stats
@@ -85,10 +101,11 @@ SETTINGS_KEY = "nestor.settings"
 STATS_KEY = "nestor.stats"
 ARCHIVE_KEY = "nestor.archive"
 BOARD_KEY = "nestor.board"
+DIVERGED_KEY = "nestor.diverged"
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
-KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY)
+KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY)
 """Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
 
 NOT_DURABLE = (BOARD_KEY,)
@@ -199,6 +216,7 @@ class StorageManager:
         self.notify: Callable[[], None] = lambda: None
         self.problems: list[Problem] = []
         self._pending: dict[str, str] = {}  # values for the durable copy's next write
+        self._unnumbered = False  # a value was written since the last sequence number
         self._held: list[Problem] = []  # the store refused these; reported if the copy fails too
         self._written: dict[str, str] = {}  # what this manager last wrote (or read), by key
         self._slot: tuple[str, tuple[str, int] | None] | None = None
@@ -219,6 +237,7 @@ class StorageManager:
                 self._write(key, value, durable=False)
             self._write(SEQ_KEY, str(snapshot.seq), durable=False)
             self._written.clear()  # resume() reads them as if the store had them
+        self._seen = self._seq  # the highest sequence number this tab wrote or took in
 
     def _get(self, key: str) -> str | None:
         """The stored text under ``key``: the durable copy's when it was newer at start-up."""
@@ -235,20 +254,29 @@ class StorageManager:
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
         timer_clock: Callable[[], int] | None = None,
+        alone: bool | None = None,
+        today: Callable[[], date] | None = None,
     ) -> Session:
         """Open the session of a page with URL query ``query`` from what is stored.
+
+        ``today`` gives the player's local date (the daily deal's; default: this computer's).
 
         ``language`` is the language the browser prefers, taken on a first visit (and
         when the settings could not be read). The settings, the game in play and the
         statistics are read; any unreadable value is set aside and reported; then the
         URL's deal is played (see :meth:`Session.start`) and everything is saved.
+
+        ``alone`` says whether this page is the only one of the game open (``None``: not
+        known, the browser has no Web Locks). Alone, every game left unsettled by tabs since
+        closed settles as lost (:meth:`Session.settle_left_games`); with another tab open,
+        the stored game of another deal than the URL's is not left (that tab may show it).
         """
         settings = self._read(SETTINGS_KEY, settings_from_text, "settings.unreadable")
         if settings is None:
             settings = Settings()
         if settings.language is None:
             settings.language = language
-        request, link_problem = parse_query(query)
+        request, link_problem = parse_query(query, today() if today is not None else None)
         if link_problem is not None:
             self.problems.append(link_problem)
         saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
@@ -263,7 +291,11 @@ class StorageManager:
         session = Session.start(
             request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
             timer_clock=timer_clock,
+            leave_saved=alone is not False,
+            today=today,
         )
+        if alone:
+            session.settle_left_games()
         self.save(session)
         return session
 
@@ -329,9 +361,11 @@ class StorageManager:
 
     def _commit(self) -> None:
         """Send what this save wrote to the durable copy, in one write with a new number."""
-        if not self._pending and not self._held:
+        if not self._unnumbered and not self._pending and not self._held:
             return
-        self._seq = next_seq(self._seq, self.clock_ms())
+        self._unnumbered = False
+        self._seq = next_seq(max(self._seq, self._seen), self.clock_ms())
+        self._seen = self._seq
         self._write(SEQ_KEY, str(self._seq), durable=False)
         entries, self._pending = self._pending, {}
         held, self._held = self._held, []
@@ -382,25 +416,74 @@ class StorageManager:
         if key in (None, SAVE_KEY):
             self._game_stale = True
 
+    def catch_up(self, session: Session) -> tuple[Event, ...]:
+        """Before a command: if another tab saved since this tab last saved or heard (its
+        ``nestor.seq`` is higher; the storage event is not here yet, or this tab was
+        frozen), follow that save now (:meth:`follow`). Returns what happened (draw it)."""
+        seq = seq_of(self.store.get(SEQ_KEY))
+        if seq <= self._seen:
+            return ()
+        self.changed_elsewhere(STATS_KEY)
+        self.changed_elsewhere(SAVE_KEY)
+        return self.follow(session)
+
     def follow(self, session: Session) -> tuple[Event, ...]:
         """Take in what another tab wrote since :meth:`changed_elsewhere` said so: merge its
         statistics into ``session``'s, and show its game if it is of the deal in play here
-        (see the module docstring). Returns what happened (draw it)."""
+        (joined with this tab's if both played on; see the module docstring). Returns what
+        happened (draw it)."""
+        self._seen = max(self._seen, seq_of(self.store.get(SEQ_KEY)))
         events = self._follow_stats(session)
         if self._game_stale:
             self._game_stale = False
-            text = self.store.get(SAVE_KEY)
-            if text is not None and text != game_to_text(session.saved()):
-                try:
-                    saved = game_from_text(text)
-                except NestorError:
-                    return events  # the next save replaces it (nothing readable to lose)
-                if saved.key == session.key:
-                    events += session.adopt(saved)
-                    self._written[SAVE_KEY] = text  # the game is that text: nothing to write
-                    self._own_game = text
-                    self._slot = (text, saved.key)
+            events += self._follow_game(session)
         return events
+
+    def _follow_game(self, session: Session) -> tuple[Event, ...]:
+        """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""
+        text = self.store.get(SAVE_KEY)
+        mine_text = game_to_text(session.saved())
+        if text is None or text in (mine_text, self._own_game):
+            return ()  # cleared, the same, or what this tab wrote (its game is as new)
+        try:
+            theirs = game_from_text(text)
+        except NestorError:
+            return ()  # the next save replaces it (nothing readable to lose)
+        if theirs.key != session.key:
+            return ()  # another deal: the next save archives it
+        mine = session.saved()
+        self._slot = (text, theirs.key)
+        if mine_text == self._own_game and descends(theirs, mine):
+            events = session.adopt(theirs)  # that tab played on from this tab's game
+            self._written[SAVE_KEY] = text  # the game is that text: nothing to write
+            self._own_game = text
+            return events
+        self._own_game = text  # the slot holds that tab's: the next save writes this tab's
+        if descends(mine, theirs):
+            return ()  # this tab played on from that tab's game: it is the newer
+        joined = join(mine, theirs)  # both played on: one game with the moves of both
+        if joined.left_over is not None:
+            self._keep_diverged(game_to_text(joined.left_over))
+        return session.adopt(joined.saved)
+
+    def _keep_diverged(self, text: str) -> None:
+        """Add the saved-game ``text`` of a line that could not be joined to
+        ``nestor.diverged`` (once; the oldest beyond :data:`ARCHIVE_SIZE` dropped)."""
+        kept: list[str] = []
+        raw = self.store.get(DIVERGED_KEY)
+        if raw is not None:
+            try:
+                data = loads(raw)
+            except ValueError:
+                data = None
+            if isinstance(data, list) and all(isinstance(v, str) for v in data):
+                kept = list(data)
+            else:
+                self._write(DIVERGED_KEY + UNREADABLE, raw)
+        if text in kept:
+            return
+        kept = [*kept, text][-ARCHIVE_SIZE:]
+        self._write(DIVERGED_KEY, json.dumps(kept, separators=(",", ":")))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
         """Merge the statistics another tab wrote into ``session``'s; leave a write for the
@@ -433,8 +516,10 @@ class StorageManager:
         """Write to the store, and (``durable``, and not :data:`NOT_DURABLE`) note it for the
         durable copy. A refusal is reported once: at once if there is no durable copy, else
         only if the copy refuses the save's write too. ``True`` if the store took it."""
-        if durable and self.durable is not None and key not in NOT_DURABLE:
-            self._pending[key] = value
+        if durable and key not in NOT_DURABLE:
+            self._unnumbered = True  # the save gets a number (other tabs catch up by it)
+            if self.durable is not None:
+                self._pending[key] = value
         try:
             self.store.set(key, value)
         except Exception as exc:  # the browser's storage may refuse any write
@@ -534,7 +619,8 @@ class StorageManager:
 
 
 __all__ = [
-    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "KEYS", "LOST", "NOT_DURABLE", "SAVE_KEY",
+    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "DIVERGED_KEY", "KEYS", "LOST", "NOT_DURABLE",
+    "SAVE_KEY",
     "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
     "StoreRefused", "refusal_name",
 ]

@@ -9,13 +9,14 @@ Stored shape
 
 JSON text, version :data:`STATS_VERSION`, written without blanks::
 
-    {"version": 2,
+    {"version": 3,
      "variants": {"<variant>": {"played": int, "won": int, "won_assisted": int,
                                 "streak": int, "best_streak": int,
                                 "fastest_ms": int | null}, ...},
      "deals": [[variant, deal, start_ms, state, helped], ...],
      "history": [[time_ms, variant, deal, result, taken_back], ...],
-     "resets": {"<variant>": time_ms, ...}}
+     "resets": {"<variant>": time_ms, ...},
+     "daily": {"won": ["YYYY-MM-DD", ...], "best_streak": int, "reset_ms": int | null}}
 
 ``variants`` holds the counters of every variant played (``won`` counts clean
 wins, ``won_with_help`` wins with help). ``deals`` is the deal memory, least
@@ -26,8 +27,11 @@ was used. ``history`` holds the settlements, oldest first, ``result`` one of
 ``"won"``, ``"assisted"``, ``"lost"``, ``taken_back`` (bool) whether it was taken
 back (kept so that two tabs' statistics merge without losing it). ``resets``
 says when each variant's statistics were last reset. Times are milliseconds
-since the Unix epoch (``Date.now()``), whole numbers >= 0. Unknown keys in
-objects are ignored when reading.
+since the Unix epoch (``Date.now()``), whole numbers >= 0. ``daily`` is the daily deal's
+record: the dates won (ISO dates, oldest first, each once), the best daily streak, and when
+it was last reset. Unknown keys in objects are ignored when reading.
+
+Version 2, written before the daily deal, is read too: it has no ``daily`` (no date won).
 
 Version 1, written before two tabs merged their statistics, is read too: its
 history rows have no ``taken_back`` (none was), and it has no ``resets``; it
@@ -41,11 +45,13 @@ from collections.abc import Sequence
 
 from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError
 from nestor.checks import whole_number
+from nestor.daily import parse_date
 from nestor.errors import clip
 from nestor.jsontext import load_object
 from nestor_web.app.statistics import (
     DEAL_STATES,
     RESULTS,
+    DailyRecord,
     DealEntry,
     Settlement,
     Stats,
@@ -53,10 +59,10 @@ from nestor_web.app.statistics import (
     VariantCounts,
 )
 
-STATS_VERSION = 2
+STATS_VERSION = 3
 """Version of the stored shape described in the module docstring."""
 
-READ_VERSIONS = (1, 2)
+READ_VERSIONS = (1, 2, 3)
 """The versions :func:`stats_from_text` reads."""
 
 _COUNT_FIELDS = {
@@ -84,6 +90,11 @@ def stats_to_text(stats: Stats) -> str:
             [s.time_ms, s.variant, s.deal, s.result, s.taken_back] for s in data.history
         ],
         "resets": dict(data.resets),
+        "daily": {
+            "won": [day.isoformat() for day in data.daily.won],
+            "best_streak": data.daily.best_streak,
+            "reset_ms": data.daily.reset_ms,
+        },
     }
     return json.dumps(shape, separators=(",", ":"))
 
@@ -100,7 +111,8 @@ def stats_from_text(text: str) -> Stats:
             state or result, bad deal number), or whatever
             :meth:`Stats.restore` refuses (more entries than the caps, a deal
             listed twice, more than one unsettled game, counts that contradict
-            each other or the deals and history).
+            each other or the deals and history, a daily date listed twice or a best
+            daily streak shorter than the dates it holds in a row).
     """
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
@@ -114,7 +126,8 @@ def stats_from_text(text: str) -> Stats:
             raise NestorError("more than one game is unsettled in 'deals'")
         return Stats.restore(StatsData(counts, deals, history))
     resets = _read_resets(_part(data, "resets", dict))
-    return Stats.restore(StatsData(counts, deals, history, resets))
+    daily = DailyRecord() if version == 2 else _read_daily(_part(data, "daily", dict))
+    return Stats.restore(StatsData(counts, deals, history, resets, daily))
 
 
 # ---- one value at a time -----------------------------------------------------------------
@@ -218,6 +231,28 @@ def _read_resets(data: object) -> dict[str, int]:
         _variant_name(name, "a key of 'resets'"): whole_number(value, f"resets[{name!r}]")
         for name, value in data.items()
     }
+
+
+def _read_daily(data: object) -> DailyRecord:
+    assert isinstance(data, dict)
+    won = _part(data, "won", list)
+    assert isinstance(won, list)
+    days = []
+    for i, text in enumerate(won):
+        try:
+            days.append(parse_date(text))
+        except NestorError as exc:
+            raise NestorError(
+                f"daily['won'][{i}]: {exc}", code=exc.code, **exc.details
+            ) from None
+    if "best_streak" not in data:
+        raise NestorError("'daily' has no 'best_streak'")
+    reset = data.get("reset_ms")
+    return DailyRecord(
+        tuple(days),
+        whole_number(data["best_streak"], "daily['best_streak']"),
+        None if reset is None else whole_number(reset, "daily['reset_ms']"),
+    )
 
 
 def _bool(value: object, where: str) -> bool:

@@ -32,6 +32,14 @@ class CardView:
         available: the card can be tapped.
         selected: the card is the current selection.
         hinted: the card is part of the pair the hint suggests.
+        partners: the available cards this one can pair with (the engine's
+            ``Position.partners``; ``()`` for a card that is not available).
+        partner: the card can pair with the selected card, and the setting
+            ``highlight_partners`` is on.
+        last_move: the last move made the card available (the session's
+            ``last_uncovered``).
+        turned: Strict: the card was turned up from the stock by the last move (or, with
+            the tableau empty, is one of the stock cards turned up at once).
     """
 
     code: str
@@ -42,6 +50,10 @@ class CardView:
     available: bool
     selected: bool
     hinted: bool = False
+    partners: tuple[str, ...] = ()
+    partner: bool = False
+    last_move: bool = False
+    turned: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,8 @@ class BoardView:
             in ``reserve`` and are available.
         has_stock: the variant has a stock.
         unpaired: the stock card that could not pair, if any.
+        turned: Strict: the stock card the last move turned up and paired, shown face up
+            beside the stock until the next move; ``None`` otherwise.
         cards_left, moves_made: counters.
         can_undo, can_redo, can_turn_stock: control states.
         outcome: ``"won"``, ``"lost"`` or ``None``.
@@ -106,17 +120,24 @@ class BoardView:
     pairs: int = 0
     timer: str = "0:00"
     can_finish: bool = False
+    turned: CardView | None = None
 
 
 def _card(
-    code: str, where: str, available: bool, selected: bool, hinted: bool = False
+    code: str, where: str, available: bool, selected: bool, hinted: bool = False,
+    partners: tuple[str, ...] = (), partner: bool = False, last_move: bool = False,
+    turned: bool = False,
 ) -> CardView:
-    return _card_in(code, where, available, selected, hinted, language())
+    return _card_in(
+        code, where, available, selected, hinted, partners, partner, last_move, turned,
+        language(),
+    )
 
 
 @lru_cache(maxsize=4096)
 def _card_in(
-    code: str, where: str, available: bool, selected: bool, hinted: bool, lang: str
+    code: str, where: str, available: bool, selected: bool, hinted: bool,
+    partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
 ) -> CardView:
     """A card's view; the same for the same arguments, so it is made once (``lang``: the
     language its words are in, part of the key)."""
@@ -129,6 +150,10 @@ def _card_in(
         available=available,
         selected=selected,
         hinted=hinted,
+        partners=partners,
+        partner=partner,
+        last_move=last_move,
+        turned=turned,
     )
 
 
@@ -139,9 +164,14 @@ def board_view(session: Session) -> BoardView:
     avail = pos.available()
     sel = session.selected if session.selected in avail else None
     hinted = session.hint.cards if isinstance(session.hint, Pair) else ()
+    marked = pos.partners(sel) if sel is not None and session.settings.highlight_partners else ()
+    uncovered = session.last_uncovered
 
     def card(code: str, where: str) -> CardView:
-        return _card(code, where, code in avail, code == sel, code in hinted)
+        if code not in avail:
+            return _card(code, where, False, False, code in hinted)
+        return _card(code, where, True, code == sel, code in hinted, pos.partners(code),
+                     code in marked, code in uncovered)
 
     columns = tuple(
         tuple(card(c, where) for c in col)
@@ -150,11 +180,21 @@ def board_view(session: Session) -> BoardView:
     )
     stock_open = pos.stock_turned_up
     if stock_open:
-        reserve = tuple(card(c, _("stock")) for c in pos.stock)
+        reserve = tuple(
+            _card(c, _("stock"), c in avail, c == sel, c in hinted,
+                  pos.partners(c) if c in avail else (), c in marked, c in uncovered,
+                  turned=True)
+            for c in pos.stock
+        )
     else:
         reserve = tuple(card(c, _("reserve")) for c in pos.reserve)
     outcome = pos.outcome()
     unpaired = pos.unpaired
+    last_turned = game.last_turned()
+    turned = None
+    if last_turned is not None and last_turned != unpaired and not stock_open:
+        turned = _card(last_turned, _("turned from the stock and paired"), False, False,
+                       turned=True)
     indicator = None
     if session.settings.winnable_indicator:
         indicator = indicator_text(session.analysis())
@@ -169,7 +209,10 @@ def board_view(session: Session) -> BoardView:
         has_stock=game.variant.has_stock,
         stock_count=0 if stock_open else len(pos.stock),
         stock_open=stock_open,
-        unpaired=_card(unpaired, _("turned from the stock"), False, False) if unpaired else None,
+        unpaired=(
+            _card(unpaired, _("turned from the stock"), False, False, turned=True)
+            if unpaired else None
+        ),
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
         can_undo=session.can_undo(),
@@ -188,6 +231,7 @@ def board_view(session: Session) -> BoardView:
         pairs=session.pairs_removed(),
         timer=clock_text(session.elapsed_ms()),
         can_finish=bool(session.finishable()) and not session.solving,
+        turned=turned,
     )
 
 
@@ -195,9 +239,14 @@ def board_view(session: Session) -> BoardView:
 def render_card(card: CardView) -> str:
     """HTML of one face-up card: a button when available, else a plain box.
 
-    Hooks: ``data-card`` always, ``data-available`` and ``data-selected`` when true.
+    Hooks: ``data-card`` always; on an available card ``data-available``, ``data-partners``
+    (the codes of the cards it can pair with, space-separated: where a drag may drop it),
+    and when true ``data-selected``, ``data-hint``, ``data-partner`` (it pairs with the
+    selected card) and ``data-last-move`` (the last move made it available); on any card
+    ``data-turned`` when true (see :attr:`CardView.turned`).
     """
     colour = "red" if card.red else "black"
+    turned = " data-turned" if card.turned else ""
     face = (
         f'<span class="corner" aria-hidden="true"><span class="rank">{escape(card.rank)}</span>'
         f'<span class="suit">{card.suit}</span></span>'
@@ -207,14 +256,16 @@ def render_card(card: CardView) -> str:
         pressed = "true" if card.selected else "false"
         selected = " data-selected" if card.selected else ""
         hint = " data-hint" if card.hinted else ""
+        partner = " data-partner" if card.partner else ""
+        last = " data-last-move" if card.last_move else ""
         return (
             f'<button type="button" class="card {colour} suit-{card.code[1]}" '
-            f'data-card="{card.code}" '
-            f'data-available{selected}{hint} aria-pressed="{pressed}" '
+            f'data-card="{card.code}" data-partners="{" ".join(card.partners)}" '
+            f'data-available{selected}{hint}{partner}{last}{turned} aria-pressed="{pressed}" '
             f'aria-label="{escape(card.name)}">{face}</button>'
         )
     return (
-        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}" '
+        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}"{turned} '
         'role="img" '
         f'aria-label="{escape(card.name)}">{face}</div>'
     )
@@ -252,6 +303,10 @@ def render_spare(view: BoardView) -> str:
         else:
             parts.append('<div class="slot" aria-hidden="true"></div>')
         parts.append(f'<span class="area-label">{caption}</span>')
+        if view.turned is not None:
+            paired = escape(_("Turned and paired:"))
+            parts.append(f'<span class="area-label">{paired}</span>')
+            parts.append(render_card(view.turned))
         if view.unpaired is not None:
             turned = escape(_("Turned, and no card to pair it with:"))
             parts.append(f'<span class="area-label">{turned}</span>')

@@ -8,6 +8,7 @@ from nestor import VARIANTS
 
 from ..app.session import Session
 from .chart import CHART_LABELS, chart_svg
+from .daily import daily_stats_html
 from .i18n import _, percent, variant_title
 
 
@@ -36,7 +37,10 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
         ]
         rows.append(
             f'<tr><th scope="row">{escape(variant_title(name))}</th>'
-            + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
+            + "".join(
+                f'<td data-head="{escape(h)}">{escape(c)}</td>'
+                for h, c in zip(head[1:], cells, strict=True)
+            ) + "</tr>"
         )
     caption = escape(_("Games per variant"))
     table = (
@@ -61,4 +65,4 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
     else:
         ask = escape(_("Reset statistics…"))
         reset = f'<p><button type="button" data-action="stats-reset">{ask}</button></p>'
-    return table + f'<div class="chart">{chart}</div>' + reset
+    return table + daily_stats_html(session) + f'<div class="chart">{chart}</div>' + reset

@@ -133,3 +133,11 @@ def variant_title(name: str) -> str:
 def percent(value: float) -> str:
     """``value`` (0..1) as a whole percentage, e.g. ``"37%"``."""
     return _("{percent}%").format(percent=round(value * 100))
+
+
+def decimal_percent(text: str) -> str:
+    """A percentage given as decimal text (``"53.29"``) as the language writes it:
+    ``"53.29%"``, in German ``"53,29 %"`` (the decimal sign is the translators' word)."""
+    # Translators: the decimal sign of numbers ("." in English).
+    sign = pgettext("decimal sign", ".")
+    return _("{percent}%").format(percent=text.replace(".", sign))

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from html import escape
 
+from nestor.measured import ODDS
+
 from ..app.keymap import KEYMAP
-from .i18n import N_, _
+from .i18n import N_, _, decimal_percent, pgettext, variant_title
 
 TEXTS: dict[str, str] = {
     "page-title": N_("Nestor – patience"),
@@ -21,6 +23,9 @@ TEXTS: dict[str, str] = {
     "dismiss": N_("Dismiss"),
     "controls-label": N_("game controls"),
     "new": N_("New deal"),
+    "daily": N_("Daily deal"),
+    "share": N_("Share result"),
+    "share-label": N_("Your result, to copy and share"),
     "restart": N_("Restart"),
     "undo": N_("Undo"),
     "redo": N_("Redo"),
@@ -45,12 +50,14 @@ TEXTS: dict[str, str] = {
     "theme-light": N_("Light"),
     "theme-dark": N_("Dark"),
     "opt-four-colours": N_("Four-colour suits (clubs green, diamonds blue)"),
-    "opt-animations": N_("Animate removed pairs"),
+    "opt-animations": N_("Animations: removed pairs fly away, a win is celebrated"),
     "opt-auto-pair": N_("Tap a card with only one possible partner to remove the pair at once"),
     "opt-indicator": N_(
         "After each move, show whether the game can still be won (in Strict: the chance)"
     ),
     "opt-winnable-only": N_("New deal: only deals that can be won (the solver proves it first)"),
+    "opt-highlight-partners": N_("Mark the cards the selected card can pair with"),
+    "opt-sounds": N_("Sounds for pairs, a win and a loss (made in the page)"),
     "rules-title": N_("How to play"),
     "keys-title": N_("Playing with the keyboard"),
     "close": N_("Close"),
@@ -72,6 +79,8 @@ SETTING_TEXTS: dict[str, str] = {
     "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
     "animations": "opt-animations", "auto_pair": "opt-auto-pair",
     "winnable_indicator": "opt-indicator", "winnable_only": "opt-winnable-only",
+    "highlight_partners": "opt-highlight-partners",
+    "sounds": "opt-sounds",
     "solve_speed": "opt-solve-speed",
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
@@ -136,9 +145,10 @@ RULES: list[tuple[str, str]] = [
         "With perfect play, over the first 100,000 deals of each variant: Standard 53.3%, "
         "Vertical 96.0%, Doublets 99.999%, Overlapping reserve 25.1%. In Strict, the chance "
         "with the best play, not knowing the stock's order, is 13.5% (15.5% if you could see "
-        "the stock). Details and how they were computed: "
-        "<a href=\"./docs/odds.md\">the odds table</a>."
+        "the stock). The table gives each figure with its 95% interval; the exact solver "
+        "decided every deal, so these are counts, not estimates from playing."
     )),
+    ("odds", ""),
     ("h2", N_("Where we had to decide")),
     ("p", N_(
         "The old rule books never say what to do when every card left in the deck would repeat "
@@ -169,11 +179,43 @@ KEYS: list[tuple[str, str]] = [
 """Keyboard help: (key, what it does)."""
 
 
+def odds_html() -> str:
+    """The table of how often each variant can be won (:data:`nestor.measured.ODDS`), in the
+    current language."""
+    head = (_("Variant"), _("Deals"), _("Can be won"), _("95% interval"))
+    rows = []
+    for share in ODDS:
+        title = escape(variant_title(share.variant))
+        if share.variant == "strict":
+            what = (_("chance with best play, stock order unknown") if share.kind == "chance"
+                    else _("winnable if the stock order were known"))
+            title = f"{title}: {escape(what)}"
+        interval = _("{low} to {high}").format(
+            low=decimal_percent(share.low), high=decimal_percent(share.high)
+        )
+        # Translators: the sign between thousands in numbers ("," in English: 100,000).
+        thousands = pgettext("thousands sign", ",")
+        cells = (f"{share.deals:,}".replace(",", thousands),
+                 decimal_percent(share.percent), interval)
+        rows.append(f'<tr><th scope="row">{title}</th>'
+                    + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    caption = escape(_("How often each variant can be won with perfect play"))
+    return (
+        f'<table class="odds"><caption class="visually-hidden">{caption}</caption><thead><tr>'
+        + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
 def rules_html() -> str:
-    """The rules section's HTML in the current language."""
+    """The rules section's HTML in the current language (with the odds table,
+    :func:`odds_html`)."""
     parts: list[str] = []
     in_list = False
     for tag, message in RULES:
+        if tag == "odds":
+            parts.append(odds_html())
+            continue
         if tag == "li" and not in_list:
             parts.append("<ul>")
             in_list = True

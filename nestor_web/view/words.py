@@ -27,6 +27,9 @@ ERROR_WORDS: Mapping[str, str] = {
     "variant.not_text": N_("a variant name must be text"),
     "deal.not_whole": N_("“{value}” is not a whole number"),
     "deal.range": N_("a deal number runs from 0 to {high}, not {value}"),
+    "date.syntax": N_("“{value}” is not a date written as YYYY-MM-DD"),
+    "date.unknown": N_("there is no date {value}"),
+    "date.future": N_("the daily deal of {value} is not out yet (today is {today})"),
     "number.not_whole": N_("“{where}” must be a whole number, not {value}"),
     "number.range": N_("“{where}” must lie between {low} and {high}, not {value}"),
     "number.too_small": N_("“{where}” must be {low} or more, not {value}"),
@@ -48,6 +51,7 @@ and the settings'); the error's ``details`` fill the fields."""
 ERROR_FALLBACK: Mapping[str, str] = {
     "VariantError": N_("the variant is unknown"),
     "DealNumberError": N_("the deal number is not one the game knows"),
+    "DateError": N_("the date cannot be used"),
     "RecordError": N_("the game record does not replay"),
     "IllegalMoveError": N_("a move is not allowed there"),
     "MoveError": N_("a move cannot be read"),
@@ -80,6 +84,10 @@ def error_text(error: NestorError) -> str:
 PROBLEM_WORDS: Mapping[str, str] = {
     "link.variant": N_("The link's variant could not be used: {error}."),
     "link.deal": N_("The link's deal number could not be used: {error}."),
+    "link.daily": N_(
+        "The link's daily deal could not be opened: {error}. Your game and statistics are "
+        "as they were."
+    ),
     "save.unreadable": N_(
         "Your saved game could not be read: {error}. It was set aside and a new game started."
     ),

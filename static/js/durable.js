@@ -13,6 +13,12 @@
 //                                   of null once complete, or of the error's name (nothing of
 //                                   it stored)
 //
+//   window.nestorDurable.alone      a Promise of true when this page is the only page of the
+//                                   game open, false when another is, null when the browser
+//                                   has no Web Locks: each page holds the shared lock
+//                                   "nestor.open" as long as it lives (the browser releases it
+//                                   when the page closes or crashes), then counts its holders
+//
 // Database "nestor", object store "kv": one record per key (the texts the storage manager
 // writes, nestor.game, nestor.stats, ...), and "nestor.seq". Only Python's storage manager
 // decides what goes in; nothing here knows the formats.
@@ -86,8 +92,31 @@
     });
   }
 
+  function presence() {
+    const locks = navigator.locks;
+    if (!locks || typeof locks.request !== "function") return Promise.resolve(null);
+    return new Promise((resolve) => {
+      locks.request("nestor.open", { mode: "shared" }, () => {
+        locks.query().then((state) => {
+          const holders = new Set((state.held || [])
+            .filter((lock) => lock.name === "nestor.open").map((lock) => lock.clientId));
+          resolve(holders.size <= 1);
+        }, () => resolve(null));
+        return new Promise(() => {}); // held as long as the page lives
+      }).catch(() => resolve(null));
+    });
+  }
+
+  let alone;
+  try {
+    alone = presence();
+  } catch (error) { // storage forbidden, an insecure context: not known
+    alone = Promise.resolve(null);
+  }
+
   window.nestorDurable = {
     snapshot: opened.then((db) => (db ? read(db) : null)),
     write: write,
+    alone: alone,
   };
 })();

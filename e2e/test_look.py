@@ -1,0 +1,234 @@
+"""The look of play (issue 11): pairs fly as the real cards, Strict's turned card, the win."""
+
+from __future__ import annotations
+
+from lines import find_winnable
+from playwright.sync_api import Page, expect
+from test_play import open_game, play
+
+from nestor import Game, Pair
+
+LOOK = """code => {
+  const e = document.querySelector(`[data-card="${code}"]`)
+    || document.querySelector(`[data-flying="${code}"]`);
+  const r = e.getBoundingClientRect();
+  const corner = getComputedStyle(e.querySelector(".corner"));
+  const pip = getComputedStyle(e.querySelector(".pip"));
+  return {w: r.width, h: r.height, corner: corner.fontSize, pip: pip.fontSize,
+          radius: getComputedStyle(e).borderTopLeftRadius, text: e.textContent,
+          colour: getComputedStyle(e).color};
+}"""
+"""The look of a card's element (on the board, else its flying copy)."""
+
+PAUSE_AT = """share => {
+  const all = document.getAnimations().filter(a => a.effect && a.effect.target
+                                                   && a.effect.target.dataset.flying);
+  for (const a of all) { a.pause(); a.currentTime = a.effect.getTiming().duration * share; }
+  return all.length;
+}"""
+"""Pause every flight at ``share`` of its duration; how many there were."""
+
+RESUME = "() => { for (const a of document.getAnimations()) a.play(); }"
+
+
+def flying_look(page: Page, code: str) -> dict[str, object]:
+    return page.evaluate(LOOK.replace("[data-card=", "[data-none="), code)
+
+
+def same_look(flying: dict[str, object], card: dict[str, object]) -> None:
+    """The same face, size and corners, to 0.05 px (the box is laid out in 1/64 px)."""
+    assert flying["text"] == card["text"] and flying["colour"] == card["colour"]
+    for key in ("w", "h", "corner", "pip", "radius"):
+        a, b = (float(str(x).removesuffix("px")) for x in (flying[key], card[key]))
+        assert abs(a - b) < 0.05, (key, flying[key], card[key])
+
+
+def test_a_removed_pair_flies_as_the_real_cards(page: Page, wait_ready) -> None:
+    page.emulate_media(reduced_motion="no-preference")
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    game = Game("standard", 7)
+    # One pair from the tableau and, later, one with a reserve card (another card size).
+    pairs = [m for m in game.legal_moves() if isinstance(m, Pair)]
+    move = pairs[0]
+    looks = {code: page.evaluate(LOOK, code) for code in move.cards}
+    assert looks[move.first]["corner"] != "16px"  # the old copies' size (a real card's differs)
+    play(page, move)
+    assert page.evaluate(PAUSE_AT, 0.5) == 2
+    for code in move.cards:
+        same_look(flying_look(page, code), looks[code])
+        box = page.locator(f'[data-flying="{code}"]').bounding_box()
+        assert box is not None
+        assert abs(box["width"] - looks[code]["w"]) < 0.5
+        assert abs(box["height"] - looks[code]["h"]) < 0.5
+    # The copies are decoration only: no card hook, hidden from screen readers.
+    assert page.locator("[data-flying][data-card], [data-flying]:not([aria-hidden])").count() == 0
+    page.evaluate(RESUME)
+    expect(page.locator("[data-flying]")).to_have_count(0, timeout=5000)
+
+
+def test_after_a_win_nothing_is_left_over_the_reserve_label(page: Page, wait_ready) -> None:
+    page.emulate_media(reduced_motion="no-preference")
+    deal, line = find_winnable("standard")
+    open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    # The win is celebrated, and a tap ends the celebration at once.
+    expect(page.locator("body")).to_have_attribute("data-celebrating", "")
+    page.locator(".celebration").click()
+    expect(page.locator(".celebration")).to_have_count(0)
+    expect(page.locator("body")).not_to_have_attribute("data-celebrating", "")
+    expect(page.locator("[data-flying], .ghost")).to_have_count(0, timeout=5000)
+    label = page.locator("#board .reserve .area-label")
+    on_top = page.evaluate("""() => {
+        const label = document.querySelector("#board .reserve .area-label");
+        const r = label.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === label || label.contains(hit);
+    }""")
+    expect(label).to_be_visible()
+    assert on_top, "something covers the reserve label after the win"
+
+
+def test_reduced_motion_flies_nothing(page: Page, wait_ready) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    move = Game("standard", 7).legal_moves()[0]
+    play(page, move)
+    assert page.evaluate(PAUSE_AT, 0.5) == 0
+    assert page.locator("[data-flying], .ghost").count() == 0
+
+
+def test_strict_turned_card_flies_face_up_to_its_partner(page: Page, wait_ready) -> None:
+    # Strict deal 4: three pairs, then the stock's 5S pairs with the 5H of column 6.
+    page.emulate_media(reduced_motion="no-preference")
+    open_game(page, wait_ready, "?variant=strict&deal=4")
+    game = Game("strict", 4)
+    for text in ("3H-3S", "6C-6H", "8C-8S"):
+        game.push(text)
+        play(page, game.moves[-1])
+    expect(page.locator("[data-flying]")).to_have_count(0, timeout=5000)
+    stock = page.locator('#board .card.back').bounding_box()
+    assert stock is not None
+    partner = page.evaluate(LOOK, "5H")
+    partner_box = page.locator('#board [data-card="5H"]').bounding_box()
+    assert partner_box is not None
+    page.click('#controls [data-action="turn"]')
+    assert game.push("stock") and game.last_turned() == "5S"
+    assert page.evaluate(PAUSE_AT, 0.1) == 2
+    # Face up on the stock, at the size of a card on the board.
+    turned = flying_look(page, "5S")
+    same_look(turned, {**partner, "text": "5♠♠", "colour": turned["colour"]})
+    box = page.locator('[data-flying="5S"]').bounding_box()
+    assert box is not None
+    assert abs(box["x"] - stock["x"]) < 1 and abs(box["y"] - stock["y"]) < 1
+    page.evaluate(PAUSE_AT, 0.6)  # on its partner
+    box = page.locator('[data-flying="5S"]').bounding_box()
+    assert box is not None
+    assert abs(box["x"] - partner_box["x"]) < 1 and abs(box["y"] - partner_box["y"]) < 1
+    page.evaluate(RESUME)
+    expect(page.locator("[data-flying]")).to_have_count(0, timeout=5000)
+    # It stays in view, face up, marked, until the next move.
+    shown = page.locator('#board [data-card="5S"][data-turned]')
+    expect(shown).to_be_visible()
+    assert shown.evaluate("e => getComputedStyle(e).visibility") == "visible"
+    move = game.legal_moves()[0]
+    play(page, move)
+    expect(page.locator("#board [data-turned]")).to_have_count(0)
+
+
+def test_strict_lost_card_stays_face_up(page: Page, wait_ready) -> None:
+    # Strict deal 7: one turn, and its 5S has no partner: the game is lost on it.
+    page.emulate_media(reduced_motion="reduce")
+    game = Game("strict", 7)
+    open_game(page, wait_ready, "?variant=strict&deal=7")
+    while game.outcome() is None:
+        move = game.legal_moves()[0]
+        game.push(move)
+        play(page, move)
+    assert game.position.unpaired == "5S"
+    expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
+    card = page.locator('#board [data-card="5S"][data-turned]')
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("5♠")
+
+
+def test_a_key_ends_the_celebration_and_reduced_motion_has_none(page: Page, wait_ready) -> None:
+    page.emulate_media(reduced_motion="no-preference")
+    deal, line = find_winnable("vertical")
+    open_game(page, wait_ready, f"?variant=vertical&deal={deal}")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-celebrating", "")
+    page.keyboard.press("Shift")
+    expect(page.locator(".celebration")).to_have_count(0)
+    page.keyboard.press("u")  # the last pair back, and again under reduced motion: no party
+    page.emulate_media(reduced_motion="reduce")
+    play(page, line[-1])
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    assert page.locator(".celebration").count() == 0
+
+
+def test_sounds_are_off_by_default_and_play_once_set(page: Page, wait_ready) -> None:
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    game = Game("standard", 7)
+    move = game.legal_moves()[0]
+    game.push(move)
+    play(page, move)
+    assert page.evaluate("() => window.nestorSound === undefined")
+    page.click('#controls [data-action="settings"]')
+    expect(page.locator("#opt-sounds")).not_to_be_checked()
+    page.check("#opt-sounds")
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")
+    move = game.legal_moves()[0]
+    play(page, move)
+    page.wait_for_function("() => window.nestorSound === 'pair'")
+
+
+def rows_of(page: Page, selector: str) -> int:
+    """How many rows the visible buttons of ``selector`` take."""
+    return page.evaluate("""sel => new Set([...document.querySelectorAll(sel)]
+        .filter(b => b.offsetParent !== null)
+        .map(b => Math.round(b.getBoundingClientRect().top))).size""", selector)
+
+
+def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready) -> None:
+    page.set_viewport_size({"width": 360, "height": 640})
+    open_game(page, wait_ready, "?variant=strict&deal=4")
+    assert rows_of(page, "#controls button") <= 2
+    board = page.locator("#board").bounding_box()
+    page.click('#controls [data-action="settings"]')
+    expect(page.locator("#settings-dialog")).to_have_attribute("open", "")
+    page.check("#opt-four-colours")
+    page.wait_for_function("() => !window.nestorSavePending")
+    assert page.locator("#board").bounding_box() == board
+    assert page.evaluate("() => window.scrollY") == 0
+    page.keyboard.press("Escape")
+    # How to play, with the odds table in the page, in the player's language.
+    page.click('#controls [data-action="rules"]')
+    odds = page.locator("#rules-dialog table.odds tbody tr")
+    expect(odds).to_have_count(6)
+    expect(odds.first).to_contain_text("53.29%")
+    assert page.locator('#rules-dialog a[href$=".md"]').count() == 0
+    page.keyboard.press("Escape")
+
+
+def test_statistics_fit_their_dialog_without_a_frame(page: Page, wait_ready) -> None:
+    for width, height, language in ((390, 844, "en"), (1280, 800, "de"), (360, 640, "de")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.add_init_script(
+            f"localStorage.setItem('nestor.settings', JSON.stringify({{language: '{language}'}}))"
+        )
+        open_game(page, wait_ready, "?variant=standard&deal=7")
+        page.click('#controls [data-action="stats"]')
+        dialog = page.locator("#stats-dialog")
+        expect(dialog).to_have_attribute("open", "")
+        wide, room = page.evaluate("""() => {
+            const t = document.querySelector('#stats-dialog table');
+            return [t.scrollWidth, t.parentElement.clientWidth]; }""")
+        assert wide <= room, (width, language, wide, room)
+        # The dialog holds the focus itself: no control or scroller is framed as it opens.
+        assert page.evaluate("() => document.activeElement.id") == "stats-dialog"
+        assert dialog.evaluate("d => getComputedStyle(d).outlineStyle") == "none"
+        page.keyboard.press("Escape")

@@ -1,0 +1,102 @@
+"""Two lines of play of one deal, from two tabs: which came from which, and joining them.
+
+A tab that has not yet heard another tab's save (its ``storage`` event is still on its way,
+or the tab was frozen or kept in the back-forward cache) may play on the position it shows
+while the other tab has moved on: two lines of one deal that neither tab's save may simply
+overwrite. The storage manager (:meth:`.StorageManager.follow`) asks :func:`descends` whether
+the game another tab saved was played on from this tab's, and, when neither was, joins them
+with :func:`join`: one player made both lines, so the joined game holds the moves of both.
+
+Rules answers (is a move legal, which cards are left) come from :mod:`nestor`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nestor import Game, Move, Pair, TurnStock
+
+from .session import Help, SavedGame
+
+
+def descends(theirs: SavedGame, mine: SavedGame) -> bool:
+    """Whether ``theirs`` was played on from ``mine`` (same deal): it holds ``mine``'s moves
+    in effect at its start (it played on from there, or undid some of them), or it is the
+    deal restarted (no move made: a restart drops every move on purpose)."""
+    if theirs.key != mine.key:
+        return False
+    ahead = theirs.game.all_moves
+    return not ahead or ahead[: mine.game.cursor] == mine.game.moves
+
+
+@dataclass(frozen=True)
+class Joined:
+    """The result of :func:`join`.
+
+    Attributes:
+        saved: the joined game: the moves in effect of one line, then those of the other
+            line's that could follow them, in effect (the help is the larger of each count).
+        left_over: the line whose moves could not all follow (a move of it needs a card
+            the other line removed), kept whole; ``None`` when every move of both is in
+            ``saved``.
+    """
+
+    saved: SavedGame
+    left_over: SavedGame | None
+
+
+def join(mine: SavedGame, theirs: SavedGame) -> Joined:
+    """Join two lines of one deal, neither descending from the other (see :func:`descends`).
+
+    Both start with the moves they have in common; the line with more moves after those
+    goes first (on a tie, the one whose moves read first in notation order, so both tabs
+    join the same way), then each move of the other follows in order if it is legal there,
+    skipping a move the first line made too. A move that can neither follow nor was made
+    leaves that line over, whole (the moves after it played on from it).
+
+    Raises:
+        ValueError: the two games are of different deals.
+    """
+    if mine.key != theirs.key:
+        raise ValueError(f"{mine.key} and {theirs.key} are different deals")
+    a, b = mine.game.moves, theirs.game.moves
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    lines = sorted(
+        (mine, theirs),
+        key=lambda s: (len(s.game.moves) - common, [str(m) for m in s.game.moves[common:]]),
+        reverse=True,
+    )
+    first, second = lines
+    game = Game(first.game.variant, first.game.deal)
+    for move in first.game.moves:
+        game.push(move)
+    left_over: SavedGame | None = None
+    turns = sum(isinstance(m, TurnStock) for m in game.moves)
+    seen_turns = sum(isinstance(m, TurnStock) for m in second.game.moves[:common])
+    for move in second.game.moves[common:]:
+        if isinstance(move, TurnStock):
+            seen_turns += 1
+            if seen_turns <= turns:
+                continue  # the first line turned this stock card too
+        elif _made(game, move):
+            continue
+        if not game.position.is_legal(move):
+            left_over = second
+            break
+        game.push(move)
+        turns += isinstance(move, TurnStock)
+    help_ = Help(
+        max(mine.help.hints, theirs.help.hints),
+        max(mine.help.solver_moves, theirs.help.solver_moves),
+    )
+    return Joined(SavedGame(game, help_), left_over)
+
+
+def _made(game: Game, move: Move) -> bool:
+    """Whether ``move``, a pair, is among ``game``'s moves in effect."""
+    return isinstance(move, Pair) and move in game.moves
+
+
+__all__ = ["Joined", "descends", "join"]

@@ -1,0 +1,244 @@
+"""Dragging a card onto its partner, with pointer events (mouse, touch, pen).
+
+The dragged card's own element follows the pointer (a CSS transform, and ``data-dragging``
+while it moves). Dropped on a card it can pair with, the pair is played through the
+session's :meth:`~nestor_web.app.session.Session.pair`, the command behind the second tap of
+tap-tap; dropped anywhere else it slides back (at once when animations are off). Which cards
+it can pair with is not worked out here: the view writes the engine's answer on each
+available card as ``data-partners``. A press that moves less than :data:`SLOP_PX` is a tap
+and left to the click that follows; the click that ends a drag is swallowed.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any, Protocol
+
+from pyodide.ffi import JsException, create_once_callable, create_proxy, to_js
+from pyscript import document, window
+
+from .actuator import missing
+
+SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
+"""How far (CSS px) a press may move and still be a tap, by ``pointerType``."""
+
+OVERLAP = 0.25
+"""Dropped off every partner's box, a card still lands on the partner its own box covers
+most, if that is at least this share of the card's area."""
+
+SNAP_BACK_MS = 180
+"""How long a card dropped off any partner takes to slide back."""
+
+
+class DragCommands(Protocol):
+    """What dragging asks of the composition root."""
+
+    def drop(self, card: str, onto: str) -> bool:
+        """``card`` was dropped on ``onto``: pair them if they pair; did a move happen?"""
+
+    def animations(self) -> bool:
+        """Animate (the setting, or the system's reduced-motion wish)?"""
+
+
+class _Press:
+    """A pointer pressed on an available card, until it is lifted."""
+
+    def __init__(self, event: Any, element: Any) -> None:
+        self.pointer = int(event.pointerId)
+        self.kind = str(event.pointerType) or "mouse"
+        self.element = element
+        self.card = str(element.getAttribute("data-card"))
+        self.partners = str(element.getAttribute("data-partners") or "").split()
+        self.x0 = float(event.clientX)
+        self.y0 = float(event.clientY)
+        self.dx = 0.0
+        self.dy = 0.0
+        self.dragging = False
+        self.target: str | None = None
+
+
+class Drag:
+    """Listens to the pointer events on ``board`` (the ``#board`` element) for ``commands``."""
+
+    def __init__(self, board: Any, commands: DragCommands) -> None:
+        self.board = board
+        self.commands = commands
+        self._press: _Press | None = None
+        self._swallow = False  # the click that follows a drag is not a tap
+        self._proxies: list[Any] = []
+        for kind, handler, capture in (
+            ("pointerdown", self.on_down, False),
+            ("pointermove", self.on_move, False),
+            ("pointerup", self.on_up, False),
+            ("pointercancel", self.on_cancel, False),
+            ("lostpointercapture", self.on_lost, False),
+            ("click", self.on_click, True),
+        ):
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            board.addEventListener(kind, proxy, capture)
+
+    # ---- events ------------------------------------------------------------------------
+
+    def on_down(self, event: Any) -> None:
+        """A press: remember it if it is the primary button on an available card."""
+        self._swallow = False
+        if self._press is not None or not event.isPrimary or int(event.button) != 0:
+            return
+        element = event.target.closest("[data-card][data-available]")
+        if missing(element):
+            return
+        self._press = _Press(event, element)
+
+    def on_move(self, event: Any) -> None:
+        """The pointer moved: past the slop, the card is dragged and follows it."""
+        press = self._press
+        if press is None or int(event.pointerId) != press.pointer:
+            return
+        press.dx = float(event.clientX) - press.x0
+        press.dy = float(event.clientY) - press.y0
+        if not press.dragging:
+            if (press.dx ** 2 + press.dy ** 2) ** 0.5 < SLOP_PX.get(press.kind, 8.0):
+                return
+            self._start(press, event)
+        press.element.style.transform = f"translate({press.dx}px, {press.dy}px)"
+        self._aim(press, self._target(press, event))
+        event.preventDefault()
+
+    def on_up(self, event: Any) -> None:
+        """The pointer was lifted: a drag drops its card; a press that did not move is a tap
+        (the click that follows does it)."""
+        press = self._press
+        if press is None or int(event.pointerId) != press.pointer:
+            return
+        self._press = None
+        if not press.dragging:
+            return
+        self._swallow = True
+        target = self._target(press, event)
+        self._end(press)
+        if target is not None and self.commands.drop(press.card, target):
+            if press.element.isConnected:  # the pair went: its element normally with it
+                self._rest(press.element)
+            return
+        self._snap_back(press)
+
+    def on_cancel(self, event: Any) -> None:
+        """The browser took the pointer (a scroll, a lost capture): no drop; the card slides
+        back."""
+        press = self._press
+        if press is None or int(event.pointerId) != press.pointer:
+            return
+        self._press = None
+        if press.dragging:
+            self._end(press)
+            self._snap_back(press)
+
+    def on_lost(self, event: Any) -> None:
+        """The dragged card lost the pointer (it left the page, say): as a cancel. Another
+        element's capture ending (a touch's implicit capture, which the drag takes over) is
+        not the drag's."""
+        press = self._press
+        if press is not None and press.dragging and event.target == press.element:
+            self.on_cancel(event)
+
+    def on_click(self, event: Any) -> None:
+        """Swallow the click that ends a drag (keyboard clicks, ``detail`` 0, always pass)."""
+        if self._swallow and int(event.detail) != 0:
+            event.stopPropagation()
+            event.preventDefault()
+        self._swallow = False
+
+    # ---- drawing the drag ----------------------------------------------------------------
+
+    def _start(self, press: _Press, event: Any) -> None:
+        press.dragging = True
+        element = press.element
+        with suppress(JsException):  # a synthetic pointer (a test's) has nothing to capture
+            element.setPointerCapture(press.pointer)
+        element.setAttribute("data-dragging", "")
+        self.board.setAttribute("data-drag", "")
+        for code in press.partners:
+            partner = self._card(code)
+            if partner is not None:
+                partner.setAttribute("data-drop-target", "")
+
+    def _end(self, press: _Press) -> None:
+        """Stop following the pointer: the marks of the drag come off (the transform stays
+        until the card has slid back)."""
+        element = press.element
+        element.removeAttribute("data-dragging")
+        self.board.removeAttribute("data-drag")
+        for marked in self.board.querySelectorAll("[data-drop-target], [data-drop]"):
+            marked.removeAttribute("data-drop-target")
+            marked.removeAttribute("data-drop")
+        with suppress(JsException):  # the element may have left the page
+            if element.hasPointerCapture(press.pointer):
+                element.releasePointerCapture(press.pointer)
+
+    def _aim(self, press: _Press, target: str | None) -> None:
+        """Mark ``target``, the partner the card would drop on now (``data-drop``)."""
+        if target == press.target:
+            return
+        for code in (press.target, target):
+            element = self._card(code) if code is not None else None
+            if element is not None:
+                if code == target:
+                    element.setAttribute("data-drop", "")
+                else:
+                    element.removeAttribute("data-drop")
+        press.target = target
+
+    def _target(self, press: _Press, event: Any) -> str | None:
+        """The partner the card would drop on: the one under the pointer, else the one the
+        card's box covers most (at least :data:`OVERLAP` of it), else ``None``."""
+        if not press.partners:
+            return None
+        for element in document.elementsFromPoint(event.clientX, event.clientY):
+            code = element.getAttribute("data-card") if element.hasAttribute("data-card") \
+                else None
+            if code is not None and str(code) in press.partners:
+                return str(code)
+        box = press.element.getBoundingClientRect()
+        area = float(box.width) * float(box.height)
+        best, most = None, OVERLAP * area
+        for code in press.partners:
+            partner = self._card(code)
+            if partner is None:
+                continue
+            other = partner.getBoundingClientRect()
+            width = min(box.right, other.right) - max(box.left, other.left)
+            height = min(box.bottom, other.bottom) - max(box.top, other.top)
+            if width > 0 and height > 0 and width * height >= most:
+                best, most = code, width * height
+        return best
+
+    def _snap_back(self, press: _Press) -> None:
+        """Slide the card back to its place (at once without animations)."""
+        element = press.element
+        if not element.isConnected or not self.commands.animations():
+            self._rest(element)
+            return
+        moved = f"translate({press.dx}px, {press.dy}px)"
+        element.style.transform = ""
+        element.setAttribute("data-snapping", "")
+        frames = to_js(
+            [{"transform": moved}, {"transform": "translate(0px, 0px)"}],
+            dict_converter=window.Object.fromEntries,
+        )
+        animation = element.animate(frames, to_js(
+            {"duration": SNAP_BACK_MS, "easing": "ease-out"},
+            dict_converter=window.Object.fromEntries,
+        ))
+        animation.onfinish = create_once_callable(
+            lambda _event: element.removeAttribute("data-snapping")
+        )
+
+    @staticmethod
+    def _rest(element: Any) -> None:
+        element.style.transform = ""
+        element.removeAttribute("data-snapping")
+
+    def _card(self, code: str) -> Any:
+        element = self.board.querySelector(f'[data-card="{code}"]')
+        return None if missing(element) else element

@@ -1,0 +1,71 @@
+"""The daily deal's words: its label beside the deal, the share text, its statistics.
+
+The share text says the date, the result, the pairs removed and whether help was used,
+and nothing that would spoil the deal for someone who has not played it (no card, no
+move, no position).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from html import escape
+
+from nestor import DECK
+
+from ..app.session import Session
+from .i18n import _, variant_title
+
+PAIRS = len(DECK) // 2
+"""Pairs in a deal: 26."""
+
+
+def day_text(day: date) -> str:
+    """A date as the daily deal names it: its ISO form, ``"2026-12-01"`` (the same in every
+    language, and the form of the link ``?daily=``)."""
+    return day.isoformat()
+
+
+def daily_label(session: Session) -> str | None:
+    """The words beside the deal number while a daily deal is played, else ``None``."""
+    if session.daily is None:
+        return None
+    return _("Daily deal of {date}").format(date=day_text(session.daily))
+
+
+def share_text(session: Session) -> str | None:
+    """The text the Share control copies for the daily deal in play (``None``: no daily
+    deal is in play): date, variant, result, pairs removed, help or not."""
+    if session.daily is None:
+        return None
+    position = session.position
+    outcome = position.outcome()
+    result = _("in play") if outcome is None else _("won") if outcome.won else _("lost")
+    removed = (len(DECK) - position.cards_left()) // 2
+    return _(
+        "Nestor, daily deal of {date} ({variant}): {result}, {pairs} of {total} pairs, {help}."
+    ).format(
+        date=day_text(session.daily), variant=variant_title(session.game.variant.name),
+        result=result, pairs=removed, total=PAIRS,
+        help=_("with help") if session.help.used else _("no help"),
+    )
+
+
+def share_status(copied: bool) -> str:
+    """What the page says after Share: copied, or copy the text shown by hand."""
+    if copied:
+        return _("Copied to the clipboard.")
+    return _("The clipboard could not be used: select the text below and copy it.")
+
+
+def daily_stats_html(session: Session) -> str:
+    """The daily deal's line in the statistics dialog: dates won, the daily streak, the
+    best one, and whether today's deal is won."""
+    s = session.stats.daily_summary(session.today())
+    line = _(
+        "Daily deal: {days} dates won, daily streak {streak}, best daily streak {best}."
+    ).format(days=s.days_won, streak=s.streak, best=s.best_streak)
+    today = _("Today's daily deal is won.") if s.won_today else _(
+        "Today's daily deal is not won yet."
+    )
+    return f'<p class="daily-stats" data-daily-streak="{s.streak}">{escape(line)} ' \
+        f"{escape(today)}</p>"

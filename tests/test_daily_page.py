@@ -1,0 +1,153 @@
+"""The daily deal in the web layer without a browser: the link ?daily=, the session's
+daily game and its streak, the notices of a bad link, the share text, in both languages."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from webpage import Page
+
+from nestor import Pair, deal_position
+from nestor.daily import daily_deal
+from nestor.solver import solve
+from nestor_web.app.url import daily_query, parse_query
+from nestor_web.storage.manager import MemoryStore
+from nestor_web.view import i18n
+from nestor_web.view.daily import daily_label, share_text
+from nestor_web.view.dialogs import stats_html
+
+DAY = date(2026, 12, 1)
+DEAL = ("doublets", 2716772282)  # daily_deal(DAY), see tests/test_daily.py
+
+
+class Calendar:
+    """The player's local date, set by the test."""
+
+    def __init__(self, day: date) -> None:
+        self.day = day
+
+    def __call__(self) -> date:
+        return self.day
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    i18n.set_language("en")
+
+
+def win(page: Page) -> None:
+    """Play the daily deal's winning line by taps."""
+    for move in solve(page.session.position).line:
+        assert isinstance(move, Pair)
+        page.play_pair(move.first, move.second)
+    assert page.session.position.is_empty()
+
+
+def test_the_link_names_the_daily_deal_of_its_date() -> None:
+    request, problem = parse_query("?daily=2026-12-01", DAY)
+    assert problem is None and request is not None
+    assert (request.variant.name, request.deal, request.daily) == (*DEAL, DAY)
+    assert daily_query(DAY) == "?daily=2026-12-01"
+
+
+@pytest.mark.parametrize(("query", "code"), [
+    ("?daily=2026-12-02", "date.future"), ("?daily=2026-13-01", "date.unknown"),
+    ("?daily=yesterday", "date.syntax"), ("?daily=", "date.syntax"),
+])
+def test_a_bad_or_later_date_is_a_problem_and_no_request(query: str, code: str) -> None:
+    request, problem = parse_query(query, DAY)
+    assert request is None and problem is not None
+    assert problem.code == "link.daily" and problem.error is not None
+    assert problem.error.code == code
+
+
+def test_opening_the_link_plays_the_daily_deal_and_keeps_the_link() -> None:
+    page = Page(query="?daily=2026-12-01", today=Calendar(DAY))
+    assert page.session.key == DEAL and page.session.daily == DAY
+    assert page.session.query() == "?daily=2026-12-01"
+    assert daily_label(page.session) == "Daily deal of 2026-12-01"
+    page.restart()
+    assert page.session.daily == DAY  # the same deal again: still the daily deal
+    page.new_deal()
+    assert page.session.daily is None and page.session.query().startswith("?variant=")
+    assert daily_label(page.session) is None and share_text(page.session) is None
+
+
+def test_a_bad_link_leaves_the_saved_game_and_statistics_as_they_were() -> None:
+    store = MemoryStore()
+    page = Page(store, query="?variant=standard&deal=7", today=Calendar(DAY))
+    first = page.session.position.available()
+    page.tap(sorted(first)[0])
+    legal = page.session.game.legal_moves()[0]
+    assert isinstance(legal, Pair)
+    page.play_pair(legal.first, legal.second)
+    before = dict(store.data)
+    for query in ("?daily=2026-12-02", "?daily=31.12.2026"):
+        again = Page(store, query=query, today=Calendar(DAY))
+        assert again.session.key == ("standard", 7)
+        assert again.session.game.cursor == 1 and again.session.daily is None
+        assert again.notice is not None and "could not be opened" in again.notice
+        assert dict(store.data) == before  # nothing written over
+    again.set_setting("language", "de")
+    again = Page(store, query="?daily=2026-12-02", today=Calendar(DAY))
+    assert again.notice == (
+        "Das Tagesspiel des Links ließ sich nicht öffnen: das Tagesspiel vom 2026-12-02 gibt "
+        "es noch nicht (heute ist der 2026-12-01). Dein Spiel und deine Statistik bleiben, "
+        "wie sie waren."
+    )
+
+
+def test_a_win_on_its_own_date_counts_for_the_daily_streak() -> None:
+    calendar = Calendar(DAY - timedelta(days=1))
+    page = Page(today=calendar)
+    page.open_daily()  # yesterday's deal, yesterday
+    win(page)
+    calendar.day = DAY
+    page.open_daily()
+    assert page.session.key == DEAL and page.session.query() == "?daily=2026-12-01"
+    win(page)
+    summary = page.session.stats.daily_summary(DAY)
+    assert (summary.won_today, summary.streak, summary.best_streak) == (True, 2, 2)
+    assert 'data-daily-streak="2"' in stats_html(page.session)
+    assert share_text(page.session) == (
+        "Nestor, daily deal of 2026-12-01 (Doublets): won, 26 of 26 pairs, no help."
+    )
+
+
+def test_a_past_dates_deal_won_later_is_an_ordinary_game() -> None:
+    page = Page(today=Calendar(DAY))
+    page.open_daily(DAY - timedelta(days=3))
+    assert page.session.daily == DAY - timedelta(days=3)
+    win(page)
+    assert page.session.stats.daily_summary(DAY).days_won == 0
+    assert page.session.stats.summary(page.session.game.variant.name).won == 1
+
+
+def test_a_page_opened_without_a_link_on_todays_deal_plays_it_as_the_daily_deal() -> None:
+    store = MemoryStore()
+    page = Page(store, today=Calendar(DAY))
+    page.open_daily()
+    page.tap(sorted(page.session.position.available())[0])
+    again = Page(store, today=Calendar(DAY))  # e.g. the installed app's start address
+    assert again.session.key == DEAL and again.session.daily == DAY
+    later = Page(store, today=Calendar(DAY + timedelta(days=1)))  # the next day: not today's
+    assert later.session.key == DEAL and later.session.daily is None
+
+
+def test_the_share_text_says_result_pairs_and_help_and_no_card_in_both_languages() -> None:
+    page = Page(today=Calendar(DAY))
+    page.open_daily()
+    line = solve(page.session.position).line
+    for move in line[:3]:
+        assert isinstance(move, Pair)
+        page.play_pair(move.first, move.second)
+    page.session.help = page.session.help.__class__(hints=1)
+    text = share_text(page.session)
+    assert text == "Nestor, daily deal of 2026-12-01 (Doublets): in play, 3 of 26 pairs, with help."
+    cards = {c for column in deal_position(*daily_deal(DAY)).columns for c in column}
+    assert not any(c in (text or "") for c in cards)
+    i18n.set_language("de")
+    assert share_text(page.session) == (
+        "Nestor, Tagesspiel vom 2026-12-01 (Doublets): im Spiel, 3 von 26 Paaren, mit Hilfe."
+    )
