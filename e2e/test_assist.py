@@ -75,7 +75,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     expect(page.locator("body")).not_to_have_attribute("data-solving", "")
     stopped_at = page.locator("#moves-made").inner_text()
     # That nothing more is played cannot be waited for: give Solve well over its pace between
-    # two pairs (SOLVE_PACE_SECONDS, 0.6 s) to play one, and see that it did not.
+    # two pairs (SOLVE_PAUSE_MS at the normal speed, 0.6 s) to play one, and see that it did not.
     page.wait_for_timeout(1500)
     expect(page.locator("#moves-made")).to_have_text(stopped_at)
     # The player can undo what Solve played, then let it finish.

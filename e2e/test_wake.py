@@ -119,11 +119,17 @@ def test_a_stale_or_broken_stored_board_is_ignored(
     context, page = fresh(site_context, base_url)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
+    page.wait_for_function("() => !window.nestorSavePending")
     if board == "stale":  # a board of another state of the game
         data = json.loads(stored(page, "nestor.board") or "")
         data["game"] = data["game"].replace('"cursor":1', '"cursor":0')
         board = json.dumps(data)
-    page.evaluate("b => localStorage.setItem('nestor.board', b)", board)
+    # Written as the reloaded page starts, before static/js/wake.js reads it: the page hidden
+    # by the reload saves its timer's time, and with it a board of its own (a good one).
+    context.add_init_script(
+        "if (!sessionStorage.getItem('board-set')) { sessionStorage.setItem('board-set', '1');"
+        f" localStorage.setItem('nestor.board', {json.dumps(board)}); }}"
+    )
     held = hold_pyscript(context)
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("body")).not_to_have_attribute("data-waking", "")

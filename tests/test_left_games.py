@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from webpage import Page, SharedStore
 
 from nestor_web.app.statistics import Stats
@@ -70,6 +71,12 @@ def test_with_another_tab_open_a_new_page_settles_nothing_that_tab_may_show() ->
     stats = stored(page.store)  # type: ignore[arg-type]
     assert stats.deal_result("standard", 20) == "playing"
     assert stats.history() == []
+    # Nor is it kept for Undo (to settle when Undo no longer brings it back): it is dropped.
+    assert page.session.left is None
+    while page.session.game.can_undo():
+        page.session.undo()
+    assert page.session.undo() == ()
+    assert page.session.key == ("standard", 1)
 
 
 def test_not_knowing_whether_another_tab_is_open_leaves_the_stored_game_as_before() -> None:
@@ -102,7 +109,36 @@ def test_a_deal_whose_first_move_the_other_tab_made_settles_when_this_tab_leaves
     pair(tab_b)  # B makes the deal's first move; A follows it
     tab_a.receive()
     assert tab_a.session.game.cursor == 1
-    tab_a.new_deal("standard")  # A leaves deal 7 unwon: it settles as lost now
+    tab_a.new_deal("standard")  # A leaves deal 7 unwon; Undo could still bring it back
+    assert stored(store).deal_result("standard", 7) == "playing"
+    pair(tab_a)  # the first move of the new deal: deal 7 settles as lost now
     stats = stored(store)
     assert stats.deal_result("standard", 7) == "lost"
     assert [(h.deal, h.result) for h in stats.history()] == [(7, "lost")]
+
+
+@pytest.mark.parametrize("stats_first", [False, True])
+def test_a_game_left_for_undo_settles_when_the_other_tabs_moves_in_the_new_deal_come_in(
+    stats_first: bool,
+) -> None:
+    store = SharedStore()
+    tab_a = Page(store, "?variant=standard&deal=1", random.Random(0), clock=clock(10**6))
+    tab_b = Page(store.tab(), "?variant=standard&deal=2", random.Random(1), clock=clock(2 * 10**6))
+    pair(tab_a)
+    tab_b.receive()
+    tab_a.open_deal("standard", 2)  # A leaves deal 1 (Undo could bring it back) for deal 2
+    assert tab_a.session.left is not None
+    pair(tab_b)  # B makes deal 2's first move; A takes it in (its statistics first, or not)
+    heard = tab_a._heard
+    assert STATS_KEY in heard and len(heard) > 1
+    heard.sort(key=lambda key: (key != STATS_KEY) if stats_first else (key == STATS_KEY))
+    tab_a.receive()
+    assert tab_a.session.game.cursor == 1
+    # Undo now takes back that move: deal 1 can no longer come back, so it settles as lost.
+    assert tab_a.session.left is None
+    assert tab_a.session.stats.deal_result("standard", 1) == "lost"
+    pair(tab_a)
+    stats = stored(store)
+    assert stats.deal_result("standard", 1) == "lost"
+    assert stats.deal_result("standard", 2) == "playing"
+    assert tab_a.session.stats.playing() == ("standard", 2)  # A's game now, which leaving settles

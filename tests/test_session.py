@@ -81,6 +81,7 @@ def assert_saved(page: Page) -> None:
         "cursor": game.cursor,
         "hints": session.help.hints,
         "solver_moves": session.help.solver_moves,
+        "elapsed_ms": session.saved().elapsed_ms,
     }
     again = game_from_text(page.store.get(SAVE_KEY) or "").game
     assert again.position == game.position
@@ -195,6 +196,7 @@ def test_open_fresh_starts_a_random_standard_deal_and_saves_it():
         "cursor": 0,
         "hints": 0,
         "solver_moves": 0,
+        "elapsed_ms": 0,
     }
     assert SAVE_VERSION == 1
     # The first visit also saves the settings, with the language it chose.
@@ -253,7 +255,7 @@ def test_open_url_of_another_deal_starts_it_fresh():
         assert page.notice is None
         assert saved(store) == {
             "version": 1, "variant": variant, "deal": deal, "moves": [], "cursor": 0,
-            "hints": 0, "solver_moves": 0,
+            "hints": 0, "solver_moves": 0, "elapsed_ms": 0,
         }
 
 
@@ -324,7 +326,7 @@ def test_open_with_unreadable_save_sets_it_aside(text):
     assert set(store.data) == {SAVE_KEY, UNREADABLE_KEY, SETTINGS[0], SETTINGS_KEY, SEQ_KEY}
     assert saved(store) == {
         "version": 1, "variant": "standard", "deal": session.game.deal, "moves": [], "cursor": 0,
-        "hints": 0, "solver_moves": 0,
+        "hints": 0, "solver_moves": 0, "elapsed_ms": 0,
     }
 
 
@@ -450,7 +452,7 @@ def test_tap_two_cards_of_a_rank_removes_the_pair():
     assert pair.second not in session.game.position.available()
     assert saved(page.store) == {
         "version": 1, "variant": "standard", "deal": deal, "moves": [str(pair)], "cursor": 1,
-        "hints": 0, "solver_moves": 0,
+        "hints": 0, "solver_moves": 0, "elapsed_ms": 0,
     }
     assert page.store.get(SETTINGS[0]) == SETTINGS[1]
 
@@ -510,7 +512,7 @@ def test_restart_returns_to_the_deal():
     page = Page(store, "", random.Random(0))
     page.run(page.session.notice(Problem("winnable.not_found")))
     assert page.notice is not None
-    assert page.restart() == (DealChanged("vertical", game.deal, restarted=True),)
+    assert page.restart() == (DealChanged("vertical", game.deal, restarted=True, left=True),)
     session = page.session
     assert session.game.variant is VARIANTS["vertical"]
     assert session.game.deal == game.deal
@@ -520,7 +522,7 @@ def test_restart_returns_to_the_deal():
     assert page.notice is None
     assert saved(store) == {
         "version": 1, "variant": "vertical", "deal": game.deal, "moves": [], "cursor": 0,
-        "hints": 0, "solver_moves": 0,
+        "hints": 0, "solver_moves": 0, "elapsed_ms": 0,
     }
     # A new deal clears the notices too; going to a deal by its link does not.
     page.run(page.session.notice(Problem("winnable.not_found")))

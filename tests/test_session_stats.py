@@ -60,14 +60,20 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     play_line(page)
     assert session.stats.summary("doublets").won == 1
 
-    # One move in another deal, then leave it: a loss, and the streak ends.
+    # One move in another deal, then leave it: while Undo can bring it back, nothing
+    # settles; the first move of the next deal makes it a loss, and the streak ends.
     page.open_deal("doublets", deal + 1)
     move = session.game.legal_moves()[0]
     page.tap(move.cards[0])  # type: ignore[union-attr]
     page.tap(move.cards[1])  # type: ignore[union-attr]
     page.new_deal()
     summary = session.stats.summary("doublets")
-    assert (summary.played, summary.streak, summary.best_streak) == (2, 0, 1)
+    assert (summary.played, summary.streak, summary.best_streak) == (2, 1, 1)
+    move = session.game.legal_moves()[0]
+    page.tap(move.cards[0])  # type: ignore[union-attr]
+    page.tap(move.cards[1])  # type: ignore[union-attr]
+    summary = session.stats.summary("doublets")
+    assert (summary.played, summary.streak, summary.best_streak) == (3, 0, 1)
     assert stats_from_text(store.data[STATS_KEY]) == session.stats
 
     # A hint, then a win: won with help.
@@ -77,7 +83,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     assert session.help.hints == 1 and session.help.used
     play_line(page)
     summary = session.stats.summary("doublets")
-    assert (summary.played, summary.won, summary.won_with_help) == (3, 1, 1)
+    assert (summary.played, summary.won, summary.won_with_help) == (4, 1, 1)
     saved = json.loads(store.data[STATS_KEY])
     assert saved["variants"]["doublets"]["won_assisted"] == 1
 

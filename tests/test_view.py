@@ -268,7 +268,8 @@ def test_won_game():
     session = play_until("overlapping", lambda g: g.outcome() is Outcome.WON)
     view = board_view(session)
     assert view.outcome == "won"
-    assert view.status == "You won! Every card is paired off."
+    # The session was built from a played game, so its statistics counted nothing.
+    assert view.status == "You won! Every card is paired off. Streak: 0 (best 0)."
     assert view.cards_left == 0
     assert view.moves_made == 26
     assert all(col == () for col in view.columns)
@@ -283,7 +284,7 @@ def test_lost_game_no_pair():
     session = play_until("standard", lambda g: g.outcome() is Outcome.NO_PAIR)
     view = board_view(session)
     assert view.outcome == "lost"
-    assert view.status == "Game lost: no pair is left to remove."
+    assert view.status == "Game lost: no pair is left to remove. Streak: 0 (best 0)."
     available = [c.code for c in all_cards(view) if c.available]
     assert len({rank_of(c) for c in available}) == len(available)
     check_html(view, session.game.position)
@@ -297,7 +298,7 @@ def test_lost_game_stock_unpaired():
     assert view.outcome == "lost"
     assert view.status == (
         f"Game lost: the stock card, the {card_name(pos.unpaired)}, "
-        "can't pair with any available card."
+        "can't pair with any available card. Streak: 0 (best 0)."
     )
     assert view.unpaired is not None
     assert view.unpaired.code == pos.unpaired

@@ -139,6 +139,7 @@ class Page:
         languages: Sequence[str] = ("en",),
         clock: Callable[[], int] | None = None,
         durable: MemoryCopy | None = None,
+        timer_clock: Callable[[], int] | None = None,
         alone: bool | None = None,
         today: Callable[[], date] | None = None,
     ) -> None:
@@ -152,7 +153,7 @@ class Page:
             self.store.on_change = self._heard.append
         self.session: Session = self.storage.resume(
             query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone,
-            today=today,
+            today=today, timer_clock=timer_clock,
         )
         self._use_language()
         self.announcement: str | None = None
@@ -261,6 +262,13 @@ class Page:
     def play_solver_move(self, solution: object) -> tuple[Event, ...]:
         self.receive()
         return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
+
+    def finish(self) -> tuple[Event, ...]:
+        self.receive()
+        return self.run(self.session.finish())
+
+    def set_visible(self, visible: bool) -> tuple[Event, ...]:
+        return self.run(self.session.set_visible(visible))
 
     def dismiss(self) -> tuple[Event, ...]:
         return self.run(self.session.dismiss_notices())

@@ -56,6 +56,7 @@ class Moved:
         uncovered: the cards that became available, with where they lie.
         outcome: the game's outcome after the move, if it ended the game.
         by_solver: Solve played it.
+        by_finish: Finish played it (the game could no longer be lost).
     """
 
     move: Move
@@ -64,6 +65,7 @@ class Moved:
     uncovered: tuple[tuple[str, Place], ...]
     outcome: Outcome | None
     by_solver: bool = False
+    by_finish: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,12 +83,16 @@ class DealChanged:
         variant, deal: the deal now in play.
         resumed: it was resumed with moves made (from the archive or a save).
         restarted: the same deal from its first position.
+        left: a game with moves was left for it, and Undo can bring that game back.
+        returned: Undo brought back the game left (it is in play again as it was).
     """
 
     variant: str
     deal: int
     resumed: bool = False
     restarted: bool = False
+    left: bool = False
+    returned: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,13 @@ class Noticed:
 
 
 @dataclass(frozen=True)
+class TimerChanged:
+    """The timer stopped or went on (the page was hidden or shown): ``running`` now."""
+
+    running: bool
+
+
+@dataclass(frozen=True)
 class FromOtherTab:
     """What another tab of the game saved was taken in here.
 
@@ -131,6 +144,6 @@ class FromOtherTab:
 
 Event = (
     Selected | Moved | TookBack | DealChanged | DailyOpened | HintShown | SettingChanged
-    | Noticed | FromOtherTab
+    | Noticed | FromOtherTab | TimerChanged
 )
 """Anything a command reports."""

@@ -28,6 +28,7 @@ from nestor import (
     Game,
     Move,
     NestorError,
+    Outcome,
     Pair,
     Position,
     TurnStock,
@@ -47,6 +48,7 @@ from .events import (
     Problem,
     Selected,
     SettingChanged,
+    TimerChanged,
     TookBack,
 )
 from .settings import Settings
@@ -78,10 +80,13 @@ class Help:
 
 @dataclass(frozen=True)
 class SavedGame:
-    """A game as saved: the deal, its moves and undo cursor (``game``), and its help."""
+    """A game as saved: the deal, its moves and undo cursor (``game``), its help, and the
+    time played on it (``elapsed_ms``, milliseconds the timer ran: the page shown, from the
+    first move until the game ended)."""
 
     game: Game
     help: Help = Help()
+    elapsed_ms: int = 0
 
     @property
     def key(self) -> tuple[str, int]:
@@ -112,6 +117,9 @@ class NoShelf:
         return None
 
 
+FINISH_NODES = 2_000
+"""Positions the finish check looks at before it gives up (and Finish is not offered)."""
+
 Thinking = Literal["hint", "deal"]
 """What the solver may be busy with for the player: a hint, or a winnable deal."""
 
@@ -132,11 +140,16 @@ class Session:
         notices: problems to report to the player, oldest first.
         solving: Solve is playing the winning line.
         thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
+        left: the game left by the last New deal, Restart or change of variant, as it was,
+            while Undo can bring it back (see :meth:`undo`), else ``None``.
+        visible: the page is shown (the timer runs only then; see :meth:`set_visible`).
         last_uncovered: the cards the last move made available (the engine's
             ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
             the next move, undo or another deal; ``()`` when there are none.
         rng: draws the deal numbers of new deals.
         clock: milliseconds since the Unix epoch (the statistics' times).
+        timer_clock: milliseconds of a steady clock (the timer's; by default
+            ``time.monotonic``, which a change of the computer's clock does not move).
         today: the player's local date (the daily deal's).
         daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
     """
@@ -150,6 +163,7 @@ class Session:
         shelf: Shelf | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        timer_clock: Callable[[], int] | None = None,
         today: Callable[[], date] | None = None,
     ) -> None:
         self.game = game
@@ -159,6 +173,9 @@ class Session:
         self.shelf: Shelf = shelf or NoShelf()
         self.rng = rng or random.Random()
         self.clock: Callable[[], int] = clock or (lambda: int(time.time() * 1000))
+        self.timer_clock: Callable[[], int] = timer_clock or (
+            lambda: int(time.monotonic() * 1000)
+        )
         self.today: Callable[[], date] = today or date.today
         self.daily: date | None = None
         self.selected: str | None = None
@@ -170,6 +187,13 @@ class Session:
         self.thinking: Thinking | None = None
         self.last_uncovered: tuple[str, ...] = ()
         self._analysis: tuple[Position, Solution] | None = None
+        self.left: SavedGame | None = None
+        # the game left's daily date and last move's marks (UI state Undo brings back too)
+        self._left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
+        self.visible = True
+        self._timer_ms = 0  # the timer's time up to _timer_since
+        self._timer_since: int | None = None  # when the timer last started, if it runs
+        self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
 
     @classmethod
     def start(
@@ -182,6 +206,7 @@ class Session:
         shelf: Shelf | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        timer_clock: Callable[[], int] | None = None,
         leave_saved: bool = True,
         today: Callable[[], date] | None = None,
     ) -> Session:
@@ -207,10 +232,12 @@ class Session:
         else:
             game = saved.game
         session = cls(
-            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock, today=today
+            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
+            timer_clock=timer_clock, today=today,
         )
         if saved is not None:
             session.help = saved.help
+            session._set_timer(saved.elapsed_ms)
         if request is None or (saved is None and request.deal is None):
             session._mark_daily(None)
             return session
@@ -218,12 +245,14 @@ class Session:
             kept = session._take_kept(*session.key)
             if kept is not None:
                 session.game, session.help = kept.game, kept.help
+                session._set_timer(kept.elapsed_ms)
         elif request.deal is None:
             session._switch(
-                Game(request.variant, rng.randrange(MAX_DEAL)), Help(), leave=leave_saved
+                SavedGame(Game(request.variant, rng.randrange(MAX_DEAL))), leave=leave_saved
             )
         else:
             session._resume_or_start(request.variant.name, request.deal, leave=leave_saved)
+        session._settle_left()  # opening a link is not a choice Undo takes back
         session._mark_daily(request.daily)
         return session
 
@@ -245,8 +274,40 @@ class Session:
         return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
 
     def saved(self) -> SavedGame:
-        """The game state a save keeps (the game and its help)."""
-        return SavedGame(self.game, self.help)
+        """The game state a save keeps: the game, its help, and the timer's time as of its
+        last stop or the last move (so that a save made while the timer merely ticks on
+        writes nothing new)."""
+        return SavedGame(self.game, self.help, self._timer_ms)
+
+    def elapsed_ms(self) -> int:
+        """The timer: milliseconds played on this game so far (see :class:`SavedGame`)."""
+        if self._timer_since is None:
+            return self._timer_ms
+        return self._timer_ms + max(0, self.timer_clock() - self._timer_since)
+
+    def timer_running(self) -> bool:
+        """Whether the timer runs now: the page is shown, and the game has had a move and
+        has not ended."""
+        return self._timer_since is not None
+
+    def can_undo(self) -> bool:
+        """Whether Undo does something: take back a move, or bring back the game left."""
+        return self.game.can_undo() or self.left is not None
+
+    def pairs_removed(self) -> int:
+        """Pairs taken off the board so far (a Strict stock card that paired counts)."""
+        return (52 - self.game.position.cards_left()) // 2
+
+    def finishable(self) -> bool | None:
+        """Can "Finish" play the game out now? ``True`` when the check (:meth:`finish_steps`)
+        proved that no way of playing on loses; ``None`` while it was not run for this
+        position; ``False`` otherwise (a losing line exists, or the check gave up)."""
+        position = self.game.position
+        if position.outcome() is not None:
+            return False
+        if self._finish is None or self._finish[0] != position:
+            return None
+        return bool(self._finish[1])
 
     def analysis(self) -> Solution | None:
         """The solver's answer for the current position, if it has been computed."""
@@ -305,12 +366,22 @@ class Session:
         return self._play(TurnStock())
 
     def undo(self) -> tuple[Event, ...]:
-        """Take back the last move, if any."""
+        """Take back the last move, if any; in a game with no move made yet, bring back the
+        game left by the New deal, Restart or change of variant that started it (exactly as
+        it was: moves, undo cursor, help, time; the statistics as they were before).
+
+        A loss settled by the move taken back is taken back too (:meth:`Stats.take_back`):
+        the game goes on.
+        """
         if not self.game.can_undo():
-            return ()
+            return self._return_to_left() if self.left is not None else ()
         self.solving = False
+        lost = self.game.position.outcome() is not None
         move = self.game.undo()
+        if lost and self.stats.take_back(*self.key):
+            self.stats_changes += 1
         self._fresh_ui()
+        self._sync_timer()
         self.last_uncovered = ()
         return (TookBack(move),)
 
@@ -323,16 +394,19 @@ class Session:
         return self._play(move)
 
     def restart(self) -> tuple[Event, ...]:
-        """Start the same deal again from its first position (its help stays counted).
+        """Start the same deal again from its first position (its help stays counted; the
+        timer starts again from zero); Undo brings the game back as it was (see :attr:`left`).
 
         Like a new deal, a fresh start clears the notices.
         """
         self.solving = False
+        left = self._leave()
         self.game = Game(self.game.variant, self.game.deal)
+        self._set_timer(0)
         self._fresh_ui()
         self.last_uncovered = ()
         self.notices.clear()
-        return (DealChanged(*self.key, restarted=True),)
+        return (DealChanged(*self.key, restarted=True, left=left),)
 
     def new_deal(self, variant: str | None = None, deal: int | None = None) -> tuple[Event, ...]:
         """Start a deal of ``variant`` (else the current one): ``deal``, or a random one.
@@ -347,7 +421,7 @@ class Session:
         game = Game(v, self.rng.randrange(MAX_DEAL) if deal is None else deal)
         self.solving = False
         self.notices.clear()
-        return self._switch(game, Help())
+        return self._switch(SavedGame(game))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
         """Go to a given deal: resume it if it is in play or on the shelf, else start it.
@@ -398,7 +472,8 @@ class Session:
         """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
         recorded is lost."""
         changed = self.stats.merge(other)
-        self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
+        if self.left is None:  # else the game left, waiting for Undo, is still this tab's
+            self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
         if not changed:
             return ()
         self.stats_changes += 1
@@ -410,15 +485,21 @@ class Session:
         The player moved on in that tab last, so its game is the newer one; this tab's
         (which that tab had taken over when it opened or followed it) gives way, with a
         notice, instead of overwriting it on its next move. Its moves were counted in the
-        statistics by that tab. Nothing happens for another deal, or the same game.
+        statistics by that tab. Nothing happens for another deal, or the same game. A game
+        with moves comes into play: the game left (:attr:`left`) settles, as in
+        :meth:`_switch`, and the deal is this tab's unsettled game.
         """
         game = saved.game
         if saved.key != self.key or (game.all_moves, game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
         ):
             return ()
+        if game.all_moves:  # Undo takes back those moves now: the game left can't come back
+            self._settle_left()
+            self.stats.claim(*self.key)
         self.game = saved.game
         self.help = saved.help
+        self._set_timer(saved.elapsed_ms)
         self.solving = False
         self._fresh_ui()
         self.last_uncovered = ()
@@ -427,6 +508,14 @@ class Session:
             DealChanged(*self.key, resumed=saved.game.cursor > 0),
             *self.notice(Problem("game.other_tab")),
         )
+
+    def set_visible(self, visible: bool) -> tuple[Event, ...]:
+        """The page was hidden (``False``) or shown again: the timer stops or goes on."""
+        if visible == self.visible:
+            return ()
+        self.visible = visible
+        self._sync_timer()
+        return (TimerChanged(self.timer_running()),)
 
     def settle_left_games(self) -> None:
         """No other tab is open: every game the statistics hold as unsettled but this one
@@ -451,7 +540,9 @@ class Session:
         help (:attr:`Help.replayed`)."""
         self.solving = False
         self.notices.clear()
-        return self._switch(game, Help(replayed=game.cursor), resumed=game.cursor > 0)
+        return self._switch(
+            SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0
+        )
 
     # ---- the solver ----------------------------------------------------------------------
 
@@ -492,6 +583,33 @@ class Session:
         self.help = replace(self.help, solver_moves=self.help.solver_moves + 1)
         return self._play(move, by_solver=True)
 
+    # ---- Finish: play out a game that can no longer be lost --------------------------------
+
+    def finish_steps(self, max_nodes: int = FINISH_NODES) -> Generator[None, None, bool | None]:
+        """Check whether any way of playing on from the current position could lose
+        (:func:`nestor.finish.cannot_lose_steps`), a generator like ``analyse_steps``; the
+        answer is kept for :meth:`finishable`."""
+        from nestor.finish import cannot_lose_steps
+
+        position = self.game.position
+        safe = yield from cannot_lose_steps(position, max_nodes)
+        self._finish = (position, safe)
+        return safe
+
+    def finish(self) -> tuple[Event, ...]:
+        """Finish: play the game out at once, when :meth:`finishable` says no line loses.
+
+        Any legal move keeps the win, so the first one is played each time. It is no help
+        (the game was already certain to be won): it counts as the player's own moves.
+        """
+        if not self.finishable():
+            return ()
+        self.solving = False
+        events: list[Event] = []
+        while self.game.position.outcome() is None:
+            events.extend(self._play(self.game.position.legal_moves()[0], by_finish=True))
+        return tuple(events)
+
     # ---- internals -----------------------------------------------------------------------
 
     def _select(self, card: str | None) -> tuple[Event, ...]:
@@ -503,8 +621,12 @@ class Session:
         self.hint = None
         self.hint_solution = None
 
-    def _play(self, move: Move, by_solver: bool = False) -> tuple[Event, ...]:
-        """Put ``move`` (legal here) in effect and count it."""
+    def _play(
+        self, move: Move, by_solver: bool = False, by_finish: bool = False
+    ) -> tuple[Event, ...]:
+        """Put ``move`` (legal here) in effect and count it; a game left earlier can no
+        longer be brought back, so it settles now."""
+        self._settle_left()
         before = self.game.position
         self.game.push(move)
         after = self.game.position
@@ -514,9 +636,12 @@ class Session:
         gone = [turned] if turned is not None else []
         removed = tuple(c for c in [*gone, *before.available()] if c not in after)
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
+        if self._finish == (before, True):
+            self._finish = (after, True)  # every position after a safe one is safe
         self.last_uncovered = tuple(c for c, _place in uncovered)
         self._count_move()
-        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver),)
+        self._sync_timer()
+        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
 
     def _count_move(self) -> None:
         """Tell the statistics about the move just put in effect."""
@@ -524,6 +649,7 @@ class Session:
         if self.stats.record_move(
             game.variant.name, game.deal, self.clock(),
             won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
+            lost=game.position.outcome() not in (None, Outcome.WON),
         ):
             self.stats_changes += 1
         day = self.daily
@@ -548,10 +674,8 @@ class Session:
             return ()
         kept = self._take_kept(variant, deal)
         if kept is not None:
-            return self._switch(
-                kept.game, kept.help, resumed=kept.game.cursor > 0, leave=leave
-            )
-        return self._switch(Game(variant, deal), Help(), leave=leave)
+            return self._switch(kept, resumed=kept.game.cursor > 0, leave=leave)
+        return self._switch(SavedGame(Game(variant, deal)), leave=leave)
 
     def _take_kept(self, variant: str, deal: int) -> SavedGame | None:
         """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
@@ -563,18 +687,82 @@ class Session:
             return None
 
     def _switch(
-        self, game: Game, help_: Help, resumed: bool = False, leave: bool = True
+        self, saved: SavedGame, resumed: bool = False, leave: bool = True
     ) -> tuple[Event, ...]:
-        """Another deal comes into play: the one left settles in the statistics (unless
-        not ``leave``)."""
-        if leave and (game.variant.name, game.deal) != self.key and self.stats.leave(
-            *self.key, self.clock()
-        ):
-            self.stats_changes += 1
-        self.game = game
-        self.help = help_
+        """Another deal comes into play. The game left, if it has moves and was not won,
+        waits in :attr:`left` for Undo; it settles in the statistics only once Undo can no
+        longer bring it back (:meth:`_settle_left`): at the first move of another game, or
+        when a game with moves made comes into play instead (its Undo takes back its own
+        moves). Unless ``leave``, the game in play is dropped instead: neither kept for Undo
+        nor settled (another tab may be playing it)."""
+        left = self._leave() if leave and saved.key != self.key else False
+        self.game = saved.game
+        self.help = saved.help
+        self._set_timer(saved.elapsed_ms)
         self._fresh_ui()
         self.last_uncovered = ()
         self._mark_daily(None)
-        return (DealChanged(*self.key, resumed=resumed),)
+        if self.left is not None and self.left.key == self.key:
+            self.left = None  # the game left is back in play (Back, or its link)
+            left = False
+        elif self.game.all_moves:
+            self._settle_left()
+            left = False
+        return (DealChanged(*self.key, resumed=resumed, left=left),)
+
+    def _leave(self) -> bool:
+        """The game in play is being left: keep it in :attr:`left` if it had moves and was
+        not won (an earlier game left and still kept there settles first). ``True`` if
+        it was kept."""
+        game = self.game
+        if not game.all_moves or game.position.is_empty():
+            return False
+        self._settle_left()
+        self._sync_timer()  # its time up to now
+        self.left = self.saved()
+        self._left_ui = (self.daily, self.last_uncovered)
+        return True
+
+    def _settle_left(self) -> None:
+        """Undo can no longer bring back the game left: it settles in the statistics (lost,
+        if it was played and not won; a restarted deal is the game in play, nothing
+        settles)."""
+        left, self.left = self.left, None
+        if left is None or left.key == self.key:
+            return
+        if self.stats.leave(*left.key, self.clock()):
+            self.stats_changes += 1
+
+    def _return_to_left(self) -> tuple[Event, ...]:
+        """Undo right after leaving a game: it comes back exactly as it was left, taken off
+        the shelf of games left in progress (the fresh game started instead had no move)."""
+        left = self.left
+        assert left is not None
+        self.left = None
+        self.solving = False
+        if left.key != self.key:
+            self._take_kept(*left.key)  # the copy the storage kept: the game is in play again
+        self.game = left.game
+        self.help = left.help
+        self._set_timer(left.elapsed_ms)
+        self._fresh_ui()
+        self.daily, self.last_uncovered = self._left_ui  # its board exactly as it was left
+        return (DealChanged(*self.key, resumed=True, returned=True),)
+
+    # ---- the timer ---------------------------------------------------------------------
+
+    def _set_timer(self, elapsed_ms: int) -> None:
+        """The game in play has ``elapsed_ms`` on its timer; it runs if it should."""
+        self._timer_ms = elapsed_ms
+        self._timer_since = None
+        self._sync_timer()
+
+    def _sync_timer(self) -> None:
+        """Bring the timer up to now, then let it run or stop as the game and page are."""
+        now = self.timer_clock()
+        if self._timer_since is not None:
+            self._timer_ms += max(0, now - self._timer_since)  # a clock set back adds 0
+        game = self.game
+        running = self.visible and bool(game.all_moves) and game.position.outcome() is None
+        self._timer_since = now if running else None
 

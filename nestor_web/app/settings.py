@@ -13,6 +13,13 @@ LANGUAGE_CODES = ("en", "de")
 THEMES = ("system", "light", "dark")
 """Colour themes: follow the system's dark mode, or force light or dark."""
 
+SOLVE_SPEEDS = ("slow", "normal", "fast")
+"""How fast Solve plays its moves (the pause between two, see :data:`SOLVE_PAUSE_MS`)."""
+
+SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
+"""Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`: slow leaves time to
+read each pair, fast barely shows each one fly."""
+
 
 @dataclass
 class Settings:
@@ -35,6 +42,7 @@ class Settings:
             pair with are marked. On by default.
         sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
             pair, a win and a loss. Off by default.
+        solve_speed: how fast Solve plays (:data:`SOLVE_SPEEDS`).
     """
 
     language: str | None = None
@@ -46,6 +54,7 @@ class Settings:
     winnable_only: bool = False
     highlight_partners: bool = True
     sounds: bool = False
+    solve_speed: str = "normal"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -67,6 +76,8 @@ class Settings:
             ok = value is None or value in LANGUAGE_CODES
         elif name == "theme":
             ok = value in THEMES
+        elif name == "solve_speed":
+            ok = value in SOLVE_SPEEDS
         elif name == "animations":
             ok = value is None or isinstance(value, bool)
         else:

@@ -19,11 +19,14 @@ Rules
   hint or Solve was used in the deal at any time before (the help is
   remembered per deal, so a restart does not wash it away). Wins with help
   are counted apart from clean wins; the win rate counts both.
-* A game **settles** as won (clean or with help) at its winning move, or as
-  **lost** when the player moves on to another deal without having won it:
-  :meth:`Stats.leave`, or implicitly the first move made in any other deal
-  (so at most one game of a tab is ever unsettled). A restart keeps the same deal and
-  settles nothing. Every settlement is appended to the history.
+* A game **settles** as won (clean or with help) at its winning move; as **lost** at
+  its losing move (the move after which no legal move is left: ``lost=True``), or when
+  the player moves on to another deal without having won it: :meth:`Stats.leave`, or
+  implicitly the first move made in any other deal (so at most one game of a tab is ever
+  unsettled). A restart keeps the same deal and settles nothing. Every settlement is
+  appended to the history. A loss at the losing move is taken back when that move is
+  undone (:meth:`Stats.take_back`: the game goes on, so it is not lost yet); a win is
+  never taken back.
 * A game left in progress in a tab that was closed settles as **lost** when the game is
   next opened with no other tab of it open (:meth:`Stats.settle_others`): closing the tab
   left it as surely as a new deal would have. While another tab is open, a page opened on
@@ -325,6 +328,7 @@ class Stats:
         won: bool,
         helped: bool,
         first: bool,
+        lost: bool = False,
     ) -> bool:
         """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
 
@@ -335,9 +339,11 @@ class Stats:
             deal: deal number.
             now_ms: the time, in milliseconds since the Unix epoch.
             won: the position after the move is won.
-            assisted: a hint or Solve was used in this deal (``Session.assisted``).
+            helped: a hint or Solve was used in this deal (``Session.help.used``).
             first: the move leaves exactly one move in effect (``game.cursor == 1``):
                 it starts an attempt, and the clock of the fastest win.
+            lost: the position after the move is lost (no legal move is left): an
+                unsettled game settles as lost at once.
 
         Returns:
             ``True`` if the statistics changed (save them).
@@ -368,6 +374,9 @@ class Stats:
         entry.helped = entry.helped or bool(helped)
         if won:
             self._win(key, entry, now_ms)
+            changed = True
+        elif lost and entry.state == "playing":
+            self._settle(key, "lost", now_ms)
             changed = True
         elif (entry.start_ms, entry.helped) != before:
             changed = True
@@ -498,8 +507,8 @@ class Stats:
             self._playing = None
 
     def take_back(self, variant: str, deal: int) -> bool:
-        """Take back the loss ``variant``/``deal`` settled with when the player left it (the
-        player undid leaving it): the deal is unsettled again, and this tab's game.
+        """Take back the loss ``variant``/``deal`` last settled with (the player undid its
+        losing move, or leaving it): the deal is unsettled again, and this tab's game.
 
         The loss stays in the history, marked taken back (it counts for nothing: the
         streaks are recounted without it), so that a merge with a tab that still has it

@@ -68,7 +68,7 @@ ELEMENTS = (
     "variant-title", "cards-left", "moves-made", "indicator", "settings", "announce",
     "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
     "rules-text", "keys-text", "opt-language",
-    "discard",
+    "discard", "pairs", "timer",
 )
 """The ids of the page's elements the game uses."""
 
@@ -203,6 +203,8 @@ class Actuator:
         self._text("deal-number", str(view.deal))
         self._text("cards-left", str(view.cards_left))
         self._text("moves-made", str(view.moves_made))
+        self._text("pairs", str(view.pairs))
+        self._text("timer", view.timer)
         self._text("status", view.status)
         if announcement:
             el["announce"].textContent = announcement
@@ -216,7 +218,8 @@ class Actuator:
         self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
         playing = view.outcome is None
         controls = (view.can_undo, view.can_redo, view.can_turn_stock, playing, view.solving,
-                    view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"))
+                    view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"),
+                    view.can_finish)
         self._once("controls", controls, lambda: self._show_controls(view))
         for event in events:
             if isinstance(event, Moved):
@@ -263,9 +266,16 @@ class Actuator:
         turn = document.querySelector('#controls [data-action="turn"]')
         if not missing(turn):
             turn.hidden = not view.has_stock
+        finish = document.querySelector('#controls [data-action="finish"]')
+        if not missing(finish):
+            finish.hidden = finish.disabled = not view.can_finish
         body = document.body
         _flag(body, "data-outcome", view.outcome)
         _flag(body, "data-solving", "" if view.solving else None)
+
+    def show_timer(self, text: str) -> None:
+        """Show the timer's ``text`` (it ticks between draws)."""
+        self._text("timer", text)
 
     def _text(self, name: str, text: str) -> None:
         """Set an element's text only when it changes (a write costs a layout)."""

@@ -49,7 +49,6 @@ class Input:
             ("controls", "click", self.on_control_click),
             ("counters", "click", self.on_control_click),
             ("notice", "click", self.on_control_click),
-            ("variant", "change", self.on_variant_change),
             ("settings", "change", self.on_setting_change),
             ("keys-dialog", "click", self.on_control_click),
             ("stats-dialog", "click", self.on_control_click),
@@ -84,10 +83,6 @@ class Input:
         if missing(target) or target.disabled:
             return
         self.commands.action(str(target.getAttribute("data-action")))
-
-    def on_variant_change(self, event: Any) -> None:
-        """The variant picker changed."""
-        self.commands.action("variant", str(event.target.value))
 
     def on_setting_change(self, event: Any) -> None:
         """A settings control changed (``data-setting`` names the setting)."""

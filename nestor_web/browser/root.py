@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from nestor import VARIANTS, NestorError, get_variant
@@ -20,17 +21,19 @@ from nestor import VARIANTS, NestorError, get_variant
 from ..app.events import Event, Problem
 from ..app.replay import replay_request
 from ..app.session import Session
+from ..app.settings import SOLVE_PAUSE_MS
 from ..app.url import parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
-from ..view.words import announcement
+from ..view.words import announcement, clock_text
 from .actuator import DIALOGS, Actuator
 from .daily import DailyPanel, local_today
 from .durable import only_page, open_durable
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
+from .picker import VariantPicker
 from .replay import ReplayMode
 from .tasks import Tasks
 
@@ -40,8 +43,8 @@ if TYPE_CHECKING:
 LATER_MODULES = ("nestor.solver", "nestor.analysis", "nestor_web.view.dialogs")
 """Imported once the board takes input, not before: nothing draws the board with them."""
 
-SOLVE_PACE_SECONDS = 0.6
-"""Pause between two pairs played by Solve, so the player can follow."""
+TIMER_TICK_SECONDS = 1.0
+"""How often the timer's text is brought up to date while it runs."""
 
 
 class App:
@@ -79,7 +82,12 @@ class App:
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
         self.replays = ReplayMode(self)
+        self.picker = VariantPicker(self)
         self._indicator_for: object = None
+        self._finish_for: object = None
+        self._visibility = create_proxy(self.visibility_changed)
+        document.addEventListener("visibilitychange", self._visibility)
+        self.session.set_visible(str(document.visibilityState) != "hidden")
         self._save_pending = False
         self.storage.notify = self._late_problems
         self.actuator.enable_controls()
@@ -91,6 +99,26 @@ class App:
         self._wake_up()
         self.actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
+        asyncio.get_event_loop().call_later(TIMER_TICK_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        """Show the timer's time (every :data:`TIMER_TICK_SECONDS`, lined up with its whole
+        seconds so it steps evenly)."""
+        elapsed = self.session.elapsed_ms()
+        if self.session.timer_running():
+            self.actuator.show_timer(clock_text(elapsed))
+        wait = TIMER_TICK_SECONDS - (elapsed % 1000) / 1000 + 0.01
+        asyncio.get_event_loop().call_later(wait, self._tick)
+
+    def visibility_changed(self, _event: Any = None) -> None:
+        """The page was hidden or shown: the timer stops or goes on (and its time is saved
+        at once when hidden: the page may never be shown again)."""
+        hidden = str(document.visibilityState) == "hidden"
+        events = self.session.set_visible(not hidden)
+        if events:
+            self.update(events)
+            if hidden:
+                self.save()
 
     @staticmethod
     def _import_the_rest() -> None:
@@ -132,6 +160,8 @@ class App:
             and self._indicator_for is not session.position
         ):
             self.tasks.spawn(self.indicator_task)
+        if session.finishable() is None and self._finish_for is not session.position:
+            self.tasks.spawn(self.finish_check_task)
 
     def other_tab(self, key: str | None) -> None:
         """Another tab wrote ``key`` (``None``: cleared the storage): take in its statistics
@@ -171,8 +201,14 @@ class App:
             self.actuator.draw(board_view(self.session))
 
     def _late_problems(self) -> None:
-        """A problem reported after its save (the durable copy answers later): draw it."""
-        self.update(())
+        """A problem reported after its save (the durable copy answers later): draw it.
+
+        Only draw: no save is scheduled for it (a save that both stores refuse would report
+        again, and draw, and save again, in a loop that starves the page's input; the next
+        change saves again)."""
+        for problem in self.storage.take_problems():
+            self.session.notice(problem)
+        self.actuator.draw(board_view(self.session))
 
     def _wake_up(self) -> None:
         """The live board has replaced the stored one (static/js/wake.js): apply the taps
@@ -195,7 +231,7 @@ class App:
         return render_board(view), {
             "variant-title": view.variant_title, "deal-number": str(view.deal),
             "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
-            "status": view.status,
+            "pairs": str(view.pairs), "timer": view.timer, "status": view.status,
         }
 
     def animations(self) -> bool:
@@ -248,7 +284,7 @@ class App:
         s = self.session
         simple: dict[str, Callable[[], tuple[Event, ...]]] = {
             "restart": s.restart, "undo": s.undo, "redo": s.redo, "turn": s.turn_stock,
-            "deselect": s.clear_selection, "dismiss": s.dismiss_notices,
+            "deselect": s.clear_selection, "dismiss": s.dismiss_notices, "finish": s.finish,
         }
         if name in simple:
             self.run(simple[name])
@@ -369,7 +405,7 @@ class App:
                 if not events:
                     self.update(session.show_hint(solution))  # no winning line remains
                     break
-                await asyncio.sleep(SOLVE_PACE_SECONDS)
+                await asyncio.sleep(SOLVE_PAUSE_MS[session.settings.solve_speed] / 1000)
         finally:
             session.solving = False
             self.update(())
@@ -400,6 +436,17 @@ class App:
         else:
             events = session.open_deal(variant, found)
         self.update(events)
+
+    async def finish_check_task(self) -> None:
+        """Can the game still be lost? If not, Finish is offered (see nestor.finish)."""
+        session = self.session
+        position = session.position
+        self._finish_for = position
+        safe = await self.tasks.sliced(session.finish_steps())
+        if self._finish_for is position:
+            self._finish_for = None
+        if safe and session.position is position:
+            self.update(())
 
     async def indicator_task(self) -> None:
         """Winnable indicator: solve the current position, then show the verdict."""

@@ -3,12 +3,12 @@
 Saved game, version 1::
 
     {"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
-     "hints": int, "solver_moves": int, "replayed": int}
+     "hints": int, "solver_moves": int, "elapsed_ms": int, "replayed": int}
 
-the game record of every move made, how many are in effect, and the help used in the deal
+the game record of every move made, how many are in effect, the help used in the deal
 (hints that showed a move, moves played by Solve, moves the game started with from a
-replay). ``replayed`` is written only when it is not 0; a save without a help counter
-(older saves lack them) reads it as 0.
+replay) and the timer's time in milliseconds. ``replayed`` is written only when it is not 0;
+saves older than the help counters or the timer lack them, which reads as 0.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings).
@@ -53,7 +53,8 @@ def game_to_text(saved: SavedGame) -> str:
     replayed = {"replayed": saved.help.replayed} if saved.help.replayed else {}
     return _dumps({
         "version": SAVE_VERSION, **saved.game.to_json(),
-        "hints": saved.help.hints, "solver_moves": saved.help.solver_moves, **replayed,
+        "hints": saved.help.hints, "solver_moves": saved.help.solver_moves,
+        "elapsed_ms": saved.elapsed_ms, **replayed,
     })
 
 
@@ -66,10 +67,11 @@ def game_from_text(text: str) -> SavedGame:
     """
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
-    hints, solver_moves, replayed = (
-        whole_number(data.get(key, 0), key) for key in ("hints", "solver_moves", "replayed")
+    hints, solver_moves, replayed, elapsed_ms = (
+        whole_number(data.get(key, 0), key)
+        for key in ("hints", "solver_moves", "replayed", "elapsed_ms")
     )
-    return SavedGame(game, Help(hints, solver_moves, replayed))
+    return SavedGame(game, Help(hints, solver_moves, replayed), elapsed_ms)
 
 
 def settings_to_text(settings: Settings) -> str:

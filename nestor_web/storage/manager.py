@@ -253,6 +253,7 @@ class StorageManager:
         language: str,
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
+        timer_clock: Callable[[], int] | None = None,
         alone: bool | None = None,
         today: Callable[[], date] | None = None,
     ) -> Session:
@@ -289,6 +290,7 @@ class StorageManager:
             stats = Stats()
         session = Session.start(
             request, saved, settings=settings, stats=stats, shelf=self, rng=rng, clock=clock,
+            timer_clock=timer_clock,
             leave_saved=alone is not False,
             today=today,
         )

@@ -16,7 +16,7 @@ from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
 from ..app.session import Session
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
-from .words import indicator_text, notice_text, status_text
+from .words import clock_text, indicator_text, notice_text, status_text
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,9 @@ class BoardView:
         winnable_indicator, winnable_only: the settings.
         helped: a hint showed a move, or Solve played one, in this deal.
         solving: Solve is playing.
+        pairs: pairs removed so far.
+        timer: the timer's text (:func:`~nestor_web.view.words.clock_text`).
+        can_finish: Finish is offered (no way of playing on can lose).
     """
 
     variant: str
@@ -114,6 +117,9 @@ class BoardView:
     winnable_only: bool = False
     helped: bool = False
     solving: bool = False
+    pairs: int = 0
+    timer: str = "0:00"
+    can_finish: bool = False
     turned: CardView | None = None
 
 
@@ -209,7 +215,7 @@ def board_view(session: Session) -> BoardView:
         ),
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
-        can_undo=game.can_undo(),
+        can_undo=session.can_undo(),
         can_redo=game.can_redo(),
         can_turn_stock=pos.can_turn_stock(),
         outcome=outcome.result if outcome else None,
@@ -222,6 +228,9 @@ def board_view(session: Session) -> BoardView:
         winnable_only=session.settings.winnable_only,
         helped=session.help.used,
         solving=session.solving,
+        pairs=session.pairs_removed(),
+        timer=clock_text(session.elapsed_ms()),
+        can_finish=bool(session.finishable()) and not session.solving,
         turned=turned,
     )
 

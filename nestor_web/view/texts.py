@@ -35,6 +35,13 @@ TEXTS: dict[str, str] = {
     "keys": N_("Keys"),
     "cards-left-label": N_("Cards left:"),
     "moves-label": N_("Moves:"),
+    "pairs-label": N_("Pairs:"),
+    "time-label": N_("Time:"),
+    "finish": N_("Finish"),
+    "opt-solve-speed": N_("Speed of Solve"),
+    "speed-slow": N_("Slow"),
+    "speed-normal": N_("Normal"),
+    "speed-fast": N_("Fast"),
     "board-label": N_("tableau and reserve"),
     "settings-title": N_("Settings"),
     "opt-language": N_("Language"),
@@ -88,6 +95,7 @@ SETTING_TEXTS: dict[str, str] = {
     "winnable_indicator": "opt-indicator", "winnable_only": "opt-winnable-only",
     "highlight_partners": "opt-highlight-partners",
     "sounds": "opt-sounds",
+    "solve_speed": "opt-solve-speed",
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
 

@@ -243,6 +243,10 @@ def announcement(events: Iterable[Event], session: Session) -> str | None:
         if isinstance(event, HintShown) and session.hint_solution is not None:
             return hint_text(session.position, session.hint_solution)
         if isinstance(event, DealChanged):
+            if event.returned:
+                return _("Back to the game you left, as you left it.")
+            if event.left:
+                return _("Left the game in progress: Undo brings it back.")
             return None
     return None
 
@@ -310,14 +314,8 @@ def status_text(session: Session) -> str:
         return _("Solve is playing the winning line, one pair at a time: press Stop to take over.")
     if session.hint_solution is not None:
         return hint_text(position, session.hint_solution)
-    if outcome is Outcome.WON:
-        return _("You won! Every card is paired off.")
-    if outcome is Outcome.NO_PAIR:
-        return _("Game lost: no pair is left to remove.")
-    if outcome is Outcome.STOCK_UNPAIRED:
-        return _(
-            "Game lost: the stock card, the {card}, can't pair with any available card."
-        ).format(card=card_name(position.unpaired or ""))
+    if outcome is not None:
+        return f"{outcome_text(session)} {streak_text(session)}"
     if position.can_turn_stock():
         return _("No pair is left: turn the next stock card.")
     if session.selected is not None and session.selected in position.available():
@@ -325,6 +323,38 @@ def status_text(session: Session) -> str:
             card=card_name(session.selected)
         )
     return _("Tap two available cards of the same rank to remove them.")
+
+
+def outcome_text(session: Session) -> str:
+    """How the game ended (the position in play has an outcome)."""
+    position = session.position
+    outcome = position.outcome()
+    if outcome is Outcome.WON:
+        return _("You won! Every card is paired off.")
+    if outcome is Outcome.STOCK_UNPAIRED:
+        return _(
+            "Game lost: the stock card, the {card}, can't pair with any available card."
+        ).format(card=card_name(position.unpaired or ""))
+    return _("Game lost: no pair is left to remove.")
+
+
+def streak_text(session: Session) -> str:
+    """The variant's streak after the game that just ended (the statistics settle a game
+    at its winning or losing move, so this is the new value)."""
+    stats = session.stats.summary(session.game.variant.name)
+    return _("Streak: {streak} (best {best}).").format(
+        streak=stats.streak, best=stats.best_streak
+    )
+
+
+def clock_text(ms: int) -> str:
+    """The timer as the board shows it: ``"4:07"``, ``"1:02:09"`` from one hour."""
+    seconds = max(0, ms) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"
 
 
 def page_title(variant_title: str, deal: int) -> str:

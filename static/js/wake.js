@@ -83,7 +83,7 @@
     const counters = b.counters || {};
     const boardElement = document.getElementById("board");
     boardElement.innerHTML = b.html;
-    for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "status"]) {
+    for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "pairs", "timer", "status"]) {
       const element = document.getElementById(id);
       if (element && typeof counters[id] === "string") element.textContent = counters[id];
     }
