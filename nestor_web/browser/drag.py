@@ -5,8 +5,11 @@ while it moves). Dropped on a card it can pair with, the pair is played through 
 session's :meth:`~nestor_web.app.session.Session.pair`, the command behind the second tap of
 tap-tap; dropped anywhere else it slides back (at once when animations are off). Which cards
 it can pair with is not worked out here: the view writes the engine's answer on each
-available card as ``data-partners``. A press that moves less than :data:`SLOP_PX` is a tap
-and left to the click that follows; the click that ends a drag is swallowed.
+available card as ``data-partners``. A press that moves less than :data:`SLOP_PX` is a tap,
+played when the pointer is lifted, however long it was held: a touch browser turns a long
+press into a context menu instead of a click, and a slow phone makes a quick tap long. The
+click that follows a press (a tap played, or a drag) is swallowed; a click without a press
+(the keyboard's, ``detail`` 0) goes on to :class:`~nestor_web.browser.input.Input`.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ SNAP_BACK_MS = 180
 
 class DragCommands(Protocol):
     """What dragging asks of the composition root."""
+
+    def tap(self, card: str) -> None:
+        """A tap on the available card ``card`` (a press that did not move)."""
 
     def drop(self, card: str, onto: str) -> bool:
         """``card`` was dropped on ``onto``: pair them if they pair; did a move happen?"""
@@ -73,6 +79,7 @@ class Drag:
             ("pointercancel", self.on_cancel, False),
             ("lostpointercapture", self.on_lost, False),
             ("click", self.on_click, True),
+            ("contextmenu", self.on_context_menu, False),
         ):
             proxy = create_proxy(handler)
             self._proxies.append(proxy)
@@ -107,14 +114,15 @@ class Drag:
 
     def on_up(self, event: Any) -> None:
         """The pointer was lifted: a drag drops its card; a press that did not move is a tap
-        (the click that follows does it)."""
+        on its card (the click that may follow is swallowed)."""
         press = self._press
         if press is None or int(event.pointerId) != press.pointer:
             return
         self._press = None
-        if not press.dragging:
-            return
         self._swallow = True
+        if not press.dragging:
+            self.commands.tap(press.card)
+            return
         target = self._target(press, event)
         self._end(press)
         if target is not None and self.commands.drop(press.card, target):
@@ -142,8 +150,14 @@ class Drag:
         if press is not None and press.dragging and event.target == press.element:
             self.on_cancel(event)
 
+    def on_context_menu(self, event: Any) -> None:
+        """A long press on an available card is a tap, not a context menu."""
+        if not missing(event.target.closest("[data-card][data-available]")):
+            event.preventDefault()
+
     def on_click(self, event: Any) -> None:
-        """Swallow the click that ends a drag (keyboard clicks, ``detail`` 0, always pass)."""
+        """Swallow the click that ends a press: its tap or drop is played already (keyboard
+        clicks, ``detail`` 0, always pass)."""
         if self._swallow and int(event.detail) != 0:
             event.stopPropagation()
             event.preventDefault()
