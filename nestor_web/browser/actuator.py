@@ -501,10 +501,15 @@ class Actuator:
             dialog.focus()
 
     def dialog_open(self, name: str | None = None) -> bool:
-        """Is a dialog open (it handles its own keys)? With ``name`` (one of
+        """Is a dialog open (it handles its own keys)? The install how-to of
+        static/js/install.js counts too. With ``name`` (one of
         :data:`DIALOGS`, such as ``"keys"`` or ``"stats"``): is that one open?"""
-        names = DIALOGS if name is None else (name,)
-        return any(bool(self.el[f"{n}-dialog"].open) for n in names)
+        if name is None:  # any of them, or the install how-to (static/js/install.js)
+            extra = document.getElementById("install-dialog")
+            return any(bool(self.el[f"{n}-dialog"].open) for n in DIALOGS) or (
+                not missing(extra) and bool(extra.open)
+            )
+        return bool(self.el[f"{name}-dialog"].open)
 
     def fill_stats(self, html: str, focus: str | None = None) -> None:
         """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""

@@ -15,6 +15,7 @@ from nestor import Pair, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
 from ..app.session import Session
+from .faces import face_class, face_html
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
 from .words import clock_text, indicator_text, notice_text, status_text
 
@@ -247,11 +248,8 @@ def render_card(card: CardView) -> str:
     """
     colour = "red" if card.red else "black"
     turned = " data-turned" if card.turned else ""
-    face = (
-        f'<span class="corner" aria-hidden="true"><span class="rank">{escape(card.rank)}</span>'
-        f'<span class="suit">{card.suit}</span></span>'
-        f'<span class="pip" aria-hidden="true">{card.suit}</span>'
-    )
+    face = face_html(card.code, card.rank, card.suit)
+    colour += face_class(card.code)
     if card.available:
         pressed = "true" if card.selected else "false"
         selected = " data-selected" if card.selected else ""

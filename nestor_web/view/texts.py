@@ -15,6 +15,7 @@ from nestor.measured import ODDS
 
 from ..app.keymap import KEYMAP
 from .i18n import N_, _, decimal_percent, pgettext, variant_title
+from .install import INSTALL_TEXTS
 
 TEXTS: dict[str, str] = {
     "page-title": N_("Nestor – patience"),
@@ -88,6 +89,7 @@ TEXTS: dict[str, str] = {
     "update-later": N_("Later"),
 }
 """Text of each ``data-text`` element, by id."""
+TEXTS.update(INSTALL_TEXTS)  # the install control's and its how-to's (view/install.py)
 
 SETTING_TEXTS: dict[str, str] = {
     "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",

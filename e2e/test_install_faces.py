@@ -1,0 +1,215 @@
+"""The Install control and its how-to, the court cards' faces, contrast in both themes, nothing
+sideways at 360 px in either language, and a short game without a console error (issue 11)."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from lines import find_winnable
+from playwright.sync_api import BrowserContext, Page, expect
+from test_play import open_game, play
+
+from nestor import Game
+
+AXE = Axe()
+INSTALL = "#controls [data-install]"
+IPHONE_SAFARI = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+)
+IPHONE_CHROME = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) CriOS/126.0.6478.153 Mobile/15E148 Safari/604.1"
+)
+
+# What Chromium hands the page when it offers installation: an event with prompt() and
+# userChoice. Headless Chromium never offers it, so the test makes the same event, whose
+# prompt() counts its calls.
+OFFER = """() => {
+  window.prompted = window.prompted || 0;
+  const offer = new Event("beforeinstallprompt", { cancelable: true });
+  offer.prompt = () => { window.prompted += 1; return Promise.resolve(); };
+  offer.userChoice = Promise.resolve({ outcome: "accepted", platform: "web" });
+  window.dispatchEvent(offer);
+  return offer.defaultPrevented;
+}"""
+
+
+def with_settings(context: BrowserContext | Page, **settings: str) -> None:
+    """Store ``settings`` (language, theme) before the page's scripts read them."""
+    pairs = ", ".join(f"{key}: '{value}'" for key, value in settings.items())
+    context.add_init_script(f"localStorage.setItem('nestor.settings', JSON.stringify({{{pairs}}}))")
+
+
+def one_row(page: Page, selector: str) -> bool:
+    """Whether the visible elements of ``selector`` all sit in one row."""
+    return page.evaluate("""sel => new Set([...document.querySelectorAll(sel)]
+        .filter(b => b.offsetParent !== null)
+        .map(b => Math.round(b.getBoundingClientRect().top))).size === 1""", selector)
+
+
+def sideways(page: Page) -> int:
+    """By how many pixels the page scrolls sideways (0 or less: not at all)."""
+    return page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+
+
+def test_install_is_offered_where_the_browser_offers_it(page: Page, wait_ready) -> None:
+    page.set_viewport_size({"width": 360, "height": 640})
+    open_game(page, wait_ready, "?variant=strict&deal=4")
+    control = page.locator(INSTALL)
+    expect(control).to_be_hidden()  # no offer, no control
+    assert page.evaluate(OFFER), "the browser's own install banner must be held back"
+    expect(control).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("data-install", "prompt")
+    expect(control).to_have_accessible_name("Install")
+    # Among the less-used controls, which still share one row, and nothing goes sideways.
+    assert control.evaluate("b => b.parentElement.classList.contains('more')")
+    assert one_row(page, "#controls .more button")
+    assert sideways(page) <= 0
+    control.click()
+    assert page.evaluate("window.prompted") == 1
+    expect(control).to_be_hidden()  # one prompt per offer
+    expect(page.locator("#install-dialog")).not_to_have_attribute("open", "")
+    page.evaluate(OFFER)  # offered again (the player said not now): back it comes
+    expect(control).to_be_visible()
+    page.evaluate("window.dispatchEvent(new Event('appinstalled'))")
+    expect(control).to_be_hidden()
+    expect(page.locator("html")).not_to_have_attribute("data-install", "prompt")
+    assert page.evaluate("window.prompted") == 1
+
+
+def test_ios_safari_gets_the_how_to_in_its_language(site_context, base_url, wait_ready) -> None:
+    context = site_context(base_url, user_agent=IPHONE_SAFARI, has_touch=True, is_mobile=True,
+                           viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    with_settings(context, language="de")
+    page = context.new_page()
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    control = page.locator(INSTALL)
+    expect(control).to_be_visible()
+    expect(control).to_have_accessible_name("Installieren")
+    control.click()
+    dialog = page.locator("#install-dialog")
+    expect(dialog).to_have_attribute("open", "")
+    expect(dialog.locator("h2")).to_have_text("Nestor installieren")
+    expect(dialog).to_contain_text("Teilen")
+    expect(dialog).to_contain_text("Zum Home-Bildschirm")
+    assert sideways(page) <= 0
+    page.keyboard.press("n")  # the game under the dialog takes no keys
+    expect(page.locator("#deal-number")).to_have_text("7")
+    page.keyboard.press("Escape")
+    expect(dialog).not_to_have_attribute("open", "")
+
+
+@pytest.mark.parametrize("agent,standalone", [(IPHONE_SAFARI, True), (IPHONE_CHROME, False)],
+                         ids=["installed", "chrome-on-ios"])
+def test_no_install_control_once_installed_or_without_a_way(
+    site_context, base_url, wait_ready, agent: str, standalone: bool
+) -> None:
+    context = site_context(base_url, user_agent=agent, has_touch=True, is_mobile=True,
+                           viewport={"width": 390, "height": 844})
+    if standalone:  # Safari's flag of a page opened from the home screen
+        context.add_init_script(
+            "Object.defineProperty(navigator, 'standalone', {get: () => true})"
+        )
+    page = context.new_page()
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    expect(page.locator(INSTALL)).to_be_hidden()
+    if standalone:
+        page.evaluate(OFFER)  # an offer while running installed changes nothing
+        expect(page.locator(INSTALL)).to_be_hidden()
+    assert page.evaluate("document.documentElement.dataset.install") is None
+
+
+def test_court_cards_are_told_apart_at_a_glance(page: Page, wait_ready) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    faces = page.locator("#board [data-card]").evaluate_all("""els => els.map(e => {
+      const panel = e.querySelector('.court-panel');
+      const frame = e.querySelector('.frame');
+      return {
+        code: e.dataset.card,
+        pip: !!e.querySelector('.pip'),
+        frame: frame ? parseFloat(getComputedStyle(frame).borderTopWidth) : 0,
+        motif: panel ? panel.querySelector('svg.motif').innerHTML : null,
+        letter: panel ? panel.querySelector('.court-rank').textContent : null,
+        panel: panel ? [panel.getBoundingClientRect().width,
+                        getComputedStyle(panel).backgroundColor] : null,
+      };
+    })""")
+    courts = [f for f in faces if f["code"][0] in "JQK"]
+    numbers = [f for f in faces if f["code"][0] not in "JQK"]
+    assert courts and numbers
+    for face in numbers:  # a number card or an ace: one big pip, no frame, no panel
+        assert face["pip"] and face["frame"] == 0 and face["motif"] is None, face
+    for face in courts:  # a court card: the frame (seen even when covered), a panel, no pip
+        assert not face["pip"] and face["frame"] >= 1 and face["motif"], face
+        assert face["letter"] == face["code"][0], face
+    motifs = {f["code"][0]: f["motif"] for f in courts}
+    assert set(motifs) == {"J", "Q", "K"} and len(set(motifs.values())) == 3, motifs
+    # An uncovered court card's panel is drawn (a width and a colour of its own).
+    shown = page.locator("#board [data-available].court").evaluate_all(
+        "els => els.map(e => [e.dataset.card, e.querySelector('.court-panel').offsetWidth])")
+    assert shown and all(width >= 20 for _, width in shown), shown
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_board_has_enough_contrast(page: Page, wait_ready, theme: str) -> None:
+    with_settings(page, theme=theme)
+    page.set_viewport_size({"width": 390, "height": 844})
+    deal, line = find_winnable("overlapping")
+    open_game(page, wait_ready, f"?variant=overlapping&deal={deal}")
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    for move in line[:3]:
+        play(page, move)
+    page.locator("#board [data-available]").first.click()  # a selection, partners marked
+    page.evaluate(OFFER)  # the Install control shown too
+    results = AXE.run(page, options={"runOnly": ["color-contrast"]})
+    found = [
+        f"{n['target']}: {n['failureSummary']}"
+        for v in results.response["violations"] for n in v["nodes"]
+    ]
+    assert found == [], f"{theme} theme:\n" + "\n".join(found)
+    # The rule ran over the board's words: the card faces were among the checked nodes.
+    checked = AXE.run(page, context="#board",
+                      options={"runOnly": ["color-contrast"], "resultTypes": ["passes"]})
+    assert checked.response["passes"], "axe checked nothing on the board"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_nothing_sideways_at_360_and_a_short_game_is_clean(
+    page: Page, wait_ready, page_log, language: str
+) -> None:
+    with_settings(page, language=language)
+    page.set_viewport_size({"width": 360, "height": 640})
+    game = Game("standard", 7)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    assert sideways(page) <= 0, "the board"
+    page.evaluate(OFFER)  # with the Install control in the row
+    assert sideways(page) <= 0, "the board with Install"
+    for name in ("settings", "rules", "keys", "stats"):
+        page.click(f'#controls [data-action="{name}"]')
+        expect(page.locator(f"#{name}-dialog")).to_have_attribute("open", "")
+        assert sideways(page) <= 0, f"the {name} dialog"
+        page.keyboard.press("Escape")
+        expect(page.locator(f"#{name}-dialog")).not_to_have_attribute("open", "")
+    page.evaluate("document.getElementById('install-dialog').showModal()")
+    assert sideways(page) <= 0, "the install how-to"
+    page.keyboard.press("Escape")
+    # A short game: pairs, an undo, a hint, a loss or a win never logs an error.
+    for _ in range(6):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        play(page, moves[0])
+        game.push(moves[0])
+    page.click('#controls [data-action="undo"]')
+    page.click('#controls [data-action="hint"]')
+    expect(page.locator("#moves-made")).to_have_text(str(len(game.moves) - 1))
+    assert sideways(page) <= 0, "mid-game"
+    for variant in ("strict", "vertical", "doublets", "overlapping", "standard"):
+        page.select_option("#variant", variant)
+        expect(page.locator("body")).to_have_attribute("data-variant", variant)
+        assert sideways(page) <= 0, variant
+    page.wait_for_function("() => !window.nestorSavePending")
+    assert page_log.console_errors == [] and page_log.page_errors == [], page_log

@@ -1,0 +1,27 @@
+"""The words of installing Nestor as an app: the "Install" control and its how-to.
+
+``static/js/install.js`` shows the control (``[data-install]`` in ``#controls``) where the
+browser offers installation or where Safari on iOS lets the player add the page to the home
+screen by hand, and opens the how-to dialog (``#install-dialog``) for the latter. These are
+``data-text`` words of the page shell like the others (:data:`nestor_web.view.texts.TEXTS`
+takes them in): the build writes them into index.html and static/js/texts.js, Python sets them
+in the player's language.
+"""
+
+from __future__ import annotations
+
+from .i18n import N_
+
+INSTALL_TEXTS: dict[str, str] = {
+    "install": N_("Install"),
+    "install-title": N_("Install Nestor"),
+    # Safari's own names of its button and menu item, as an iPhone shows them in the language.
+    "install-how": N_(
+        "In Safari, tap the Share button (the square with an arrow pointing up), then "
+        "“Add to Home Screen”."
+    ),
+    "install-then": N_(
+        "Nestor then opens from your home screen like an app, full screen, and plays offline."
+    ),
+}
+"""Text of each install ``data-text`` element, by id."""
