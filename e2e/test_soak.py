@@ -409,6 +409,10 @@ class Soak:
         assert durable.get("nestor.seq") == local["nestor.seq"], where
         assert durable.get("nestor.game") == local["nestor.game"], where
         assert durable.get("nestor.stats") == local["nestor.stats"], where
+        assert local["nestor.game"] is not None, (
+            f"{where}: no saved game; the page {page.url} shows {page.evaluate(STATE)}, "
+            f"localStorage {local}, IndexedDB {durable}; last actions {self.log[-6:]}"
+        )
         saved = game_from_text(local["nestor.game"]).game
         state = page.evaluate(STATE)
         assert (saved.variant.name, saved.deal) == (self.game.variant.name, self.game.deal), where
