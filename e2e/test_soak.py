@@ -34,6 +34,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from nestor import VARIANTS, Game, Outcome, Pair, TurnStock
 from nestor.solver import solve
+from nestor_web.app.statistics import Stats
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.stats_codec import stats_from_text
 
@@ -419,7 +420,8 @@ class Soak:
         assert saved.to_json() == self.game.to_json(), where
         assert state["moves"] == str(saved.cursor), where
         assert state["available"] == sorted(saved.position.available()), where
-        stats = stats_from_text(local["nestor.stats"])
+        # No statistics are stored before the first move in this profile.
+        stats = Stats() if local["nestor.stats"] is None else stats_from_text(local["nestor.stats"])
         for name in VARIANTS:
             s = stats.summary(name)
             c = self.stats.counts.get(name, [0, 0, 0, 0])
