@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import chromium  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, ViewportSize, sync_playwright  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
 
 from nestor import Game, Pair  # noqa: E402
@@ -72,7 +72,7 @@ def main() -> int:
                 shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
                 print(f"wrote {shown} ({width}x{height})")
                 page.close()
-            phone = {"width": 390, "height": 844}
+            phone: ViewportSize = {"width": 390, "height": 844}
             page = browser.new_page(viewport=phone, reduced_motion="reduce")
             page.goto(f"{origin}/?variant={args.variant}&deal={args.deal}")
             page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
@@ -82,8 +82,8 @@ def main() -> int:
             page.mouse.up()
             page.close()
             page = browser.new_page(viewport=phone, reduced_motion="reduce")
-            moves = encode_moves(game.moves)
-            page.goto(f"{origin}/?variant={args.variant}&deal={args.deal}&moves={moves}")
+            code = encode_moves(game.moves)
+            page.goto(f"{origin}/?variant={args.variant}&deal={args.deal}&moves={code}")
             page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
             for _ in range(3):
                 page.click('[data-replay-command="next"]')
