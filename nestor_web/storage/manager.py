@@ -237,6 +237,16 @@ class StorageManager:
                 self._write(key, value, durable=False)
             self._write(SEQ_KEY, str(snapshot.seq), durable=False)
             self._written.clear()  # resume() reads them as if the store had them
+        elif snapshot is not None and snapshot.seq < self._seq:
+            # The store took a save the copy never got (the page went before the copy's
+            # write finished): the page's first save sends the copy what it lacks.
+            for key in KEYS:
+                value = store.get(key)
+                if key not in NOT_DURABLE and value is not None and (
+                    snapshot.entries.get(key) != value
+                ):
+                    self._pending[key] = value
+            self._unnumbered = True
         self._seen = self._seq  # the highest sequence number this tab wrote or took in
 
     def _get(self, key: str) -> str | None:
