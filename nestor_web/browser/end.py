@@ -112,7 +112,9 @@ class EndScreen:
         is drawn already); start working out the verdict if it is needed."""
         ending = self.ending
         ending.sync(session)
-        view = end_view(session, ending) if ending.shown(session) else None
+        # A replay shown from a link is a mode of its own: the game's end screen waits for it.
+        replaying = bool(getattr(getattr(self.app, "replays", None), "shown", False))
+        view = end_view(session, ending) if ending.shown(session) and not replaying else None
         drawn, self._drawn = self._drawn, view
         body = document.body
         if view is None:
