@@ -34,6 +34,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from nestor import VARIANTS, Game, Outcome, Pair, TurnStock
 from nestor.solver import solve
+from nestor_web.app.statistics import Stats
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.stats_codec import stats_from_text
 
@@ -48,6 +49,7 @@ STATE = """() => ({
     .map((e) => e.dataset.card).sort(),
   selected: [...document.querySelectorAll("#board [data-selected]")].map((e) => e.dataset.card),
   pending: !!window.nestorSavePending,
+  notice: (document.getElementById("notice") || {}).textContent || "",
 })"""
 
 SHOWS = """([moves, left, available, selected]) => {
@@ -201,7 +203,15 @@ class Soak:
         double-click time would count as its second click, which the game ignores on
         purpose (the card that moved up under it), so the player's pause is made first."""
         locator = self.page.locator(f'#board [data-card="{card}"][data-available]')
-        box = locator.bounding_box()
+        try:
+            box = locator.bounding_box(timeout=15_000)
+        except Exception:
+            raise AssertionError(
+                f"seed {self.seed}, after {sum(self.done.values())} actions, tapping {card}: "
+                f"the page shows {self.page.evaluate(STATE)}, the model "
+                f"{sorted(self.game.position.available())} selected {self.selected}; "
+                f"last actions {self.log[-6:]}"
+            ) from None
         if box is not None:
             spot = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             if self._last_tap is not None:
@@ -258,11 +268,18 @@ class Soak:
         if self.selected is not None and self.selected not in move.cards:
             self.tap(self.selected)  # deselect first
             self._tap_model(self.selected)
-        for card in (first, second):
-            if self.selected == card:
-                continue
-            self.tap(card)
-            self._tap_model(card)
+        self._tap_pair((first, second))
+
+    def _tap_pair(self, cards: tuple[str, str]) -> None:
+        """Tap the cards of a pair (one of them may be selected already): a tap on the
+        other card of a selected one plays the pair, and then nothing is left to tap."""
+        before = self.game.cursor
+        for card in cards:
+            if self.game.cursor != before:
+                break
+            if self.selected != card:
+                self.tap(card)
+                self._tap_model(card)
 
     def play_out(self) -> None:
         """Tap the solver's winning line to its end (a win), if the deal can still be won;
@@ -279,10 +296,7 @@ class Soak:
             if self.selected is not None and self.selected not in move.cards:
                 self.tap(self.selected)
                 self._tap_model(self.selected)
-            for card in move.cards:
-                if self.selected != card:
-                    self.tap(card)
-                    self._tap_model(card)
+            self._tap_pair(move.cards)
 
     def tap_nothing(self) -> None:
         """A tap that pairs nothing."""
@@ -396,13 +410,18 @@ class Soak:
         assert durable.get("nestor.seq") == local["nestor.seq"], where
         assert durable.get("nestor.game") == local["nestor.game"], where
         assert durable.get("nestor.stats") == local["nestor.stats"], where
+        assert local["nestor.game"] is not None, (
+            f"{where}: no saved game; the page {page.url} shows {page.evaluate(STATE)}, "
+            f"localStorage {local}, IndexedDB {durable}; last actions {self.log[-6:]}"
+        )
         saved = game_from_text(local["nestor.game"]).game
         state = page.evaluate(STATE)
         assert (saved.variant.name, saved.deal) == (self.game.variant.name, self.game.deal), where
         assert saved.to_json() == self.game.to_json(), where
         assert state["moves"] == str(saved.cursor), where
         assert state["available"] == sorted(saved.position.available()), where
-        stats = stats_from_text(local["nestor.stats"])
+        # No statistics are stored before the first move in this profile.
+        stats = Stats() if local["nestor.stats"] is None else stats_from_text(local["nestor.stats"])
         for name in VARIANTS:
             s = stats.summary(name)
             c = self.stats.counts.get(name, [0, 0, 0, 0])

@@ -26,8 +26,10 @@ when the browser refuses storage). The keys, all JSON text:
 Every value but the board also goes to a durable copy (:class:`.durable.DurableCopy`, the
 browser's IndexedDB), once per save with the same sequence number: localStorage may lose the
 last seconds of play when the browser is killed, a completed IndexedDB write does not. At
-start-up the copy with the higher number wins, and localStorage is repaired from it. A write
-one of the two refuses is reported only if the other refused it too.
+start-up the copy with the higher number wins, and the other is repaired from it: localStorage
+at once (the first paint reads it), the durable copy at the page's first save (the page may
+have gone before the copy's last write finished). A write one of the two refuses is reported
+only if the other refused it too.
 
 No other key is ever touched. A value that cannot be read is reported, copied to
 ``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
