@@ -304,8 +304,13 @@ def test_whole_games_match_the_solver_position_by_position(variant):
         start = deal_position(variant, record.deal)
         check(result, solver_reference(start, record.moves))
         assert result.record == record and result.position == start
-        # Its first search is the plain solve of the deal (the same search, memos empty).
-        assert result.nodes >= solve(start, known_order=False).nodes > 0
+        if variant == "strict":
+            # Its first search is the plain solve of the deal (the same search, memos empty).
+            assert result.nodes >= solve(start, known_order=False).nodes > 0
+        else:
+            # The game's own positions are proved first, from a late one back (a won game
+            # needs no search for them), so the review may visit fewer nodes than the solve.
+            assert result.nodes >= 0
         assert result.outcome is not None
         won += result.outcome.won
         lost += not result.outcome.won
@@ -414,7 +419,11 @@ def test_strict_turning_point_is_the_biggest_cut_and_other_cuts_are_listed():
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_a_tiny_budget_gives_unknown_never_a_wrong_answer(variant):
     unknown = 0
-    for record in games(variant, 6, f"budget-{variant}"):
+    finished = games(variant, 6, f"budget-{variant}")
+    # Half of each game too, in progress: a won game's own positions need no search, so
+    # these are where a tiny budget runs out on them.
+    halves = [dataclasses.replace(r, moves=r.moves[: len(r.moves) // 2]) for r in finished]
+    for record in finished + halves:
         start = deal_position(variant, record.deal)
         truth = review(record)
         for budget in (1, 3, 10):

@@ -82,6 +82,25 @@ class BudgetExceeded(NestorError):
     """The node budget ran out; :func:`nestor.solver.solve` reports it as ``Status.UNKNOWN``."""
 
 
+_PAIRS: dict[tuple[str, str], Pair] = {}
+
+
+def pair_of(first: str, second: str) -> Pair:
+    """``Pair(first, second)`` for two canonical card codes, made once and then shared.
+
+    A :class:`~nestor.position.Pair` is immutable, so one object per pair of
+    cards serves every search; making one checks both codes, which the
+    searches' inner loops would otherwise repeat for every move they return.
+
+    Raises:
+        CardError, MoveError: as :class:`~nestor.position.Pair`.
+    """
+    pair = _PAIRS.get((first, second))
+    if pair is None:
+        pair = _PAIRS[(first, second)] = Pair(first, second)
+    return pair
+
+
 def stacks_of(position: Position) -> list[list[str]]:
     """The position as stacks of card codes, bottom first (see the module docstring)."""
     stacks = [list(col) for col in position.columns]
@@ -173,7 +192,7 @@ class Search:
     def top_pair(self, a: int, b: int) -> Pair:
         """The pair made by the top cards of stacks ``a`` and ``b``."""
         h = self.heights
-        return Pair(self.stacks[a][h[a] - 1], self.stacks[b][h[b] - 1])
+        return pair_of(self.stacks[a][h[a] - 1], self.stacks[b][h[b] - 1])
 
     def pop_pair(self, a: int, b: int) -> int:
         """Remove the top cards of stacks ``a`` and ``b``; return their rank."""
@@ -235,7 +254,7 @@ class Search:
             for i in (a, b):
                 cards.append(self.stacks[i][h[i] + depth[i]])
                 depth[i] += 1
-            moves.append(Pair(cards[0], cards[1]))
+            moves.append(pair_of(cards[0], cards[1]))
         moves.reverse()
         return moves
 
