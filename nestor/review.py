@@ -512,11 +512,12 @@ class _Oracle:
         """
         out = []
         search = self.search
-        # Winning lines from here: our own, then one through each winnable choice found.
+        # Winning lines from here: our own, then one through each winnable choice found,
+        # each with its partner map (:meth:`repaired`), made when first needed.
         lines: list[tuple[tuple[Pair, ...], dict[str, str]]] = []
         if not self.strict and search.hkey in self.lines:
             full, at = self.lines[search.hkey]
-            lines.append((full[at:], _partners(full[at:])))
+            lines.append((full[at:], {}))
         for move in position.legal_moves():
             if isinstance(move, TurnStock):
                 # Strict's only legal move then: its chance is the position's own.
@@ -533,8 +534,10 @@ class _Oracle:
             elif move in self.lost_moves:
                 self.status[self.key()] = Status.LOST
             elif self.status.get(self.key()) is None:
-                for rest, members in lines:
-                    repaired = self.repaired(rest, members, move)
+                for rest, partner in lines:
+                    if not partner:
+                        partner.update(_partners(rest))
+                    repaired = self.repaired(rest, partner, move)
                     if repaired is not None:
                         self.learn(search.hkey, repaired)
                         break
@@ -543,7 +546,7 @@ class _Oracle:
             if status is Status.WINNABLE and search.hkey in self.lines:
                 full, at = self.lines[search.hkey]
                 through = (move, *full[at:])
-                lines.append((through, _partners(through)))
+                lines.append((through, {}))
             search.restore_pair(a, b)
             if status is Status.LOST and not self.strict:
                 self.lost_moves.add(move)
