@@ -32,10 +32,10 @@ rules after Hoffmann):
 * ``tips``: the three tips together, in the order the source gives them: the key is the
   ``uncover`` key, then the ``reserve-last`` key, then the ``longest`` key (a later tip only
   breaks the ties of the earlier ones).
-* ``greedy`` (one-move look-ahead): the key is ``(won, pairs)``: ``won`` is 1 if the move
-  clears the last cards, and ``pairs`` the number of pairs available after the move
-  (:meth:`~nestor.position.Position.pairs`, every two available cards of one rank counting
-  once).
+* ``greedy`` (one-move look-ahead): the key is the number of pairs available after the move
+  (:meth:`~nestor.position.Position.pairs`: every two available cards of one rank count as
+  one pair, so three available 7s make three pairs). Clearing the last cards needs no
+  special case: the last pair is then the only legal move.
 * ``perfect``: the exact solver's move (:func:`nestor.solver.solve`): the first move of a
   winning line; Strict, where the player cannot see the stock, the move with the best chance
   over every stock order (the solver is asked without the known order). When the solver
@@ -138,10 +138,8 @@ def tips_key(position: Position, pair: Pair) -> Key:
 
 
 def greedy_key(position: Position, pair: Pair) -> Key:
-    """One-move look-ahead: ``(won, pairs)`` after ``pair`` (1 if no card is left, and the
-    number of pairs then available)."""
-    after = position.apply(pair)
-    return (1 if after.is_empty() else 0, len(after.pairs()))
+    """One-move look-ahead: ``(pairs,)``, the number of pairs available after ``pair``."""
+    return (len(position.apply(pair).pairs()),)
 
 
 def play_random(position: Position, rng: random.Random) -> Move:
