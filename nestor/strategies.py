@@ -57,7 +57,7 @@ from typing import Any
 from .analysis import odds, wilson
 from .checks import whole_number
 from .deal import MAX_DEAL, check_deal_number, deal_position
-from .errors import IllegalMoveError, NestorError
+from .errors import IllegalMoveError, NestorError, clip
 from .position import Move, Pair, Position
 from .solver import solve
 from .variants import get_variant
@@ -231,8 +231,9 @@ def get_strategy(name: str) -> Strategy:
         return STRATEGIES[name]
     except (KeyError, TypeError):
         raise NestorError(
-            f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}",
-            code="strategy.unknown", value=repr(name)[:60], choices=",".join(STRATEGIES),
+            f"unknown strategy {clip(str(name))!r}; choose one of: {', '.join(STRATEGIES)}",
+            code="strategy.unknown", value=clip(name if isinstance(name, str) else repr(name)),
+            choices=",".join(STRATEGIES),
         ) from None
 
 
