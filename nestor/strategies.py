@@ -51,10 +51,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from .analysis import odds, wilson
+from .cards import rank_of
 from .checks import whole_number
 from .deal import MAX_DEAL, check_deal_number, deal_position
 from .errors import IllegalMoveError, NestorError, clip
@@ -100,15 +103,62 @@ def _moves(position: Position) -> list[Move]:
     return position.legal_moves()
 
 
+def freed_cards(position: Position, pair: Pair) -> tuple[str, ...]:
+    """The cards ``pair`` makes available: those available after it that were not before.
+
+    Worked out without playing the pair (the same cards as
+    ``position.apply(pair).newly_available(position)``, which the tests check): the card
+    under each column card of the pair; in the overlapping reserve, the card under the top
+    one; in Strict, the whole stock when the pair empties the tableau (it is turned face up).
+    """
+    places = position.available()
+    freed: list[str] = []
+    emptied = 0
+    for card in pair.cards:
+        place = places[card]
+        if place.area == "column":
+            column = position.columns[place.slot]
+            if len(column) >= 2:
+                freed.append(column[-2])
+            else:
+                emptied += 1
+        elif place.area == "reserve" and position.variant.overlapping:
+            if len(position.reserve) >= 2:
+                freed.append(position.reserve[-2])
+    if position.stock and not position.stock_turned_up:
+        left = sum(1 for column in position.columns if column)
+        if left == emptied:
+            freed.extend(position.stock)
+    return tuple(freed)
+
+
+@lru_cache(maxsize=4)
+def _open_ranks(position: Position) -> Counter[str]:
+    """How many cards of each rank are available (kept for the last few positions asked:
+    every pair of a position is ranked in a row)."""
+    return Counter(rank_of(card) for card in position.available())
+
+
+def _open_after(position: Position, pair: Pair, freed: tuple[str, ...]) -> Counter[str]:
+    """How many cards of each rank are available after ``pair`` (which frees ``freed``)."""
+    counts = _open_ranks(position).copy()
+    counts[rank_of(pair.first)] -= 2
+    counts.update(rank_of(card) for card in freed)
+    return counts
+
+
 def uncover_key(position: Position, pair: Pair) -> Key:
     """Tip 1's key for ``pair``: ``(useful, freed)``.
 
     ``freed``: the cards available after the pair that were not before (what lay under
-    it); ``useful``: those of them with at least one available partner after the pair.
+    it, :func:`freed_cards`); ``useful``: those of them with at least one available partner
+    after the pair.
     """
-    after = position.apply(pair)
-    freed = after.newly_available(position)
-    return (sum(1 for card in freed if after.partners(card)), len(freed))
+    freed = freed_cards(position, pair)
+    if not freed:
+        return (0, 0)
+    counts = _open_after(position, pair, freed)
+    return (sum(1 for card in freed if counts[rank_of(card)] >= 2), len(freed))
 
 
 def reserve_key(position: Position, pair: Pair) -> Key:
@@ -138,8 +188,11 @@ def tips_key(position: Position, pair: Pair) -> Key:
 
 
 def greedy_key(position: Position, pair: Pair) -> Key:
-    """One-move look-ahead: ``(pairs,)``, the number of pairs available after ``pair``."""
-    return (len(position.apply(pair).pairs()),)
+    """One-move look-ahead: ``(pairs,)``, the number of pairs available after ``pair``
+    (``len(position.apply(pair).pairs())``, counted without playing the pair: ``n`` open
+    cards of a rank make ``n * (n - 1) / 2`` pairs)."""
+    counts = _open_after(position, pair, freed_cards(position, pair))
+    return (sum(n * (n - 1) // 2 for n in counts.values()),)
 
 
 def play_random(position: Position, rng: random.Random) -> Move:

@@ -18,6 +18,7 @@ from nestor.solver import Status, solve
 from nestor.strategies import (
     STRATEGIES,
     deal_rng,
+    freed_cards,
     get_strategy,
     greedy_key,
     longest_key,
@@ -233,3 +234,37 @@ def test_an_unknown_strategy_is_refused(capsys) -> None:
         main(["odds", "--variant", "standard", "--strategy", "lucky", "--deals", "3"])
     assert info.value.code == 2
     assert "lucky" in capsys.readouterr().err
+
+
+def reference_keys(position: Position, pair: Pair) -> tuple[tuple[int, int], int]:
+    """The uncover and greedy keys by their definitions, playing the pair."""
+    after = position.apply(pair)
+    freed = after.newly_available(position)
+    return (sum(1 for c in freed if after.partners(c)), len(freed)), len(after.pairs())
+
+
+@pytest.mark.parametrize("variant", ["standard", "strict", "vertical", "doublets", "overlapping"])
+def test_the_keys_worked_out_without_playing_are_the_definitions(variant: str) -> None:
+    checked = 0
+    for deal in range(12):
+        position = deal_position(variant, deal)
+        rng = random.Random(deal)
+        while position.outcome() is None:
+            for pair in position.pairs():
+                uncover, pairs_after = reference_keys(position, pair)
+                assert set(freed_cards(position, pair)) == set(
+                    position.apply(pair).newly_available(position)
+                )
+                assert uncover_key(position, pair) == uncover
+                assert greedy_key(position, pair) == (pairs_after,)
+                checked += 1
+            position = position.apply(rng.choice(position.legal_moves()))
+    assert checked > 100
+
+
+def test_strict_freed_cards_include_the_stock_turned_up() -> None:
+    position = Position.from_text("strict 7H/7S/-/-/-/-/-/- - 5D5C -")
+    assert set(freed_cards(position, Pair("7H", "7S"))) == {"5D", "5C"}
+    assert uncover_key(position, Pair("7H", "7S")) == (2, 2)
+    overlapping = Position.from_text("overlapping 7H/-/-/-/-/-/-/- 5C5D7S - -")
+    assert freed_cards(overlapping, Pair("7H", "7S")) == ("5D",)
