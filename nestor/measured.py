@@ -1,8 +1,10 @@
-"""The measured odds of every variant: the figures of docs/odds.md, as data.
+"""The measured odds of every variant, and of each way of playing: the figures of
+docs/odds.md, as data.
 
-Each comes from ``python -m nestor odds --variant NAME --deals 100000`` (deals 0 to 99,999,
-shuffle version 1). The page shows them in the player's language (nestor_web.view.texts),
-and tests/test_measured.py checks that docs/odds.md says the same. Percentages are kept as
+:data:`ODDS` comes from ``python -m nestor odds --variant NAME --deals 100000`` (deals 0 to
+99,999, shuffle version 1), :data:`SKILL` from ``odds --strategy NAME --deals 10000``. The
+page shows them in the player's language (nestor_web.view.texts), and tests/test_measured.py
+checks that docs/odds.md says the same. Percentages are kept as
 the decimal text the table prints (``"53.29"``), so no rounding happens twice.
 """
 
@@ -42,3 +44,35 @@ ODDS: tuple[Share, ...] = (
     Share("strict", "winnable", 100_000, 15_499, "15.50", "15.28", "15.72"),
 )
 """Every figure of docs/odds.md, in its order."""
+
+
+@dataclass(frozen=True)
+class Skill:
+    """The share of deals one strategy wins in one variant, with its 95% interval.
+
+    Attributes:
+        strategy: a name of :data:`nestor.strategies.STRATEGIES`.
+        variant: variant name.
+        deals: deals played (deals 0 to ``deals - 1``).
+        won: deals won (``None`` for Strict's ``perfect``, a mean chance with best play).
+        percent, low, high: the share and its interval (Wilson's; a normal approximation
+            for a mean chance), in percent, as decimal text with two decimals.
+    """
+
+    strategy: str
+    variant: str
+    deals: int
+    won: int | None
+    percent: str
+    low: str
+    high: str
+
+
+SKILL: tuple[Skill, ...] = (
+)
+"""The skill table of docs/odds.md, by strategy then variant: each figure from
+``python -m nestor odds --variant V --strategy S --deals 10000 --json`` (seed 0), turned
+into these lines by ``scripts/skill_table.py``."""
+
+SKILL_DEALS = 10_000
+"""Deals played for every figure of :data:`SKILL`."""

@@ -122,9 +122,9 @@ def freed_cards(position: Position, pair: Pair) -> tuple[str, ...]:
                 freed.append(column[-2])
             else:
                 emptied += 1
-        elif place.area == "reserve" and position.variant.overlapping:
-            if len(position.reserve) >= 2:
-                freed.append(position.reserve[-2])
+        elif (place.area == "reserve" and position.variant.overlapping
+              and len(position.reserve) >= 2):
+            freed.append(position.reserve[-2])
     if position.stock and not position.stock_turned_up:
         left = sum(1 for column in position.columns if column)
         if left == emptied:
