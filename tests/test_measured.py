@@ -115,15 +115,17 @@ def test_the_page_draws_the_skill_table_in_both_languages() -> None:
         assert len(rows) == len({s.strategy for s in SKILL})
         assert rows[0][0] == "Random legal moves" and rows[-1][0] == "Perfect play"
         for skill in SKILL:
-            assert f"{skill.percent}%" in html and f"{skill.low}% to {skill.high}%" in html
+            assert f"{skill.percent}%" in html and f"{skill.low}–{skill.high}</span>" in html
         assert html.count('<span class="interval">') == len(SKILL)
         assert skill_html() in rules_html()
+        assert "<div" not in rules_html()  # the shell build ends the rules at the first </div>
         assert f"the first {SKILL_DEALS:,} deals" in rules_html()
         i18n.set_language("de")
         german = skill_html()
         assert "Spielweise" in german and "Zufällige erlaubte Züge" in german
         first = SKILL[0]
         assert f"{first.percent.replace('.', ',')} %" in german
+        assert f"{first.low}–{first.high}".replace(".", ",") in german
         assert f"die ersten {SKILL_DEALS:,} Spiele".replace(",", ".") in rules_html()
     finally:
         i18n.set_language("en")

@@ -252,11 +252,18 @@ def _thousands(number: int) -> str:
     return f"{number:,}".replace(",", pgettext("thousands sign", ","))
 
 
+def _decimal(text: str) -> str:
+    """A number given as decimal text (``"53.29"``) with the language's decimal sign."""
+    return text.replace(".", pgettext("decimal sign", "."))
+
+
 def skill_html() -> str:
     """The table of how often each strategy wins each variant (:data:`nestor.measured.SKILL`),
     in the current language: a row per strategy, a column per variant, each cell the share
-    won and, below it, its 95% interval. It sits in a region that scrolls sideways on a
-    narrow screen (focusable, so the keyboard can scroll it too)."""
+    won and, below it, its 95% interval (``low–high``, in percent). It sits in a region (a
+    named ``section``, not a ``div``: the shell build finds the end of the rules by the first
+    ``</div>``) that scrolls sideways on a narrow screen, focusable so the keyboard can
+    scroll it too."""
     cells = {(s.strategy, s.variant): s for s in SKILL}
     variants = [v for v in VARIANTS if any(k[1] == v for k in cells)]
     rows = []
@@ -267,9 +274,9 @@ def skill_html() -> str:
             if share is None:
                 row.append("<td></td>")
                 continue
-            interval = _("{low} to {high}").format(
-                low=decimal_percent(share.low), high=decimal_percent(share.high)
-            )
+            # Translators: a short 95% interval under a percentage in the skill table, such
+            # as 11.81–13.10 (the numbers are percentages, written with the decimal sign).
+            interval = _("{low}–{high}").format(low=_decimal(share.low), high=_decimal(share.high))
             row.append(f"<td>{escape(decimal_percent(share.percent))}"
                        f'<span class="interval">{escape(interval)}</span></td>')
         rows.append("<tr>" + "".join(row) + "</tr>")
@@ -277,10 +284,10 @@ def skill_html() -> str:
                      .format(deals=_thousands(SKILL_DEALS)))
     head = [escape(_("Way of playing"))] + [escape(variant_title(v)) for v in variants]
     return (
-        f'<div class="table-scroll" role="region" tabindex="0" aria-label="{caption}">'
+        f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
         f'<table class="skill"><caption class="visually-hidden">{caption}</caption>'
         "<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h in head)
-        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
+        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>"
     )
 
 
