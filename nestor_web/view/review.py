@@ -275,7 +275,8 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
         if better is not None:
             parts.append(f'<p class="review-better">{escape(better)}</p>')
     else:
-        parts.append(f"<p>{escape(_('This move is not reviewed yet.'))}</p>")
+        pending = _("This move is not reviewed yet.")
+        parts.append(f"<p>{escape(pending)}</p>")
     legend = _("The board before this move; the two cards it paired are marked.")
     if isinstance(move, TurnStock):
         legend = _("The board before this move: the stock card was turned.")
@@ -290,9 +291,10 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
             "Your game goes back to this position; the moves after it can be redone. A game "
             "won from here counts as won with help."
         )
+        word = _("Try from here")
         parts.append(
             '<p class="review-try"><button type="button" data-review-command="try">'
-            f"{escape(_('Try from here'))}</button> <span>{escape(note)}</span></p>"
+            f"{escape(word)}</button> <span>{escape(note)}</span></p>"
         )
     parts.append("</section>")
     return "".join(parts)
@@ -377,8 +379,8 @@ def moves_html(state: ReviewState) -> str:
 
 
 def summary_html(state: ReviewState) -> str:
-    """The verdict over the game (once the review is done), the alternatives at the
-    turning point, and the Strict cuts or the critical moments."""
+    """The verdict over the game (once the review is done) and the alternatives at the
+    turning point."""
     review = state.result
     if review is None:
         return ""
@@ -389,19 +391,28 @@ def summary_html(state: ReviewState) -> str:
         item = review.moves[turning]
         if item.alternatives:
             chance = {c.move: c.chance for c in item.choices}
-            offered = "".join(
-                f'<li data-alternative="{escape(str(m))}">{escape(move_short(m))}'
+            offered = escape(_(", ")).join(
+                f'<strong data-alternative="{escape(str(m))}">{escape(move_short(m))}'
                 + (f" ({escape(percent(chance[m] or 0.0))})" if strict else "")
-                + "</li>"
+                + "</strong>"
                 for m in item.alternatives
             )
             title = _("Moves with a higher chance there:") if strict else _(
                 "Moves that would have kept it winnable:"
             )
-            parts.append(
-                f'<div class="review-alternatives"><p>{escape(title)}</p>'
-                f"<ul>{offered}</ul></div>"
-            )
+            parts.append(f'<p class="review-alternatives">{escape(title)} {offered}</p>')
+    return "".join(parts)
+
+
+def moments_html(state: ReviewState) -> str:
+    """Once the review is done: Strict's other moves that cut the chance, by how much, and
+    the critical moments (each a control that shows its position)."""
+    review = state.result
+    if review is None:
+        return ""
+    strict = strict_of(state)
+    turning = review.turning_point
+    parts: list[str] = []
     if strict:
         others = [
             (index, cut_text(review.moves[index]))
@@ -429,6 +440,7 @@ def review_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
         summary_html(state),
         timeline_html(state),
         chosen_html(state, settings, can_try),
+        moments_html(state),
         moves_html(state),
     ])
 

@@ -20,7 +20,7 @@ from html import escape
 WIDTH = 320
 """The drawing's width in SVG units (it is scaled to its box)."""
 
-HEIGHT = 92
+HEIGHT = 76
 """The drawing's height in SVG units."""
 
 LEFT, RIGHT, TOP, BOTTOM = 58.0, 10.0, 10.0, 12.0
