@@ -59,7 +59,7 @@ def test_the_review_names_the_turning_point_and_tries_from_there(
     expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
 
     # The Review control opens the panel over the game; the review is worked out in slices.
-    page.click('#controls [data-action="review"]')
+    page.click('[data-action="review"]')
     panel = page.locator(PANEL)
     expect(panel).to_be_visible()
     expect(panel.locator('.review-progress[data-done="true"]')).to_have_count(1)
@@ -150,7 +150,7 @@ def test_the_review_names_the_turning_point_and_tries_from_there(
     assert cards_on_page(page) == shown_codes(again)
 
     # The review of the game now in play: its moves in effect, in progress.
-    page.click('#controls [data-action="review"]')
+    page.click('[data-action="review"]')
     expect(panel.locator('.review-progress[data-done="true"]')).to_have_count(1)
     expect(panel.locator(".review-moves [data-review-go]")).to_have_count(turning + 1)
     expect(panel.locator(".review-deal")).to_contain_text("game in progress")
@@ -167,7 +167,7 @@ def test_the_strict_review_follows_the_chance_in_german(page: Page, wait_ready) 
     open_game(page, wait_ready, f"?variant=strict&deal={record.deal}")
     for move in record.moves:
         play(page, move)
-    page.click('#controls [data-action="review"]')
+    page.click('[data-action="review"]')
     panel = page.locator(PANEL)
     expect(panel.locator('.review-progress[data-done="true"]')).to_have_count(1)
     expect(panel.locator("[data-turning-point]")).to_have_attribute(
@@ -182,7 +182,9 @@ def test_the_strict_review_follows_the_chance_in_german(page: Page, wait_ready) 
     expect(points).to_have_count(len(record.moves))
     heights = points.evaluate_all("els => els.map(e => parseFloat(e.getAttribute('cy')))")
     chances = [m.chance_after for m in engine.moves]
-    for (h1, c1), (h2, c2) in zip(zip(heights, chances), zip(heights[1:], chances[1:])):
+    assert len(heights) == len(chances)
+    for i in range(len(chances) - 1):
+        c1, c2 = chances[i], chances[i + 1]
         if c1 is not None and c2 is not None and c1 != c2:
-            assert (h1 < h2) == (c1 > c2)  # higher chance, higher point
+            assert (heights[i] < heights[i + 1]) == (c1 > c2)  # higher chance, higher point
     no_violations(page, "strict review, German")

@@ -68,7 +68,7 @@ def main() -> int:
                             page.click(f'#board [data-card="{card}"][data-available]')
                     else:
                         page.click('#board [data-action="turn"]')
-                page.click('#controls [data-action="review"]')
+                page.click('[data-action="review"]')
                 page.wait_for_selector(
                     '#review-body .review-progress[data-done="true"]', timeout=60_000
                 )
