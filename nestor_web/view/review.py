@@ -331,10 +331,11 @@ def timeline_html(state: ReviewState) -> str:
     else:
         value = _("No move chosen")
     keys = _("Choose a point to see that position; the arrow keys move along the timeline.")
+    name = _("Timeline of the game")
     return (
         f'<p class="review-keys" id="review-timeline-help">{escape(keys)}</p>'
         '<div class="timeline" role="slider" tabindex="0" data-review-timeline'
-        f'{_attr("aria-label", _("Timeline of the game"))}'
+        f'{_attr("aria-label", name)}'
         ' aria-describedby="review-timeline-help"'
         f' aria-valuemin="1" aria-valuemax="{total}" aria-valuenow="{now}"'
         f'{_attr("aria-valuetext", value)}>'
