@@ -91,6 +91,27 @@ def test_a_newer_store_wins_over_an_older_copy() -> None:
     again = Page(store, "", durable=old_copy)
     assert not again.storage.restored
     assert [str(m) for m in again.session.game.moves] == moves
+    # The copy catches up at once (the page's first save), with a number above both: a
+    # crash now loses nothing that localStorage held.
+    for key in (SAVE_KEY, STATS_KEY, SETTINGS_KEY, SEQ_KEY):
+        assert old_copy.data[key] == store.get(key), key
+    assert seq_of(old_copy.data[SEQ_KEY]) > seq_of(copy.data[SEQ_KEY])
+
+
+def test_a_save_the_copy_missed_reaches_it_at_the_next_start() -> None:
+    """The page went (a reload, a closed tab) after the store took a save but before the
+    copy's write finished: the next start writes it to the copy, though nothing changed."""
+    copy = MemoryCopy()
+    store = MemoryStore()
+    page = Page(store, DEAL, durable=copy)
+    play_pairs(page, 1)
+    missed = MemoryCopy(dict(copy.data))
+    play_pairs(page, 1)
+    again = Page(store, "", durable=missed)
+    assert not again.storage.restored
+    assert missed.data[SAVE_KEY] == store.get(SAVE_KEY)
+    assert missed.data[STATS_KEY] == store.get(STATS_KEY)
+    assert missed.data[SEQ_KEY] == store.get(SEQ_KEY)
 
 
 def test_a_refusal_of_one_store_is_not_reported_but_of_both_is() -> None:

@@ -26,8 +26,10 @@ when the browser refuses storage). The keys, all JSON text:
 Every value but the board also goes to a durable copy (:class:`.durable.DurableCopy`, the
 browser's IndexedDB), once per save with the same sequence number: localStorage may lose the
 last seconds of play when the browser is killed, a completed IndexedDB write does not. At
-start-up the copy with the higher number wins, and localStorage is repaired from it. A write
-one of the two refuses is reported only if the other refused it too.
+start-up the copy with the higher number wins, and the other is repaired from it: localStorage
+at once (the first paint reads it), the durable copy at the page's first save (the page may
+have gone before the copy's last write finished). A write one of the two refuses is reported
+only if the other refused it too.
 
 No other key is ever touched. A value that cannot be read is reported, copied to
 ``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
@@ -237,6 +239,16 @@ class StorageManager:
                 self._write(key, value, durable=False)
             self._write(SEQ_KEY, str(snapshot.seq), durable=False)
             self._written.clear()  # resume() reads them as if the store had them
+        elif snapshot is not None and snapshot.seq < self._seq:
+            # The store took a save the copy never got (the page went before the copy's
+            # write finished): the page's first save sends the copy what it lacks.
+            for key in KEYS:
+                value = store.get(key)
+                if key not in NOT_DURABLE and value is not None and (
+                    snapshot.entries.get(key) != value
+                ):
+                    self._pending[key] = value
+            self._unnumbered = True
         self._seen = self._seq  # the highest sequence number this tab wrote or took in
 
     def _get(self, key: str) -> str | None:
