@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
 

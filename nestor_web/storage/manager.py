@@ -243,11 +243,11 @@ class StorageManager:
             # The store took a save the copy never got (the page went before the copy's
             # write finished): the page's first save sends the copy what it lacks.
             for key in KEYS:
-                value = store.get(key)
-                if key not in NOT_DURABLE and value is not None and (
-                    snapshot.entries.get(key) != value
+                held = store.get(key)
+                if key not in NOT_DURABLE and held is not None and (
+                    snapshot.entries.get(key) != held
                 ):
-                    self._pending[key] = value
+                    self._pending[key] = held
             self._unnumbered = True
         self._seen = self._seq  # the highest sequence number this tab wrote or took in
 
