@@ -91,7 +91,7 @@ $(CATALOG_STAMP): $(BUILD_STAMP) $(wildcard locale/*/LC_MESSAGES/*.po) scripts/l
 # The page shell's words from the catalogs: English in index.html, every language in
 # static/js/texts.js (scripts/build_shell.py; tests/test_shell.py fails when they are stale).
 SHELL_STAMP  := static/js/.texts-stamp
-$(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
+$(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py nestor/measured.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 

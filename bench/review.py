@@ -23,9 +23,9 @@ loads static/nestor.zip), opens it in Debian's chromium, and runs the same games
 ``--browser-games`` of each variant, default all) through the page's own Pyodide: a
 ``<script type="py">`` added to the page reviews each record twice, once in one go (the
 computing time) and once in the page's way, in 8 ms slices with the event loop run between
-them as ``nestor_web/browser/tasks.py`` does (the time until the review is complete), and times
-the floor there too. Target: p95 under 300 ms in Chromium for every variant. The script never
-fails on a time.
+them by the page's own slice runner (``nestor_web/app/slices.py``, what ``Tasks.sliced``
+runs: the time until the review is complete), and times the floor there too. Target: p95
+under 300 ms in Chromium for every variant. The script never fails on a time.
 """
 
 from __future__ import annotations
@@ -195,7 +195,6 @@ def cpython(games: dict[str, list[tuple[str, Record]]]) -> dict[str, Row]:
 # Runs in the page's own interpreter (PyScript shares it among its py scripts), with the
 # nestor package the page loaded from static/nestor.zip.
 PAGE_SCRIPT = """
-import asyncio
 import json
 import time
 
@@ -206,8 +205,7 @@ from nestor.deal import deal_position
 from nestor.game import Record
 from nestor.review import review, review_steps, sliced
 from nestor.solver import solve
-
-SLICE_SECONDS = 0.008
+from nestor_web.app.slices import run_sliced
 
 
 async def _bench_review(text):
@@ -221,15 +219,7 @@ async def _bench_review(text):
     finished = []
     steps = sliced(review_steps(record), finished.append)
     start = time.perf_counter()
-    while True:
-        deadline = time.perf_counter() + SLICE_SECONDS
-        try:
-            while time.perf_counter() < deadline:
-                next(steps)
-        except StopIteration as done:
-            again = done.value
-            break
-        await asyncio.sleep(0)
+    again = await run_sliced(steps)
     sliced_ms = (time.perf_counter() - start) * 1000
     assert again.moves == result.moves and len(finished) == len(record.moves)
     return json.dumps({"ms": ms, "floor": floor, "sliced": sliced_ms,

@@ -92,8 +92,8 @@ def test_a_whole_game_won_with_the_keyboard_alone(page: Page, wait_ready) -> Non
             assert page.evaluate("document.activeElement.dataset.card || ''") != ""
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
     expect(announce).to_contain_text("You won!")
-    # The winning pair took the focused card: focus goes to New deal, not to <body>.
-    expect(page.locator('#controls [data-action="new"]')).to_be_focused()
+    # The winning pair took the focused card: focus goes to the end screen, not to <body>.
+    expect(page.locator("[data-end-screen]")).to_be_focused()
     # Single keys: undo, redo, restart, help.
     page.keyboard.press("u")
     expect(page.locator("#cards-left")).to_have_text("2")

@@ -136,8 +136,8 @@ def test_win_by_tapping(page: Page, wait_ready, variant: str) -> None:
     expect(page.locator("#status")).to_contain_text("You won")
     expect(page.locator("#cards-left")).to_have_text("0")
     assert cards_on_page(page) == []
-    # The last card tapped is gone: focus is on New deal, not lost to <body>.
-    expect(page.locator('#controls [data-action="new"]')).to_be_focused()
+    # The last card tapped is gone: focus is on the end screen, not lost to <body>.
+    expect(page.locator("[data-end-screen]")).to_be_focused()
     page.keyboard.press("u")
     expect(page.locator("#cards-left")).to_have_text("2")
     assert page.evaluate("document.activeElement.dataset.card || ''") in line[-1].cards

@@ -30,6 +30,8 @@ CODES: dict[str, tuple[str, ...]] = {
     # variants.get_variant
     "variant.not_text": ("type",),
     "variant.unknown": ("value", "choices"),  # choices: the names, comma separated
+    # strategies.get_strategy
+    "strategy.unknown": ("value", "choices"),  # choices: the names, comma separated
     # checks.whole_number with code "number" (its default) or "deal" (deal numbers);
     # where: the field or path; low, high: the allowed range, both included
     "number.not_whole": ("where", "value"),  # not an int, or a bool

@@ -47,13 +47,14 @@ from dataclasses import dataclass
 
 from .cards import RANKS, rank_of
 from .checks import whole_number
+from .deal import deal_position
 from .errors import NestorError, RecordError
 from .game import Record
 from .position import Move, Outcome, Pair, Position, TurnStock
 from .solver import Status
 from .solver.chance import best_chance
 from .solver.exact import winning_line
-from .solver.model import BudgetExceeded, Search, stacks_of
+from .solver.model import BudgetExceeded, Search, pair_of, stacks_of
 
 __all__ = [
     "CHANCE_TOLERANCE",
@@ -241,6 +242,15 @@ def _sorted_moves(moves: Iterable[Move]) -> tuple[Move, ...]:
     return tuple(sorted(moves, key=str))
 
 
+def _partners(line: Iterable[Pair]) -> dict[str, str]:
+    """Each card of ``line`` (pairs of distinct cards) mapped to the card it is paired with."""
+    partner: dict[str, str] = {}
+    for m in line:
+        partner[m.first] = m.second
+        partner[m.second] = m.first
+    return partner
+
+
 class _Oracle:
     """The solver's answers for the positions of one game, each position searched once.
 
@@ -256,6 +266,13 @@ class _Oracle:
     Open variants: ``status`` holds what is proved per memo key (a winning
     line found proves every position along it winnable). Strict: ``chance``
     holds the chance with best play per key (``None``: unknown).
+
+    Open variants: ``lost_moves`` holds the pairs proved lost at a position
+    of the game already reviewed. Such a pair stays lost at every later
+    position of the game where it is legal: that position with the pair
+    played is the lost one with the moves played since (their cards are not
+    the pair's, and removing cards never makes a card unavailable), and a
+    position reached from a lost one is lost.
     """
 
     def __init__(self, start: Position, max_nodes: int) -> None:
@@ -271,6 +288,7 @@ class _Oracle:
         self.memo: dict[tuple[int, int], float] = {}
         self.status: dict[tuple[int, int], Status] = {}
         self.chance: dict[tuple[int, int], float | None] = {}
+        self.lost_moves: set[Move] = set()
         self.searches = 0
         self.nodes = 0
 
@@ -374,6 +392,66 @@ class _Oracle:
             self.status[key] = status
         return status
 
+    def prove_path(
+        self, played: Sequence[Move], ended: Outcome | None
+    ) -> Generator[None, None, None]:
+        """Open variants: prove how the game's own positions stand, before any choice is searched.
+
+        The current state is the start; so it is again afterwards. The game's
+        positions are ordered by reachability: each is reached from every
+        earlier one by the moves played, so if one is winnable every earlier
+        one is (its line, after the moves that lead to it), and if one is lost
+        every later one is. A won game is a winning line itself: every
+        position along it is winnable, with no search at all. Otherwise the
+        positions are searched from the last one back, until one is proved
+        winnable (all before it are then): late positions hold fewer cards and
+        their searches are small, each proof of a lost one is kept in the
+        shared memo for the next one back, and the first winning line found
+        is shorter than the deal's. A position the budget does not settle
+        stops the walk; the positions before it are then searched as the
+        review reaches them, as if this had not run.
+        """
+        search, stack_of = self.search, self.stack_of
+        pairs: list[tuple[int, int]] = []
+        for move in played:
+            assert isinstance(move, Pair)  # no stock in the open variants
+            pairs.append((stack_of[move.first], stack_of[move.second]))
+        if ended is not None and ended.won:
+            self.learn(search.hkey, played)
+            return
+        at = 0  # the state is the game's position ``at``
+
+        def go(to: int) -> None:
+            nonlocal at
+            while at < to:
+                search.pop_pair(*pairs[at])
+                at += 1
+            while at > to:
+                at -= 1
+                search.restore_pair(*pairs[at])
+
+        # Bisect for the last winnable position: ``low`` is proved winnable (-1: none
+        # yet), ``high`` is proved lost (or, for a game in progress, not searched).
+        low, high = -1, len(pairs)
+        if ended is not None:  # lost: no pair left
+            go(high)
+            self.mark(False)
+        else:
+            high += 1
+        while high - low > 1:
+            mid = (low + high) // 2
+            go(mid)
+            status = yield from self.solve()
+            if status is Status.WINNABLE:
+                low = mid
+            elif status is Status.LOST:
+                high = mid
+            else:
+                break  # the budget ran out: the review searches as it goes
+        go(0)
+        if low > 0:
+            self.learn(search.hkey, played[:low])  # it ends where a winning line is known
+
     def mark(self, won: bool) -> None:
         """Record the current state as won or lost (a finished game, or one after a lost one)."""
         if self.strict:
@@ -384,29 +462,29 @@ class _Oracle:
     # ---- moving ---------------------------------------------------------------------------
 
     def repaired(
-        self, rest: tuple[Pair, ...], line: set[Pair], move: Pair
+        self, rest: tuple[Pair, ...], partner: dict[str, str], move: Pair
     ) -> tuple[Pair, ...] | None:
         """A winning line after ``move`` from one, ``rest``, before it; ``None`` if none found.
 
-        The current state is after ``move``. If ``move`` is a pair of ``rest``
-        (``line`` is its set), the others still win in their order: removing
-        two cards early never makes another card unavailable. Else ``rest``
-        pairs each card of ``move`` with another card of the rank; those two
-        are paired with each other instead, and the pairs are played in any
-        order that works: a pair is played as soon as both its cards are
-        available, and since playing a pair never makes another card
+        The current state is after ``move``. ``partner`` maps each card of
+        ``rest`` to the card it is paired with there (:func:`_partners`). If
+        ``move`` is a pair of ``rest``, the others still win in their order:
+        removing two cards early never makes another card unavailable. Else
+        ``rest`` pairs each card of ``move`` with another card of the rank;
+        those two are paired with each other instead, and the pairs are played
+        in any order that works: a pair is played as soon as both its cards
+        are available, and since playing a pair never makes another card
         unavailable, this finds an order whenever one exists for these pairs.
         """
-        if move in line:
-            return tuple(m for m in rest if m != move)
-        partners = [
-            c for m in rest if move.first in m.cards or move.second in m.cards
-            for c in m.cards if c not in move.cards
-        ]
-        pending = [
-            m for m in rest if move.first not in m.cards and move.second not in m.cards
-        ]
-        pending.append(Pair(partners[0], partners[1]))
+        first, second = move.first, move.second
+        one, two = partner.get(first), partner.get(second)
+        if one is None or two is None:
+            return None  # not a line from here (never the case: it removes every card)
+        if one == second:
+            return tuple(m for m in rest if m.first != first)
+        gone = (first, second, one, two)
+        pending = [m for m in rest if m.first not in gone]
+        pending.append(pair_of(one, two))
         heights = list(self.search.heights)
         stack_of, depth = self.stack_of, self.depth
         order: list[Pair] = []
@@ -429,15 +507,17 @@ class _Oracle:
         """Every legal move of ``position`` (the current state) with how the game stands after it.
 
         Yields after each position searched, so many small searches in a row
-        still hand control back.
+        still hand control back. ``position`` is a position of the game (the
+        moves of :attr:`lost_moves` were proved lost at it or before it).
         """
         out = []
         search = self.search
-        # Winning lines from here: our own, then one through each winnable choice found.
-        lines: list[tuple[tuple[Pair, ...], set[Pair]]] = []
+        # Winning lines from here: our own, then one through each winnable choice found,
+        # each with its partner map (:meth:`repaired`), made when first needed.
+        lines: list[tuple[tuple[Pair, ...], dict[str, str]]] = []
         if not self.strict and search.hkey in self.lines:
             full, at = self.lines[search.hkey]
-            lines.append((full[at:], set(full[at:])))
+            lines.append((full[at:], {}))
         for move in position.legal_moves():
             if isinstance(move, TurnStock):
                 # Strict's only legal move then: its chance is the position's own.
@@ -449,9 +529,15 @@ class _Oracle:
                 continue
             a, b = self.stack_of[move.first], self.stack_of[move.second]
             search.pop_pair(a, b)
-            if not self.strict and search.hkey not in self.lines:
-                for rest, members in lines:
-                    repaired = self.repaired(rest, members, move)
+            if self.strict:
+                pass
+            elif move in self.lost_moves:
+                self.status[self.key()] = Status.LOST
+            elif self.status.get(self.key()) is None:
+                for rest, partner in lines:
+                    if not partner:
+                        partner.update(_partners(rest))
+                    repaired = self.repaired(rest, partner, move)
                     if repaired is not None:
                         self.learn(search.hkey, repaired)
                         break
@@ -460,8 +546,10 @@ class _Oracle:
             if status is Status.WINNABLE and search.hkey in self.lines:
                 full, at = self.lines[search.hkey]
                 through = (move, *full[at:])
-                lines.append((through, set(through)))
+                lines.append((through, {}))
             search.restore_pair(a, b)
+            if status is Status.LOST and not self.strict:
+                self.lost_moves.add(move)
             out.append(Choice(move, status, chance))
             yield None
         return tuple(out)
@@ -510,8 +598,8 @@ def review_steps(
             ``"max_nodes"``), also at the first ``next()``.
     """
     whole_number(max_nodes, "max_nodes", low=1)
-    game = record.replay()
-    return (yield from _review(game.start, record.moves, record, max_nodes))
+    positions = _positions(deal_position(record.variant, record.deal), record.moves)
+    return (yield from _review(positions, record.moves, record, max_nodes))
 
 
 def position_review_steps(
@@ -527,29 +615,42 @@ def position_review_steps(
         NestorError: a bad ``max_nodes``, as :func:`review_steps`.
     """
     whole_number(max_nodes, "max_nodes", low=1)
-    here = position
+    return (yield from _review(_positions(position, moves), tuple(moves), None, max_nodes))
+
+
+def _positions(start: Position, moves: Sequence[Move]) -> list[Position]:
+    """``start`` and the position after each of ``moves``, in play order.
+
+    Raises:
+        RecordError: a move is illegal where it is played (code
+            ``record.illegal_move``, as :meth:`~nestor.game.Record.replay`).
+    """
+    out = [start]
     for i, move in enumerate(moves, 1):
         try:
-            here = here.apply(move)
+            out.append(out[-1].apply(move))
         except NestorError as exc:
             raise RecordError(
                 f"move {i} ({move}) is illegal: {exc}",
                 code="record.illegal_move", index=i, move=str(move), reason=exc.code,
             ) from None
-    return (yield from _review(position, tuple(moves), None, max_nodes))
+    return out
 
 
 def _review(
-    start: Position, played: tuple[Move, ...], record: Record | None, max_nodes: int
+    positions: list[Position], played: tuple[Move, ...], record: Record | None, max_nodes: int
 ) -> Generator[MoveReview | None, None, Review]:
+    start = positions[0]
     strict = start.variant.has_stock
     oracle = _Oracle(start, max_nodes)
+    if not strict:
+        yield from oracle.prove_path(played, positions[-1].outcome())
     start_status = yield from oracle.solve()
     start_chance = oracle.chance.get(oracle.key()) if strict else None
     reviews: list[MoveReview] = []
     here = start
     for index, move in enumerate(played):
-        there = here.apply(move)
+        there = positions[index + 1]
         before = yield from oracle.solve()
         chance_before = oracle.chance.get(oracle.key()) if strict else None
         if before is Status.LOST:

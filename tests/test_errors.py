@@ -39,6 +39,7 @@ from nestor.cli import main, solve_lines
 from nestor.daily import check_daily_date, parse_date
 from nestor.jsontext import MAX_DEPTH, load_object, loads
 from nestor.link import decode_moves
+from nestor.strategies import get_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "nestor"
@@ -81,6 +82,8 @@ CASES: list[tuple[str, Callable[[], object], type[NestorError], dict[str, str | 
     ("variant.not_text", lambda: get_variant(None), VariantError, {"type": "NoneType"}),
     ("variant.unknown", lambda: get_variant(" Foo "), VariantError,
      {"value": " Foo ", "choices": "standard,strict,vertical,doublets,overlapping"}),
+    ("strategy.unknown", lambda: get_strategy("lucky"), NestorError,
+     {"value": "lucky", "choices": "random,uncover,reserve-last,longest,tips,greedy,perfect"}),
     ("number.not_whole", lambda: whole_number(2.0, "deals[3][1]"), NestorError,
      {"where": "deals[3][1]", "value": "2.0"}),
     ("number.range", lambda: whole_number(7, "cursor", low=1, high=5), NestorError,

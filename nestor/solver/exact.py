@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from ..cards import RANKS
-from ..position import Move, Pair, TurnStock
-from .model import Search
+from ..position import Move, TurnStock
+from .model import Search, pair_of
 
 
 def winning_line(
@@ -49,7 +49,7 @@ def winning_line(
         if not any(search.heights):
             # Tableau empty: what is left of the stock pairs off (our Strict rule).
             rest = sorted(search.stock, key=lambda c: (RANKS.index(c[0]), c))
-            line = [Pair(rest[j], rest[j + 1]) for j in range(0, len(rest), 2)]
+            line = [pair_of(rest[j], rest[j + 1]) for j in range(0, len(rest), 2)]
         else:
             key = (search.key(), len(search.stock))
             if won is not None and key in won:

@@ -82,6 +82,25 @@ class BudgetExceeded(NestorError):
     """The node budget ran out; :func:`nestor.solver.solve` reports it as ``Status.UNKNOWN``."""
 
 
+_PAIRS: dict[tuple[str, str], Pair] = {}
+
+
+def pair_of(first: str, second: str) -> Pair:
+    """``Pair(first, second)`` for two canonical card codes, made once and then shared.
+
+    A :class:`~nestor.position.Pair` is immutable, so one object per pair of
+    cards serves every search; making one checks both codes, which the
+    searches' inner loops would otherwise repeat for every move they return.
+
+    Raises:
+        CardError, MoveError: as :class:`~nestor.position.Pair`.
+    """
+    pair = _PAIRS.get((first, second))
+    if pair is None:
+        pair = _PAIRS[(first, second)] = Pair(first, second)
+    return pair
+
+
 def stacks_of(position: Position) -> list[list[str]]:
     """The position as stacks of card codes, bottom first (see the module docstring)."""
     stacks = [list(col) for col in position.columns]
@@ -107,8 +126,10 @@ class Search:
     Attributes besides: ``ranks`` (rank index 0-12 per card, as ``stacks``),
     ``heights`` (cards left per stack), ``remaining`` (cards left per rank,
     stock included), ``places`` (per rank, ``(stack, index from the bottom)``
-    of each of its stack cards), ``hkey`` (the heights packed in an int, 6
-    bits per stack) and ``nodes`` (positions visited so far).
+    of each of its stack cards), ``prefix`` (per stack and height, the ranks
+    below it as a bit set), ``distinct`` (no stack holds two cards of one
+    rank), ``hkey`` (the heights packed in an int, 6 bits per stack) and
+    ``nodes`` (positions visited so far).
     """
 
     stacks: list[list[str]]
@@ -120,6 +141,8 @@ class Search:
     remaining: list[int] = field(init=False)
     weights: list[int] = field(init=False)
     places: list[list[tuple[int, int]]] = field(init=False)
+    prefix: list[list[int]] = field(init=False)
+    distinct: bool = field(init=False)
     hkey: int = 0
     nodes: int = 0
 
@@ -139,6 +162,16 @@ class Search:
         for i, s in enumerate(self.ranks):
             for p, r in enumerate(s):
                 self.places[r].append((i, p))
+        # R4's "cards above": per stack, the ranks below each height as a bit set, and
+        # whether no rank occurs twice in any stack (then the ranks strictly between two
+        # heights are prefix[high] & ~prefix[low]).
+        self.prefix = []
+        for s in self.ranks:
+            bits = [0]
+            for r in s:
+                bits.append(bits[-1] | 1 << r)
+            self.prefix.append(bits)
+        self.distinct = all(len(set(s)) == len(s) for s in self.ranks)
 
     # ---- helpers ---------------------------------------------------------------------
 
@@ -160,10 +193,9 @@ class Search:
     def tops(self) -> dict[int, list[int]]:
         """Available stacks grouped by the rank of their top card."""
         tops: dict[int, list[int]] = {}
-        h = self.heights
-        for i, s in enumerate(self.ranks):
-            if h[i]:
-                r = s[h[i] - 1]
+        for i, (s, high) in enumerate(zip(self.ranks, self.heights, strict=True)):
+            if high:
+                r = s[high - 1]
                 if r in tops:
                     tops[r].append(i)
                 else:
@@ -173,7 +205,7 @@ class Search:
     def top_pair(self, a: int, b: int) -> Pair:
         """The pair made by the top cards of stacks ``a`` and ``b``."""
         h = self.heights
-        return Pair(self.stacks[a][h[a] - 1], self.stacks[b][h[b] - 1])
+        return pair_of(self.stacks[a][h[a] - 1], self.stacks[b][h[b] - 1])
 
     def pop_pair(self, a: int, b: int) -> int:
         """Remove the top cards of stacks ``a`` and ``b``; return their rank."""
@@ -213,11 +245,12 @@ class Search:
     def safe_closure(self) -> tuple[list[tuple[int, int]], dict[int, list[int]]]:
         """Apply R1 until it no longer applies; return the pairs removed and the tops."""
         removed: list[tuple[int, int]] = []
+        remaining = self.remaining
         while True:
             tops = self.tops()
             changed = False
             for r, lst in tops.items():
-                if len(lst) == self.remaining[r] and len(lst) >= 2:
+                if len(lst) == remaining[r] and len(lst) >= 2:
                     for j in range(0, len(lst) - 1, 2):
                         removed.append((lst[j], lst[j + 1]))
                         self.pop_pair(lst[j], lst[j + 1])
@@ -235,7 +268,7 @@ class Search:
             for i in (a, b):
                 cards.append(self.stacks[i][h[i] + depth[i]])
                 depth[i] += 1
-            moves.append(Pair(cards[0], cards[1]))
+            moves.append(pair_of(cards[0], cards[1]))
         moves.reverse()
         return moves
 
@@ -269,22 +302,36 @@ class Search:
         remaining = self.remaining
         h = self.heights
         ranks = self.ranks
+        places = self.places
         memo: dict[int, int] = {}
+        forced = 0
+        for r in range(13):
+            if remaining[r] == 2:
+                forced |= 1 << r
+        prefix = self.prefix if self.distinct else None
 
         def before(x: int) -> int:
             found = memo.get(x)
             if found is None:
                 found = 0
-                for i, p in self.places[x]:
-                    s = ranks[i]
-                    for q in range(p + 1, h[i]):
-                        y = s[q]
-                        if remaining[y] == 2:
-                            found |= 1 << y
+                if prefix is not None:
+                    for i, p in places[x]:
+                        high = h[i]
+                        if p + 1 < high:
+                            bits = prefix[i]
+                            found |= bits[high] & ~bits[p + 1]
+                    found &= forced
+                else:
+                    for i, p in places[x]:
+                        s = ranks[i]
+                        for q in range(p + 1, h[i]):
+                            y = s[q]
+                            if remaining[y] == 2:
+                                found |= 1 << y
                 memo[x] = found
             return found
 
-        starts = [r for r in range(13) if remaining[r] == 2] if through is None else [through]
+        starts = [r for r in range(13) if forced >> r & 1] if through is None else [through]
         for start in starts:
             target = 1 << start
             frontier, visited = before(start), 0

@@ -31,6 +31,7 @@ from ..view.words import announcement, clock_text
 from .actuator import DIALOGS, Actuator
 from .daily import DailyPanel, local_today
 from .durable import only_page, open_durable
+from .end import EndScreen
 from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .picker import VariantPicker
@@ -85,6 +86,7 @@ class App:
         self.replays = ReplayMode(self)
         self.review = ReviewPanel(self)
         self.picker = VariantPicker(self)
+        self.end = EndScreen(self)
         self._indicator_for: object = None
         self._finish_for: object = None
         self._visibility = create_proxy(self.visibility_changed)
@@ -155,6 +157,7 @@ class App:
             board_view(session), events, announcement(events, session), drawn
         )
         self.daily.draw(session)
+        self.end.draw(session, events)
         self._schedule_save()
         if (
             session.settings.winnable_indicator
@@ -284,6 +287,8 @@ class App:
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
         s = self.session
+        if name == "deselect" and self.end.escape():
+            return  # Escape closes the end screen first
         simple: dict[str, Callable[[], tuple[Event, ...]]] = {
             "restart": s.restart, "undo": s.undo, "redo": s.redo, "turn": s.turn_stock,
             "deselect": s.clear_selection, "dismiss": s.dismiss_notices, "finish": s.finish,

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Coroutine, Generator
 from typing import Any, TypeVar
 
 from pyscript import document
 
-T = TypeVar("T")
+from ..app.slices import SLICE_SECONDS, run_sliced
 
-SLICE_SECONDS = 0.008
-"""Longest stretch the solver runs before the page gets to handle input again."""
+__all__ = ["SLICE_SECONDS", "Tasks"]
+
+T = TypeVar("T")
 
 
 class Tasks:
@@ -33,15 +33,7 @@ class Tasks:
         self.running += 1
         document.body.setAttribute("data-busy", "")
         try:
-            while True:
-                deadline = time.perf_counter() + SLICE_SECONDS
-                try:
-                    while time.perf_counter() < deadline:
-                        next(steps)
-                except StopIteration as done:
-                    result: T = done.value
-                    return result
-                await asyncio.sleep(0)
+            return await run_sliced(steps)
         finally:
             self.running -= 1
             if not self.running:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
-from nestor.measured import ODDS
+from nestor.measured import ODDS, SKILL, SKILL_DEALS
+from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
 from .i18n import N_, _, decimal_percent, pgettext, variant_title
@@ -166,6 +167,20 @@ RULES: list[tuple[str, str]] = [
         "decided every deal, so these are counts, not estimates from playing."
     )),
     ("odds", ""),
+    ("h2", N_("How much does skill matter?")),
+    # Translators: {deals} is the number of deals played per variant, written with its
+    # thousands sign (10,000).
+    ("p", N_(
+        "The old rule books give beginners three tips. To see what each is worth, the first "
+        "{deals} deals of each variant were played by fixed rules, a tie between equally good "
+        "pairs drawn at random: random legal moves; each tip on its own (take the pair that "
+        "frees the most cards which then have a partner; use reserve cards last; take from the "
+        "longest columns); the three tips together, in that order; and a greedy player who "
+        "takes the pair after which the most pairs are open. Perfect play is the solver's "
+        "verdict (in Strict, the chance with the best play). Each figure is the share of deals "
+        "won, with its 95% interval below it."
+    )),
+    ("skill", ""),
     ("h2", N_("Where we had to decide")),
     ("p", N_(
         "The old rule books never say what to do when every card left in the deck would repeat "
@@ -210,9 +225,7 @@ def odds_html() -> str:
         interval = _("{low} to {high}").format(
             low=decimal_percent(share.low), high=decimal_percent(share.high)
         )
-        # Translators: the sign between thousands in numbers ("," in English: 100,000).
-        thousands = pgettext("thousands sign", ",")
-        cells = (f"{share.deals:,}".replace(",", thousands),
+        cells = (_thousands(share.deals),
                  decimal_percent(share.percent), interval)
         rows.append(f'<tr><th scope="row">{title}</th>'
                     + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
@@ -224,14 +237,74 @@ def odds_html() -> str:
     )
 
 
+STRATEGY_NAMES: dict[str, str] = {
+    "random": N_("Random legal moves"),
+    "uncover": N_("Tip 1: free useful cards"),
+    "reserve-last": N_("Tip 2: reserve last"),
+    "longest": N_("Tip 3: longest columns"),
+    "tips": N_("All three tips"),
+    "greedy": N_("Greedy: most pairs next"),
+    "perfect": N_("Perfect play"),
+}
+"""The row name of each strategy (:data:`nestor.strategies.STRATEGIES`) in the skill table."""
+
+
+def _thousands(number: int) -> str:
+    """``number`` with the language's thousands sign (``10,000``, German ``10.000``)."""
+    # Translators: the sign between thousands in numbers ("," in English: 100,000).
+    return f"{number:,}".replace(",", pgettext("thousands sign", ","))
+
+
+def _decimal(text: str) -> str:
+    """A number given as decimal text (``"53.29"``) with the language's decimal sign."""
+    return text.replace(".", pgettext("decimal sign", "."))
+
+
+def skill_html() -> str:
+    """The table of how often each strategy wins each variant (:data:`nestor.measured.SKILL`),
+    in the current language: a row per strategy, a column per variant, each cell the share
+    won and, below it, its 95% interval (``low–high``, in percent). It sits in a region (a
+    named ``section``, not a ``div``: the shell build finds the end of the rules by the first
+    ``</div>``) that scrolls sideways on a narrow screen, focusable so the keyboard can
+    scroll it too."""
+    cells = {(s.strategy, s.variant): s for s in SKILL}
+    variants = [v for v in VARIANTS if any(k[1] == v for k in cells)]
+    rows = []
+    for strategy in dict.fromkeys(s.strategy for s in SKILL):  # SKILL's order, once each
+        row = [f'<th scope="row">{escape(_(STRATEGY_NAMES[strategy]))}</th>']
+        for variant in variants:
+            share = cells.get((strategy, variant))
+            if share is None:
+                row.append("<td></td>")
+                continue
+            # Translators: a short 95% interval under a percentage in the skill table, such
+            # as 11.81–13.10 (the numbers are percentages, written with the decimal sign).
+            interval = _("{low}–{high}").format(low=_decimal(share.low), high=_decimal(share.high))
+            row.append(f"<td>{escape(decimal_percent(share.percent))}"
+                       f'<span class="interval">{escape(interval)}</span></td>')
+        rows.append("<tr>" + "".join(row) + "</tr>")
+    caption = escape(_("How often each way of playing wins, over {deals} deals per variant")
+                     .format(deals=_thousands(SKILL_DEALS)))
+    head = [escape(_("Way of playing"))] + [escape(variant_title(v)) for v in variants]
+    return (
+        f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
+        f'<table class="skill"><caption class="visually-hidden">{caption}</caption>'
+        "<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h in head)
+        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>"
+    )
+
+
 def rules_html() -> str:
-    """The rules section's HTML in the current language (with the odds table,
-    :func:`odds_html`)."""
+    """The rules section's HTML in the current language (with the odds tables,
+    :func:`odds_html` and :func:`skill_html`)."""
     parts: list[str] = []
     in_list = False
     for tag, message in RULES:
         if tag == "odds":
             parts.append(odds_html())
+            continue
+        if tag == "skill":
+            parts.append(skill_html())
             continue
         if tag == "li" and not in_list:
             parts.append("<ul>")
@@ -239,7 +312,8 @@ def rules_html() -> str:
         elif tag != "li" and in_list:
             parts.append("</ul>")
             in_list = False
-        parts.append(f"<{tag}>{_(message)}</{tag}>")
+        text = _(message).replace("{deals}", _thousands(SKILL_DEALS))  # the skill table's
+        parts.append(f"<{tag}>{text}</{tag}>")
     if in_list:
         parts.append("</ul>")
     return "".join(parts)

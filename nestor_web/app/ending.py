@@ -1,0 +1,109 @@
+"""The end of a game: what the end screen needs beyond the session (no words, no DOM).
+
+When the game in play is over (its position has an outcome), the page shows the end screen
+(:mod:`nestor_web.view.end` says what it holds, :mod:`nestor_web.browser.end` draws it).
+The session (:class:`~nestor_web.app.session.Session`) already holds most of what it shows:
+the outcome, the timer, the pairs, the help, the deal. This module keeps the rest:
+
+* the solver's verdict on the deal from its first position ("could it have been won?"),
+  computed once per deal, in slices (:meth:`Ending.verdict_steps`), with a node budget:
+  a deal the solver gives up on is ``Status.UNKNOWN``, never guessed;
+* whether the player dismissed the end screen of the game that just ended (UI state,
+  never saved: a game reopened finished shows its end screen again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from nestor import Outcome
+
+from .session import Session
+
+if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
+    from nestor.solver import Solution
+
+VERDICT_NODES = 50_000
+"""The solver's node budget for the verdict on a deal's first position: the review's
+(``nestor.review.DEFAULT_MAX_NODES``; no deal of 10,000 per variant needs more than 6,500
+nodes, so it only guards against a pathological deal). Past it the verdict is unknown."""
+
+
+class Ending:
+    """The end screen's state for one page.
+
+    Attributes:
+        dismissed: the player closed the end screen of the game now over; it comes back
+            with the next end (after an Undo, a Restart or another deal) and on a reload.
+        max_nodes: the verdict's node budget (:data:`VERDICT_NODES`).
+    """
+
+    def __init__(self, max_nodes: int = VERDICT_NODES) -> None:
+        self.dismissed = False
+        self.max_nodes = max_nodes
+        self._verdicts: dict[tuple[str, int], Solution] = {}
+
+    @staticmethod
+    def outcome(session: Session) -> Outcome | None:
+        """How the game in play ended, or ``None`` while it goes on."""
+        return session.game.position.outcome()
+
+    def sync(self, session: Session) -> None:
+        """Bring the state up to ``session``: a game that is not over has no dismissed end
+        screen (so the next end shows it again)."""
+        if self.outcome(session) is None:
+            self.dismissed = False
+
+    def shown(self, session: Session) -> bool:
+        """Is the end screen shown? The game is over and the player has not closed it."""
+        return self.outcome(session) is not None and not self.dismissed
+
+    def dismiss(self) -> None:
+        """The player closed the end screen (the close button, Escape)."""
+        self.dismissed = True
+
+    def reopen(self) -> None:
+        """The player asked for the end screen again."""
+        self.dismissed = False
+
+    # ---- the verdict: could the deal have been won from the start? -------------------------
+
+    @staticmethod
+    def won_by_play(session: Session) -> bool:
+        """An open variant's game was won: that play is itself the proof that the deal is
+        winnable, and no search is needed. (Strict's verdict is a chance: it is searched.)"""
+        return (
+            session.game.position.outcome() is Outcome.WON
+            and not session.game.variant.has_stock
+        )
+
+    def verdict(self, session: Session) -> Solution | None:
+        """The solver's answer for the first position of the deal in play, if it was worked
+        out (open variants: ``status`` winnable, lost or unknown; Strict: also
+        ``win_probability``, the chance with best play, stock order unknown)."""
+        return self._verdicts.get(session.key)
+
+    def needs_verdict(self, session: Session) -> bool:
+        """Should the solver work out the verdict now? The end screen is shown, the deal's
+        verdict is not known, and the game's own win does not prove it."""
+        return (
+            self.shown(session)
+            and session.key not in self._verdicts
+            and not self.won_by_play(session)
+        )
+
+    def verdict_steps(self, session: Session) -> Generator[None, None, Solution]:
+        """Work out the verdict for the deal in play (a generator that yields between solver
+        steps, as :func:`nestor.solver.solve_steps`; run it in the page's time slices); it is
+        kept for :meth:`verdict`. Strict: the chance with best play, the stock order unknown
+        (what the player could have known), as a hint works it out."""
+        from nestor.solver import solve_steps
+
+        key = session.key
+        known = self._verdicts.get(key)
+        if known is not None:
+            return known
+        solution = yield from solve_steps(session.game.start, self.max_nodes, known_order=False)
+        self._verdicts[key] = solution
+        return solution

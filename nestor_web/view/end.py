@@ -1,0 +1,247 @@
+"""The end screen: what a finished game shows, in the player's language, and its HTML.
+
+:func:`end_view` turns the session (outcome, timer, pairs, help, statistics) and the
+:class:`~nestor_web.app.ending.Ending` (the solver's verdict on the deal from its first
+position) into an :class:`EndView` of plain texts; :func:`render_end` turns that into the
+HTML of ``[data-end-screen]``. Nothing here touches the browser or changes any state, so
+pytest checks exactly what the player reads.
+
+The end screen holds:
+
+* the result (``"You won!"``, ``"Game lost"``) and its reason;
+* the time played (the game's timer), the pairs made, whether help was used (hints that
+  showed a move, Solve, a start from a replay: :class:`~nestor_web.app.session.Help`);
+* whether the deal could have been won from the start: the exact solver's verdict in the
+  open variants (yes / no / unknown when its node budget ran out: never a guess; a game
+  won is its own proof), in Strict the chance with best play, the stock order unknown;
+  "Working it out…" while the solver runs;
+* the streak after this game;
+* the buttons: Play again (the Restart command), New deal, Undo, Copy link (the replay
+  link), and a close button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING
+
+from nestor import Outcome
+
+from ..app.ending import Ending
+from ..app.session import Session
+from .i18n import N_, _, card_name, ngettext, percent
+from .words import clock_text, streak_text
+
+if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
+    from nestor.solver import Solution
+
+VERDICT_KINDS = ("won", "winnable", "lost", "unknown", "chance", "working")
+"""The verdict's kinds (the hook ``data-verdict`` on its element): the game's own win
+proved it (open variants), the solver proved it winnable or not winnable, it gave up,
+Strict's chance, or the solver is still working."""
+
+BUTTONS: tuple[tuple[str, str], ...] = (
+    # The review of the game (issue 12 §2, "Review") takes the first place of this row when
+    # the review panel lands: its button goes here, before Play again.
+    ("restart", N_("Play again")),
+    ("new", N_("New deal")),
+    ("undo", N_("Undo")),
+    ("copy-link", N_("Copy link")),
+)
+"""The end screen's buttons, in order: the page's command (``data-action``) and its word.
+Play again is the Restart command (the same deal from its first position)."""
+
+
+@dataclass(frozen=True)
+class EndView:
+    """What the end screen shows (every text in the player's language).
+
+    Attributes:
+        outcome: ``"won"`` or ``"lost"``.
+        title: the result, e.g. ``"You won!"``.
+        reason: why the game ended, e.g. ``"Every card is paired off."``.
+        time: the time played, as the timer shows it (``"4:07"``).
+        pairs: the pairs made, e.g. ``"26 of 26"``.
+        help: whether help was used, e.g. ``"None"`` or ``"Used: 2 hints"``.
+        helped: help was used (:attr:`Help.used`).
+        verdict_label: the question the verdict answers (Strict's differs).
+        verdict: the answer, e.g. ``"Yes"``, or ``"Working it out…"``.
+        verdict_kind: one of :data:`VERDICT_KINDS`.
+        streak: the streak after this game, e.g. ``"Streak: 3 (best 5)."``.
+        can_undo: Undo can take back the last move.
+        buttons: ``(action, word)`` of each button of the row, in order.
+        close: the close button's accessible name.
+        label: the name of the row of buttons.
+    """
+
+    outcome: str
+    title: str
+    reason: str
+    time: str
+    pairs: str
+    help: str
+    helped: bool
+    verdict_label: str
+    verdict: str
+    verdict_kind: str
+    streak: str
+    can_undo: bool
+    buttons: tuple[tuple[str, str], ...]
+    close: str
+    label: str
+
+    def without_verdict(self) -> tuple[object, ...]:
+        """Everything but the verdict: when only the verdict changed, the page updates its
+        text in place (the focus stays on its button, a screen reader hears the answer)."""
+        return tuple(
+            getattr(self, name) for name in self.__dataclass_fields__
+            if name not in ("verdict", "verdict_kind")
+        )
+
+
+def end_view(session: Session, ending: Ending) -> EndView | None:
+    """The end screen of ``session``'s game, or ``None`` while the game goes on."""
+    position = session.position
+    outcome = position.outcome()
+    if outcome is None:
+        return None
+    if outcome is Outcome.WON:
+        title, reason = _("You won!"), _("Every card is paired off.")
+    elif outcome is Outcome.STOCK_UNPAIRED:
+        title = _("Game lost")
+        reason = _("The stock card, the {card}, can't pair with any available card.").format(
+            card=card_name(position.unpaired or "")
+        )
+    else:
+        title, reason = _("Game lost"), _("No pair is left to remove.")
+    label, verdict, kind = verdict_words(session, ending)
+    return EndView(
+        outcome=outcome.result,
+        title=title,
+        reason=reason,
+        time=clock_text(session.elapsed_ms()),
+        pairs=_("{pairs} of {total}").format(pairs=session.pairs_removed(), total=26),
+        help=help_words(session),
+        helped=session.help.used,
+        verdict_label=label,
+        verdict=verdict,
+        verdict_kind=kind,
+        streak=streak_text(session),
+        can_undo=session.game.can_undo(),
+        buttons=tuple((action, _(word)) for action, word in BUTTONS),
+        close=_("Close the result"),
+        label=_("What next"),
+    )
+
+
+def help_words(session: Session) -> str:
+    """Whether help was used in this game, and which: ``"None"``, or ``"Used: …"`` naming
+    the hints that showed a move, the moves Solve played and the moves a replay started
+    the game with."""
+    used = session.help
+    if not used.used:
+        return _("None")
+    parts = []
+    if used.hints:
+        parts.append(ngettext("{count} hint", "{count} hints", used.hints).format(
+            count=used.hints))
+    if used.solver_moves:
+        parts.append(ngettext(
+            "{count} move by Solve", "{count} moves by Solve", used.solver_moves
+        ).format(count=used.solver_moves))
+    if used.replayed:
+        parts.append(ngettext(
+            "started from a replay after {count} move",
+            "started from a replay after {count} moves", used.replayed,
+        ).format(count=used.replayed))
+    return _("Used: {help}").format(help=", ".join(parts))
+
+
+def chance_words(chance: float) -> str:
+    """Strict's chance as the end screen writes it: a whole percentage, but never "0%"
+    for a chance above nothing nor "100%" for one below certainty."""
+    if 0 < chance < 0.005:
+        return _("under 1%")
+    if 0.995 <= chance < 1:
+        return _("over 99%")
+    return percent(chance)
+
+
+def verdict_words(session: Session, ending: Ending) -> tuple[str, str, str]:
+    """``(question, answer, kind)`` of the verdict on the deal from its first position (see
+    :data:`VERDICT_KINDS`)."""
+    strict = session.game.variant.has_stock
+    question = (
+        _("Chance to win from the start, with best play (stock order unknown)") if strict
+        else _("Could the deal be won from the start?")
+    )
+    if ending.won_by_play(session):
+        return question, _("Yes: you won it"), "won"
+    solution = ending.verdict(session)
+    if solution is None:
+        return question, _("Working it out…"), "working"
+    return (question, *_answer(solution, strict))
+
+
+def _answer(solution: Solution, strict: bool) -> tuple[str, str]:
+    from nestor.solver import Status
+
+    if solution.status is Status.UNKNOWN:
+        return _("Unknown: the solver gave up before it could tell"), "unknown"
+    if strict and solution.win_probability is not None:
+        return chance_words(solution.win_probability), "chance"
+    if solution.status is Status.WINNABLE:
+        return _("Yes: the solver found a winning line"), "winnable"
+    return _("No: the solver tried every way of playing it"), "lost"
+
+
+def render_end(view: EndView) -> str:
+    """The HTML inside ``[data-end-screen]`` (a section named by its title ``#end-title``
+    and described by its reason ``#end-reason``).
+
+    Hooks: ``data-end-outcome`` (``won``/``lost``) on the title; the facts ``dd`` carry
+    ``data-end-fact`` (``time``, ``pairs``, ``help``, ``verdict``), the verdict's also
+    ``data-verdict`` (:data:`VERDICT_KINDS`); the buttons the page's ``data-action``
+    commands; the close button ``data-end-command="close"``.
+    """
+    facts = (
+        ("time", _("Time"), view.time),
+        ("pairs", _("Pairs made"), view.pairs),
+        ("help", _("Help"), view.help),
+    )
+    rows = "".join(
+        f'<div class="end-fact"><dt>{escape(term)}</dt>'
+        f'<dd data-end-fact="{key}">{escape(value)}</dd></div>'
+        for key, term, value in facts
+    )
+    rows += (
+        f'<div class="end-fact end-verdict"><dt>{escape(view.verdict_label)}</dt>'
+        f'<dd id="end-verdict" data-end-fact="verdict" data-verdict="{view.verdict_kind}" '
+        f'aria-live="polite">{escape(view.verdict)}</dd></div>'
+    )
+    buttons = "".join(
+        f'<button type="button" data-action="{action}"'
+        f'{" disabled" if action == "undo" and not view.can_undo else ""}>'
+        f"{escape(word)}</button>"
+        for action, word in view.buttons
+    )
+    close = escape(view.close)
+    return (
+        '<div class="end-head">'
+        f'<h2 id="end-title" data-end-outcome="{view.outcome}">{escape(view.title)}</h2>'
+        f'<button type="button" class="end-close" data-end-command="close" '
+        f'aria-label="{close}" title="{close}">'
+        '<svg viewBox="0 0 20 20" aria-hidden="true"><path d="M5.4 4 10 8.6 14.6 4 16 5.4 '
+        '11.4 10 16 14.6 14.6 16 10 11.4 5.4 16 4 14.6 8.6 10 4 5.4z"/></svg></button></div>'
+        f'<p id="end-reason">{escape(view.reason)}</p>'
+        f'<dl class="end-facts">{rows}</dl>'
+        f'<p class="end-streak">{escape(view.streak)}</p>'
+        f'<div class="end-actions" role="group" aria-label="{escape(view.label)}">'
+        f"{buttons}</div>"
+    )
+
+
+def reopen_words() -> str:
+    """The word of the button that brings a closed end screen back."""
+    return _("Show the result")
