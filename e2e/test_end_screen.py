@@ -84,7 +84,7 @@ def test_a_win_shows_the_end_screen_and_play_again_restores_the_deal(
     # The end screen replaces the one line of result: it is not said twice.
     expect(page.locator("#status")).to_be_hidden()
     buttons = end.locator(".end-actions button")
-    expect(buttons).to_have_text(["Play again", "New deal", "Undo", "Copy link"])
+    expect(buttons).to_have_text(["Review", "Play again", "New deal", "Undo", "Copy link"])
     assert end.get_attribute("aria-labelledby") == "end-title"
     no_violations_in_end_screen(page, "won")
 

@@ -58,8 +58,9 @@ def test_the_review_names_the_turning_point_and_tries_from_there(
         play(page, move)
     expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
 
-    # The Review control opens the panel over the game; the review is worked out in slices.
-    page.click('[data-action="review"]')
+    # The end screen's Review button opens the panel over the game (the Review icon beside
+    # Copy link does too, below); the review is worked out in slices.
+    page.click('[data-end-screen] [data-action="review"]')
     panel = page.locator(PANEL)
     expect(panel).to_be_visible()
     expect(panel.locator('.review-progress[data-done="true"]')).to_have_count(1)
@@ -150,7 +151,7 @@ def test_the_review_names_the_turning_point_and_tries_from_there(
     assert cards_on_page(page) == shown_codes(again)
 
     # The review of the game now in play: its moves in effect, in progress.
-    page.click('[data-action="review"]')
+    page.click('#counters [data-action="review"]')
     expect(panel.locator('.review-progress[data-done="true"]')).to_have_count(1)
     expect(panel.locator(".review-moves [data-review-go]")).to_have_count(turning + 1)
     expect(panel.locator(".review-deal")).to_contain_text("game in progress")

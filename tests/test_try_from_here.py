@@ -105,3 +105,15 @@ def test_the_announcement_of_try_from_here_in_both_languages():
     i18n.set_language("de")
     german = announcement(events, session)
     assert german is not None and german.startswith("Zurück in der Stellung vor Zug 13")
+
+
+def test_the_end_screen_names_the_help_of_trying_from_the_review_and_offers_the_review():
+    from nestor_web.view.end import BUTTONS, help_words
+
+    session = lost_session(Stats())
+    assert help_words(session) == "None"
+    session.try_from(12)
+    assert help_words(session) == "Used: tried again from its review 1 time"
+    i18n.set_language("de")
+    assert "1-mal aus der Auswertung neu versucht" in help_words(session)
+    assert BUTTONS[0][0] == "review"  # its Review button opens the review (App.open_review)
