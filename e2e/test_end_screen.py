@@ -84,7 +84,7 @@ def test_a_win_shows_the_end_screen_and_play_again_restores_the_deal(
     # The end screen replaces the one line of result: it is not said twice.
     expect(page.locator("#status")).to_be_hidden()
     buttons = end.locator(".end-actions button")
-    expect(buttons).to_have_text(["Play again", "New deal", "Undo", "Copy link"])
+    expect(buttons).to_have_text(["Review", "Play again", "New deal", "Undo", "Copy link"])
     assert end.get_attribute("aria-labelledby") == "end-title"
     no_violations_in_end_screen(page, "won")
 
@@ -241,7 +241,7 @@ def test_german_end_screen(site_context, base_url) -> None:
     wait_verdict(page)
     expect(fact(page, "verdict")).to_have_text("Nein: Der Löser hat jeden Spielweg geprüft")
     expect(end.locator(".end-actions button")).to_have_text(
-        ["Noch einmal spielen", "Neues Spiel", "Zurück", "Link kopieren"])
+        ["Auswertung", "Noch einmal spielen", "Neues Spiel", "Zurück", "Link kopieren"])
     expect(end.locator('[data-end-command="close"]')).to_have_attribute(
         "aria-label", "Ergebnis schließen")
     no_violations_in_end_screen(page, "German, dark")

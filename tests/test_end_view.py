@@ -168,8 +168,8 @@ def test_won_game_in_english() -> None:
     assert view.verdict_label == "Could the deal be won from the start?"
     assert (view.verdict, view.verdict_kind) == ("Yes: you won it", "won")
     assert view.streak == "Streak: 1 (best 1)."
-    assert view.buttons == (("restart", "Play again"), ("new", "New deal"),
-                            ("undo", "Undo"), ("copy-link", "Copy link"))
+    assert view.buttons == (("review", "Review"), ("restart", "Play again"),
+                            ("new", "New deal"), ("undo", "Undo"), ("copy-link", "Copy link"))
     assert view.can_undo
 
 
@@ -280,7 +280,8 @@ def test_won_and_lost_in_german(german) -> None:
     assert view.verdict_label == "War das Spiel von Anfang an zu gewinnen?"
     assert view.verdict == "Ja: Du hast es gewonnen"
     assert view.streak == "Serie: 1 (beste 1)."
-    assert view.buttons == (("restart", "Noch einmal spielen"), ("new", "Neues Spiel"),
+    assert view.buttons == (("review", "Auswertung"), ("restart", "Noch einmal spielen"),
+                            ("new", "Neues Spiel"),
                             ("undo", "Zurück"), ("copy-link", "Link kopieren"))
     assert (view.close, view.label) == ("Ergebnis schließen", "Wie weiter")
 
@@ -330,7 +331,7 @@ def test_render_end_names_and_hooks() -> None:
     facts = [a["data-end-fact"] for tag, a in page.tags if "data-end-fact" in a]
     assert facts == ["time", "pairs", "help", "verdict"]
     actions = [a["data-action"] for tag, a in page.tags if tag == "button" and "data-action" in a]
-    assert actions == ["restart", "new", "undo", "copy-link"]
+    assert actions == ["review", "restart", "new", "undo", "copy-link"]
     close = next(a for tag, a in page.tags if a.get("data-end-command") == "close")
     assert close["aria-label"] == "Close the result"
     group = next(a for tag, a in page.tags if a.get("role") == "group")
@@ -340,7 +341,7 @@ def test_render_end_names_and_hooks() -> None:
         "Game lost No pair is left to remove. Time "
         f"{view.time} Pairs made {view.pairs} Help None Could the deal be won from the start? "
         "No: the solver tried every way of playing it Streak: 0 (best 0). "
-        "Play again New deal Undo Copy link"
+        "Review Play again New deal Undo Copy link"
     )
     undo = next(a for tag, a in page.tags if a.get("data-action") == "undo")
     assert "disabled" not in undo

@@ -76,6 +76,15 @@ class TookBack:
 
 
 @dataclass(frozen=True)
+class WentBack:
+    """The review's "Try from here" took the game back to the position before its move
+    ``index`` (0-based); ``move`` is that move, the first of those kept for redo."""
+
+    index: int
+    move: Move
+
+
+@dataclass(frozen=True)
 class DealChanged:
     """Another deal (or the same one restarted) is now in play.
 
@@ -143,7 +152,7 @@ class FromOtherTab:
 
 
 Event = (
-    Selected | Moved | TookBack | DealChanged | DailyOpened | HintShown | SettingChanged
+    Selected | Moved | TookBack | WentBack | DealChanged | DailyOpened | HintShown | SettingChanged
     | Noticed | FromOtherTab | TimerChanged
 )
 """Anything a command reports."""

@@ -90,6 +90,8 @@ def join(mine: SavedGame, theirs: SavedGame) -> Joined:
     help_ = Help(
         max(mine.help.hints, theirs.help.hints),
         max(mine.help.solver_moves, theirs.help.solver_moves),
+        max(mine.help.replayed, theirs.help.replayed),
+        max(mine.help.reviewed, theirs.help.reviewed),
     )
     return Joined(SavedGame(game, help_), left_over)
 

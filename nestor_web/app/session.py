@@ -50,6 +50,7 @@ from .events import (
     SettingChanged,
     TimerChanged,
     TookBack,
+    WentBack,
 )
 from .settings import Settings
 from .statistics import Stats
@@ -61,8 +62,10 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
 
 @dataclass(frozen=True)
 class Help:
-    """The help used in one deal: hints that showed a move, moves Solve played, and moves
-    the game started with from a replay (:meth:`Session.play_from`), not played in it.
+    """The help used in one deal: hints that showed a move, moves Solve played, moves
+    the game started with from a replay (:meth:`Session.play_from`), not played in it, and
+    how many times the game went back to a position chosen in its review
+    (:meth:`Session.try_from`: the review showed where the game was lost and how to win).
 
     A game won after any help counts as won with help.
     """
@@ -70,12 +73,13 @@ class Help:
     hints: int = 0
     solver_moves: int = 0
     replayed: int = 0
+    reviewed: int = 0
 
     @property
     def used(self) -> bool:
-        """``True`` once a hint showed a move or Solve played one, or when the game started
-        from a replay's position after a move."""
-        return bool(self.hints or self.solver_moves or self.replayed)
+        """``True`` once a hint showed a move or Solve played one, when the game started
+        from a replay's position after a move, or went on from a position of its review."""
+        return bool(self.hints or self.solver_moves or self.replayed or self.reviewed)
 
 
 @dataclass(frozen=True)
@@ -384,6 +388,30 @@ class Session:
         self._sync_timer()
         self.last_uncovered = ()
         return (TookBack(move),)
+
+    def try_from(self, index: int) -> tuple[Event, ...]:
+        """The review's "Try from here": put the game back at the position before its move
+        ``index`` (0-based, among the moves in effect), as that many undos would; the moves
+        after it stay for redo. From then on the game counts as played with help
+        (:attr:`Help.reviewed`): the review showed where it was lost and what wins.
+
+        A loss settled by the last move taken back is taken back too (as :meth:`undo`).
+        Nothing happens (``()``) when ``index`` is not in ``0 .. cursor - 1``.
+        """
+        game = self.game
+        if not 0 <= index < game.cursor:
+            return ()
+        self.solving = False
+        lost = game.position.outcome() is not None
+        while game.cursor > index:
+            game.undo()
+        if lost and self.stats.take_back(*self.key):
+            self.stats_changes += 1
+        self.help = replace(self.help, reviewed=self.help.reviewed + 1)
+        self._fresh_ui()
+        self._sync_timer()
+        self.last_uncovered = ()
+        return (WentBack(index, game.all_moves[index]),)
 
     def redo(self) -> tuple[Event, ...]:
         """Replay the last move taken back, if any."""

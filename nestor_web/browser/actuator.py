@@ -17,7 +17,7 @@ from pyscript import document, window
 
 from nestor import VARIANTS, Pair
 
-from ..app.events import DealChanged, Event, Moved, TookBack
+from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
 from ..app.settings import Settings
 from ..app.url import parse_query
 from ..view.board import (
@@ -67,7 +67,7 @@ ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
     "variant-title", "cards-left", "moves-made", "indicator", "settings", "announce",
     "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
-    "rules-text", "keys-text", "opt-language",
+    "rules-text", "keys-text", "opt-language", "review-dialog",
     "discard", "pairs", "timer",
 )
 """The ids of the page's elements the game uses."""
@@ -194,9 +194,9 @@ class Actuator:
         elif on_card and view.cards_left == 0:
             self.restore_focus("", None)  # the winning pair took the focused card
         elif (lost or parked) and view.cards_left:
-            back = [e for e in events if isinstance(e, (TookBack, DealChanged))]
+            back = [e for e in events if isinstance(e, (TookBack, WentBack, DealChanged))]
             if back:
-                taken = back[0].move if isinstance(back[0], TookBack) else None
+                taken = back[0].move if isinstance(back[0], (TookBack, WentBack)) else None
                 self.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
         el = self.el
         self._text("variant-title", view.variant_title)
@@ -232,7 +232,7 @@ class Actuator:
                     self.sounds.play(
                         "pair" if outcome is None else "won" if outcome.won else "lost"
                     )
-            elif isinstance(event, (TookBack, DealChanged)):
+            elif isinstance(event, (TookBack, WentBack, DealChanged)):
                 self.end_celebration()
 
     def forget(self, name: str) -> None:
@@ -489,7 +489,8 @@ class Actuator:
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (``"keys"``, ``"stats"``, ``"settings"``, ``"rules"``) as
+        """Open the dialog ``name`` (``"keys"``, ``"stats"``, ``"settings"``, ``"rules"``,
+        ``"review"``) as
         a modal, or close it. The dialog itself takes the focus (a scrolled content, like
         the rules, starts at its top; no control is framed before the player moves)."""
         dialog = self.el[f"{name}-dialog"]
@@ -545,7 +546,7 @@ class Actuator:
         document.body.setAttribute("data-ready", "")
 
 
-DIALOGS = ("keys", "stats", "settings", "rules")
+DIALOGS = ("keys", "stats", "settings", "rules", "review")
 """The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
 
 _NEVER = object()

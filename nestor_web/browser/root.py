@@ -36,6 +36,7 @@ from .input import Input
 from .local_storage import open_store, watch_other_tabs
 from .picker import VariantPicker
 from .replay import ReplayMode
+from .review import ReviewPanel
 from .tasks import Tasks
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ class App:
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
         self.replays = ReplayMode(self)
+        self.review = ReviewPanel(self)
         self.picker = VariantPicker(self)
         self.end = EndScreen(self)
         self._indicator_for: object = None
@@ -312,6 +314,8 @@ class App:
             self.deal_new(value)
         elif name == "copy-link":
             self.replays.copy_link()
+        elif name == "review":
+            self.open_review()
         elif name in ("keys", "settings", "rules"):
             self.actuator.toggle_dialog(name)
         elif name == "stats":
@@ -334,6 +338,12 @@ class App:
                 '#stats-text [data-action="stats-reset-cancel"], '
                 '#stats-text [data-action="stats-reset"]',
             )
+
+    def open_review(self) -> None:
+        """Open the review of the game in play (its moves in effect), worked out with the
+        solver in the page's time slices and shown as it fills in (the Review control, and
+        the end screen's Review button)."""
+        self.review.open()
 
     def setting(self, name: str, value: object) -> None:
         """A settings control changed."""

@@ -3,12 +3,14 @@
 Saved game, version 1::
 
     {"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
-     "hints": int, "solver_moves": int, "elapsed_ms": int, "replayed": int}
+     "hints": int, "solver_moves": int, "elapsed_ms": int, "replayed": int,
+     "reviewed": int}
 
 the game record of every move made, how many are in effect, the help used in the deal
 (hints that showed a move, moves played by Solve, moves the game started with from a
-replay) and the timer's time in milliseconds. ``replayed`` is written only when it is not 0;
-saves older than the help counters or the timer lack them, which reads as 0.
+replay, the times it went back to a position of its review with "Try from here") and the
+timer's time in milliseconds. ``replayed`` and ``reviewed`` are written only when they are
+not 0; saves older than the help counters or the timer lack them, which reads as 0.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings).
@@ -50,11 +52,12 @@ def _dumps(data: object) -> str:
 
 def game_to_text(saved: SavedGame) -> str:
     """The saved-game text of ``saved`` (the shape above)."""
-    replayed = {"replayed": saved.help.replayed} if saved.help.replayed else {}
+    help_ = saved.help
+    rare = {k: v for k, v in (("replayed", help_.replayed), ("reviewed", help_.reviewed)) if v}
     return _dumps({
         "version": SAVE_VERSION, **saved.game.to_json(),
-        "hints": saved.help.hints, "solver_moves": saved.help.solver_moves,
-        "elapsed_ms": saved.elapsed_ms, **replayed,
+        "hints": help_.hints, "solver_moves": help_.solver_moves,
+        "elapsed_ms": saved.elapsed_ms, **rare,
     })
 
 
@@ -67,11 +70,11 @@ def game_from_text(text: str) -> SavedGame:
     """
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
-    hints, solver_moves, replayed, elapsed_ms = (
+    hints, solver_moves, replayed, reviewed, elapsed_ms = (
         whole_number(data.get(key, 0), key)
-        for key in ("hints", "solver_moves", "replayed", "elapsed_ms")
+        for key in ("hints", "solver_moves", "replayed", "reviewed", "elapsed_ms")
     )
-    return SavedGame(game, Help(hints, solver_moves, replayed), elapsed_ms)
+    return SavedGame(game, Help(hints, solver_moves, replayed, reviewed), elapsed_ms)
 
 
 def settings_to_text(settings: Settings) -> str:

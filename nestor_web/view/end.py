@@ -42,8 +42,7 @@ proved it (open variants), the solver proved it winnable or not winnable, it gav
 Strict's chance, or the solver is still working."""
 
 BUTTONS: tuple[tuple[str, str], ...] = (
-    # The review of the game (issue 12 §2, "Review") takes the first place of this row when
-    # the review panel lands: its button goes here, before Play again.
+    ("review", N_("Review")),  # the review panel (App.open_review, nestor_web/browser/review.py)
     ("restart", N_("Play again")),
     ("new", N_("New deal")),
     ("undo", N_("Undo")),
@@ -137,8 +136,9 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
 
 def help_words(session: Session) -> str:
     """Whether help was used in this game, and which: ``"None"``, or ``"Used: …"`` naming
-    the hints that showed a move, the moves Solve played and the moves a replay started
-    the game with."""
+    the hints that showed a move, the moves Solve played, the moves a replay started
+    the game with, and the times it went back to a position of its review (Try from
+    here)."""
     used = session.help
     if not used.used:
         return _("None")
@@ -155,6 +155,11 @@ def help_words(session: Session) -> str:
             "started from a replay after {count} move",
             "started from a replay after {count} moves", used.replayed,
         ).format(count=used.replayed))
+    if used.reviewed:
+        parts.append(ngettext(
+            "tried again from its review {count} time",
+            "tried again from its review {count} times", used.reviewed,
+        ).format(count=used.reviewed))
     return _("Used: {help}").format(help=", ".join(parts))
 
 

@@ -85,6 +85,9 @@ TEXTS: dict[str, str] = {
                       "and the last, Space plays or pauses."),
     "copy-link": N_("Copy link"),
     "link-field-label": N_("Link to the replay of this game"),
+    # The review of the game in play (the control, and its panel's heading).
+    "review": N_("Review"),
+    "review-title": N_("Review of your game"),
     "update-ready": N_("A new version of Nestor is ready. Your game is kept."),
     "update-reload": N_("Reload now"),
     "update-later": N_("Later"),

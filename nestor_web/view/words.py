@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
 
-from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack
+from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack, WentBack
 from ..app.session import Session
 from .i18n import LANGUAGES, N_, _, card_name, percent
 from .texts import setting_label
@@ -240,6 +240,11 @@ def announcement(events: Iterable[Event], session: Session) -> str | None:
             return moved_text(event)
         if isinstance(event, TookBack):
             return _("Took back: {move}.").format(move=move_words(event.move))
+        if isinstance(event, WentBack):
+            return _(
+                "Back at the position before move {number}, {move}: the moves after it can "
+                "be redone."
+            ).format(number=event.index + 1, move=move_words(event.move))
         if isinstance(event, HintShown) and session.hint_solution is not None:
             return hint_text(session.position, session.hint_solution)
         if isinstance(event, DealChanged):

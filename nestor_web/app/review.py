@@ -1,0 +1,111 @@
+"""The review of the game in play, as the page works it out: pure state, no words, no DOM.
+
+A :class:`ReviewState` holds one game record under review (the moves in effect when the
+review was asked for), the moves reviewed so far (each final as soon as the engine yields
+it, :func:`nestor.review.review_steps`), the whole :class:`~nestor.review.Review` once it is
+done, and the move the player chose to look at. :meth:`ReviewState.steps` is the slice
+generator the page runs between its other work (``Tasks.sliced``), so the review appears
+progressively and the page never freezes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+
+from nestor import Record
+from nestor.review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps, sliced
+
+
+class ReviewState:
+    """One game under review.
+
+    Args:
+        record: the game reviewed (its moves in effect when the review was asked for).
+        max_nodes: the solver's node budget per position (:func:`nestor.review.review`);
+            a position past it is unknown, never guessed.
+
+    Attributes:
+        record: the game reviewed.
+        moves: the :class:`~nestor.review.MoveReview` of each move final so far, in play
+            order.
+        result: the whole review once it is done, else ``None``.
+        chosen: the index (0-based) of the move the player looks at, or ``None``.
+        picked: the player chose a move themselves (the review then does not move the
+            choice to the turning point when it is done).
+    """
+
+    def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        self.record = record
+        self.max_nodes = max_nodes
+        self.moves: list[MoveReview] = []
+        self.result: Review | None = None
+        self.chosen: int | None = None
+        self.picked = False
+
+    @property
+    def total(self) -> int:
+        """How many moves the record has."""
+        return len(self.record.moves)
+
+    @property
+    def done(self) -> bool:
+        """Is the whole review worked out?"""
+        return self.result is not None
+
+    def add(self, move: MoveReview) -> None:
+        """The engine finished reviewing ``move`` (the next one in play order)."""
+        self.moves.append(move)
+
+    def finish(self, review: Review) -> None:
+        """The review is done: keep it; unless the player already chose a move, the choice
+        goes to the turning point, else to the first critical moment."""
+        self.result = review
+        self.moves = list(review.moves)
+        if not self.picked:
+            first = review.turning_point
+            if first is None and review.critical:
+                first = review.critical[0]
+            self.chosen = first
+
+    def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
+        """The review as slices: yields between solver slices; each finished move is added
+        as soon as it is final (:meth:`add`), and the whole review kept at the end
+        (:meth:`finish`). Stops early, returning ``False``, once ``alive()`` is false (the
+        review was given up for another one); returns ``True`` when done.
+
+        Raises:
+            RecordError: a move of the record is illegal (the record was not a game's).
+        """
+        work = sliced(review_steps(self.record, self.max_nodes), self.add)
+        while True:
+            if not alive():
+                work.close()
+                return False
+            try:
+                next(work)
+            except StopIteration as finished:
+                self.finish(finished.value)
+                return True
+            yield None
+
+    def choose(self, index: int) -> bool:
+        """Look at move ``index``; clamped to the moves of the record. ``True`` if the
+        choice changed."""
+        if not self.total:
+            return False
+        index = max(0, min(self.total - 1, index))
+        self.picked = True
+        if index == self.chosen:
+            return False
+        self.chosen = index
+        return True
+
+    def step(self, delta: int) -> bool:
+        """Look at the move ``delta`` moves after the one chosen (from the first when none
+        is chosen yet). ``True`` if the choice changed."""
+        here = self.chosen if self.chosen is not None else (-1 if delta > 0 else self.total)
+        return self.choose(here + delta)
+
+    def matches(self, record: Record) -> bool:
+        """Is this the review of ``record``?"""
+        return self.record == record

@@ -1,0 +1,242 @@
+"""The review panel of the page (``#review-dialog``, ``[data-review]``): writes the DOM, runs
+the solver in the page's time slices.
+
+Opened by the "Review" control (``[data-action="review"]``) or by :meth:`ReviewPanel.open`
+(``App.open_review``, which the end screen calls too): the game in play's moves in effect
+are reviewed with :func:`nestor.review.review_steps` in slices (``Tasks.sliced``), and the
+panel is drawn again as each move's review becomes final, so it fills in progressively and
+the page never freezes. Every word and the markup come from :mod:`nestor_web.view.review`;
+the state (the moves reviewed, the move chosen) is :class:`nestor_web.app.review.ReviewState`.
+
+Hooks for tests: ``body[data-review-busy]`` while a review is worked out,
+``body[data-review-ms]`` the time the last one took (milliseconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from pyodide.ffi import create_proxy
+from pyscript import document, window
+
+from ..app.replay import link_query
+from ..app.review import ReviewState
+from ..view.replay import link_words
+from ..view.review import review_html, review_status
+from ..view.timeline import point_at
+from .actuator import missing
+
+if TYPE_CHECKING:
+    from .root import App
+
+STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}
+"""The timeline's keys that move the choice one move back or on."""
+
+
+class ReviewPanel:
+    """The review panel of ``app``'s page.
+
+    Attributes:
+        state: the review shown (or being worked out), ``None`` before the first.
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.state: ReviewState | None = None
+        self.dialog = document.getElementById("review-dialog")
+        self.body = document.getElementById("review-body")
+        self._said = ""
+        self._draw_pending = False
+        self._proxies: list[Any] = []
+        for kind, handler in (("click", self.on_click), ("keydown", self.on_key)):
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            self.dialog.addEventListener(kind, proxy)
+
+    # ---- opening and working out ---------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the panel on the review of the game in play (its moves in effect): the one
+        already worked out or under way if it is of these moves, else a new one."""
+        record = self.app.session.game.record()
+        if self.state is None or not self.state.matches(record):
+            state = ReviewState(record)
+            self.state = state
+            self.app.tasks.spawn(lambda: self._work(state))
+        if not self.dialog.open:
+            self.app.actuator.toggle_dialog("review")
+        document.getElementById("review-link-words").textContent = ""
+        field = document.getElementById("review-link-field")
+        field.hidden = True
+        self.draw()
+
+    async def _work(self, state: ReviewState) -> None:
+        """Work ``state`` out in slices, drawing the panel as moves become final."""
+        body = document.body
+        body.setAttribute("data-review-busy", "")
+        start = time.perf_counter()
+        try:
+            done = await self.app.tasks.sliced(self._drawing(state))
+        finally:
+            if self.state is state or self.state is None:
+                body.removeAttribute("data-review-busy")
+        if done and self.state is state:
+            body.setAttribute("data-review-ms", f"{(time.perf_counter() - start) * 1000:.1f}")
+            self.draw()
+
+    def _drawing(self, state: ReviewState) -> Generator[None, None, bool]:
+        """``state``'s slices (given up once another review replaces it), asking for a
+        draw whenever a move's review became final."""
+        steps = state.steps(lambda: self.state is state)
+        seen = 0
+        while True:
+            try:
+                next(steps)
+            except StopIteration as finished:
+                result: bool = finished.value
+                return result
+            if len(state.moves) != seen:
+                seen = len(state.moves)
+                self._draw_soon()
+            yield None
+
+    def _draw_soon(self) -> None:
+        if not self._draw_pending:
+            self._draw_pending = True
+            asyncio.get_event_loop().call_soon(self._draw_now)
+
+    def _draw_now(self) -> None:
+        self._draw_pending = False
+        self.draw()
+
+    # ---- drawing -------------------------------------------------------------------------
+
+    def can_try(self) -> bool:
+        """Can "Try from here" go back in the game in play? Only while its moves in effect
+        still begin with the moves reviewed (it is the same game, not moved elsewhere)."""
+        state = self.state
+        if state is None or state.chosen is None:
+            return False
+        game = self.app.session.game
+        record = state.record
+        return (
+            (game.variant.name, game.deal) == (record.variant.name, record.deal)
+            and game.moves[: state.total] == record.moves
+            and state.chosen < game.cursor
+        )
+
+    def draw(self) -> None:
+        """Draw the review shown (only while the panel is open); the keyboard focus stays on
+        the control it was on."""
+        state = self.state
+        if state is None or not self.dialog.open:
+            return
+        focus = document.activeElement
+        keep: str | None = None
+        if not missing(focus) and self.body.contains(focus):
+            for name in ("data-review-go", "data-review-command", "data-review-timeline"):
+                if focus.hasAttribute(name):
+                    keep = f'[{name}="{focus.getAttribute(name)}"]'
+                    break
+        self.body.innerHTML = review_html(state, self.app.session.settings, self.can_try())
+        if keep is not None:
+            target = self.body.querySelector(keep)
+            if not missing(target):
+                target.focus()
+        said = review_status(state)
+        if said != self._said:
+            document.getElementById("review-status").textContent = said
+            self._said = said
+
+    # ---- input ---------------------------------------------------------------------------
+
+    def on_click(self, event: Any) -> None:
+        """A tap in the panel: a move (list, timeline point, moment), the timeline, Try
+        from here, Copy link."""
+        state = self.state
+        target = event.target.closest(
+            "[data-review-go], [data-review-timeline], [data-review-command], "
+            '[data-action="copy-link"]'
+        )
+        if missing(target) or state is None:
+            return
+        if target.hasAttribute("data-review-go"):
+            self.choose(int(str(target.getAttribute("data-review-go"))))
+        elif target.hasAttribute("data-review-timeline"):
+            svg = target.querySelector("svg")
+            rect = svg.getBoundingClientRect()
+            if rect.width:
+                index = point_at((event.clientX - rect.left) / rect.width, state.total)
+                if index is not None:
+                    self.choose(index)
+        elif target.hasAttribute("data-review-command"):
+            if str(target.getAttribute("data-review-command")) == "try":
+                self.try_from_here()
+        else:
+            self.copy_link()
+
+    def on_key(self, event: Any) -> None:
+        """The timeline's keys (while it has the focus): the arrows move the choice one
+        move, Home and End to the first and the last."""
+        state = self.state
+        target = event.target
+        if state is None or missing(target) or not target.hasAttribute("data-review-timeline"):
+            return
+        key = str(event.key)
+        if key in STEP_KEYS:
+            state.step(STEP_KEYS[key])
+        elif key == "Home":
+            state.choose(0)
+        elif key == "End":
+            state.choose(state.total - 1)
+        else:
+            return
+        event.preventDefault()
+        self.draw()
+
+    def choose(self, index: int) -> None:
+        """Show move ``index``'s position."""
+        if self.state is not None:
+            self.state.choose(index)
+            self.draw()
+
+    def try_from_here(self) -> None:
+        """Put the game back at the position before the chosen move (the moves after it
+        stay for redo), close the panel and give the board the focus."""
+        state = self.state
+        if state is None or state.chosen is None or not self.can_try():
+            return
+        index = state.chosen
+        self.dialog.close()
+        self.app.run(lambda: self.app.session.try_from(index), animate=False)
+        self.app.actuator.restore_focus("", None)
+
+    # ---- the link ------------------------------------------------------------------------
+
+    def copy_link(self) -> None:
+        """Copy the replay link of the game in play to the clipboard; if the browser
+        refuses, show it in the panel, selected, to copy by hand."""
+        location = window.location
+        url = f"{location.origin}{location.pathname}{link_query(self.app.session.game)}"
+        self.app.tasks.spawn(lambda: self._copy(url))
+
+    async def _copy(self, url: str) -> None:
+        copied = False
+        clipboard: Any = getattr(window.navigator, "clipboard", None)
+        if not missing(clipboard):
+            try:
+                await clipboard.writeText(url)
+                copied = True
+            except Exception:  # noqa: BLE001 - any refusal (NotAllowedError, no focus...)
+                copied = False
+        document.getElementById("review-link-words").textContent = link_words(copied)
+        field = document.getElementById("review-link-field")
+        field.value = url
+        field.hidden = copied
+        self.dialog.setAttribute("data-copied", "true" if copied else "false")
+        if not copied:
+            field.focus()
+            field.select()

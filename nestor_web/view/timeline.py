@@ -1,0 +1,156 @@
+"""The review's timeline: one point per move over the game, as inline SVG.
+
+Pure geometry and markup: :func:`timeline_svg` draws, over the moves of a game, how it
+stood after each one (open variants: winnable at the top, lost at the bottom; Strict: the
+chance with best play, 100% at the top, 0% at the bottom), from the deal on the left. A
+move the solver gave up on is drawn as unknown (a hollow mark halfway up, the line broken
+around it), a move not reviewed yet not at all. The turning point has a vertical mark, the
+chosen move a ring. :func:`point_at` finds the move nearest to a spot on it (a tap).
+
+The SVG has no words of its own but the two axis labels it is given, and no ``style``
+attribute (the page's policy forbids them): its look is static/css/review.css's, by class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+WIDTH = 320
+"""The drawing's width in SVG units (it is scaled to its box)."""
+
+HEIGHT = 76
+"""The drawing's height in SVG units."""
+
+LEFT, RIGHT, TOP, BOTTOM = 58.0, 10.0, 10.0, 12.0
+"""Margins around the plot, in SVG units (the axis labels sit in the left one)."""
+
+STATES = ("winnable", "lost", "unknown", "pending")
+"""How a point stands: still winnable (Strict: a chance above 0), lost, unknown (the solver
+gave up), or not reviewed yet."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """How the game stood at one place of the timeline.
+
+    Attributes:
+        state: one of :data:`STATES`.
+        value: its height, 0.0 (lost) .. 1.0 (winnable; Strict: the chance); ``None`` when
+            unknown or pending.
+    """
+
+    state: str
+    value: float | None = None
+
+
+def x_of(place: int, total: int) -> float:
+    """The x of place ``place`` (0: the deal, ``i + 1``: after move ``i``) of ``total`` moves."""
+    span = WIDTH - LEFT - RIGHT
+    return LEFT + span * place / max(1, total)
+
+
+def y_of(value: float) -> float:
+    """The y of a height ``value`` (0.0 .. 1.0; 1.0 at the top)."""
+    return TOP + (1.0 - value) * (HEIGHT - TOP - BOTTOM)
+
+
+def point_at(fraction: float, total: int) -> int | None:
+    """The move (0-based) whose point is nearest to ``fraction`` of the drawing's width
+    (0.0: its left edge, 1.0: its right edge); ``None`` when the game has no move."""
+    if total < 1:
+        return None
+    x = fraction * WIDTH
+    place = round((x - LEFT) / (WIDTH - LEFT - RIGHT) * total)
+    return max(0, min(total - 1, place - 1))
+
+
+def _fmt(number: float) -> str:
+    return f"{number:.1f}".rstrip("0").rstrip(".")
+
+
+def timeline_svg(
+    start: Point,
+    points: Sequence[Point],
+    total: int,
+    turning: int | None,
+    chosen: int | None,
+    labels: tuple[str, str],
+) -> str:
+    """The SVG of the timeline.
+
+    Args:
+        start: how the deal stood before the first move.
+        points: how the game stood after each move reviewed so far, in play order (at most
+            ``total``; the rest are drawn as not reviewed yet).
+        total: how many moves the game has.
+        turning: the turning point's move index, or ``None``.
+        chosen: the chosen move's index, or ``None``.
+        labels: the axis labels, ``(top, bottom)`` (e.g. "winnable", "lost").
+
+    Hooks: every drawn point is a ``circle`` with ``data-review-go="i"`` (the move, from 0)
+    and the class ``tl-point tl-<state>``; the turning point's mark has the class
+    ``tl-turning`` and ``data-turning-mark="i"``; the chosen move's ring ``tl-chosen``.
+    """
+    parts = [
+        f'<svg class="timeline-svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        'aria-hidden="true" focusable="false">',
+        f'<rect class="tl-plot" x="{_fmt(LEFT)}" y="{_fmt(TOP)}" '
+        f'width="{_fmt(WIDTH - LEFT - RIGHT)}" height="{_fmt(HEIGHT - TOP - BOTTOM)}"/>',
+    ]
+    for value, label in ((1.0, labels[0]), (0.0, labels[1])):
+        y = y_of(value)
+        parts.append(
+            f'<line class="tl-grid" x1="{_fmt(LEFT)}" y1="{_fmt(y)}" '
+            f'x2="{_fmt(WIDTH - RIGHT)}" y2="{_fmt(y)}"/>'
+            f'<text class="tl-label" x="{_fmt(LEFT - 4)}" y="{_fmt(y + 3.5)}" '
+            f'text-anchor="end">{escape(label)}</text>'
+        )
+    places = [start, *points[:total]]
+    # The line: through consecutive known points, broken around unknown or pending ones.
+    run: list[str] = []
+    lines: list[list[str]] = []
+    for place, point in enumerate(places):
+        if point.value is None:
+            if run:
+                lines.append(run)
+            run = []
+            continue
+        run.append(f"{_fmt(x_of(place, total))},{_fmt(y_of(point.value))}")
+    if run:
+        lines.append(run)
+    for run in lines:
+        if len(run) > 1:
+            parts.append(f'<polyline class="tl-line" points="{" ".join(run)}"/>')
+    if turning is not None and 0 <= turning < total:
+        mark = _fmt(x_of(turning + 1, total))
+        parts.append(
+            f'<line class="tl-turning" data-turning-mark="{turning}" x1="{mark}" '
+            f'y1="{_fmt(TOP - 6)}" x2="{mark}" y2="{_fmt(HEIGHT - BOTTOM + 6)}"/>'
+        )
+    middle = y_of(0.5)
+    if start.value is not None:
+        parts.append(
+            f'<circle class="tl-start tl-{start.state}" cx="{_fmt(x_of(0, total))}" '
+            f'cy="{_fmt(y_of(start.value))}" r="2.5"/>'
+        )
+    radius = 3.5 if total <= 40 else 2.5
+    for index, point in enumerate(points[:total]):
+        if point.state == "pending":
+            continue
+        x = x_of(index + 1, total)
+        y = middle if point.value is None else y_of(point.value)
+        parts.append(
+            f'<circle class="tl-point tl-{point.state}" data-review-go="{index}" '
+            f'cx="{_fmt(x)}" cy="{_fmt(y)}" r="{radius}"/>'
+        )
+    if chosen is not None and 0 <= chosen < total:
+        point = points[chosen] if chosen < len(points) else Point("pending")
+        y = middle if point.value is None else y_of(point.value)
+        parts.append(
+            f'<circle class="tl-chosen" cx="{_fmt(x_of(chosen + 1, total))}" '
+            f'cy="{_fmt(y)}" r="{radius + 3}"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
