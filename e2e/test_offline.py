@@ -42,8 +42,14 @@ def controlled(page: Page) -> bool:
     return bool(page.evaluate("navigator.serviceWorker.controller !== null"))
 
 
-def saved(page: Page) -> dict[str, str | None]:
-    return {key: stored(page, key) for key in SAVED_KEYS}
+def saved(page: Page) -> dict[str, object]:
+    """What the page keeps; the game in play without its timer's time, which goes on while
+    the page shows the game (across an update too)."""
+    out: dict[str, object] = {key: stored(page, key) for key in SAVED_KEYS}
+    text = out.get("nestor.game")
+    if isinstance(text, str):
+        out["nestor.game"] = {k: v for k, v in json.loads(text).items() if k != "elapsed_ms"}
+    return out
 
 
 def first_visit(context: BrowserContext, wait_ready, query: str = "") -> Page:
