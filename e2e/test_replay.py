@@ -3,6 +3,7 @@ of a game, and broken links that change nothing."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -22,8 +23,14 @@ KEPT = ("nestor.game", "nestor.stats", "nestor.archive")
 """The keys a replay link must leave as they were."""
 
 
-def kept(page: Page) -> dict[str, str | None]:
-    return {key: stored(page, key) for key in KEPT}
+def kept(page: Page) -> dict[str, object]:
+    """What the page keeps, the saved game without its timer's time: the game in progress,
+    shown again, goes on being timed while the page shows it (that is not the link's doing)."""
+    out: dict[str, object] = {key: stored(page, key) for key in KEPT}
+    text = out.get("nestor.game")
+    if isinstance(text, str):
+        out["nestor.game"] = {k: v for k, v in json.loads(text).items() if k != "elapsed_ms"}
+    return out
 
 
 def replay_cards(page: Page) -> list[str]:
