@@ -43,7 +43,16 @@ from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, WebError
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Locator,
+    Page,
+    Request,
+    WebError,
+    expect,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_SELECTOR = "body[data-ready]"
@@ -275,6 +284,19 @@ def wait_ready_page(page: Page, timeout_ms: int = READY_TIMEOUT_MS) -> Page:
     """Wait until the page's Python has booted and set body[data-ready]."""
     page.wait_for_selector(READY_SELECTOR, state="attached", timeout=timeout_ms)
     return page
+
+
+def control(page: Page, name: str) -> Locator:
+    """The game control ``#controls [data-action=name]`` (``name`` "install": the
+    ``[data-install]`` button), visible: when it is in the closed "More" menu (Daily deal,
+    Restart, Solve; on a phone also New deal and the panels' icon buttons) that menu is
+    opened first. Raises (a Playwright timeout) if the button is not shown even then."""
+    selector = "[data-install]" if name == "install" else f'[data-action="{name}"]'
+    button = page.locator(f"#controls {selector}")
+    if not button.is_visible():
+        page.locator("#controls [data-menu]").click()
+        expect(button).to_be_visible()
+    return button
 
 
 def stored(page: Page, key: str) -> str | None:

@@ -7,7 +7,7 @@ import os
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import stored
+from conftest import control, stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, expect
 from test_play import cards_on_page, open_game, play, shown_codes
@@ -35,13 +35,13 @@ def test_axe_finds_nothing_in_the_main_states(page: Page, wait_ready) -> None:
         play(page, move)
     page.locator("[data-available]").first.click()  # a selection
     no_violations(page, "mid-game")
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     no_violations(page, "settings")
     page.keyboard.press("Escape")
-    page.click('#controls [data-action="rules"]')
+    control(page, "rules").click()
     no_violations(page, "rules")
     page.keyboard.press("Escape")
-    page.click('[data-action="keys"]')
+    control(page, "keys").click()
     no_violations(page, "keyboard help")
     page.keyboard.press("Escape")  # closes the help
     expect(page.locator("#keys-dialog")).to_be_hidden()
@@ -51,7 +51,7 @@ def test_axe_finds_nothing_in_the_main_states(page: Page, wait_ready) -> None:
         play(page, move)
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
     no_violations(page, "won")
-    page.click('[data-action="stats"]')
+    control(page, "stats").click()
     expect(page.locator("#stats-dialog table")).to_be_visible()
     no_violations(page, "statistics")
     page.keyboard.press("Escape")
@@ -123,7 +123,7 @@ def test_german_is_chosen_from_the_browser_and_can_be_switched(browser, base_url
         expect(page.locator('[data-card="QD"]')).to_have_attribute(
             "aria-label", "Karo-Dame, Spalte 1"
         )
-        page.click('#controls [data-action="settings"]')
+        control(page, "settings").click()
         page.select_option("#opt-language", "en")
         expect(page.locator('[data-action="new"]')).to_have_text("New deal")
         expect(page.locator("#rules-text h2").first).to_have_text("Goal")
@@ -142,7 +142,7 @@ def test_statistics_count_a_win_and_reset_after_confirmation(page: Page, wait_re
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
     stats = json.loads(stored(page, "nestor.stats") or "")
     assert stats["variants"]["vertical"]["won"] == 1
-    page.click('[data-action="stats"]')
+    control(page, "stats").click()
     row = page.locator("#stats-dialog tbody tr", has_text="Vertical")
     expect(row.locator("td").nth(1)).to_have_text("1")
     expect(page.locator("#stats-dialog svg[role=img]")).to_have_attribute(

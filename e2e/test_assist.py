@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import stored
+from conftest import control, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
@@ -66,12 +66,12 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
         d for d in range(50) if solve(deal_position("doublets", d)).status is Status.WINNABLE
     )
     open_game(page, wait_ready, f"?variant=doublets&deal={deal}")
-    solve_button = page.locator('[data-action="solve"]')
-    solve_button.click()
+    solve_button = page.locator('#controls [data-action="solve"]')
+    control(page, "solve").click()
     expect(page.locator("body")).to_have_attribute("data-solving", "")
     expect(solve_button).to_have_text("Stop")
     expect(page.locator("#moves-made")).not_to_have_text("0")
-    solve_button.click()
+    control(page, "solve").click()
     expect(page.locator("body")).not_to_have_attribute("data-solving", "")
     stopped_at = page.locator("#moves-made").inner_text()
     # That nothing more is played cannot be waited for: give Solve well over its pace between
@@ -81,7 +81,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     # The player can undo what Solve played, then let it finish.
     page.click('[data-action="undo"]')
     expect(page.locator("#moves-made")).to_have_text(str(int(stopped_at) - 1))
-    solve_button.click()
+    control(page, "solve").click()
     expect(page.locator("body")).to_have_attribute("data-outcome", "won", timeout=60_000)
     saved = json.loads(stored(page, "nestor.game"))
     assert saved["solver_moves"] >= 26
@@ -92,7 +92,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
 def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=overlapping&deal=0")
     expect(page.locator("#indicator")).to_be_hidden()  # off by default
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     page.check("#opt-indicator")
     won = solve(deal_position("overlapping", 0)).status is Status.WINNABLE
     expected = "yes" if won else "no"
@@ -107,7 +107,7 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     page.keyboard.press("Escape")  # the settings panel is modal: close it
     for _ in range(3):
         before = page.locator("#deal-number").inner_text()
-        page.click('[data-action="new"]')
+        control(page, "new").click()
         expect(page.locator("#deal-number")).not_to_have_text(before)
         expect(page.locator("body")).not_to_have_attribute("data-busy", "")
         deal = int(page.locator("#deal-number").inner_text())

@@ -8,7 +8,7 @@ import json
 from datetime import UTC, date, datetime
 from typing import Any
 
-from conftest import stored
+from conftest import control, stored
 from lines import winning_line
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -37,7 +37,7 @@ def open_daily(page: Page, wait_ready: Any) -> tuple[str, int, str]:
     """Open the page, press Daily deal; the deal shown and the address bar's query."""
     page.goto("/")
     wait_ready(page)
-    page.click('#controls [data-action="daily"]')
+    control(page, "daily").click()
     expect(page.locator("#daily-label")).to_be_visible()
     page.wait_for_function("() => location.search.startsWith('?daily=')")
     variant = str(page.get_attribute("body", "data-variant"))
@@ -79,7 +79,7 @@ def test_a_later_or_malformed_date_in_the_link_is_a_notice_and_loses_nothing(
         expect(page.locator("#deal-number")).to_have_text("7")
         assert page.evaluate("location.search") == "?variant=standard&deal=7"
         assert stored(page, "nestor.save") == saved and stored(page, "nestor.stats") == stats
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     page.select_option("#opt-language", "de")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     assert '"language":"de"' in (stored(page, "nestor.settings") or "")
@@ -116,7 +116,7 @@ def test_winning_the_daily_deal_counts_its_streak_and_share_copies_the_result(
     assert text.startswith(
         "Nestor, daily deal of 2026-12-01 (Doublets): won, 26 of 26 pairs, no help.\n")
     assert text.endswith("/?daily=2026-12-01")
-    page.click('#controls [data-action="stats"]')
+    control(page, "stats").click()
     expect(page.locator("#stats-dialog .daily-stats")).to_have_attribute(
         "data-daily-streak", "1")
     expect(page.locator("#stats-dialog .daily-stats")).to_contain_text(

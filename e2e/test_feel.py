@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conftest import control
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
 
@@ -142,7 +143,7 @@ def test_question_mark_opens_and_closes_the_keys_list(page: Page, wait_ready) ->
     page.keyboard.press("Escape")
     expect(page.locator("#keys-dialog")).to_be_hidden()
     # The statistics dialog does not answer "?": it stays open, no keys list over it.
-    page.click('[data-action="stats"]')
+    control(page, "stats").click()
     page.keyboard.press("?")
     expect(page.locator("#stats-dialog")).to_be_visible()
     expect(page.locator("#keys-dialog")).to_be_hidden()
@@ -369,7 +370,7 @@ def test_partners_and_the_last_move_are_marked(page: Page, wait_ready) -> None:
     marked = page.locator("[data-partner]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert sorted(marked) == sorted(game.position.partners(pair.first))
     # The setting off: nothing marked.
-    page.click('#controls [data-action="settings"]')  # a panel over the game
+    control(page, "settings").click()  # a panel over the game
     page.uncheck("#opt-highlight-partners")
     expect(page.locator("[data-partner]")).to_have_count(0)
     page.check("#opt-highlight-partners")

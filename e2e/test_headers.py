@@ -14,7 +14,7 @@ import urllib.request
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from conftest import ROOT, serve
+from conftest import ROOT, control, serve
 from playwright.sync_api import Page, Route, expect
 
 from nestor import Game, Pair
@@ -119,7 +119,7 @@ def test_game_runs_under_the_policy_without_violations(page: Page, wait_ready, p
     for variant in ("vertical", "overlapping", "strict", "doublets"):
         page.select_option("#variant", variant)
         expect(page).to_have_url(re.compile(f"variant={variant}"))
-    page.click('[data-action="new"]')
+    control(page, "new").click()
     # The panels and dialogs, each closed by its own button (a form of method "dialog",
     # which the policy's form-action 'none' must not refuse).
     for name in ("settings", "rules", "stats", "keys"):

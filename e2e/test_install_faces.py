@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from conftest import control
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
 from test_play import open_game, play
@@ -60,24 +61,25 @@ def sideways(page: Page) -> int:
 def test_install_is_offered_where_the_browser_offers_it(page: Page, wait_ready) -> None:
     page.set_viewport_size({"width": 360, "height": 640})
     open_game(page, wait_ready, "?variant=strict&deal=4")
-    control = page.locator(INSTALL)
-    expect(control).to_be_hidden()  # no offer, no control
+    button = page.locator(INSTALL)
+    expect(button).to_have_js_property("hidden", True)  # no offer, no control
     assert page.evaluate(OFFER), "the browser's own install banner must be held back"
-    expect(control).to_be_visible()
+    expect(button).to_have_js_property("hidden", False)
     expect(page.locator("html")).to_have_attribute("data-install", "prompt")
-    expect(control).to_have_accessible_name("Install")
-    # Among the less-used controls, which still share one row, and nothing goes sideways.
-    assert control.evaluate("b => b.parentElement.classList.contains('more')")
-    assert one_row(page, "#controls .more button")
+    # Among the less-used controls (on a phone in the More menu); the row stays one row and
+    # nothing goes sideways.
+    assert button.evaluate("b => b.parentElement.classList.contains('more')")
+    assert one_row(page, "#controls button")
     assert sideways(page) <= 0
-    control.click()
+    expect(control(page, "install")).to_have_accessible_name("Install")
+    button.click()
     assert page.evaluate("window.prompted") == 1
-    expect(control).to_be_hidden()  # one prompt per offer
+    expect(button).to_be_hidden()  # one prompt per offer
     expect(page.locator("#install-dialog")).not_to_have_attribute("open", "")
     page.evaluate(OFFER)  # offered again (the player said not now): back it comes
-    expect(control).to_be_visible()
+    expect(control(page, "install")).to_be_visible()
     page.evaluate("window.dispatchEvent(new Event('appinstalled'))")
-    expect(control).to_be_hidden()
+    expect(button).to_be_hidden()
     expect(page.locator("html")).not_to_have_attribute("data-install", "prompt")
     assert page.evaluate("window.prompted") == 1
 
@@ -88,10 +90,10 @@ def test_ios_safari_gets_the_how_to_in_its_language(site_context, base_url, wait
     with_settings(context, language="de")
     page = context.new_page()
     open_game(page, wait_ready, "?variant=standard&deal=7")
-    control = page.locator(INSTALL)
-    expect(control).to_be_visible()
-    expect(control).to_have_accessible_name("Installieren")
-    control.click()
+    button = control(page, "install")
+    expect(button).to_be_visible()
+    expect(button).to_have_accessible_name("Installieren")
+    button.click()
     dialog = page.locator("#install-dialog")
     expect(dialog).to_have_attribute("open", "")
     expect(dialog.locator("h2")).to_have_text("Nestor installieren")
@@ -234,7 +236,7 @@ def test_nothing_sideways_at_360_and_a_short_game_is_clean(
     page.evaluate(OFFER)  # with the Install control in the row
     assert sideways(page) <= 0, "the board with Install"
     for name in ("settings", "rules", "keys", "stats"):
-        page.click(f'#controls [data-action="{name}"]')
+        control(page, name).click()
         expect(page.locator(f"#{name}-dialog")).to_have_attribute("open", "")
         assert sideways(page) <= 0, f"the {name} dialog"
         page.keyboard.press("Escape")

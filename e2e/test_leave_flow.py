@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import stored
+from conftest import control, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
 
@@ -47,7 +47,7 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
     saved = json.loads(saved_after_save(page, "nestor.game") or "{}")
     board = page.locator("#board").inner_html()
 
-    page.click('#controls [data-action="new"]')
+    control(page, "new").click()
     expect(page.locator("#moves-made")).to_have_text("0")
     expect(page).not_to_have_url(re.compile(r"deal=7$"))
     expect(page.locator("#announce")).to_have_text(
@@ -66,19 +66,19 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
     }
     assert saved_after_save(page, "nestor.stats") == stats
     assert "standard/7" not in json.loads(stored(page, "nestor.archive") or "{}")
-    page.click('[data-action="stats"]')
+    control(page, "stats").click()
     expect(page.locator("#stats-dialog")).to_contain_text("Statistics")
     page.keyboard.press("Escape")
 
     # Restart, then Undo: the moves come back too.
-    page.click('#controls [data-action="restart"]')
+    control(page, "restart").click()
     expect(page.locator("#moves-made")).to_have_text("0")
     page.click('#controls [data-action="undo"]')
     expect(page.locator("#moves-made")).to_have_text("3")
 
     # New deal, then a move there: the game left is settled as lost, and Undo takes back
     # only that move.
-    page.click('#controls [data-action="new"]')
+    control(page, "new").click()
     expect(page).not_to_have_url(re.compile(r"deal=7$"))
     deal = int(page.locator("#deal-number").inner_text())
     first = Game("standard", deal).legal_moves()[0]
@@ -143,7 +143,7 @@ def test_a_lost_game_counts_at_once(page: Page, wait_ready) -> None:
     expect(page.locator("#status")).to_contain_text("Streak: 0 (best 0).")
     history = stats_from_text(saved_after_save(page, "nestor.stats") or "").history()
     assert [(s.deal, s.result) for s in history] == [(deal, "lost")]
-    page.click('[data-action="stats"]')
+    control(page, "stats").click()
     expect(page.locator("#stats-dialog")).to_contain_text("1")
     page.keyboard.press("Escape")
 
@@ -170,7 +170,7 @@ def test_timer_ticks_pauses_when_hidden_and_survives_a_reload(page: Page, wait_r
         re.compile(rf"^0:(0{seconds}|0{seconds + 1}|{seconds + 1}|{seconds + 2})$")
     )
     # German words for the counters.
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     page.locator("#opt-language").select_option("de")
     page.keyboard.press("Escape")  # the settings panel is modal: close it
     expect(page.locator('[data-text="time-label"]')).to_have_text("Zeit:")
@@ -209,11 +209,11 @@ def test_finish_plays_it_out(page: Page, wait_ready) -> None:
 
 def test_solve_speed_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=doublets&deal=3")
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     page.locator("#opt-solve-speed").select_option("fast")
     page.wait_for_function("() => !window.nestorSavePending")
     assert json.loads(stored(page, "nestor.settings") or "{}")["solve_speed"] == "fast"
     page.keyboard.press("Escape")  # the settings panel is modal: close it
     expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")
-    page.click('#controls [data-action="solve"]')
+    control(page, "solve").click()
     expect(page.locator("body")).to_have_attribute("data-outcome", "won", timeout=30_000)

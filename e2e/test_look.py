@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conftest import control
 from lines import find_winnable
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
@@ -177,7 +178,7 @@ def test_sounds_are_off_by_default_and_play_once_set(page: Page, wait_ready) -> 
     game.push(move)
     play(page, move)
     assert page.evaluate("() => window.nestorSound === undefined")
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     expect(page.locator("#opt-sounds")).not_to_be_checked()
     page.check("#opt-sounds")
     page.keyboard.press("Escape")
@@ -199,7 +200,7 @@ def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready
     open_game(page, wait_ready, "?variant=strict&deal=4")
     assert rows_of(page, "#controls button") <= 2
     board = page.locator("#board").bounding_box()
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     expect(page.locator("#settings-dialog")).to_have_attribute("open", "")
     page.check("#opt-four-colours")
     page.wait_for_function("() => !window.nestorSavePending")
@@ -207,7 +208,7 @@ def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready
     assert page.evaluate("() => window.scrollY") == 0
     page.keyboard.press("Escape")
     # How to play, with the odds table in the page, in the player's language.
-    page.click('#controls [data-action="rules"]')
+    control(page, "rules").click()
     odds = page.locator("#rules-dialog table.odds tbody tr")
     expect(odds).to_have_count(6)
     expect(odds.first).to_contain_text("53.29%")
@@ -222,7 +223,7 @@ def test_statistics_fit_their_dialog_without_a_frame(page: Page, wait_ready) -> 
             f"localStorage.setItem('nestor.settings', JSON.stringify({{language: '{language}'}}))"
         )
         open_game(page, wait_ready, "?variant=standard&deal=7")
-        page.click('#controls [data-action="stats"]')
+        control(page, "stats").click()
         dialog = page.locator("#stats-dialog")
         expect(dialog).to_have_attribute("open", "")
         wide, room = page.evaluate("""() => {

@@ -11,7 +11,7 @@ import re
 import threading
 import time
 
-from conftest import serve, stored
+from conftest import control, serve, stored
 from playwright.sync_api import BrowserContext, Page, expect
 
 from nestor import Game, Pair
@@ -88,7 +88,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     ]
 
     # A new deal is made and played offline too.
-    page.click('[data-action="new"]')
+    control(page, "new").click()
     expect(page.locator("#deal-number")).not_to_have_text("7")
     deal = int(page.locator("#deal-number").inner_text())
     fresh = Game("standard", deal)
@@ -132,7 +132,7 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
     expect(page).to_have_url(re.compile(r"\?variant=doublets&deal=\d+$"))
     doublets = Game("doublets", int(page.locator("#deal-number").inner_text()))
     pair(page, doublets)
-    page.locator('#controls [data-action="settings"]').click()
+    control(page, "settings").click()
     page.check('[data-setting="winnable_indicator"]')
     page.keyboard.press("Escape")  # the settings panel is modal: close it
     before = saved(page)

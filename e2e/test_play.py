@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from conftest import READY_TIMEOUT_MS, stored
+from conftest import READY_TIMEOUT_MS, control, stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, Route, expect
 
@@ -116,7 +116,7 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
     expect(page.locator("#cards-left")).to_have_text("48")
 
     # Restart: same deal, from the start.
-    page.click('[data-action="restart"]')
+    control(page, "restart").click()
     expect(page.locator("#cards-left")).to_have_text("52")
     expect(page.locator("#deal-number")).to_have_text("7")
     # Undo would bring the game back (e2e/test_leave_flow.py); Redo has nothing to redo.
@@ -207,7 +207,7 @@ def test_variants_new_deal_and_links(page: Page, wait_ready) -> None:
     page.select_option("#variant", "overlapping")
     expect(page.locator(".reserve [data-available]")).to_have_count(1)
     before = page.locator("#deal-number").inner_text()
-    page.click('[data-action="new"]')
+    control(page, "new").click()
     expect(page.locator("#deal-number")).not_to_have_text(before)
     deal = page.locator("#deal-number").inner_text()
     expect(page).to_have_url(re.compile(rf"\?variant=overlapping&deal={deal}$"))
@@ -350,7 +350,7 @@ def test_back_returns_to_the_game_left_in_progress(page: Page, wait_ready) -> No
     for move in game.legal_moves()[:1]:
         play(page, move)
     expect(page.locator("#moves-made")).to_have_text("1")
-    page.click('[data-action="new"]')
+    control(page, "new").click()
     expect(page.locator("#deal-number")).not_to_have_text("7")
     expect(page.locator("#moves-made")).to_have_text("0")
     page.go_back()

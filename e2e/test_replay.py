@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from conftest import stored
+from conftest import control, stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from test_a11y import no_violations
@@ -161,7 +161,7 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     assert kept(page) == before
 
     # German, in the replay too.
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     settings = page.locator("#settings-dialog")
     expect(settings).to_have_attribute("open", "")
     page.select_option("#opt-language", "de")

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from conftest import READY_TIMEOUT_MS
+from conftest import READY_TIMEOUT_MS, control
 from playwright.sync_api import BrowserContext, Page
 
 from nestor import VARIANTS, Game, Outcome, Pair, TurnStock
@@ -340,14 +340,14 @@ class Soak:
             self._moved()
 
     def restart(self) -> None:
-        self.click('[data-action="restart"]')
+        control(self.page, "restart").click()
         self.game = Game(self.game.variant, self.game.deal)
         self.selected = None
 
     def new_deal(self, variant: str | None = None) -> None:
         before = self.page.evaluate("location.search")
         if variant is None:
-            self.click('[data-action="new"]')
+            control(self.page, "new").click()
         else:
             self.page.select_option("#variant", variant)
         self.page.wait_for_function("s => location.search !== s", arg=before)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import stored
+from conftest import control, stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -47,7 +47,7 @@ def test_a_win_in_each_tab_both_count_and_the_same_deal_loses_no_move(
     assert {row[2] for row in stats["history"] if row[3] == "won"} == {one, twenty}
     # Each tab's statistics dialog counts both wins (A merged B's when B saved).
     for tab in (tab_a, tab_b):
-        tab.click('[data-action="stats"]')
+        control(tab, "stats").click()
         row = tab.locator("#stats-dialog tbody tr", has_text="Standard")
         expect(row.locator("td").nth(1)).to_have_text("2")
         tab.click('#stats-dialog [data-action="close"]')

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import stored
+from conftest import control, stored
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from test_play import cards_on_page, open_game, play, shown_codes
 
@@ -67,7 +67,7 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
     context, page = fresh(site_context, base_url)
     game = Game("standard", 7)
     played_deal(page, wait_ready, game, 2)
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     page.select_option("#opt-theme", "dark")
     page.wait_for_function("() => !window.nestorSavePending")
     live = page.inner_html("#board")
@@ -144,7 +144,7 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
 ) -> None:
     context, page = fresh(site_context, base_url)
     open_game(page, wait_ready, "?variant=strict&deal=4")
-    page.click('#controls [data-action="settings"]')
+    control(page, "settings").click()
     page.select_option("#opt-language", "de")
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
     page.wait_for_function("() => !window.nestorSavePending")

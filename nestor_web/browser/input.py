@@ -14,6 +14,7 @@ from pyscript import document, window
 from ..app.keymap import BACK_KEYS, NAVIGATION, command_for
 from .actuator import missing
 from .drag import Drag, DragCommands
+from .menu import Menu
 
 
 class Commands(DragCommands, Protocol):
@@ -44,6 +45,7 @@ class Input:
     def __init__(self, commands: Commands) -> None:
         self.commands = commands
         self._proxies: list[Any] = []
+        self.menu = Menu()
         for name, kind, handler in (
             ("board", "click", self.on_board_click),
             ("controls", "click", self.on_control_click),
@@ -102,6 +104,9 @@ class Input:
         if tag in ("input", "select", "textarea"):
             return
         key = str(event.key)
+        if key == "Escape" and self.menu.on_escape():
+            event.preventDefault()
+            return
         if self.commands.dialog_open():
             # The dialog handles its own keys (Esc closes it); the key that opened the keys
             # list closes it again, as the list says.

@@ -24,6 +24,7 @@ TEXTS: dict[str, str] = {
     "variant-label": N_("Variant"),
     "dismiss": N_("Dismiss"),
     "controls-label": N_("game controls"),
+    "more": N_("More"),
     "new": N_("New deal"),
     "daily": N_("Daily deal"),
     "share": N_("Share result"),
