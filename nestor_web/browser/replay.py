@@ -243,14 +243,7 @@ class ReplayMode:
         self.app.tasks.spawn(lambda: self._copy(url))
 
     async def _copy(self, url: str) -> None:
-        copied = False
-        clipboard: Any = getattr(window.navigator, "clipboard", None)
-        if not missing(clipboard):
-            try:
-                await clipboard.writeText(url)
-                copied = True
-            except Exception:  # noqa: BLE001 - any refusal (NotAllowedError, no focus...)
-                copied = False
+        copied = await to_clipboard(url)
         panel = document.getElementById("link-panel")
         document.getElementById("link-words").textContent = link_words(copied)
         field = document.getElementById("link-field")
@@ -260,3 +253,16 @@ class ReplayMode:
         if not copied:
             field.focus()
             field.select()
+
+
+async def to_clipboard(text: str) -> bool:
+    """Write ``text`` to the clipboard (Clipboard API); ``False`` if the browser has no
+    clipboard or refuses (NotAllowedError, the page without focus...)."""
+    clipboard: Any = getattr(window.navigator, "clipboard", None)
+    if missing(clipboard):
+        return False
+    try:
+        await clipboard.writeText(text)
+    except Exception:  # noqa: BLE001 - any refusal
+        return False
+    return True

@@ -28,6 +28,7 @@ from ..view.replay import link_words
 from ..view.review import review_html, review_status
 from ..view.timeline import point_at
 from .actuator import missing
+from .replay import to_clipboard
 
 if TYPE_CHECKING:
     from .root import App
@@ -224,14 +225,7 @@ class ReviewPanel:
         self.app.tasks.spawn(lambda: self._copy(url))
 
     async def _copy(self, url: str) -> None:
-        copied = False
-        clipboard: Any = getattr(window.navigator, "clipboard", None)
-        if not missing(clipboard):
-            try:
-                await clipboard.writeText(url)
-                copied = True
-            except Exception:  # noqa: BLE001 - any refusal (NotAllowedError, no focus...)
-                copied = False
+        copied = await to_clipboard(url)
         document.getElementById("review-link-words").textContent = link_words(copied)
         field = document.getElementById("review-link-field")
         field.value = url
