@@ -43,6 +43,7 @@ from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe, AxeResults
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -297,6 +298,41 @@ def control(page: Page, name: str) -> Locator:
         page.locator("#controls [data-menu]").click()
         expect(button).to_be_visible()
     return button
+
+
+# True once nothing on the page moves: no animation or transition is running but the endless
+# ones (the loading bar's shimmer, a spinner), which change no colour or place of the content.
+STILL = """() => !window.nestorSavePending && document.getAnimations().every(
+    (a) => a.playState !== "running"
+           || a.effect === null
+           || a.effect.getComputedTiming().endTime === Infinity)"""
+
+
+def still(page: Page, timeout_ms: float = 10_000) -> Page:
+    """Wait until the page is still: no finite animation or transition running (a pair's
+    flight, the end screen's arrival, the last move's mark, a drag sliding back) and no save
+    pending. Read a state (axe, a screenshot, a contrast measure) only after this: a check in
+    the middle of a fade reads blended colours."""
+    page.wait_for_function(STILL, timeout=timeout_ms)
+    return page
+
+
+AXE = Axe()
+
+
+def axe_run(page: Page, **options: Any) -> AxeResults:
+    """axe-core on ``page`` once it is :func:`still`; ``options`` go to ``Axe.run``."""
+    return AXE.run(still(page), **options)
+
+
+def axe_violations(page: Page, context: str | None = None) -> list[str]:
+    """axe-core's violations on the still page (within ``context``, a selector), one line
+    each: the rule, its help, how many nodes and the first node's selector."""
+    results = axe_run(page, context=context)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
+        for v in results.response["violations"]
+    ]
 
 
 def stored(page: Page, key: str) -> str | None:

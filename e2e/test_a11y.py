@@ -6,8 +6,7 @@ import json
 import os
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from conftest import control, stored
+from conftest import axe_violations, control, stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, expect
 from test_play import cards_on_page, open_game, play, shown_codes
@@ -15,15 +14,10 @@ from test_play import cards_on_page, open_game, play, shown_codes
 from nestor import VARIANTS, Game, Pair
 
 SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
-AXE = Axe()
 
 
 def no_violations(page: Page, state: str) -> None:
-    results = AXE.run(page)
-    found = [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
-        for v in results.response["violations"]
-    ]
+    found = axe_violations(page)
     assert found == [], f"axe, {state}:\n" + "\n".join(found)
 
 

@@ -3,7 +3,7 @@ words, its buttons, Escape, the focus, a reload, German, axe; no request leaves 
 
 from __future__ import annotations
 
-from axe_playwright_python.sync_playwright import Axe
+from conftest import axe_run, axe_violations
 from lines import find_winnable, losing_line
 from playwright.sync_api import BrowserContext, Page, expect
 from test_play import cards_on_page, open_game, play, shown_codes
@@ -13,17 +13,12 @@ from nestor.link import record_query
 from nestor.solver import Status, solve
 
 END = "[data-end-screen]"
-AXE = Axe()
 
 
 def no_violations_in_end_screen(page: Page, state: str) -> None:
     """axe-core over the end screen (and the page around it: its names and colours)."""
     for context in (END, None):
-        results = AXE.run(page, context=context)
-        found = [
-            f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
-            for v in results.response["violations"]
-        ]
+        found = axe_violations(page, context)
         assert found == [], f"axe, {state} ({context or 'page'}):\n" + "\n".join(found)
 
 
@@ -97,6 +92,42 @@ def test_a_win_shows_the_end_screen_and_play_again_restores_the_deal(
     expect(page.locator("body")).not_to_have_attribute("data-end", "shown")
     assert page.evaluate("document.activeElement.dataset.card || ''") != ""  # on the board
     assert page_log.external_requests() == []
+
+
+# Shows the end screen again (hidden, then shown: its arrival animation starts over), pauses
+# every animation on it at ``share`` of its duration, and says how many there were.
+ARRIVAL_AT = """(share) => {
+  const end = document.querySelector("[data-end-screen]");
+  end.hidden = true;
+  void end.offsetWidth;
+  end.hidden = false;
+  const found = end.getAnimations({ subtree: true });
+  for (const a of found) {
+    a.pause();
+    a.currentTime = share * a.effect.getComputedTiming().endTime;
+  }
+  return found.length;
+}"""
+
+
+def test_the_end_screen_is_legible_from_its_first_frame(page: Page, wait_ready) -> None:
+    """Issue 18: axe found the end screen's buttons grey (2.53:1) half-way through its fade.
+    It arrives by moving, its text at full contrast in every frame of the arrival."""
+    page.emulate_media(reduced_motion="no-preference")
+    open_game(page, wait_ready, "?variant=standard&deal=2")
+    for move in losing_line("standard", 2):
+        play(page, move)
+    expect(page.locator(END)).to_be_visible()
+    for share in (0.0, 0.25, 0.5, 0.75):
+        assert page.evaluate(ARRIVAL_AT, share) >= 1, "the end screen arrives with no animation"
+        opacity = page.evaluate(
+            "getComputedStyle(document.querySelector('[data-end-screen]')).opacity")
+        assert opacity == "1", f"at {share:.0%} of its arrival the end screen is {opacity} opaque"
+        results = axe_run(page, context=END, options={"runOnly": ["color-contrast"]})
+        assert results.response["violations"] == [], f"at {share:.0%} of its arrival"
+        assert results.response["passes"], "axe checked no text on the end screen"
+    page.evaluate("document.querySelector('[data-end-screen]').getAnimations()"
+                  ".forEach((a) => a.finish())")
 
 
 def test_a_loss_escape_show_again_undo_and_new_deal(page: Page, wait_ready, page_log) -> None:

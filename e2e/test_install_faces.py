@@ -4,15 +4,13 @@ sideways at 360 px in either language, and a short game without a console error 
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from conftest import control
+from conftest import axe_run, control
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
 from test_play import open_game, play
 
 from nestor import Game
 
-AXE = Axe()
 INSTALL = "#controls [data-install]"
 IPHONE_SAFARI = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
@@ -161,7 +159,7 @@ def test_court_cards_are_told_apart_at_a_glance(page: Page, wait_ready) -> None:
 
 def contrast_problems(page: Page) -> list[str]:
     """The nodes axe-core's color-contrast rule finds wanting (WCAG AA), with its summary."""
-    results = AXE.run(page, options={"runOnly": ["color-contrast"]})
+    results = axe_run(page, options={"runOnly": ["color-contrast"]})
     return [
         f"{n['target']}: {n['failureSummary']}"
         for v in results.response["violations"] for n in v["nodes"]
@@ -208,7 +206,7 @@ def test_the_board_has_enough_contrast(page: Page, wait_ready, theme: str) -> No
     page.evaluate(OFFER)  # the Install control shown too
     assert contrast_problems(page) == [], theme
     # The rule looked at the board's words...
-    checked = AXE.run(page, context="#board",
+    checked = axe_run(page, context="#board",
                       options={"runOnly": ["color-contrast"], "resultTypes": ["passes"]})
     assert checked.response["passes"], "axe checked nothing on the board"
     # ...but passes over a one-letter text (K, Q, J) as too short to judge: the court panels'

@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from conftest import axe_violations
 from lines import find_winnable
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
 
 SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
-AXE = Axe()
 TOGGLE = "#controls [data-menu]"
 MENU = "#more-menu"
 ROW_TOPS = """() => [...new Set([...document.querySelectorAll('#controls button')]
@@ -41,10 +40,7 @@ def sideways(page: Page) -> int:
 
 
 def no_violations(page: Page, state: str) -> None:
-    found = [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
-        for v in AXE.run(page).response["violations"]
-    ]
+    found = axe_violations(page)
     assert found == [], f"axe, {state}:\n" + "\n".join(found)
 
 
