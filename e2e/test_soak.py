@@ -387,6 +387,7 @@ class Soak:
             self._moved()
         self.expect_shown(other)
         other.close()
+        self.page.bring_to_front()  # back to the first tab (a tab behind draws no frames)
         del selected  # the first tab shows the second's game: its selection is gone
         self.expect_shown()
 

@@ -23,6 +23,7 @@ def open_tab(context: BrowserContext, wait_ready, query: str) -> Page:
 
 
 def play(page: Page, move: Pair) -> None:
+    page.bring_to_front()  # the player looks at this tab (a tab behind draws no frames)
     for card in move.cards:
         page.click(f'[data-card="{card}"][data-available]')
 

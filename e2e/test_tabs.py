@@ -20,6 +20,7 @@ def open_tab(context: BrowserContext, wait_ready, query: str) -> Page:
 
 def play(page: Page, move: Move) -> None:
     assert isinstance(move, Pair)
+    page.bring_to_front()  # the player looks at this tab (a tab behind draws no frames)
     for card in move.cards:
         page.click(f'[data-card="{card}"][data-available]')
 
