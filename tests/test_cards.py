@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import (
     DECK,
@@ -96,7 +97,7 @@ def test_every_card_reads_back_in_every_spelling(card):
 
 
 @given(st.one_of(st.text(max_size=5), st.text(alphabet="0123456789AJQKTCDHSXaqhs \t", max_size=4)))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 def test_parse_card_returns_a_deck_card_or_raises_card_error(text):
     try:
         code = parse_card(text)

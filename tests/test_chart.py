@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import NestorError
 from nestor_web.app.statistics import RESULTS, Settlement, Stats
@@ -176,7 +177,7 @@ step = st.tuples(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(step, max_size=60))
 def test_chart_of_random_play_draws_each_settled_game(steps: list[tuple[Any, ...]]):
     stats = Stats()

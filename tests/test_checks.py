@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import DealNumberError, NestorError, RecordError, check_deal_number, whole_number
 from nestor.checks import number_text
@@ -70,7 +71,7 @@ def test_huge_numbers_make_short_messages_and_details():
 
 
 @given(st.integers(-(2**70), 2**70), st.integers(-50, 50), st.integers(-50, 50))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_whole_number_accepts_exactly_the_range(value, low, span):
     high = low + abs(span)
     if low <= value <= high:

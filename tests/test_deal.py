@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import (
     DECK,
@@ -459,7 +460,7 @@ def test_rectify_reports_a_misdeal():
 
 
 @given(st.sampled_from(list(VARIANTS)), st.integers(0, MAX_DEAL - 1))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_any_deal_is_a_valid_layout(name, number):
     position = deal_position(name, number)
     assert_valid_layout(position)
@@ -504,7 +505,7 @@ def test_check_deal_number_rejects(value, fragment):
 
 
 @given(st.integers(-(2**40), 2**40))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_check_deal_number_range(number):
     if 0 <= number < 2**32:
         assert check_deal_number(number) == number

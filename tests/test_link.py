@@ -9,6 +9,7 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import DECK, RANKS, VARIANTS, Game, Move, Pair, Record, RecordError, TurnStock
 from nestor.link import (
@@ -74,7 +75,7 @@ def test_any_text_decodes_to_its_one_code_or_is_refused_with_a_code(text):
 
 
 @given(st.sampled_from(sorted(VARIANTS)), st.integers(0, 2**32 - 1), st.integers(0, 99))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_a_played_game_round_trips_through_its_link(variant, deal, seed):
     game = played(variant, deal, seed)
     record = game.record()

@@ -22,6 +22,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
+from profiles import examples, whole
 
 from nestor import (
     DECK,
@@ -37,7 +38,7 @@ from nestor import (
     TurnStock,
 )
 
-DEALS_PER_VARIANT = 2000
+DEALS_PER_VARIANT = whole(2000)
 VARIANT_NAMES = list(VARIANTS)
 
 
@@ -236,7 +237,7 @@ def test_random_play_on_misdeals_and_the_last_deal(variant, deal):
     deal=st.integers(0, MAX_DEAL - 1),
     seed=st.integers(0, 2**32),
 )
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_random_play_on_any_deal(variant, deal, seed):
     play_and_check(variant, deal, seed)
 
@@ -326,7 +327,8 @@ def test_position_texts_read_back():
     seen: Counter[tuple[str, bool]] = Counter()
 
     @given(position_texts())
-    @settings(max_examples=ROUND_TRIP_EXAMPLES, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=whole(ROUND_TRIP_EXAMPLES), deadline=None, derandomize=True,
+              database=None)
     def check(case: tuple[str, str, Position | None]) -> None:
         how, text, expected = case
         try:
@@ -386,7 +388,8 @@ def test_record_texts_read_back():
     seen: Counter[tuple[str, bool]] = Counter()
 
     @given(record_texts())
-    @settings(max_examples=ROUND_TRIP_EXAMPLES, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=whole(ROUND_TRIP_EXAMPLES), deadline=None, derandomize=True,
+              database=None)
     def check(case: tuple[str, str, Record | None, Position | None]) -> None:
         how, text, expected, reached = case
         try:
@@ -411,7 +414,7 @@ def test_record_texts_read_back():
 
 
 @given(st.text(max_size=40))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_any_text_is_a_position_or_a_nestor_error(text):
     """Arbitrary text: almost never a position, and then a NestorError, never another error."""
     try:
@@ -422,7 +425,7 @@ def test_any_text_is_a_position_or_a_nestor_error(text):
 
 
 @given(st.text(max_size=30))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_any_text_is_a_record_or_a_nestor_error(text):
     try:
         record = Record.from_text(text)
@@ -493,5 +496,7 @@ class UndoRedo(RuleBasedStateMachine):
         assert self.game.position == self.replayed(self.cursor)
 
 
-UndoRedo.TestCase.settings = settings(max_examples=40, stateful_step_count=40, deadline=None)
+UndoRedo.TestCase.settings = settings(
+    max_examples=examples(40), stateful_step_count=40, deadline=None
+)
 test_undo_redo_matches_a_model = UndoRedo.TestCase

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from test_solver import (
     brute_chance,
     brute_winnable,
@@ -269,7 +270,7 @@ def test_small_positions_match_brute_force(variant):
 
 
 @given(small_positions(), st.randoms(use_true_random=False))
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_review_matches_brute_force_hypothesis(p, rng):
     line = random_line(rng, p)
     check(review_from(p, line), brute_reference(p, line))
@@ -511,7 +512,7 @@ def test_results_are_immutable():
 
 
 @given(st.sampled_from(list(VARIANTS)), st.integers(0, 2**32 - 1), st.randoms())
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_records_round_trip_and_review_the_same(variant, deal, rng):
     line = random_line(rng, deal_position(variant, deal), finish=False)
     record = Record(VARIANTS[variant], deal, tuple(line))
@@ -625,7 +626,7 @@ def test_a_won_game_is_its_own_proof_for_its_positions(variant):
     st.randoms(use_true_random=False),
     st.sampled_from(["random", "greedy", "partial"]),
 )
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_shared_review_says_what_fresh_searches_say(variant, deal, rng, player):
     """Whole games, finished or not: the review (the game's positions bisected first, lost
     pairs carried along the game, lines repaired, one memo for every search) against a

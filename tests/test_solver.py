@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import MAX_DEAL, Game, deal_position
 from nestor.cards import RANKS, SUITS
@@ -276,7 +277,7 @@ def small_positions(draw: st.DrawFn) -> Position:
 
 
 @given(small_positions())
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_solver_matches_brute_force_hypothesis(p):
     check_solution(p)
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import MAX_DEAL, DealNumberError, NestorError, VariantError
 from nestor_web.app.statistics import (
@@ -700,7 +701,7 @@ step = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(step, max_size=60))
 def test_random_play_keeps_the_invariants_and_matches_a_model(steps: list[tuple[Any, ...]]):
     stats, model = Stats(), Model()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import MAX_DEAL, NestorError
 from nestor_web.app.statistics import DEAL_MEMORY, HISTORY_SIZE, DailyStats, Stats
@@ -412,7 +413,7 @@ step = st.tuples(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(step, max_size=60))
 def test_random_play_reads_back_equal(steps: list[tuple[Any, ...]]):
     stats = Stats()

@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from nestor_web.app.statistics import DailyStats, Stats
 
@@ -147,7 +148,7 @@ def play(stats: Stats, steps: list[tuple[Any, ...]], now: int) -> int:
     return now
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(step, max_size=15), st.lists(step, max_size=15), st.lists(step, max_size=15),
        st.booleans())
 def test_merging_is_a_union_the_same_both_ways_and_idempotent(
@@ -226,7 +227,7 @@ def test_a_reset_of_everything_resets_the_daily_record_and_the_other_tab_learns_
     assert tab_a.daily_summary(DAY + timedelta(days=5)).days_won == 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.sets(st.integers(0, 40)), st.sets(st.integers(0, 40)), st.sets(st.integers(0, 40)))
 def test_merging_daily_records_is_a_union_the_same_both_ways(
     common: set[int], only_a: set[int], only_b: set[int]
