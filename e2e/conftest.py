@@ -223,14 +223,93 @@ def _report_late(item: pytest.Item, context: BrowserContext) -> None:
 def context(
     context: BrowserContext, request: pytest.FixtureRequest, base_url: str
 ) -> Iterator[BrowserContext]:
+    """A fresh browser context (a profile of its own, service workers allowed), recorded and
+    checked. Ask for it only when the test needs what the shared one cannot give: a fresh
+    profile or HTTP cache, a service worker, two tabs, a reload of a profile's first visit,
+    permissions or init scripts for the whole context; the test says why in one line."""
     _watch(request.node, context, base_url)
     yield context
     _report_late(request.node, context)
 
 
+# The kinds of site data Storage.clearDataForOrigin removes between two tests in the shared
+# context: everything the origin keeps (the game's localStorage and IndexedDB copy, PyScript's
+# own IndexedDB store, caches, cookies), but not the HTTP cache, which is what is shared.
+CLEARED = ",".join((
+    "cookies", "file_systems", "indexeddb", "local_storage", "shader_cache",
+    "websql", "service_workers", "cache_storage", "storage_buckets",
+))
+
+
+class SharedContext:
+    """The worker's one browser context for the ``page`` fixture, and the recording of the
+    test that uses it now (the context's event handlers are attached once and hand each event
+    to :attr:`log`)."""
+
+    def __init__(self, context: BrowserContext, origin: str) -> None:
+        self.context = context
+        self.origin = origin.rstrip("/")
+        self.log = PageLog(origin=self.origin)
+        context.on("request", lambda r: self.log.on_request(r))
+        context.on("console", lambda m: self.log.on_console(m))
+        context.on("weberror", lambda e: self.log.on_web_error(e))
+        context.expose_function("__nestorCspViolation", lambda t: self.log.on_csp_violation(t))
+        context.add_init_script(CSP_LISTENER)
+
+    def fresh_page(self, item: pytest.Item) -> Page:
+        """A new page in the shared context, the origin's site data cleared first (no page of
+        it is open then, so nothing writes while it is cleared); events from now on are
+        recorded for ``item``."""
+        for old in self.context.pages:
+            old.close()
+        page = self.context.new_page()
+        cdp = self.context.new_cdp_session(page)
+        try:
+            cdp.send("Storage.clearDataForOrigin",
+                     {"origin": self.origin, "storageTypes": CLEARED})
+        finally:
+            cdp.detach()
+        self.log = PageLog(origin=self.origin)
+        item.stash.setdefault(_PAGE_LOGS, []).append(self.log)
+        return page
+
+
+@pytest.fixture(scope="session")
+def shared_context(
+    browser: Browser, browser_context_args: dict[str, Any], base_url: str
+) -> Iterator[SharedContext]:
+    """The worker's browser context behind ``page``: one for all its tests, so every boot after
+    the first finds the runtime (9.6 MB of wasm) in the HTTP cache, as a return visit does;
+    service workers blocked (each test would precache 13 MB again), site data cleared before
+    each test."""
+    context = browser.new_context(**browser_context_args, service_workers="block")
+    shared = SharedContext(context, base_url)
+    yield shared
+    with contextlib.suppress(Exception):
+        context.close()
+
+
 @pytest.fixture
-def page_log(context: BrowserContext, request: pytest.FixtureRequest) -> PageLog:
-    """What this test's ``context`` did so far: requests, console and page errors, violations."""
+def page(request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A new page with empty site data: in the test's own ``context`` if it asked for one,
+    else in the worker's :func:`shared_context` (the HTTP cache warm, no service worker)."""
+    if "context" in request.fixturenames:
+        own: BrowserContext = request.getfixturevalue("context")
+        yield own.new_page()
+        return
+    shared: SharedContext = request.getfixturevalue("shared_context")
+    page = shared.fresh_page(request.node)
+    yield page
+    _report_late(request.node, shared.context)
+    for opened in shared.context.pages:
+        with contextlib.suppress(Exception):
+            opened.close()
+
+
+@pytest.fixture
+def page_log(page: Page, request: pytest.FixtureRequest) -> PageLog:
+    """What this test's page (and its context) did so far: requests, console and page errors,
+    policy violations."""
     return request.node.stash[_PAGE_LOGS][0]
 
 
@@ -302,7 +381,11 @@ def control(page: Page, name: str) -> Locator:
 
 # True once nothing on the page moves: no animation or transition is running but the endless
 # ones (the loading bar's shimmer, a spinner), which change no colour or place of the content.
-STILL = """() => !window.nestorSavePending && document.getAnimations().every(
+SAVED = "!window.nestorSavePending && !(window.nestorDurable && window.nestorDurable.writing)"
+"""True once no save is pending: none scheduled (the page saves in the task after it draws)
+and none on its way to the IndexedDB copy."""
+
+STILL = f"""() => {SAVED} && document.getAnimations().every(
     (a) => a.playState !== "running"
            || a.effect === null
            || a.effect.getComputedTiming().endTime === Infinity)"""
@@ -335,10 +418,17 @@ def axe_violations(page: Page, context: str | None = None) -> list[str]:
     ]
 
 
+def saves_done(page: Page) -> Page:
+    """Wait until no save is pending (:data:`SAVED`): the page's saves are in localStorage
+    and in the IndexedDB copy."""
+    page.wait_for_function(f"() => {SAVED}")
+    return page
+
+
 def stored(page: Page, key: str) -> str | None:
-    """localStorage[key] once the page has saved: saving runs in the task after the board
-    is drawn, and ``window.nestorSavePending`` is true until then."""
-    page.wait_for_function("() => !window.nestorSavePending")
+    """localStorage[key] once the page has saved (:func:`saves_done`): saving runs in the task
+    after the board is drawn, and the IndexedDB copy's write completes after that."""
+    saves_done(page)
     value = page.evaluate("k => localStorage.getItem(k)", key)
     return value if isinstance(value, str) else None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import control, stored
+from conftest import control, saves_done, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
@@ -65,6 +65,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     deal = next(
         d for d in range(50) if solve(deal_position("doublets", d)).status is Status.WINNABLE
     )
+    page.clock.install()  # runs in real time until the test moves it on
     open_game(page, wait_ready, f"?variant=doublets&deal={deal}")
     solve_button = page.locator('#controls [data-action="solve"]')
     control(page, "solve").click()
@@ -74,9 +75,11 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     control(page, "solve").click()
     expect(page.locator("body")).not_to_have_attribute("data-solving", "")
     stopped_at = page.locator("#moves-made").inner_text()
-    # That nothing more is played cannot be waited for: give Solve well over its pace between
-    # two pairs (SOLVE_PAUSE_MS at the normal speed, 0.6 s) to play one, and see that it did not.
-    page.wait_for_timeout(1500)
+    # That nothing more is played cannot be waited for: move the page's clock on by well over
+    # Solve's pace between two pairs (SOLVE_PAUSE_MS at the normal speed, 0.6 s), so any pair it
+    # had due is played, and see that none was.
+    page.clock.fast_forward(1500)
+    saves_done(page)  # a round trip after the timers that came due
     expect(page.locator("#moves-made")).to_have_text(stopped_at)
     # The player can undo what Solve played, then let it finish.
     page.click('[data-action="undo"]')

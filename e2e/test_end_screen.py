@@ -3,7 +3,7 @@ words, its buttons, Escape, the focus, a reload, German, axe; no request leaves 
 
 from __future__ import annotations
 
-from conftest import axe_run, axe_violations
+from conftest import axe_run, axe_violations, saves_done
 from lines import find_winnable, losing_line
 from playwright.sync_api import BrowserContext, Page, expect
 from test_play import cards_on_page, open_game, play, shown_codes
@@ -215,7 +215,7 @@ def test_unwinnable_deal_reload_and_copy_link(
     expect(page.locator(END)).to_be_hidden()
 
     # A reload of the finished game shows its end screen again (closing it is not saved).
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     page.reload()
     wait_ready(page)
     end = page.locator(END)

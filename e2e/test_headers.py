@@ -15,7 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from conftest import ROOT, control, serve
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from nestor import Game, Pair
 
@@ -99,7 +99,10 @@ def test_manifest_and_icons(base_url) -> None:
     assert png_size(get(urljoin(base_url + "/", links["apple-touch-icon"]))) == (180, 180)
 
 
-def test_game_runs_under_the_policy_without_violations(page: Page, wait_ready, page_log) -> None:
+def test_game_runs_under_the_policy_without_violations(
+    context: BrowserContext, page: Page, wait_ready, page_log
+) -> None:
+    # Its own context: the service worker runs under the policy too.
     response = page.goto("/?variant=standard&deal=7")
     assert response is not None
     policy = serve.headers_for(RULES, "/")["Content-Security-Policy"]

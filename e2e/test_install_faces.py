@@ -4,7 +4,7 @@ sideways at 360 px in either language, and a short game without a console error 
 from __future__ import annotations
 
 import pytest
-from conftest import axe_run, control
+from conftest import axe_run, control, saves_done
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
 from test_play import open_game, play
@@ -257,5 +257,5 @@ def test_nothing_sideways_at_360_and_a_short_game_is_clean(
         page.select_option("#variant", variant)
         expect(page.locator("body")).to_have_attribute("data-variant", variant)
         assert sideways(page) <= 0, variant
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     assert page_log.console_errors == [] and page_log.page_errors == [], page_log

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import control, stored
+from conftest import control, saves_done, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
 
@@ -30,7 +30,7 @@ def play(page: Page, move: Move) -> None:
 
 
 def saved_after_save(page: Page, key: str) -> str | None:
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     return stored(page, key)
 
 
@@ -94,6 +94,7 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
 def test_arrow_keys_on_the_variant_picker_deal_nothing_until_committed(
     page: Page, wait_ready
 ) -> None:
+    page.clock.install()  # runs in real time until the test moves it on
     open_game(page, wait_ready, "?variant=standard&deal=11")
     picker = page.locator("#variant")
     picker.focus()
@@ -102,7 +103,7 @@ def test_arrow_keys_on_the_variant_picker_deal_nothing_until_committed(
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     assert picker.evaluate("e => e.value") == "vertical"  # Chromium moved the choice
-    page.wait_for_timeout(300)
+    page.clock.fast_forward(300)  # anything the page had due in that time has run
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=11$"))
     expect(page.locator("body")).to_have_attribute("data-variant", "standard")
     page.keyboard.press("ArrowUp")
@@ -115,7 +116,7 @@ def test_arrow_keys_on_the_variant_picker_deal_nothing_until_committed(
     expect(page.locator("body")).to_have_attribute("data-variant", "strict")
     # Browsing, then leaving the picker commits what it shows.
     page.keyboard.press("ArrowDown")
-    page.wait_for_timeout(300)
+    page.clock.fast_forward(300)
     expect(page.locator("body")).to_have_attribute("data-variant", "strict")
     page.keyboard.press("Tab")
     expect(page.locator("body")).to_have_attribute("data-variant", "vertical")
@@ -149,10 +150,12 @@ def test_a_lost_game_counts_at_once(page: Page, wait_ready) -> None:
 
 
 def test_timer_ticks_pauses_when_hidden_and_survives_a_reload(page: Page, wait_ready) -> None:
+    page.clock.install()  # runs in real time until the test moves it on
     open_game(page, wait_ready, "?variant=standard&deal=7")
     expect(page.locator("#timer")).to_have_text("0:00")
     play(page, Game("standard", 7).legal_moves()[0])
-    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:0[2-9]$"), timeout=15_000)
+    page.clock.fast_forward(2500)
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:0[2-9]$"))
     # Hidden: the page says so as a browser does when the tab goes to the background.
     page.evaluate("""() => {
         Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
@@ -161,7 +164,8 @@ def test_timer_ticks_pauses_when_hidden_and_survives_a_reload(page: Page, wait_r
     saved = json.loads(saved_after_save(page, "nestor.game") or "{}")
     assert saved["elapsed_ms"] >= 2000
     shown = page.locator("#timer").inner_text()
-    page.wait_for_timeout(2500)
+    page.clock.fast_forward(2500)
+    saves_done(page)  # a round trip after the ticks that came due
     expect(page.locator("#timer")).to_have_text(shown)  # paused
     page.reload()
     wait_ready(page)
@@ -211,7 +215,7 @@ def test_solve_speed_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=doublets&deal=3")
     control(page, "settings").click()
     page.locator("#opt-solve-speed").select_option("fast")
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     assert json.loads(stored(page, "nestor.settings") or "{}")["solve_speed"] == "fast"
     page.keyboard.press("Escape")  # the settings panel is modal: close it
     expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import control
+from conftest import control, saves_done
 from lines import find_winnable
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
@@ -203,7 +203,7 @@ def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready
     control(page, "settings").click()
     expect(page.locator("#settings-dialog")).to_have_attribute("open", "")
     page.check("#opt-four-colours")
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     assert page.locator("#board").bounding_box() == board
     assert page.evaluate("() => window.scrollY") == 0
     page.keyboard.press("Escape")

@@ -7,9 +7,9 @@ import os
 import re
 
 import pytest
-from conftest import READY_TIMEOUT_MS, control, stored
+from conftest import READY_TIMEOUT_MS, control, saves_done, stored
 from lines import find_winnable, losing_line
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from nestor import Game, Move, Pair, TurnStock
 
@@ -215,7 +215,10 @@ def test_variants_new_deal_and_links(page: Page, wait_ready) -> None:
     assert cards_on_page(page) == shown_codes(Game("overlapping", int(deal)))
 
 
-def test_bad_link_is_reported_while_loading_is_shown(page: Page, wait_ready) -> None:
+def test_bad_link_is_reported_while_loading_is_shown(
+    context: BrowserContext, page: Page, wait_ready
+) -> None:
+    # Its own context: the loading line counts the service worker's download.
     # Hold back the interpreter until the page has been seen saying that it is loading. The
     # context's route sees the service worker's requests too (it precaches the wasm first).
     held: list[Route] = []
@@ -297,7 +300,7 @@ def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) ->
     move = game.legal_moves()[0]
     play(page, move)
     game.push(move)
-    page.wait_for_function("() => window.nestorSavePending === false")
+    saves_done(page)
     expect(page.locator("#notice")).to_be_hidden()
     assert json.loads(page.evaluate(DURABLE_GAME))["moves"] == [str(move)]
     # IndexedDB refuses as well: now the move is not kept anywhere, and the notice says why.

@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from conftest import control, stored
+from conftest import control, saves_done, stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from test_a11y import no_violations
@@ -70,6 +70,7 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
 ) -> None:
     # A game in progress, with moves, and its statistics.
     start = Game("standard", 7)
+    page.clock.install()  # runs in real time until the test moves it on
     open_game(page, wait_ready, "?variant=standard&deal=7")
     first = start.legal_moves()[0]
     play(page, first)
@@ -156,7 +157,8 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     expect(body).to_have_attribute("data-replay-cursor", "1", timeout=20_000)
     page.click('[data-replay-command="play"]')
     stopped = cursor(page)
-    page.wait_for_timeout(2000)  # more than two moves' time: it stays where it stopped
+    page.clock.fast_forward(2000)  # more than two moves' time: it stays where it stopped
+    saves_done(page)  # a round trip after the timers that came due
     assert cursor(page) == stopped
     assert kept(page) == before
 

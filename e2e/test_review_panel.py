@@ -163,8 +163,8 @@ def test_the_strict_review_follows_the_chance_in_german(page: Page, wait_ready) 
     record, turning = first_move_loss("strict")
     engine = review(record)
     assert engine.cuts and engine.turning_point == turning
-    page.context.add_init_script("localStorage.setItem('nestor.settings', "
-                                 "JSON.stringify({language: 'de'}))")
+    page.add_init_script("localStorage.setItem('nestor.settings', "
+                         "JSON.stringify({language: 'de'}))")
     open_game(page, wait_ready, f"?variant=strict&deal={record.deal}")
     for move in record.moves:
         play(page, move)

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from conftest import READY_TIMEOUT_MS, control
+from conftest import READY_TIMEOUT_MS, control, saves_done
 from playwright.sync_api import BrowserContext, Page
 
 from nestor import VARIANTS, Game, Outcome, Pair, TurnStock
@@ -172,7 +172,7 @@ class Soak:
 
     def _ready(self, page: Page) -> None:
         page.wait_for_selector("body[data-ready]", state="attached", timeout=READY_TIMEOUT_MS)
-        page.wait_for_function("() => !window.nestorSavePending")
+        saves_done(page)
 
     def _take_deal(self) -> None:
         """The deal the page shows now (from its address) is the model's, fresh."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import control, stored
+from conftest import control, saves_done, stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -40,8 +40,8 @@ def test_a_win_in_each_tab_both_count_and_the_same_deal_loses_no_move(
     for move in line_twenty:  # B was never reloaded
         play(tab_b, move)
     expect(tab_b.locator("body")).to_have_attribute("data-outcome", "won")
-    tab_b.wait_for_function("() => !window.nestorSavePending")
-    tab_a.wait_for_function("() => !window.nestorSavePending")
+    saves_done(tab_b)
+    saves_done(tab_a)
     stats = json.loads(stored(tab_b, "nestor.stats") or "")
     assert stats["variants"]["standard"]["played"] == 2
     assert stats["variants"]["standard"]["won"] == 2
@@ -65,7 +65,7 @@ def test_a_win_in_each_tab_both_count_and_the_same_deal_loses_no_move(
         assert isinstance(move, Pair)
         play(tab_a, move)
         game.push(move)
-    tab_a.wait_for_function("() => !window.nestorSavePending")
+    saves_done(tab_a)
     notice = tab_b.locator("#notice")
     expect(notice).to_contain_text("This game was played on in another tab")
     for card in game.position.available():  # B shows A's position

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import control, stored
+from conftest import control, saves_done, stored
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from test_play import cards_on_page, open_game, play, shown_codes
 
@@ -69,7 +69,7 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
     played_deal(page, wait_ready, game, 2)
     control(page, "settings").click()
     page.select_option("#opt-theme", "dark")
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     live = page.inner_html("#board")
     held = hold_pyscript(context)
     page.reload(wait_until="domcontentloaded")
@@ -119,7 +119,7 @@ def test_a_stale_or_broken_stored_board_is_ignored(
     context, page = fresh(site_context, base_url)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     if board == "stale":  # a board of another state of the game
         data = json.loads(stored(page, "nestor.board") or "")
         data["game"] = data["game"].replace('"cursor":1', '"cursor":0')
@@ -147,7 +147,7 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
     control(page, "settings").click()
     page.select_option("#opt-language", "de")
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     held = hold_pyscript(context)
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("body")).to_have_attribute("data-waking", "")
@@ -171,7 +171,7 @@ def test_the_page_does_not_move_on_first_and_return_visits(
     open_game(page, wait_ready)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
     first = page.evaluate("window.__cls")
-    page.wait_for_function("() => !window.nestorSavePending")
+    saves_done(page)
     page.reload()
     wait_ready(page)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")

@@ -12,6 +12,8 @@
 //                                   "strict" (flushed to disk before it completes); a Promise
 //                                   of null once complete, or of the error's name (nothing of
 //                                   it stored)
+//   window.nestorDurable.writing    how many writes have begun and not completed (a hook for
+//                                   tests: 0 once every save so far is in the copy)
 //
 //   window.nestorDurable.alone      a Promise of true when this page is the only page of the
 //                                   game open, false when another is, null when the browser
@@ -71,7 +73,11 @@
     });
   }
 
+  let writing = 0; // writes begun and not complete: window.nestorDurable.writing
+
   function write(seq, entries) {
+    writing += 1;
+    const done = (result) => { writing -= 1; return result; };
     return opened.then((db) => {
       if (!db) return "NotSupportedError";
       return new Promise((resolve) => {
@@ -89,7 +95,7 @@
         transaction.onabort = () => resolve(
           transaction.error && transaction.error.name ? transaction.error.name : "AbortError");
       });
-    });
+    }).then(done, (error) => done(error && error.name ? error.name : "Error"));
   }
 
   function presence() {
@@ -118,5 +124,6 @@
     snapshot: opened.then((db) => (db ? read(db) : null)),
     write: write,
     alone: alone,
+    get writing() { return writing; },
   };
 })();
