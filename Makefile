@@ -1,7 +1,9 @@
 # Nestor: play locally, or run the checks CI runs.
 #
 #   make play          set up if needed (make vendor), then serve on http://127.0.0.1:$(PORT)/
-#   make test          venv + ruff + mypy + pytest (tests/ and e2e/); what .ci/run runs
+#   make test          venv + ruff + mypy + unit tests + browser tests, in parallel workers,
+#                      each phase timed (about 5 minutes on 2 cores); what .ci/run runs
+#   make test-twice    the browser tests twice, each in a random order (the flake gate)
 #   make site          build dist/: only the files a static host needs (netlify.toml runs it)
 #   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, build its
 #                      standard library (trimmed to what the game imports, compiled to
@@ -15,7 +17,8 @@
 #                      time, taps, one DOM call over the bridge (not part of make test)
 #   make bench-review  reviewing 200 finished games per variant, CPython and Chromium, beside
 #                      one solve of the deal (not part of make test)
-#   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle)
+#   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle),
+#                      and the property tests with twice the examples (Hypothesis "thorough")
 #   make bench-tabs    a storage event and a BroadcastChannel message between two tabs: arrival
 #                      and latency, a frozen tab; a pair in one game tab to the other's board
 #   make test-soak     the browser killed at several moments after a move (crash-proof saving),
@@ -30,6 +33,8 @@ VENV     ?= .venv
 CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM                   # read by e2e/conftest.py
 PYTEST_ARGS ?=
+E2E_WORKERS ?= auto
+export PYTEST_ARGS VENV E2E_WORKERS  # read by scripts/run_checks.py
 BENCH_ARGS  ?=
 LIGHTHOUSE_ARGS ?=
 
@@ -48,7 +53,7 @@ SW_INPUTS    = index.html main.py pyscript.toml $(wildcard $(SHIPPED)) scripts/b
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium lint unit e2e test test-slow test-soak measure bench-move \
+.PHONY: help play vendor site venv chromium lint unit e2e test test-twice test-slow test-soak measure bench-move \
         bench-boot bench-worker bench-tabs bench-review lighthouse clean distclean
 
 help:
@@ -147,17 +152,20 @@ lint: $(VENV_STAMP)
 	$(VENV)/bin/mypy $(MYPY_PATHS)
 
 unit: $(VENV_STAMP)
-	$(VENV)/bin/pytest tests $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto tests $(PYTEST_ARGS)
 
-# The tests marked slow, which pytest leaves out by default (pyproject.toml: -m "not slow").
+# The unit tests marked slow, which pytest leaves out by default (pyproject.toml: -m "not
+# slow"), and every other unit test under the thorough Hypothesis profile (tests/profiles.py).
 test-slow: $(VENV_STAMP)
-	$(VENV)/bin/pytest -m slow tests $(PYTEST_ARGS)
+	$(PYTHON) scripts/run_checks.py slow
 
+# The browser killed at six moments after a move, and the soak of 1,000 random actions
+# (make test runs one kill and 100 actions).
 test-soak: $(VENV_STAMP) vendor chromium
-	$(VENV)/bin/pytest -m soak e2e $(PYTEST_ARGS)
+	$(PYTHON) scripts/run_checks.py soak
 
 e2e: $(VENV_STAMP) vendor chromium
-	$(VENV)/bin/pytest e2e $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto e2e $(PYTEST_ARGS)
 
 measure: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python scripts/measure_offline.py
@@ -195,14 +203,14 @@ bench-review: $(VENV_STAMP) vendor chromium
 lighthouse: $(VENV_STAMP) vendor chromium
 	CHROME_PATH=$(CHROMIUM) $(VENV)/bin/python bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
-# Runs all three even when one fails, then fails if any did.
+# Every phase runs even when one fails, each timed (scripts/run_checks.py); fails if any did.
 test: $(VENV_STAMP) vendor chromium
-	@status=0; \
-	echo "== ruff";   $(VENV)/bin/ruff check .              || status=1; \
-	echo "== mypy";   $(VENV)/bin/mypy $(MYPY_PATHS)        || status=1; \
-	echo "== pytest"; $(VENV)/bin/pytest $(PYTEST_ARGS)     || status=1; \
-	if [ $$status -ne 0 ]; then echo "make test: FAILED (see above)" >&2; fi; \
-	exit $$status
+	$(PYTHON) scripts/run_checks.py test
+
+# The browser tests twice in a row, each in a random order of its own (pytest-random-order,
+# the seeds printed): the flake gate.
+test-twice: $(VENV_STAMP) vendor chromium
+	$(PYTHON) scripts/run_checks.py twice
 
 # ---------------------------------------------------------------- cleanup
 clean:

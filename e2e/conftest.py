@@ -6,22 +6,32 @@ What every test in e2e/ gets:
   root with scripts/serve.py's handler (the same as ``make play``), started once per session.
   It sends netlify.toml's headers, so every test runs under the production security policy.
   ``page.goto("/")`` is resolved against it.
-* ``context`` / ``page`` - pytest-playwright's function-scoped ones, so each test starts from a
-  fresh profile (empty localStorage, cookies, cache, no service worker yet). Every request,
-  console error, uncaught page error and Content-Security-Policy violation in that context is
+* ``page`` - a new page for each test in the worker's one shared browser context
+  (``shared_context``): its HTTP cache stays warm from test to test, as a returning player's
+  does, service workers are blocked, and every kind of the origin's site data (localStorage,
+  IndexedDB, PyScript's own store, caches, cookies) is cleared before each test, when no page
+  of the origin is open. A test that needs more asks for ``context``, a fresh profile of its
+  own with service workers allowed (two tabs, permissions or init scripts for the context, a
+  service worker), and says why in one line; its ``page`` is then in that context.
+  Every request, console error, uncaught page error and Content-Security-Policy violation is
   recorded; the test FAILS if any request left the origin or any console error / page error /
   policy violation happened. Opt out per test with ``@pytest.mark.allow_console_errors``
   (errors and violations) or ``@pytest.mark.allow_external_requests``.
   The recording is available as the ``page_log`` fixture.
-* ``site_copy`` - a copy of the site as ``make site`` builds it (service worker included) in a
-  temporary folder, served on its own port by a server the test can stop, restart and change
-  files under: for offline and update tests. ``site_context(origin, **options)`` opens another
-  browser context (fresh profile) with the same recording and checks.
+* ``site_copy`` - a copy of the site as ``make site`` builds it (service worker included),
+  built once per session and copied to a temporary folder per test, served on its own port by
+  a server the test can stop, restart and change files under: for offline and update tests.
+  ``site_context(origin, **options)`` opens another browser context (fresh profile) with the
+  same recording and checks.
+* ``still(page)`` / ``saves_done(page)`` - wait until nothing animates and no save is pending,
+  or until the saves are in localStorage and the IndexedDB copy: read a state only then.
+  ``axe_run`` / ``axe_violations`` run axe-core on the still page.
 * ``wait_ready(page)`` / the ``game`` fixture - wait for ``body[data-ready]``, set by the game's
   Python once it has booted (Pyodide takes ~3 s cold, more on a busy CI box).
 
-Every page load boots Pyodide afresh (~3 s, ~14 MB): put related assertions in one test rather
-than one boot per assertion.
+Every page load boots Pyodide afresh (about 1.4 s from the shared context's warm cache, 3 s in
+a fresh profile): put related assertions in one test rather than one boot per assertion.
+Under ``pytest -n`` (pytest-xdist) each worker has its own server, port, Chromium and context.
 
 Browser: scripts/chromium.py's ``CHROMIUM`` and ``CHROMIUM_ARGS``, as for the scripts and benches.
 Environment: CHROMIUM (default /usr/bin/chromium), NESTOR_READY_TIMEOUT_MS (default 60000).
@@ -32,6 +42,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import shutil
 import sys
 import threading
 import time
@@ -503,11 +514,21 @@ class SiteCopy:
         return sum(size for _, size in self.sent)
 
 
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site as ``make site`` builds it (its files and sw.js, Workbox run included), built
+    once per session (per worker) and never changed: :func:`site_copy` copies it."""
+    root = tmp_path_factory.mktemp("built") / "site"
+    build_site.build(root, quiet=True)
+    return root
+
+
 @pytest.fixture
-def site_copy(tmp_path: Path) -> Iterator[SiteCopy]:
-    """A copy of the site (``make site``'s files and sw.js) served on 127.0.0.1:<its own port>."""
+def site_copy(built_site: Path, tmp_path: Path) -> Iterator[SiteCopy]:
+    """A copy of the site (``make site``'s files and sw.js) served on 127.0.0.1:<its own port>,
+    in a folder of the test's own that it may change (a new deployment)."""
     site = SiteCopy(root=tmp_path / "site")
-    build_site.build(site.root, quiet=True)
+    shutil.copytree(built_site, site.root)
     site.start()
     try:
         yield site

@@ -116,6 +116,7 @@ def crash_and_relaunch(playwright: Playwright, base_url: str, tmp_path: Path, wa
         assert all(url.startswith(base_url) for url in requests), requests
 
 
+@pytest.mark.soak_sample
 def test_every_move_survives_a_kill_half_a_second_later(
     playwright: Playwright, base_url: str, tmp_path: Path
 ) -> None:

@@ -202,6 +202,7 @@ def test_a_loss_escape_show_again_undo_and_new_deal(page: Page, wait_ready, page
 def test_unwinnable_deal_reload_and_copy_link(
     page: Page, context: BrowserContext, wait_ready, base_url
 ) -> None:
+    # Its own context: clipboard permissions are granted to the whole context.
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     deal = unwinnable_deal()
     line = losing_line("standard", deal)

@@ -210,6 +210,7 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
 def test_copy_link_and_open_it_in_a_fresh_profile(
     page: Page, context: BrowserContext, wait_ready, site_context, base_url
 ) -> None:
+    # Its own context: clipboard permissions are granted to the whole context.
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     # Strict deal 0: five pairs, two stock turns that pair, one pair more; the game goes on.
     record = Record.from_text("strict 0 4D-4H KC-KD AD-AS 8D-8H 7D-7S stock stock 3D-3H")

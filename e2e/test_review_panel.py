@@ -49,6 +49,7 @@ def review_board_cards(page: Page) -> list[str]:
 def test_the_review_names_the_turning_point_and_tries_from_there(
     page: Page, context: BrowserContext, wait_ready, base_url
 ) -> None:
+    # Its own context: clipboard permissions are granted to the whole context.
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     record, turning = first_move_loss("standard")
     engine = review(record)
@@ -64,7 +65,10 @@ def test_the_review_names_the_turning_point_and_tries_from_there(
     panel = page.locator(PANEL)
     expect(panel).to_be_visible()
     expect(panel.locator('.review-progress[data-done="true"]')).to_have_count(1)
-    expect(page.locator("#board")).to_be_attached()
+    final = Game("standard", record.deal)  # the game's last board stays under the panel
+    for move in record.moves:
+        final.push(move)
+    assert cards_on_page(page) == shown_codes(final)
     assert float(page.get_attribute("body", "data-review-ms") or "nan") >= 0
 
     # It names the turning point, the engine's, and marks its entry.

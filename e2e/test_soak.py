@@ -471,10 +471,13 @@ def soak(context: BrowserContext, page: Page, actions: int) -> None:
           + ", ".join(f"{k} {v:.1f}" for k, v in run.seconds.most_common()))
 
 
+@pytest.mark.soak_sample
 def test_soak_short(context: BrowserContext, page: Page) -> None:
+    # Its own context: the soak opens second tabs in the page's profile.
     soak(context, page, SHORT)
 
 
 @pytest.mark.soak
 def test_soak_long(context: BrowserContext, page: Page) -> None:
+    # Its own context: the soak opens second tabs in the page's profile.
     soak(context, page, LONG)

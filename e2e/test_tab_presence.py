@@ -31,6 +31,7 @@ def play(page: Page, move: Pair) -> None:
 def test_a_tab_that_did_not_hear_the_other_taps_on_the_newer_game_and_no_move_is_lost(
     context: BrowserContext, wait_ready
 ) -> None:
+    # Its own context: two tabs of one profile, and an init script for both.
     context.add_init_script(DEAF)
     tab_a = open_tab(context, wait_ready, "?variant=standard&deal=0")
     tab_b = open_tab(context, wait_ready, "?variant=standard&deal=0")
@@ -57,6 +58,7 @@ def test_a_tab_that_did_not_hear_the_other_taps_on_the_newer_game_and_no_move_is
 def test_a_game_left_in_a_closed_tab_settles_as_lost_when_the_game_opens_alone(
     context: BrowserContext, wait_ready
 ) -> None:
+    # Its own context: two tabs of one profile.
     tab_a = open_tab(context, wait_ready, "?variant=standard&deal=1")
     tab_b = open_tab(context, wait_ready, "?variant=standard&deal=20")
     assert tab_b.evaluate("() => window.nestorDurable.alone") is False

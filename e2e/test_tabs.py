@@ -28,6 +28,7 @@ def play(page: Page, move: Move) -> None:
 def test_a_win_in_each_tab_both_count_and_the_same_deal_loses_no_move(
     context: BrowserContext, wait_ready
 ) -> None:
+    # Its own context: two tabs of one profile.
     one, line_one = find_winnable("standard", 1)
     twenty, line_twenty = find_winnable("standard", 20)
     assert one != twenty
