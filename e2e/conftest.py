@@ -61,6 +61,7 @@ from playwright.sync_api import (
     ConsoleMessage,
     Locator,
     Page,
+    Playwright,
     Request,
     WebError,
     expect,
@@ -287,14 +288,24 @@ class SharedContext:
 
 @pytest.fixture(scope="session")
 def shared_context(
-    browser: Browser, browser_context_args: dict[str, Any], base_url: str
+    playwright: Playwright,
+    browser_type_launch_args: dict[str, Any],
+    browser_context_args: dict[str, Any],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[SharedContext]:
-    """The worker's browser context behind ``page``: one for all its tests, so every boot after
-    the first finds the runtime (9.6 MB of wasm) in the HTTP cache, as a return visit does;
-    service workers blocked (each test would precache 13 MB again), site data cleared before
+    """The worker's browser context behind ``page``: one for all its tests, on a profile
+    folder on disk as a real browser keeps it, so every boot after the first finds the runtime
+    in the HTTP cache with its compiled code (an in-memory profile keeps no entry as big as the
+    9.6 MB wasm: each boot would fetch and compile it again); service workers blocked (each
+    test would precache 13 MB again), reduced motion preferred (a test of an animation asks
+    for it: ``page.emulate_media(reduced_motion="no-preference")``), site data cleared before
     each test."""
-    context = browser.new_context(**browser_context_args, service_workers="block")
-    shared = SharedContext(context, base_url)
+    profile = tmp_path_factory.mktemp("profile")
+    context = playwright.chromium.launch_persistent_context(
+        profile, **browser_type_launch_args, **browser_context_args,
+        service_workers="block", reduced_motion="reduce",
+    )
+    shared = SharedContext(context, browser_context_args["base_url"])
     yield shared
     with contextlib.suppress(Exception):
         context.close()
@@ -374,6 +385,9 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 def wait_ready_page(page: Page, timeout_ms: int = READY_TIMEOUT_MS) -> Page:
     """Wait until the page's Python has booted and set body[data-ready]."""
     page.wait_for_selector(READY_SELECTOR, state="attached", timeout=timeout_ms)
+    if os.environ.get("BOOTLOG"):
+        with open(os.environ["BOOTLOG"], "a") as f:
+            f.write(f"{page.evaluate('performance.now()')}\n")
     return page
 
 

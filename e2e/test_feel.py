@@ -190,6 +190,7 @@ def transform(page: Page, card: str) -> str:
 
 
 def test_drag_with_the_mouse(page: Page, wait_ready) -> None:
+    page.emulate_media(reduced_motion="no-preference")  # the card slides back
     game = Game("standard", 7)
     open_game(page, wait_ready, "?variant=standard&deal=7")
     pair, other_pair, stranger = two_pairs(game)
