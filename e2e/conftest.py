@@ -61,7 +61,6 @@ from playwright.sync_api import (
     ConsoleMessage,
     Locator,
     Page,
-    Playwright,
     Request,
     WebError,
     expect,
@@ -288,22 +287,15 @@ class SharedContext:
 
 @pytest.fixture(scope="session")
 def shared_context(
-    playwright: Playwright,
-    browser_type_launch_args: dict[str, Any],
-    browser_context_args: dict[str, Any],
-    tmp_path_factory: pytest.TempPathFactory,
+    browser: Browser, browser_context_args: dict[str, Any]
 ) -> Iterator[SharedContext]:
-    """The worker's browser context behind ``page``: one for all its tests, on a profile
-    folder on disk as a real browser keeps it, so every boot after the first finds the runtime
-    in the HTTP cache with its compiled code (an in-memory profile keeps no entry as big as the
-    9.6 MB wasm: each boot would fetch and compile it again); service workers blocked (each
-    test would precache 13 MB again), reduced motion preferred (a test of an animation asks
-    for it: ``page.emulate_media(reduced_motion="no-preference")``), site data cleared before
-    each test."""
-    profile = tmp_path_factory.mktemp("profile")
-    context = playwright.chromium.launch_persistent_context(
-        profile, **browser_type_launch_args, **browser_context_args,
-        service_workers="block", reduced_motion="reduce",
+    """The worker's browser context behind ``page``: one for all its tests, so its HTTP cache
+    and the renderer's compiled code stay warm from test to test; service workers blocked
+    (each test would precache 13 MB again); reduced motion preferred (a test of an animation
+    asks for it: ``page.emulate_media(reduced_motion="no-preference")``); site data cleared
+    before each test."""
+    context = browser.new_context(
+        **browser_context_args, service_workers="block", reduced_motion="reduce"
     )
     shared = SharedContext(context, browser_context_args["base_url"])
     yield shared
