@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from conftest import control, saves_done, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
@@ -61,6 +62,7 @@ def test_hint_on_a_lost_position_says_so(page: Page, wait_ready) -> None:
     expect(page.locator('[data-action="hint"]')).to_be_disabled()
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     deal = next(
         d for d in range(50) if solve(deal_position("doublets", d)).status is Status.WINNABLE

@@ -190,6 +190,7 @@ def court_letter_contrast(page: Page) -> float:
     return float(page.evaluate(COURT_CONTRAST))
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_board_has_enough_contrast(page: Page, wait_ready, theme: str) -> None:
     with_settings(page, theme=theme)
@@ -221,6 +222,7 @@ def test_the_board_has_enough_contrast(page: Page, wait_ready, theme: str) -> No
         assert court_letter_contrast(page) >= 4.5, f"{theme}, overlapping reserve"
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_nothing_sideways_at_360_and_a_short_game_is_clean(
     page: Page, wait_ready, page_log, language: str

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from conftest import control, saves_done, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
@@ -91,6 +92,7 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
     expect(page.locator('#controls [data-action="undo"]')).to_be_disabled()
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_arrow_keys_on_the_variant_picker_deal_nothing_until_committed(
     page: Page, wait_ready
 ) -> None:
@@ -149,6 +151,7 @@ def test_a_lost_game_counts_at_once(page: Page, wait_ready) -> None:
     page.keyboard.press("Escape")
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_timer_ticks_pauses_when_hidden_and_survives_a_reload(page: Page, wait_ready) -> None:
     page.clock.install()  # runs in real time until the test moves it on
     open_game(page, wait_ready, "?variant=standard&deal=7")

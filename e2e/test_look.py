@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import control, saves_done
 from lines import find_winnable
 from playwright.sync_api import Page, expect
@@ -216,6 +217,7 @@ def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready
     page.keyboard.press("Escape")
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_statistics_fit_their_dialog_without_a_frame(page: Page, wait_ready) -> None:
     for width, height, language in ((390, 844, "en"), (1280, 800, "de"), (360, 640, "de")):
         page.set_viewport_size({"width": width, "height": height})

@@ -44,6 +44,7 @@ def no_violations(page: Page, state: str) -> None:
     assert found == [], f"axe, {state}:\n" + "\n".join(found)
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 @pytest.mark.parametrize("width,height", [(360, 640), (1280, 800)], ids=["360", "1280"])
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_controls_are_one_row(page: Page, wait_ready, width: int, height: int,

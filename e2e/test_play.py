@@ -260,6 +260,7 @@ def test_bad_link_is_reported_while_loading_is_shown(
     ],
     ids=["bad-json", "unknown-variant", "illegal-move", "nested-too-deep"],
 )
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_corrupted_save_is_reported_and_kept(page: Page, wait_ready, text: str) -> None:
     page.add_init_script(
         "if (!sessionStorage.getItem('seeded')) {"

@@ -8,6 +8,7 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from conftest import control, saves_done, stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, Route, expect
@@ -65,6 +66,7 @@ def expect_position(page: Page, variant: str, deal: int, moves: list[Move]) -> N
     assert replay_cards(page) == face_up(game_after(variant, deal, moves))
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     page: Page, wait_ready
 ) -> None:

@@ -10,6 +10,7 @@ import json
 import os
 import re
 
+import pytest
 from conftest import stored
 from lines import winning_line
 from playwright.sync_api import BrowserContext, Page, expect
@@ -163,6 +164,7 @@ def test_the_review_names_the_turning_point_and_tries_from_there(
     expect(panel).to_be_hidden()
 
 
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_the_strict_review_follows_the_chance_in_german(page: Page, wait_ready) -> None:
     record, turning = first_move_loss("strict")
     engine = review(record)
