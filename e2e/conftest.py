@@ -569,3 +569,21 @@ def site_copy(built_site: Path, tmp_path: Path) -> Iterator[SiteCopy]:
         yield site
     finally:
         site.stop()
+
+
+def _runs_long(item: pytest.Item) -> bool:
+    """Whether a browser test is among the long ones: the soak sample and the crash case, and
+    the tests that open profiles of their own (each boots cold, 3 s or more, often twice)."""
+    names = getattr(item, "fixturenames", ())
+    return item.get_closest_marker("soak_sample") is not None or any(
+        name in names for name in ("context", "site_context", "site_copy")
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long browser tests first (the soak sample, the longest of all, leading), then the
+    rest, each group in its order: pytest-xdist hands the
+    tests out in this order, so no worker is left running a long one while the others idle at
+    the end. A random order (make test-twice) shuffles them all."""
+    items.sort(key=lambda item: (item.get_closest_marker("soak_sample") is None,
+                                 not _runs_long(item)))
