@@ -406,9 +406,6 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 def wait_ready_page(page: Page, timeout_ms: int = READY_TIMEOUT_MS) -> Page:
     """Wait until the page's Python has booted and set body[data-ready]."""
     page.wait_for_selector(READY_SELECTOR, state="attached", timeout=timeout_ms)
-    if os.environ.get("BOOTLOG"):
-        with open(os.environ["BOOTLOG"], "a") as f:
-            f.write(f"{page.evaluate('performance.now()')}\n")
     return page
 
 
