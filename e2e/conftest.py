@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import io
 import os
 import shutil
 import sys
@@ -121,15 +122,46 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return args
 
 
+BETWEEN_TESTS = "/e2e-between-tests"
+"""Where the resident page waits between two tests (:class:`_WaitingRoomHandler`): a page of
+the same origin, so the renderer process and the runtime's compiled code in it are kept (the
+next boot takes about 0.8 s instead of 2 s), with no game running (nothing saves while the
+site data is cleared)."""
+
+WAITING_ROOM = (
+    b'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Between tests</title>'
+    b'<link rel="icon" href="./static/icons/icon.svg" type="image/svg+xml"></head>'
+    b"<body></body></html>"
+)
+"""The page at :data:`BETWEEN_TESTS`: no script, and the game's icon (without one the browser
+asks for /favicon.ico, whose "not found" would be a console error, maybe after the next test
+began)."""
+
+
+class _WaitingRoomHandler(serve.Handler):  # type: ignore[name-defined,misc]
+    """serve.py's handler (the headers of netlify.toml, as ``make play``), and the resident
+    page's waiting room at :data:`BETWEEN_TESTS`."""
+
+    def send_head(self) -> BinaryIO | None:
+        if urlsplit(self.path).path != BETWEEN_TESTS:
+            return super().send_head()  # type: ignore[no-any-return]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(WAITING_ROOM)))
+        self.end_headers()
+        return io.BytesIO(WAITING_ROOM)
+
+
 @pytest.fixture(scope="session")
 def site_server() -> Iterator[str]:
     """Serve the repo root on 127.0.0.1:<free port>; yields the origin (no trailing slash)."""
     for needed in ("static/vendor/pyscript/core.js", "sw.js", "static/icons/icon-192.png"):
         if not (ROOT / needed).is_file():
             pytest.exit(f"e2e: {needed} is missing; run `make vendor` first", returncode=3)
-    server, origin = serve.serve_in_thread(ROOT, quiet=True)
+    server = serve.make_server(directory=ROOT, quiet=True, handler=_WaitingRoomHandler)
+    threading.Thread(target=server.serve_forever, name="site-server", daemon=True).start()
     try:
-        yield origin
+        yield serve.origin(server)
     finally:
         server.shutdown()
         server.server_close()
@@ -252,11 +284,6 @@ CLEARED = ",".join((
 ))
 
 
-BETWEEN_TESTS = "/e2e-between-tests"
-"""Where the resident page waits between two tests: no such file, so the server's own "not
-found" page, of the same origin (the renderer process, and the runtime's compiled code in it,
-are kept: the next boot takes about 0.8 s instead of 2 s) and with no game running (nothing
-saves while the site data is cleared)."""
 
 VIEWPORT = {"width": 1280, "height": 720}
 """Playwright's default viewport, which the resident page is given back after each test."""
