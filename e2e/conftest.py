@@ -6,13 +6,15 @@ What every test in e2e/ gets:
   root with scripts/serve.py's handler (the same as ``make play``), started once per session.
   It sends netlify.toml's headers, so every test runs under the production security policy.
   ``page.goto("/")`` is resolved against it.
-* ``page`` - a new page for each test in the worker's one shared browser context
-  (``shared_context``): its HTTP cache stays warm from test to test, as a returning player's
-  does, service workers are blocked, and every kind of the origin's site data (localStorage,
-  IndexedDB, PyScript's own store, caches, cookies) is cleared before each test, when no page
-  of the origin is open. A test that needs more asks for ``context``, a fresh profile of its
-  own with service workers allowed (two tabs, permissions or init scripts for the context, a
-  service worker), and says why in one line; its ``page`` is then in that context.
+* ``page`` - the resident page of the worker's one shared browser context
+  (``shared_context``), kept open from test to test (its renderer and HTTP cache stay warm, as
+  a returning player's do; a test marked ``own_page`` gets a new page of that context instead);
+  service workers are blocked, and every kind of the origin's site data (localStorage,
+  IndexedDB, PyScript's own store, caches, cookies, sessionStorage) is cleared before each
+  test, while the resident page waits on a page that runs no game. A test that needs more
+  asks for ``context``, a fresh profile of its own with service workers allowed (two tabs,
+  permissions or init scripts for the context, a service worker), and says why in one line;
+  its ``page`` is then in that context.
   Every request, console error, uncaught page error and Content-Security-Policy violation is
   recorded; the test FAILS if any request left the origin or any console error / page error /
   policy violation happened. Opt out per test with ``@pytest.mark.allow_console_errors``
@@ -29,8 +31,8 @@ What every test in e2e/ gets:
 * ``wait_ready(page)`` / the ``game`` fixture - wait for ``body[data-ready]``, set by the game's
   Python once it has booted (Pyodide takes ~3 s cold, more on a busy CI box).
 
-Every page load boots Pyodide afresh (about 1.4 s from the shared context's warm cache, 3 s in
-a fresh profile): put related assertions in one test rather than one boot per assertion.
+Every page load boots Pyodide afresh (about 0.8 s in the resident page, 2 s in a new page, 3 s
+in a fresh profile): put related assertions in one test rather than one boot per assertion.
 Under ``pytest -n`` (pytest-xdist) each worker has its own server, port, Chromium and context.
 
 Browser: scripts/chromium.py's ``CHROMIUM`` and ``CHROMIUM_ARGS``, as for the scripts and benches.

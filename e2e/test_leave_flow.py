@@ -30,9 +30,6 @@ def play(page: Page, move: Move) -> None:
         page.click(f'[data-card="{card}"][data-available]')
 
 
-def saved_after_save(page: Page, key: str) -> str | None:
-    saves_done(page)
-    return stored(page, key)
 
 
 def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wait_ready) -> None:
@@ -44,8 +41,8 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
         game.push(move)
     expect(page.locator("#moves-made")).to_have_text("3")
     expect(page.locator("#pairs")).to_have_text("3")
-    stats = saved_after_save(page, "nestor.stats")
-    saved = json.loads(saved_after_save(page, "nestor.game") or "{}")
+    stats = stored(page, "nestor.stats")
+    saved = json.loads(stored(page, "nestor.game") or "{}")
     board = page.locator("#board").inner_html()
 
     control(page, "new").click()
@@ -54,18 +51,18 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
     expect(page.locator("#announce")).to_have_text(
         "Left the game in progress: Undo brings it back."
     )
-    assert saved_after_save(page, "nestor.stats") == stats  # nothing settled yet
+    assert stored(page, "nestor.stats") == stats  # nothing settled yet
     expect(page.locator('#controls [data-action="undo"]')).to_be_enabled()
 
     page.click('#controls [data-action="undo"]')
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
     expect(page.locator("#moves-made")).to_have_text("3")
     assert page.locator("#board").inner_html() == board
-    again = json.loads(saved_after_save(page, "nestor.game") or "{}")
+    again = json.loads(stored(page, "nestor.game") or "{}")
     assert {k: again[k] for k in ("variant", "deal", "moves", "cursor")} == {
         k: saved[k] for k in ("variant", "deal", "moves", "cursor")
     }
-    assert saved_after_save(page, "nestor.stats") == stats
+    assert stored(page, "nestor.stats") == stats
     assert "standard/7" not in json.loads(stored(page, "nestor.archive") or "{}")
     control(page, "stats").click()
     expect(page.locator("#stats-dialog")).to_contain_text("Statistics")
@@ -85,7 +82,7 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
     first = Game("standard", deal).legal_moves()[0]
     play(page, first)
     expect(page.locator("#moves-made")).to_have_text("1")
-    history = stats_from_text(saved_after_save(page, "nestor.stats") or "").history()
+    history = stats_from_text(stored(page, "nestor.stats") or "").history()
     assert [s.result for s in history if s.deal == 7] == ["lost"]
     page.click('#controls [data-action="undo"]')
     expect(page.locator("#moves-made")).to_have_text("0")
@@ -144,7 +141,7 @@ def test_a_lost_game_counts_at_once(page: Page, wait_ready) -> None:
         play(page, move)
     expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
     expect(page.locator("#status")).to_contain_text("Streak: 0 (best 0).")
-    history = stats_from_text(saved_after_save(page, "nestor.stats") or "").history()
+    history = stats_from_text(stored(page, "nestor.stats") or "").history()
     assert [(s.deal, s.result) for s in history] == [(deal, "lost")]
     control(page, "stats").click()
     expect(page.locator("#stats-dialog")).to_contain_text("1")
@@ -164,7 +161,7 @@ def test_timer_ticks_pauses_when_hidden_and_survives_a_reload(page: Page, wait_r
         Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
         document.dispatchEvent(new Event("visibilitychange"));
     }""")
-    saved = json.loads(saved_after_save(page, "nestor.game") or "{}")
+    saved = json.loads(stored(page, "nestor.game") or "{}")
     assert saved["elapsed_ms"] >= 2000
     shown = page.locator("#timer").inner_text()
     page.clock.fast_forward(2500)
@@ -210,7 +207,7 @@ def test_finish_plays_it_out(page: Page, wait_ready) -> None:
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
     expect(page.locator("#cards-left")).to_have_text("0")
     expect(finish).to_be_hidden()
-    saved = json.loads(saved_after_save(page, "nestor.game") or "{}")
+    saved = json.loads(stored(page, "nestor.game") or "{}")
     assert saved["hints"] == 0 and saved["solver_moves"] == 0  # Finish is no help
 
 
