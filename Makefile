@@ -100,10 +100,11 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 
-# The archive of our modules and catalogs that pyscript.toml ships, and the config itself
-# (scripts/pyscript_config.py; serve.py --rebuild-sw writes them again after an edit too).
+# The archive of our modules (each with its bytecode, written by the vendored Pyodide) and
+# catalogs that pyscript.toml ships, and the config itself (scripts/pyscript_config.py;
+# serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip
-$(ARCHIVE): scripts/pyscript_config.py $(CATALOG_STAMP) \
+$(ARCHIVE): scripts/pyscript_config.py scripts/compile_stdlib.mjs $(NPM_STAMP) $(CATALOG_STAMP) \
             $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 

@@ -1,7 +1,7 @@
 // Compile a python_stdlib.zip to bytecode with the vendored Pyodide's own Python (the setup
 // step; make vendor runs it on the trimmed zip that scripts/trim_stdlib.py writes).
 //
-//   node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N]
+//   node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--beside PREFIX]
 //
 // Why: Pyodide's npm package ships its standard library as .py sources, so every boot compiles
 // each module it imports (asyncio, re, json, gettext, ...) from source, on the main thread. A
@@ -14,11 +14,18 @@
 // Pyodide mounts the stdlib at, so tracebacks name the module's usual path, without its source
 // lines); every other member is copied as it is. Members keep their order; the output is the
 // same bytes for the same input. Exits 1 (and writes nothing) if a member does not compile.
+//
+// --beside PREFIX (the game's own modules, scripts/pyscript_config.py): each X.py is kept and
+// its bytecode added beside it, where the import system looks for it in a folder
+// (D/__pycache__/X.cpython-3NN.pyc), as an unchecked-hash pyc: the import reads it without
+// comparing it with the source, which the archive unpacks from the same build. PREFIX is the
+// folder the zip is unpacked into at run time (PyScript's working folder), for the code's file
+// name. A traceback still shows the source lines, as the source is there.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 function usage(message) {
-  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N]`);
+  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--beside PREFIX]`);
   process.exit(2);
 }
 
@@ -30,25 +37,45 @@ if (at >= 0) {
   if (![0, 1, 2].includes(optimize)) usage("--optimize takes 0, 1 or 2");
   args.splice(at, 2);
 }
+let beside = null;
+const prefixAt = args.indexOf("--beside");
+if (prefixAt >= 0) {
+  beside = args[prefixAt + 1];
+  if (!beside || !beside.startsWith("/")) usage("--beside takes an absolute folder");
+  args.splice(prefixAt, 2);
+}
 if (args.length !== 2) usage("expected SOURCE.zip and OUTPUT.zip");
 const [source, output] = args;
 
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
 pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(source)));
 pyodide.globals.set("OPTIMIZE", optimize);
+pyodide.globals.set("BESIDE", beside);
 let report;
 try {
   report = pyodide.runPython(`
-import sys, zipfile
-from importlib._bootstrap_external import _code_to_timestamp_pyc
+import importlib.util, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc, _code_to_timestamp_pyc
 
-mount = next(p for p in sys.path if p.endswith(".zip"))  # where Pyodide mounts the stdlib
+mount = BESIDE or next(p for p in sys.path if p.endswith(".zip"))  # the stdlib's mount
 compiled = copied = 0
 with zipfile.ZipFile("/tmp/source.zip") as src, \\
         zipfile.ZipFile("/tmp/output.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
     for info in src.infolist():
         data = src.read(info)
-        if info.filename.endswith(".py"):
+        if info.filename.endswith(".py") and BESIDE:
+            out.writestr(info, data)
+            code = compile(data, f"{mount}/{info.filename}", "exec", dont_inherit=True,
+                           optimize=OPTIMIZE)
+            cached = importlib.util.cache_from_source(info.filename, optimization=OPTIMIZE or "")
+            member = zipfile.ZipInfo(cached, info.date_time)
+            member.compress_type = zipfile.ZIP_DEFLATED
+            member.external_attr = info.external_attr
+            # checked=False: the import reads it without hashing the source again.
+            source_hash = importlib.util.source_hash(data)
+            out.writestr(member, bytes(_code_to_hash_pyc(code, source_hash, checked=False)))
+            compiled += 1
+        elif info.filename.endswith(".py"):
             code = compile(data, f"{mount}/{info.filename}", "exec", dont_inherit=True,
                            optimize=OPTIMIZE)
             member = zipfile.ZipInfo(info.filename + "c", info.date_time)

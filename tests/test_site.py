@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import _imp
 import importlib.util
 import io
+import json
 import re
 import tomllib
 import zipfile
@@ -30,6 +32,22 @@ def generator() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def runtime_magic() -> bytes:
+    """The magic number of the vendored Pyodide's Python: the first bytes of its compiled
+    standard library's modules (scripts/compile_stdlib.mjs wrote them with that Python)."""
+    with zipfile.ZipFile(ROOT / "static/vendor/pyodide/python_stdlib.zip") as zf:
+        return zf.read("__future__.pyc")[:4]
+
+
+def pyc_path(source: str) -> str:
+    """Where that Python's import system looks for ``source``'s bytecode in a folder:
+    ``D/__pycache__/NAME.cpython-3NN.pyc``, the tag from pyodide-lock.json's Python."""
+    lock = json.loads((ROOT / "static/vendor/pyodide/pyodide-lock.json").read_text())
+    major, minor = lock["info"]["python"].split(".")[:2]
+    folder, _, name = source.rpartition("/")
+    return f"{folder}/__pycache__/{name.removesuffix('.py')}.cpython-{major}{minor}.pyc"
 
 
 def test_pyscript_toml_is_what_the_generator_writes() -> None:
@@ -61,12 +79,24 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     data = module.archive()
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         names = zf.namelist()
-        assert set(names) == on_disk | catalogs and len(names) == len(set(names))
-        assert all(zf.read(n) == (ROOT / n).read_bytes() for n in names)
+        cached = {n for n in names if "/__pycache__/" in n}
+        assert set(names) - cached == on_disk | catalogs and len(names) == len(set(names))
+        assert all(zf.read(n) == (ROOT / n).read_bytes() for n in set(names) - cached)
+        assert len(cached) == len(on_disk)
+        for name in on_disk:  # each module's bytecode right after it, made from its source
+            pyc = zf.read(names[names.index(name) + 1])
+            assert names[names.index(name) + 1] == pyc_path(name)
+            assert pyc[:4] == runtime_magic()
+            # flags: hash-based (1) and not checked against the source (no 2); the hash is
+            # the runtime's keyed hash of the source, the key its magic number (as
+            # importlib.util.source_hash computes it there).
+            assert int.from_bytes(pyc[4:8], "little") == 1
+            key = int.from_bytes(pyc[:4], "little")
+            assert pyc[8:16] == _imp.source_hash(key, (ROOT / name).read_bytes()), name
     assert module.archive() == data  # the same bytes again: an unchanged tree, unchanged sw.js
     dest = tmp_path / "static" / "nestor.zip"
-    assert module.write_archive(dest) and dest.read_bytes() == data
-    assert not module.write_archive(dest)  # already current: not written again
+    assert module.write_archive(dest, data) and dest.read_bytes() == data
+    assert not module.write_archive(dest, data)  # already current: not written again
 
 
 def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:
