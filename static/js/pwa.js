@@ -87,13 +87,16 @@ function text() {
 
 // The first visit's download, as the installing worker reports it: a bar at the top of the page
 // (.download-bar, role progressbar, aria-valuenow 0-100) and the loading line in words.
-// Returns the function that takes both away once the worker has finished.
+// Returns the function that takes both away once the worker has finished: it waits for the
+// worker's last report (its messages may come after the worker took the page), at most
+// FINAL_REPORT_MS, so the bar shows the whole download before it goes.
+const FINAL_REPORT_MS = 500;
 function showDownload() {
   const texts = window.NESTOR_TEXTS || {};
   const language = document.documentElement.lang || "en";
   const words = texts[language] || texts.en || {};
   const line = document.querySelector('#loading [data-text="loading"]');
-  if (!words.download || !line) return () => {};
+  if (!words.download || !line) return async () => {};
   const bar = document.createElement("div");
   bar.className = "download-bar";
   bar.setAttribute("role", "progressbar");
@@ -104,6 +107,8 @@ function showDownload() {
   const fill = document.createElement("div");
   bar.append(fill);
   document.body.prepend(bar);
+  let complete = false;
+  let whenComplete = () => {};
   const mb = (bytes) => (bytes / 1e6).toLocaleString(language,
     { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const onMessage = (event) => {
@@ -116,9 +121,19 @@ function showDownload() {
     bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
     bar.setAttribute("aria-valuetext", text);
     line.textContent = text;
+    if (data.loaded >= data.total) {
+      complete = true;
+      whenComplete();
+    }
   };
   container.addEventListener("message", onMessage);
-  return () => {
+  return async (finished = true) => {
+    if (finished && !complete) {
+      await new Promise((resolve) => {
+        whenComplete = resolve;
+        setTimeout(resolve, FINAL_REPORT_MS);
+      });
+    }
     container.removeEventListener("message", onMessage);
     bar.remove();
     if (words.loading) line.textContent = words.loading;
@@ -183,12 +198,13 @@ function watch(registration) {
 async function prepare() {
   if (!container) return null;
   // Listening before the worker is registered: its first reports may come at once.
-  const done = container.controller ? () => {} : showDownload();
+  const done = container.controller ? async () => {} : showDownload();
   let registration;
+  let downloaded = false;
   try {
     registration = await container.register(SW_URL);
   } catch (error) {
-    done();
+    await done(false); // nothing was downloaded: no report to wait for
     console.warn("Nestor: no offline play here (the service worker was refused):", error.message);
     return null;
   }
@@ -199,10 +215,13 @@ async function prepare() {
       // each file crosses the network once. (After a reload that bypassed the worker, such as
       // Shift+Reload, there is nothing to wait for.)
       const worker = registration.installing || registration.waiting;
-      if (worker && !registration.active) await controlling(worker);
+      if (worker && !registration.active) {
+        await controlling(worker);
+        downloaded = true;
+      }
     }
   } finally {
-    done();
+    await done(downloaded);
   }
   // A version found on an earlier visit and left waiting is offered by the notice (watch), not
   // taken here: Chromium does not activate it while this page is still loading under the old
