@@ -112,7 +112,7 @@ def test_taps_on_the_waking_board_are_applied_in_order(
     assert json.loads(stored(page, "nestor.game") or "")["cursor"] == 2
 
 
-@pytest.mark.parametrize("board", ["{broken", "stale", '{"version": 2}'])
+@pytest.mark.parametrize("board", ["{broken", "stale", '{"version": 3}'])
 def test_a_stale_or_broken_stored_board_is_ignored(
     site_context, base_url, wait_ready, board: str
 ) -> None:
@@ -137,6 +137,80 @@ def test_a_stale_or_broken_stored_board_is_ignored(
     let_go(context, held)
     wait_ready(page)
     assert cards_on_page(page) == shown_codes(game)
+
+
+# Elements no board is drawn with, that load, run, send or leave (issue 19).
+FORBIDDEN = "meta, base, script, iframe, object, embed, form, link, a, img, style"
+ELEMENTS_AND_HANDLERS = """(forbidden) => ({
+  forbidden: [...document.querySelectorAll(forbidden)].map((e) => e.outerHTML).sort(),
+  handlers: [...document.querySelectorAll("*")].flatMap((e) => [...e.attributes]
+    .filter((a) => a.name.startsWith("on")).map((a) => `${e.tagName} ${a.name}`)),
+})"""
+
+
+def poisoned(data: dict, kind: str) -> dict:
+    """The stored board ``data`` (version 2, valid) with one thing no board holds (``kind``
+    "none": nothing)."""
+    evil = "http://127.0.0.1:9/evil"
+    board = json.loads(json.dumps(data["board"]))
+    play_area = board[0]
+    if kind == "markup":  # the old format, HTML, with a refresh to another site
+        return {**{k: v for k, v in data.items() if k != "board"}, "version": 1,
+                "html": f'<meta http-equiv="refresh" content="0;url={evil}"><div></div>'}
+    if kind == "meta":
+        play_area.append(["meta", {"http-equiv": "refresh", "content": f"0;url={evil}"}])
+    elif kind == "handler":
+        play_area[1]["onclick"] = "location.href = '/evil'"
+    elif kind == "elements":
+        play_area.extend([["base", {"href": evil + "/"}], ["script", {}, "location = '/evil'"],
+                          ["iframe", {"src": evil}], ["object", {"data": evil}],
+                          ["form", {"action": evil}]])
+    elif kind == "url":
+        play_area[1]["href"] = "javascript:location='/evil'"
+    return {**data, "board": board}
+
+
+@pytest.mark.parametrize("kind", ["none", "markup", "meta", "handler", "elements", "url"])
+def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
+    site_context, base_url, wait_ready, kind: str
+) -> None:
+    context, page = fresh(site_context, base_url)
+    game = Game("standard", 9)
+    played_deal(page, wait_ready, game, 1)
+    saves_done(page)
+    before = page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN)
+    data = json.loads(stored(page, "nestor.board") or "")
+    assert data["version"] == 2 and "html" not in data
+    board = json.dumps(poisoned(data, kind))
+    # Written as the reloaded page starts, bound to the game as the page left it (the page
+    # hidden by the reload saved its timer's time): only what was put in it stands in the way.
+    context.add_init_script(
+        "if (!sessionStorage.getItem('board-set')) { sessionStorage.setItem('board-set', '1');"
+        f" const board = JSON.parse({json.dumps(board)});"
+        " board.game = localStorage.getItem('nestor.game');"
+        " localStorage.setItem('nestor.board', JSON.stringify(board)); }"
+    )
+    navigations: list[str] = []
+    requests: list[str] = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    page.on("request", lambda request: requests.append(request.url))
+    url = page.url
+    held = hold_pyscript(context)
+    page.reload(wait_until="domcontentloaded")
+    if kind == "none":  # the board as stored: painted
+        expect(page.locator("body")).to_have_attribute("data-waking", "")
+        assert cards_on_page(page) == shown_codes(game)
+    else:  # one node outside the board's lists, and nothing of it is painted
+        expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+        expect(page.locator("#board [data-card]")).to_have_count(0)
+    assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before
+    let_go(context, held)
+    wait_ready(page)
+    assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before
+    assert navigations == [url] and page.url == url  # the reload, and nothing after it
+    assert cards_on_page(page) == shown_codes(game)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    assert not [u for u in requests if "/evil" in u or ":9/" in u]
 
 
 def test_a_german_return_visit_is_german_from_the_first_paint(

@@ -59,7 +59,7 @@ def test_every_save_reaches_the_copy_with_a_growing_number() -> None:
     assert copy.data[SETTINGS_KEY] == page.store.get(SETTINGS_KEY)
     assert seq_of(copy.data[SEQ_KEY]) > first
     assert copy.data[SEQ_KEY] == page.store.get(SEQ_KEY)  # both carry the save's number
-    page.storage.save_board("en", lambda: ("<div></div>", {}))
+    page.storage.save_board("en", lambda: ([["div", {}]], {}))
     assert page.store.get(BOARD_KEY) is not None and BOARD_KEY not in copy.data
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from nestor_web.storage.codecs import BOARD_VERSION, board_to_text
-from nestor_web.view import i18n
+from nestor_web.view import i18n, markup
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -57,13 +57,24 @@ def test_every_language_has_every_shell_text() -> None:
 
 
 def test_the_stored_board_is_bound_to_the_saved_game() -> None:
-    stored = json.loads(board_to_text('{"version":1}', "de", "<div></div>", {"cards-left": "50"}))
+    nodes: list[object] = [["div", {"class": "play"}, "text"]]
+    stored = json.loads(board_to_text('{"version":1}', "de", nodes, {"cards-left": "50"}))
     assert stored == {
         "version": BOARD_VERSION, "game": '{"version":1}', "language": "de",
-        "html": "<div></div>", "counters": {"cards-left": "50"},
+        "board": nodes, "counters": {"cards-left": "50"},
     }
     wake = (ROOT / "static" / "js" / "wake.js").read_text()
     # The fields the waking script reads are the ones written.
-    for field in ("b.version !== 1", "b.game !== game.text", "b.language !== language",
-                  "b.html", "b.counters"):
+    for field in (f"b.version !== {BOARD_VERSION}", "b.game !== game.text",
+                  "b.language !== language", "build(b.board)", "b.counters"):
         assert field in wake
+    assert "innerHTML = b." not in wake
+
+
+def test_the_waking_script_allows_the_elements_and_attributes_the_board_is_drawn_with() -> None:
+    # static/js/wake.js builds the stored board from the same lists as the view's markup.
+    wake = (ROOT / "static" / "js" / "wake.js").read_text()
+    tags = re.search(r"const TAGS = \{([^}]*)\}", wake)
+    assert tags and sorted(re.findall(r"(\w+):", tags.group(1))) == sorted(markup.ELEMENTS)
+    attribute = re.search(r"const ATTRIBUTE = /\^(.*)\$/;", wake)
+    assert attribute and attribute.group(1) == markup.ATTRIBUTE.pattern

@@ -117,18 +117,18 @@ def test_the_board_is_kept_for_the_saved_game_only_when_the_game_or_language_cha
 
     store = MemoryStore()
     manager = StorageManager(store)
-    manager.save_board("en", lambda: ("<b>", {}))
+    manager.save_board("en", lambda: ([["b", {}]], {}))
     assert BOARD_KEY not in store.data  # no game saved yet: nothing to bind the board to
     page = Page(store, "?variant=standard&deal=7", random.Random(0))
     drawn: list[str] = []
 
-    def draw() -> tuple[str, dict[str, str]]:
+    def draw() -> tuple[list[object], dict[str, str]]:
         drawn.append("x")
-        return f"<board {len(drawn)}>", {"cards-left": "52"}
+        return [["div", {"data-board": str(len(drawn))}]], {"cards-left": "52"}
 
     page.storage.save_board("en", draw)
     kept = json.loads(store.data[BOARD_KEY])
-    assert kept["game"] == store.data[SAVE_KEY] and kept["html"] == "<board 1>"
+    assert kept["game"] == store.data[SAVE_KEY] and kept["board"] == [["div", {"data-board": "1"}]]
     move = next(m for m in page.session.position.pairs())
     page.tap(move.first)  # a selection: the saved game is the same
     page.storage.save_board("en", draw)

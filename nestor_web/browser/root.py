@@ -27,6 +27,7 @@ from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
 from ..view.board import board_view, render_board
 from ..view.i18n import language, pick_language, set_language
+from ..view.markup import element_tree
 from ..view.words import announcement, clock_text
 from .actuator import DIALOGS, Actuator
 from .daily import DailyPanel, local_today
@@ -230,10 +231,11 @@ class App:
             else:
                 self.action(value)
 
-    def _board_drawn(self) -> tuple[str, dict[str, str]]:
-        """The board as the view draws it now, and its counters (for the next first paint)."""
+    def _board_drawn(self) -> tuple[list[object], dict[str, str]]:
+        """The board as the view draws it now, as data, and its counters (for the next first
+        paint)."""
         view = board_view(self.session)
-        return render_board(view), {
+        return list(element_tree(render_board(view))), {
             "variant-title": view.variant_title, "deal-number": str(view.deal),
             "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
             "pairs": str(view.pairs), "timer": view.timer, "status": view.status,

@@ -15,14 +15,18 @@ not 0; saves older than the help counters or the timer lack them, which reads as
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings).
 
-The board as last drawn, version 1 (read only by static/js/wake.js, before Python starts)::
+The board as last drawn, version 2 (read only by static/js/wake.js, before Python starts)::
 
-    {"version": 1, "game": saved-game text, "language": str, "html": str,
+    {"version": 2, "game": saved-game text, "language": str, "board": [node, ...],
      "counters": {"variant-title": str, "deal-number": str, "cards-left": str,
-                  "moves-made": str, "status": str}}
+                  "moves-made": str, "pairs": str, "timer": str, "status": str}}
 
 ``game`` is the exact saved-game text the board belongs to: the first paint shows the board
-only while ``nestor.game`` holds that same text.
+only while ``nestor.game`` holds that same text. ``board`` is the play area as data
+(:func:`nestor_web.view.markup.element_tree`: ``[tag, {attribute: value}, child, ...]`` or a
+text), which the first paint builds with DOM calls from a list of allowed elements and
+attributes, never as markup. Version 1 held the play area's HTML (``"html"``): it is no longer
+painted (issue 19: stored markup could hold a ``<meta http-equiv="refresh">``).
 
 Errors are :class:`nestor.NestorError` with a ``code`` and ``details``, worded by the view.
 """
@@ -42,7 +46,7 @@ from ..app.settings import Settings
 SAVE_VERSION = 1
 """Version of the saved-game text described above."""
 
-BOARD_VERSION = 1
+BOARD_VERSION = 2
 """Version of the stored board described above (static/js/wake.js checks it)."""
 
 
@@ -96,9 +100,12 @@ def settings_from_text(text: str) -> Settings:
     return settings
 
 
-def board_to_text(game: str, language: str, html: str, counters: dict[str, str]) -> str:
-    """The stored board (the shape above) of the saved-game text ``game``."""
+def board_to_text(
+    game: str, language: str, board: list[object], counters: dict[str, str]
+) -> str:
+    """The stored board (the shape above) of the saved-game text ``game``: ``board`` the
+    play area's nodes (:func:`nestor_web.view.markup.element_tree`)."""
     return _dumps({
-        "version": BOARD_VERSION, "game": game, "language": language, "html": html,
+        "version": BOARD_VERSION, "game": game, "language": language, "board": board,
         "counters": counters,
     })

@@ -396,20 +396,21 @@ class StorageManager:
         self.notify()
 
     def save_board(
-        self, language: str, draw: Callable[[], tuple[str, dict[str, str]]]
+        self, language: str, draw: Callable[[], tuple[list[object], dict[str, str]]]
     ) -> None:
         """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`).
 
         Call it after :meth:`save`. It binds the board to the game text saved last, so a
-        board of any other game state is never painted; ``draw()`` gives the board's HTML
-        and counters, and is called only when the saved game or the language changed since
-        the board was last kept (a selection alone is not worth a write).
+        board of any other game state is never painted; ``draw()`` gives the board's nodes
+        (:func:`nestor_web.view.markup.element_tree`) and counters, and is called only when
+        the saved game or the language changed since the board was last kept (a selection
+        alone is not worth a write).
         """
         game = self._written.get(SAVE_KEY)
         if game is None or self._board_of == (game, language):
             return
-        html, counters = draw()
-        if self._write(BOARD_KEY, board_to_text(game, language, html, counters)):
+        nodes, counters = draw()
+        if self._write(BOARD_KEY, board_to_text(game, language, nodes, counters)):
             self._board_of = (game, language)
 
     def changed_elsewhere(self, key: str | None) -> None:

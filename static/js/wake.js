@@ -9,6 +9,10 @@
 //    same text), the page's language and the deal the address asks for; the body is marked
 //    data-waking (and aria-busy) while it waits for Python. Anything stale, unreadable or of
 //    another version is ignored silently: the page then starts as on a first visit.
+//    The board is stored as data (nestor_web/view/markup.py: [tag, {attribute: value},
+//    child, ...] or a text) and built here with DOM calls, each element and attribute checked
+//    against the lists the board is drawn with (TAGS, ATTRIBUTE, the same as markup.py's):
+//    stored text is never parsed as markup, and one node outside the lists paints nothing.
 // 3. Taps on the waking board are recorded, only which card or control was tapped (no rules
 //    here), in window.nestorWake.taps; Python applies them in order once it runs
 //    (nestor_web/browser/root.py), if the deal is still the one painted.
@@ -71,18 +75,61 @@
       (params.get("deal") || "").trim();
   }
 
+  // The elements and attributes of the board (nestor_web/view/markup.py ELEMENTS and
+  // ATTRIBUTE): no script, link, form, frame or meta; no event handler, URL or style.
+  const SVG = "http://www.w3.org/2000/svg";
+  const TAGS = { button: null, div: null, section: null, span: null,
+                 svg: SVG, path: SVG, circle: SVG };
+  const ATTRIBUTE = /^(?:class|role|type|disabled|focusable|viewBox|fill|d|cx|cy|r|aria-[a-z]+|data-[a-z]+(?:-[a-z]+)*)$/;
+  const MAX_NODES = 20000;
+  const MAX_DEPTH = 16;
+
+  // The DOM nodes of stored nodes, or null if any node is not one the board is drawn with.
+  function build(nodes) {
+    let count = 0;
+    function node(item, depth) {
+      if (++count > MAX_NODES || depth > MAX_DEPTH) return null;
+      if (typeof item === "string") return document.createTextNode(item);
+      if (!Array.isArray(item) || item.length < 2) return null;
+      const [tag, attributes, ...children] = item;
+      if (typeof tag !== "string" || !Object.prototype.hasOwnProperty.call(TAGS, tag)) return null;
+      if (!attributes || typeof attributes !== "object" || Array.isArray(attributes)) return null;
+      const element = TAGS[tag] ? document.createElementNS(TAGS[tag], tag)
+        : document.createElement(tag);
+      for (const [name, value] of Object.entries(attributes)) {
+        if (!ATTRIBUTE.test(name) || typeof value !== "string") return null;
+        element.setAttribute(name, value);
+      }
+      for (const child of children) {
+        const built = node(child, depth + 1);
+        if (built === null) return null;
+        element.append(built);
+      }
+      return element;
+    }
+    if (!Array.isArray(nodes)) return null;
+    const fragment = document.createDocumentFragment();
+    for (const item of nodes) {
+      const built = node(item, 0);
+      if (built === null) return null;
+      fragment.append(built);
+    }
+    return fragment;
+  }
+
   function paintBoard(board, game, language) {
     const b = board.value;
     const g = game.value;
-    if (!b || b.version !== 1 || b.game !== game.text || b.language !== language) return false;
-    if (typeof b.html !== "string" || !g || typeof g.variant !== "string") return false;
+    if (!b || b.version !== 2 || b.game !== game.text || b.language !== language) return false;
+    if (!g || typeof g.variant !== "string") return false;
     // A replay link (it has moves=) shows the replay, not the game: paint nothing.
     if (new URLSearchParams(location.search).has("moves")) return false;
     const asked = askedFor();
     if (asked && asked !== g.variant + "/" + g.deal) return false;
+    const built = build(b.board);
+    if (built === null) return false;
     const counters = b.counters || {};
-    const boardElement = document.getElementById("board");
-    boardElement.innerHTML = b.html;
+    document.getElementById("board").replaceChildren(built);
     for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "pairs", "timer", "status"]) {
       const element = document.getElementById(id);
       if (element && typeof counters[id] === "string") element.textContent = counters[id];
