@@ -249,6 +249,55 @@ def test_bad_link_is_reported_while_loading_is_shown(
     expect(page.locator("#notice")).to_be_hidden()
 
 
+BAD_LINKS = [
+    "?variant=standard&deal=abc", "?variant=standard&deal=-1",
+    "?variant=standard&deal=99999999999999999999", "?variant=standard&deal=4294967296",
+    "?variant=standard&deal=%EF%BC%97", "?variant=%3Cscript%3Ealert(1)%3C/script%3E&deal=3",
+    "?variant=nope&deal=20", "?variant=nope",
+]
+
+
+def same_game(text: str | None, other: str) -> bool:
+    """Whether two saved-game texts hold the same game (the timer's time aside: leaving the
+    page keeps the time it was shown)."""
+    if text is None:
+        return False
+    a, b = json.loads(text), json.loads(other)
+    return {**a, "elapsed_ms": 0} == {**b, "elapsed_ms": 0}
+
+
+def test_a_bad_link_changes_nothing_but_the_notice(page: Page, wait_ready) -> None:
+    # Issue 19: a won game, then three pairs on another deal; each bad link opened next
+    # must keep that game (moves, Undo, the address) and the statistics, and say why.
+    deal, line = find_winnable("standard")
+    open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    other = 20 if deal != 20 else 21
+    open_game(page, wait_ready, f"?variant=standard&deal={other}")
+    game = Game("standard", other)
+    for _ in range(3):
+        move = game.position.pairs()[0]
+        play(page, move)
+        game.push(move)
+    expect(page.locator("#moves-made")).to_have_text("3")
+    saves_done(page)
+    stats, saved = stored(page, "nestor.stats"), stored(page, "nestor.game")
+    assert stats is not None and saved is not None
+    for link in BAD_LINKS:
+        open_game(page, wait_ready, link)
+        expect(page.locator("#notice-text")).to_contain_text(re.compile("deal number|variant"))
+        expect(page.locator("#moves-made")).to_have_text("3")
+        expect(page).to_have_url(re.compile(rf"\?variant=standard&deal={other}$"))
+        assert cards_on_page(page) == shown_codes(game), link
+        expect(page.locator('#controls [data-action="undo"]')).to_be_enabled()
+        assert stored(page, "nestor.stats") == stats, link
+        assert same_game(stored(page, "nestor.game"), saved), link
+    page.click('#controls [data-action="undo"]')
+    expect(page.locator("#moves-made")).to_have_text("2")
+
+
 @pytest.mark.parametrize(
     "text",
     [

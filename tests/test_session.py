@@ -27,6 +27,7 @@ from nestor import (
     get_variant,
     rank_of,
 )
+from nestor.solver import solve
 from nestor_web.app.events import DealChanged, Moved, Problem, Selected, TookBack
 from nestor_web.app.url import DealRequest, parse_query
 from nestor_web.storage.codecs import SAVE_VERSION, game_from_text
@@ -35,6 +36,7 @@ from nestor_web.storage.manager import (
     ARCHIVE_KEY,
     SAVE_KEY,
     SETTINGS_KEY,
+    STATS_KEY,
     UNREADABLE,
     KeyValueStore,
     MemoryStore,
@@ -154,7 +156,7 @@ def test_parse_query_variant_alone_asks_for_any_deal():
 
 def test_parse_query_bad_variant():
     request, problem = parse_query("?variant=nope&deal=3")
-    assert request == DealRequest(VARIANTS["standard"], None)
+    assert request is None  # a bad link asks for nothing
     assert problem is not None
     assert problem.code == "link.variant"
     assert isinstance(problem.error, VariantError)
@@ -167,7 +169,7 @@ def test_parse_query_bad_variant():
 @pytest.mark.parametrize("deal", ["-5", "abc", "4294967296", "", "3.5"])
 def test_parse_query_bad_deal(deal):
     request, problem = parse_query(f"?variant=vertical&deal={deal}")
-    assert request == DealRequest(VARIANTS["vertical"], None)
+    assert request is None  # a bad link asks for nothing
     assert problem is not None
     assert problem.code == "link.deal"
     assert isinstance(problem.error, DealNumberError)
@@ -343,11 +345,12 @@ def test_open_with_unreadable_save_and_url_plays_the_url_deal():
     ("query", "variant", "word"),
     [
         ("?variant=nope&deal=3", "standard", "variant"),
-        ("?variant=vertical&deal=-5", "vertical", "deal number"),
+        ("?variant=vertical&deal=-5", "standard", "deal number"),
         ("?deal=abc", "standard", "deal number"),
     ],
 )
 def test_open_with_bad_url_reports_and_deals_at_random(query, variant, word):
+    # Nothing saved: the page starts as with no link (a random standard deal), and says why.
     store = MemoryStore(dict([SETTINGS]))
     page = Page(store, query, random.Random(11))
     session = page.session
@@ -359,6 +362,40 @@ def test_open_with_bad_url_reports_and_deals_at_random(query, variant, word):
     assert store.data[SETTINGS[0]] == SETTINGS[1]
     assert UNREADABLE_KEY not in store.data
     assert saved(store)["deal"] == session.game.deal
+
+
+BAD_LINKS = [
+    "?variant=standard&deal=abc", "?variant=standard&deal=-1",
+    "?variant=standard&deal=99999999999999999999", "?variant=standard&deal=4294967296",
+    "?variant=standard&deal=\uff17", "?variant=%3Cscript%3Ealert(1)%3C/script%3E&deal=3",
+    "?variant=nope&deal=20", "?variant=nope",
+]
+
+
+@pytest.mark.parametrize("query", BAD_LINKS)
+def test_a_bad_link_changes_nothing_but_the_notice(query: str) -> None:
+    # Issue 19: deal 1 won, three pairs made on deal 20; a bad link opened next resumed a
+    # random deal, counted deal 20 as lost and broke the streak.
+    store = MemoryStore(dict([SETTINGS]))
+    page = Page(store, "?variant=standard&deal=1", random.Random(1))
+    for move in solve(page.session.position).line:
+        page.tap(move.cards[0])
+        page.tap(move.cards[1])
+    assert page.session.game.outcome() is Outcome.WON
+    page = Page(store, "?variant=standard&deal=20", random.Random(2))
+    for _ in range(3):
+        move = page.session.position.pairs()[0]
+        page.tap(move.first)
+        page.tap(move.second)
+    game, stats = store.data[SAVE_KEY], store.data[STATS_KEY]
+    page = Page(store, query, random.Random(3))
+    assert page.notice is not None and ("deal number" in page.notice or "variant" in page.notice)
+    assert page.session.key == ("standard", 20) and page.session.game.cursor == 3
+    assert page.session.can_undo()
+    assert page.session.query() == "?variant=standard&deal=20"  # the address the page shows
+    assert store.data[SAVE_KEY] == game and store.data[STATS_KEY] == stats
+    summary = page.session.stats.summary("standard")
+    assert (summary.played, summary.won, summary.streak) == (2, 1, 1)
 
 
 # ---- a link resumes the deal's archived progress (regression) --------------------------

@@ -35,11 +35,12 @@ def parse_query(
     ``today`` is the player's local date (default: this computer's): a daily deal of a
     later date is not out yet.
 
-    Returns ``(request, problem)``: ``request`` is ``None`` when the URL names no deal;
-    ``problem`` (code ``"link.variant"`` or ``"link.deal"``, with the engine error) when
-    a value is bad; then ``request`` keeps what was good: a valid variant with
-    ``deal=None``, or the default variant. A bad or later date in ``daily`` gives
-    ``(None, problem)`` with code ``"link.daily"`` (the game in play goes on).
+    Returns ``(request, problem)``: ``request`` is ``None`` when the URL names no deal.
+    A bad value gives ``(None, problem)``: code ``"link.variant"`` or ``"link.deal"`` (with
+    the engine error) for a variant or deal number that is not one, ``"link.daily"`` for a
+    bad or later date. A bad link asks for nothing: the game in play goes on, and only the
+    notice says what was wrong (issue 19: it used to open a random deal, and the game left
+    counted as lost).
     """
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     if "daily" in params:
@@ -56,13 +57,13 @@ def parse_query(
         try:
             variant = get_variant(params["variant"][0])
         except NestorError as exc:
-            return DealRequest(variant, None), Problem("link.variant", exc)
+            return None, Problem("link.variant", exc)
     if "deal" not in params:
         return DealRequest(variant, None), None
     try:
         return DealRequest(variant, check_deal_number(params["deal"][0])), None
     except NestorError as exc:
-        return DealRequest(variant, None), Problem("link.deal", exc)
+        return None, Problem("link.deal", exc)
 
 
 def deal_query(variant: str, deal: int) -> str:
