@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from conftest import READY_TIMEOUT_MS, control, saves_done, stored
+from conftest import BETWEEN_TESTS, READY_TIMEOUT_MS, control, saves_done, stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
@@ -395,6 +395,52 @@ DURABLE_GAME = """() => new Promise((resolve, reject) => {
     get.onerror = () => reject(get.error);
   };
 })"""
+
+
+# Writes values into the page's IndexedDB copy (database nestor, store kv), as a damaged or
+# tampered-with browser profile would hold them.
+DURABLE_PUT = """(entries) => new Promise((resolve, reject) => {
+  const request = indexedDB.open("nestor", 1);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result;
+    const tx = db.transaction("kv", "readwrite");
+    for (const [key, value] of Object.entries(entries)) tx.objectStore("kv").put(value, key);
+    tx.oncomplete = () => { db.close(); resolve(); };
+    tx.onerror = () => reject(tx.error);
+  };
+})"""
+
+
+@pytest.mark.parametrize("key", ["nestor.game", "nestor.stats"])
+def test_an_unreadable_newer_durable_copy_keeps_the_readable_game(
+    page: Page, wait_ready, key: str
+) -> None:
+    # Issue 19: the IndexedDB copy, 1000 saves ahead, holds an unreadable game (or 4 MiB of
+    # unreadable statistics); the readable ones in localStorage must win.
+    game = Game("standard", 20)
+    open_game(page, wait_ready, "?variant=standard&deal=20")
+    for _ in range(3):
+        move = game.position.pairs()[0]
+        play(page, move)
+        game.push(move)
+    saves_done(page)
+    good, stats = stored(page, key), stored(page, "nestor.stats")
+    seq = int(stored(page, "nestor.seq") or "0")
+    page.goto(BETWEEN_TESTS)  # no page of the game runs while the copy is written
+    damaged = "{x" if key == "nestor.game" else "x" * (4 << 20)
+    page.evaluate(DURABLE_PUT, {key: damaged, "nestor.seq": str(seq + 1000)})
+    open_game(page, wait_ready)
+    expect(page.locator("#moves-made")).to_have_text("3")
+    expect(page.locator("#deal-number")).to_have_text("20")
+    assert cards_on_page(page) == shown_codes(game)
+    expect(page.locator("#notice")).to_be_hidden()  # nothing was lost
+    saves_done(page)
+    assert stored(page, "nestor.stats") == stats
+    if key == "nestor.game":
+        assert same_game(stored(page, key), good or "")
+        assert stored(page, key + ".unreadable") == damaged
+    assert page.evaluate(DURABLE_GAME) == stored(page, "nestor.game")  # the copy repaired
 
 
 def test_back_returns_to_the_game_left_in_progress(page: Page, wait_ready) -> None:

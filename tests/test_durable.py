@@ -81,6 +81,59 @@ def test_a_store_a_crash_took_back_is_restored_from_the_copy() -> None:
     assert relaunched.notice is None
 
 
+@pytest.mark.parametrize(("key", "damaged"), [
+    (SAVE_KEY, "{x"),
+    (STATS_KEY, "x" * (4 << 20)),  # 4 MiB of nothing readable
+    (STATS_KEY, '{"version": 1, "variants": 7}'),
+    (SETTINGS_KEY, "[1, 2]"),
+])
+def test_an_unreadable_newer_copy_never_erases_a_readable_store(key: str, damaged: str) -> None:
+    # Issue 19: a 3-move game in localStorage, and in IndexedDB, under a sequence number
+    # 1000 higher, an unreadable value: start-up reported it, started a new game and erased
+    # the good one from both stores (or reset the statistics to zero).
+    copy = MemoryCopy()
+    store = MemoryStore()
+    page = Page(store, DEAL, durable=copy)
+    page.set_setting("highlight_partners", False)
+    moves = play_pairs(page, 3)
+    good = store.get(key)
+    assert good is not None
+    copy.data[key] = damaged
+    copy.data[SEQ_KEY] = str(seq_of(store.get(SEQ_KEY)) + 1000)
+
+    again = Page(store, "", durable=copy)
+    assert [str(m) for m in again.session.game.moves] == moves
+    assert again.session.key == ("standard", 20)
+    assert again.store.get(key) == good
+    summary = again.session.stats.summary("standard")
+    assert summary.played == 1
+    assert again.session.settings.highlight_partners is False
+    assert again.store.get(key + ".unreadable") == damaged  # set aside, kept
+    assert again.notice is None  # nothing was lost
+    assert copy.data[key] == good  # the copy has the readable value again
+
+
+def test_a_readable_newer_copy_still_wins_value_by_value() -> None:
+    # The copy's other values are newer and readable: they are taken; only the damaged one
+    # gives way to the store's.
+    copy = MemoryCopy()
+    store = MemoryStore()
+    page = Page(store, DEAL, durable=copy)
+    page.set_setting("highlight_partners", False)
+    play_pairs(page, 1)
+    before_crash = dict(store.data)
+    moves = play_pairs(page, 2)
+    stats = copy.data[STATS_KEY]
+    copy.data[SETTINGS_KEY] = "{damaged"
+    relaunched = Page(MemoryStore(before_crash), "", durable=copy)
+    assert relaunched.storage.restored
+    assert [str(m) for m in relaunched.session.game.moves] == moves
+    assert relaunched.store.get(STATS_KEY) == stats
+    assert relaunched.store.get(SETTINGS_KEY) == before_crash[SETTINGS_KEY]
+    assert relaunched.session.settings.highlight_partners is False
+    assert relaunched.notice is None
+
+
 def test_a_newer_store_wins_over_an_older_copy() -> None:
     copy = MemoryCopy()
     store = MemoryStore()

@@ -187,6 +187,33 @@ LOST = ".lost"
 """Appended to an unreadable value's problem code when it could not be set aside."""
 
 
+def _archive_from_text(text: str) -> dict[str, str]:
+    """The archive's text read (see :meth:`StorageManager._archive`); raises ValueError."""
+    data = loads(text)
+    if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+        return {str(k): v for k, v in data.items()}
+    raise ValueError("not an archive")
+
+
+_DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
+    SAVE_KEY: (game_from_text, "save.unreadable"),
+    SETTINGS_KEY: (settings_from_text, "settings.unreadable"),
+    STATS_KEY: (stats_from_text, "stats.unreadable"),
+    ARCHIVE_KEY: (_archive_from_text, "archive.unreadable"),
+}
+"""How start-up reads each value it may take from the durable copy (to tell a readable one),
+and the problem's code for that value when it is unreadable."""
+
+
+def _readable(decode: Callable[[str], object], text: str) -> bool:
+    """Whether ``decode`` reads ``text`` without an error."""
+    try:
+        decode(text)
+    except (NestorError, ValueError):
+        return False
+    return True
+
+
 class StorageManager:
     """Reads and writes everything the game keeps in one :class:`KeyValueStore`, and a
     durable copy of it.
@@ -233,7 +260,7 @@ class StorageManager:
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
         self.restored = newer(self._seq, snapshot)
         if snapshot is not None and self.restored:
-            self._overlay = dict(snapshot.entries)
+            self._overlay = self._readable_over(snapshot)
             self._seq = snapshot.seq
             for key, value in self._overlay.items():  # repair localStorage for the first paint
                 self._write(key, value, durable=False)
@@ -250,6 +277,31 @@ class StorageManager:
                     self._pending[key] = held
             self._unnumbered = True
         self._seen = self._seq  # the highest sequence number this tab wrote or took in
+
+    def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
+        """The newer durable copy's values that start-up takes over the store's: each one,
+        except where the copy's value is unreadable and the store's is readable. That one
+        is set aside (``key`` + :data:`UNREADABLE`, without a message, as nothing is lost;
+        if the store refuses to keep it, the problem ``code`` + :data:`LOST` says so),
+        the store's value stands, and the copy gets it with the first save (issue 19: a
+        damaged newer copy erased a good game and good statistics)."""
+        taken: dict[str, str] = {}
+        for key, value in snapshot.entries.items():
+            held = self.store.get(key)
+            decode, code = _DECODERS.get(key, (None, ""))
+            if (
+                decode is not None and held is not None and held != value
+                and not _readable(decode, value) and _readable(decode, held)
+            ):
+                try:
+                    self.store.set(key + UNREADABLE, value)
+                except Exception as exc:  # the store may refuse any write: say it is gone
+                    self._report(Problem(code + LOST, None, (("refusal", refusal_name(exc)),)))
+                self._pending[key] = held
+                self._unnumbered = True
+                continue
+            taken[key] = value
+        return taken
 
     def _get(self, key: str) -> str | None:
         """The stored text under ``key``: the durable copy's when it was newer at start-up."""
@@ -620,11 +672,9 @@ class StorageManager:
         if raw is None:
             return {}
         try:
-            data = loads(raw)
+            return _archive_from_text(raw)
         except ValueError:
-            data = None
-        if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
-            return {str(k): v for k, v in data.items()}
+            pass
         if raw != self._bad_archive:
             self._bad_archive = raw
             self._set_aside(ARCHIVE_KEY, raw, "archive.unreadable")
