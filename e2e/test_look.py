@@ -1,11 +1,15 @@
-"""The look of play (issue 11): pairs fly as the real cards, Strict's turned card, the win."""
+"""The look of play (issue 11): pairs fly as the real cards, Strict's turned card, the win
+(and that its celebration leaves nothing behind, issue 19); the loading spinner, still without
+motion (issue 19)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from conftest import control, saves_done
+from conftest import control, saves_done, still
 from lines import find_winnable
-from playwright.sync_api import Page, expect
+from playwright.sync_api import CDPSession, Page, Route, expect
 from test_play import open_game, play
 
 from nestor import Game, Pair
@@ -172,6 +176,75 @@ def test_a_key_ends_the_celebration_and_reduced_motion_has_none(page: Page, wait
     assert page.locator(".celebration").count() == 0
 
 
+def keydown_listeners(cdp: CDPSession) -> int:
+    """How many ``keydown`` listeners the page's document has (DevTools' own count)."""
+    document = cdp.send("Runtime.evaluate", {"expression": "document"})["result"]["objectId"]
+    try:
+        found = cdp.send("DOMDebugger.getEventListeners", {"objectId": document})["listeners"]
+    finally:
+        cdp.send("Runtime.releaseObject", {"objectId": document})
+    return sum(1 for listener in found if listener["type"] == "keydown")
+
+
+def live_nodes(cdp: CDPSession) -> int:
+    """How many DOM nodes the page keeps alive after a full garbage collection: those in the
+    document and those detached but still referenced (``Performance.getMetrics``' "Nodes")."""
+    cdp.send("HeapProfiler.collectGarbage")
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return next(int(m["value"]) for m in metrics if m["name"] == "Nodes")
+
+
+def test_wins_leave_no_listener_or_node_behind(
+    page: Page, wait_ready: Callable[..., Page]
+) -> None:
+    """Issue 19 (6): each win's celebration left a document keydown listener and its
+    confetti behind (3 -> 8 listeners over six wins, about 120 DOM nodes a game). Ten wins
+    in one page (a deal's winning line tapped, then nine times its last pair taken back and
+    made again), the celebration ended each way (a tap, a key, once by itself): the
+    keydown listeners stay as many as before the first win, and the DOM nodes, attached or
+    detached but kept, as many as after the 2nd."""
+    page.emulate_media(reduced_motion="no-preference")
+    deal, line = find_winnable("standard")
+    open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    body = page.locator("body")
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Performance.enable")
+        before = keydown_listeners(cdp)
+        counts: list[tuple[int, int, int]] = []
+        for win in range(10):
+            for move in line if win == 0 else line[-1:]:
+                play(page, move)
+            expect(body).to_have_attribute("data-outcome", "won")
+            expect(body).to_have_attribute("data-celebrating", "")
+            signs = page.locator(".celebration span").count()
+            assert signs > 0
+            if win == 2:  # once it ends by itself, its last sign fallen (CELEBRATION_MS)
+                pass
+            elif win % 2 == 0:  # a tap, in a corner (what is under it is not tapped)
+                page.locator(".celebration").click(position={"x": 4, "y": 4})
+            else:
+                page.keyboard.press("Shift")
+            expect(body).not_to_have_attribute("data-celebrating", "", timeout=5000)
+            expect(page.locator(".celebration")).to_have_count(0)
+            still(page)
+            attached = page.evaluate("document.getElementsByTagName('*').length")
+            counts.append((keydown_listeners(cdp), attached, live_nodes(cdp)))
+            page.locator('#controls [data-action="undo"]').click()  # the last pair back
+            expect(page.locator("#cards-left")).to_have_text("2")
+            still(page)
+    finally:
+        cdp.detach()
+    # (keydown listeners, elements in the document, live DOM nodes) after each win.
+    assert [listeners for listeners, _, _ in counts] == [before] * 10, (before, counts)
+    (_, attached_2nd, live_2nd), (_, attached_10th, live_10th) = counts[1], counts[9]
+    assert attached_10th == attached_2nd, counts
+    # One celebration is 1 + 2 * signs nodes (its layer, each sign and its text): kept from
+    # eight more wins, hundreds. What the page holds on to once (such as the element focused
+    # before the end screen came) is less than one.
+    assert live_10th - live_2nd < 1 + 2 * signs, counts
+
+
 def test_sounds_are_off_by_default_and_play_once_set(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=standard&deal=7")
     game = Game("standard", 7)
@@ -236,3 +309,49 @@ def test_statistics_fit_their_dialog_without_a_frame(page: Page, wait_ready) -> 
         assert page.evaluate("() => document.activeElement.id") == "stats-dialog"
         assert dialog.evaluate("d => getComputedStyle(d).outlineStyle") == "none"
         page.keyboard.press("Escape")
+
+
+PYSCRIPT = "**/static/vendor/pyscript/core.js"
+"""PyScript's loader: held back by a route, the page stays in its loading state."""
+
+SPINNING = """() => document.querySelector("#loading .spinner").getAnimations().filter(
+    (a) => a.playState === "running" && a.effect.getComputedTiming().endTime === Infinity
+).length"""
+"""How many endless animations run on the loading spinner (reading them brings its style up
+to date first)."""
+
+
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
+def test_the_loading_spinner_turns_only_with_motion(
+    page: Page, wait_ready: Callable[..., Page]
+) -> None:
+    """Issue 19 (7): the loading spinner turned under reduced motion and with the Animations
+    setting off. PyScript held back, the page shows its loading line: under reduced motion
+    its spinner stands still (and stays shown), with motion allowed it turns, and with the
+    setting off (stored by an earlier visit) it stands still again."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(PYSCRIPT, hold)
+    spinner = page.locator("#loading .spinner")
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("/?variant=standard&deal=7", wait_until="domcontentloaded")
+    expect(spinner).to_be_visible()
+    expect(page.locator("#loading")).to_contain_text("Loading the game")
+    assert page.evaluate(SPINNING) == 0, "the spinner turns under reduced motion"
+    assert spinner.evaluate("e => getComputedStyle(e).animationName") == "none"
+    page.emulate_media(reduced_motion="no-preference")
+    assert page.evaluate(SPINNING) == 1, "the spinner does not turn with motion allowed"
+    # The player turned Animations off on an earlier visit.
+    page.evaluate("localStorage.setItem('nestor.settings', JSON.stringify({animations: false}))")
+    page.reload(wait_until="domcontentloaded")
+    expect(spinner).to_be_visible()
+    assert page.evaluate(SPINNING) == 0, "the spinner turns with the Animations setting off"
+    # Let PyScript go (the last request held is the page's own): the game boots, as set.
+    held[-1].continue_()
+    page.unroute(PYSCRIPT, hold)
+    wait_ready(page)
+    expect(page.locator("#loading")).to_have_count(0)
+    expect(page.locator("html")).to_have_attribute("data-animations", "false")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
-from pyodide.ffi import create_once_callable, to_js
+from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
 from nestor import VARIANTS, Pair
@@ -92,7 +92,9 @@ class Actuator:
         self.address_held = False  # the replay shows its own link: leave the address alone
         self._sounds_on = False
         self.sounds = Sounds()
-        self._celebration: Any = None
+        self._celebration: Any = None  # the layer of the win's celebration running now
+        self._confetti: list[Any] = []  # the animations of its signs
+        self._end_proxy: Any = None  # what ends any celebration (made at the first win)
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -434,13 +436,21 @@ class Actuator:
     def celebrate(self) -> None:
         """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` (only when
         animations are on; the caller checks). A tap on it or any key ends it at once. Hook:
-        ``body[data-celebrating]`` while it runs."""
+        ``body[data-celebrating]`` while it runs.
+
+        Nothing of it outlives it (:meth:`end_celebration`): its signs leave the page, and its
+        three ways to end (the layer's ``pointerdown``, the document's ``keydown``, the last
+        sign's ``finish``) all call the one proxy the actuator keeps for the page's life
+        (:attr:`_end_proxy`), and are taken off again. (One proxy made per win, to fire once,
+        stayed alive with its listener when the win ended another way: the document gained
+        a keydown listener and kept a celebration's nodes each time.)"""
         self.end_celebration()
         layer = document.createElement("div")
         layer.className = "celebration"
         layer.setAttribute("aria-hidden", "true")
         height = float(window.innerHeight)
         longest: Any = None
+        animations = []
         for _i in range(CONFETTI):
             suit = random.choice("♠♥♦♣")
             sign = document.createElement("span")
@@ -460,29 +470,42 @@ class Actuator:
                 to_js({"duration": duration, "delay": delay, "easing": "ease-in",
                        "fill": "both"}, dict_converter=window.Object.fromEntries),
             )
+            animations.append(animation)
             if longest is None or delay + duration > longest[0]:
                 longest = (delay + duration, animation)
             layer.appendChild(sign)
         document.body.appendChild(layer)
         document.body.setAttribute("data-celebrating", "")
+        end = self._end_proxy
+        if end is None:
+            end = self._end_proxy = create_proxy(self._celebration_over)
         self._celebration = layer
-        end = create_once_callable(lambda *_args, mine=layer: self.end_celebration(mine))
+        self._confetti = animations
         layer.addEventListener("pointerdown", end)
+        document.addEventListener("keydown", end)
         if longest is not None:
-            longest[1].onfinish = create_once_callable(
-                lambda _event, mine=layer: self.end_celebration(mine)
-            )
-        document.addEventListener(
-            "keydown", create_once_callable(lambda _event, mine=layer: self.end_celebration(mine)),
-            to_js({"once": True}, dict_converter=window.Object.fromEntries),
-        )
+            longest[1].onfinish = end
 
-    def end_celebration(self, layer: Any = None) -> None:
-        """End the win's celebration (``layer``: only if it is that one)."""
+    def _celebration_over(self, _event: Any = None) -> None:
+        """A tap on the celebration, a key, or its last sign has fallen: it ends. (Only the
+        celebration running has these listeners: :meth:`end_celebration` takes them off.)"""
+        self.end_celebration()
+
+    def end_celebration(self) -> None:
+        """End the win's celebration, if one runs: its listeners are taken off, its
+        animations cancelled, its signs taken off the page."""
         current = self._celebration
-        if current is None or (layer is not None and layer is not current):
+        if current is None:
             return
         self._celebration = None
+        animations, self._confetti = self._confetti, []
+        end = self._end_proxy
+        if end is not None:
+            document.removeEventListener("keydown", end)
+            current.removeEventListener("pointerdown", end)
+        for animation in animations:
+            animation.onfinish = None
+            animation.cancel()
         current.remove()
         document.body.removeAttribute("data-celebrating")
 

@@ -47,6 +47,11 @@
       root.setAttribute("data-theme", settings.theme);
     }
     if (settings.four_colours === true) root.setAttribute("data-four-colours", "true");
+    // The Animations setting, when the player chose one (unset: the system's wish, in CSS):
+    // the loading spinner stands still without them (static/css/nestor.css).
+    if (typeof settings.animations === "boolean") {
+      root.setAttribute("data-animations", String(settings.animations));
+    }
   }
 
   function applyLanguage(words, code) {
