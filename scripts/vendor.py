@@ -7,6 +7,9 @@
                                 library: python_stdlib.zip there is built, not copied (the
                                 trimmed, compiled zip of scripts/trim_stdlib.py and
                                 scripts/compile_stdlib.mjs; see the Makefile's STDLIB)
+    static/vendor/fake-indexeddb/ <- node_modules/fake-indexeddb/build/esm/ and its LICENSE:
+                                an IndexedDB in memory, which static/js/pwa.js gives PyScript
+                                where the browser's own is refused (its core opens one at boot)
 
 Run `npm ci` first. The copy is a sync: unchanged files are skipped (same size and
 mtime), changed ones are copied, and files no longer shipped are removed, so an
@@ -31,6 +34,7 @@ VENDOR = ROOT / "static" / "vendor"
 
 PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
 PYODIDE_SRC = NODE_MODULES / "pyodide"
+FAKE_IDB_SRC = NODE_MODULES / "fake-indexeddb"
 
 # What a PyScript page loading pyodide.mjs requests at boot (measured with the e2e smoke test:
 # these four and python_stdlib.zip, nothing lazily, as long as the config lists no `packages`).
@@ -52,7 +56,7 @@ SKIP_NAMES = ("service-worker.js",)
 
 def planned() -> dict[Path, Path]:
     """Map destination path -> source path for every file to vendor."""
-    missing = [p for p in (PYSCRIPT_SRC, PYODIDE_SRC) if not p.is_dir()]
+    missing = [p for p in (PYSCRIPT_SRC, PYODIDE_SRC, FAKE_IDB_SRC) if not p.is_dir()]
     if missing:
         names = ", ".join(str(p.relative_to(ROOT)) for p in missing)
         raise SystemExit(f"vendor: {names} missing; run `npm ci` first")
@@ -66,6 +70,9 @@ def planned() -> dict[Path, Path]:
         if not src.is_file():
             raise SystemExit(f"vendor: {src.relative_to(ROOT)} missing (pyodide layout changed?)")
         plan[VENDOR / "pyodide" / name] = src
+    for src in sorted((FAKE_IDB_SRC / "build" / "esm").rglob("*.js")):
+        plan[VENDOR / "fake-indexeddb" / src.relative_to(FAKE_IDB_SRC / "build" / "esm")] = src
+    plan[VENDOR / "fake-indexeddb" / "LICENSE"] = FAKE_IDB_SRC / "LICENSE"
     return plan
 
 
@@ -80,7 +87,7 @@ def up_to_date(dst: Path, src: Path) -> bool:
 def stale(plan: dict[Path, Path]) -> list[Path]:
     """Files under the vendored folders that are not in the plan."""
     out: list[Path] = []
-    for top in ("pyscript", "pyodide"):
+    for top in ("pyscript", "pyodide", "fake-indexeddb"):
         base = VENDOR / top
         if base.is_dir():
             out += [
@@ -91,7 +98,9 @@ def stale(plan: dict[Path, Path]) -> list[Path]:
 
 def versions() -> dict[str, str]:
     out = {}
-    for name, pkg in (("@pyscript/core", PYSCRIPT_SRC.parent), ("pyodide", PYODIDE_SRC)):
+    packages = (("@pyscript/core", PYSCRIPT_SRC.parent), ("pyodide", PYODIDE_SRC),
+                ("fake-indexeddb", FAKE_IDB_SRC))
+    for name, pkg in packages:
         out[name] = json.loads((pkg / "package.json").read_text(encoding="utf-8"))["version"]
     return out
 
@@ -120,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         os.replace(tmp, dst)
     for p in extra:
         p.unlink()
-    for top in ("pyscript", "pyodide"):  # drop now-empty folders left by removals
+    for top in ("pyscript", "pyodide", "fake-indexeddb"):  # drop empty folders left behind
         for d in sorted((VENDOR / top).rglob("*"), reverse=True):
             if d.is_dir() and not any(d.iterdir()):
                 d.rmdir()

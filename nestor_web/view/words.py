@@ -142,6 +142,10 @@ PROBLEM_WORDS: Mapping[str, str] = {
         "kept, as the browser's storage refused one ({refusal}). The deal starts afresh."
     ),
     "storage.forbidden": N_("This browser does not let the game save: progress will be lost."),
+    "storage.forbidden.one_store": N_(
+        "This browser lets the game save in only one of its two stores: your progress is "
+        "kept, but two open tabs of the game will not follow each other's moves."
+    ),
     "language.missing": N_(
         "The texts for {language} are missing from this copy of the game, so it speaks English."
     ),

@@ -14,6 +14,11 @@
 //                                   it stored)
 //   window.nestorDurable.writing    how many writes have begun and not completed (a hook for
 //                                   tests: 0 once every save so far is in the copy)
+//   window.nestorDurable.usable     a Promise of whether this browser's IndexedDB opened (false
+//                                   where site data is blocked, IndexedDB is missing, or its
+//                                   open() throws or fails): static/js/pwa.js then gives
+//                                   PyScript, which opens a store of its own at boot, one in
+//                                   memory
 //
 //   window.nestorDurable.alone      a Promise of true when this page is the only page of the
 //                                   game open, false when another is, null when the browser
@@ -124,6 +129,7 @@
     snapshot: opened.then((db) => (db ? read(db) : null)),
     write: write,
     alone: alone,
+    usable: opened.then((db) => db !== null),
     get writing() { return writing; },
   };
 })();

@@ -33,7 +33,29 @@ let switching = false;
 const PLUGINS_OFF = ["codemirror", "deprecations-manager", "donkey", "py-editor", "py-game",
   "py-terminal"];
 
-function startGame() {
+// PyScript's core opens an IndexedDB store of its own while it boots (its packages cache) and
+// stops with an InvalidStateError where the browser refuses IndexedDB ("block site data", a
+// missing or failing indexedDB): the page would never play. There (static/js/durable.js found
+// IndexedDB unusable) PyScript gets an IndexedDB in memory, the fake-indexeddb package
+// (static/vendor/fake-indexeddb/, loaded only then); the game's own saves know IndexedDB is
+// refused, keep what the browser allows, and say so.
+const MEMORY_IDB = new URL("../vendor/fake-indexeddb/fakeIndexedDB.js", import.meta.url).href;
+
+async function indexedDBForPyScript() {
+  const durable = window.nestorDurable;
+  const usable = await (durable && durable.usable ? durable.usable : Promise.resolve(false))
+    .catch(() => false);
+  if (usable) return;
+  const memory = (await import(MEMORY_IDB)).default;
+  Object.defineProperty(window, "indexedDB", { value: memory, configurable: true });
+}
+
+// Found out beside the service worker's registration, not after it.
+const pyscriptIndexedDB = indexedDBForPyScript()
+  .catch((error) => console.warn("Nestor: no IndexedDB, and none in memory:", error));
+
+async function startGame() {
+  await pyscriptIndexedDB;
   const config = document.createElement("mpy-config");
   config.textContent = JSON.stringify({ plugins: PLUGINS_OFF.map((name) => `!${name}`) });
   document.body.append(config);
