@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import threading
 import urllib.request
 from urllib.parse import urljoin, urlsplit
 
@@ -108,6 +109,8 @@ def test_game_runs_under_the_policy_without_violations(
     policy = serve.headers_for(RULES, "/")["Content-Security-Policy"]
     assert response.headers["content-security-policy"] == policy
     wait_ready(page)
+    # COOP and COEP: the page is cross-origin isolated (Pyodide gets a SharedArrayBuffer).
+    assert page.evaluate("crossOriginIsolated") is True
     # The service worker controls the page after the first load.
     page.wait_for_function("navigator.serviceWorker.controller !== null")
 
@@ -175,3 +178,30 @@ def test_pyscript_still_needs_unsafe_eval(site_context, page_logs, base_url) -> 
     )
     assert refused() and all("/static/vendor/pyscript/core-" in v for v in refused()), refused()
     assert page.locator("body[data-ready]").count() == 0
+
+
+def test_a_host_that_sends_no_headers_serves_a_game_that_plays(
+    site_context, wait_ready, tmp_path
+) -> None:
+    # netlify.toml's headers are the host's: one that cannot send them (a plain file host)
+    # serves the game without its policy and unisolated, and it plays all the same.
+    bare = tmp_path / "no-headers.toml"
+    bare.write_text("")
+    server = serve.make_server(directory=ROOT, quiet=True, headers_file=bare)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        origin = serve.origin(server)
+        context = site_context(origin, service_workers="block")
+        page = context.new_page()
+        response = page.goto("/?variant=standard&deal=7")
+        assert response is not None and "cross-origin-embedder-policy" not in response.headers
+        wait_ready(page)
+        assert page.evaluate("crossOriginIsolated") is False
+        game = Game("standard", 7)
+        move = next(m for m in game.legal_moves() if isinstance(m, Pair))
+        for card in move.cards:
+            page.click(f'[data-card="{card}"][data-available]')
+        expect(page.locator("#cards-left")).to_have_text("50")
+    finally:
+        server.shutdown()
+        server.server_close()

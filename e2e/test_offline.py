@@ -80,6 +80,8 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     page.reload()
     wait_ready(page)
     print(f"offline reload: ready in {time.monotonic() - start:.2f} s")
+    # The page the worker served keeps the headers it was precached with: still isolated.
+    assert page.evaluate("crossOriginIsolated") is True
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
     assert cards_on_page(page) == shown_codes(game)
     pair(page, game)
