@@ -301,6 +301,7 @@ class SharedContext:
         self.origin = origin.rstrip("/")
         self.log = PageLog(origin=self.origin)
         self.resident: Page | None = None
+        self.crashed = False  # the resident page's renderer crashed: a new one is made
         context.on("request", lambda r: self.log.on_request(r))
         context.on("console", lambda m: self.log.on_console(m))
         context.on("weberror", lambda e: self.log.on_web_error(e))
@@ -318,8 +319,13 @@ class SharedContext:
         What the pages do from then on is recorded for ``item``."""
         self.log = PageLog(origin=self.origin)  # what happens in between is nobody's
         resident = self.resident
-        if resident is None or resident.is_closed():
+        if resident is None or resident.is_closed() or self.crashed:
+            if resident is not None:
+                with contextlib.suppress(Exception):
+                    resident.close()
             resident = self.resident = self.context.new_page()
+            self.crashed = False
+            resident.on("crash", lambda _page: setattr(self, "crashed", True))
         resident.goto(self.origin + BETWEEN_TESTS)
         resident.evaluate("sessionStorage.clear()")  # the tab's own, kept across navigations
         for other in self.context.pages:

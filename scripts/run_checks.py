@@ -52,6 +52,12 @@ as a page waits on its server and timers part of the time (on 2 cores: 347 s wit
 319 s with 3, measured one after the other)."""
 
 
+CRASH_RERUN = ("--reruns", "1", "--only-rerun", "Page crashed", "--only-rerun", "Target crashed")
+"""A browser test whose page's renderer crashed (Chromium's own "Page crashed", about one boot
+in several hundred under three workers on two cores, none in 80 boots alone) runs once more
+(pytest-rerunfailures, shown as R in the summary); any other failure fails at once."""
+
+
 def plan(name: str) -> list[Phase]:
     """The phases of plan ``name`` (``test``, ``slow``, ``soak`` or ``twice``).
 
@@ -64,7 +70,8 @@ def plan(name: str) -> list[Phase]:
             Phase("ruff", (_tool("ruff"), "check", ".")),
             Phase("mypy", (_tool("mypy"), *mypy_paths)),
             Phase("unit tests", _pytest("-n", "auto", "tests")),
-            Phase("browser tests", _pytest("-n", E2E_WORKERS, "--durations=8", "e2e")),
+            Phase("browser tests",
+                  _pytest("-n", E2E_WORKERS, "--durations=8", *CRASH_RERUN, "e2e")),
         ]
     if name == "slow":
         return [
