@@ -161,19 +161,35 @@ def poisoned(data: dict, kind: str) -> dict:
         play_area.append(["meta", {"http-equiv": "refresh", "content": f"0;url={evil}"}])
     elif kind == "handler":
         play_area[1]["onclick"] = "location.href = '/evil'"
-    elif kind == "elements":
-        play_area.extend([["base", {"href": evil + "/"}], ["script", {}, "location = '/evil'"],
-                          ["iframe", {"src": evil}], ["object", {"data": evil}],
-                          ["form", {"action": evil}]])
+    elif kind == "elements":  # elements no board holds, with no attribute to give them away
+        play_area.extend([["script", {}, "location = '/evil'"], ["style", {}, "* { color: red }"],
+                          ["iframe", {}], ["object", {}], ["form", {}], ["base", {}]])
     elif kind == "url":
         play_area[1]["href"] = "javascript:location='/evil'"
     return {**data, "board": board}
 
 
-@pytest.mark.parametrize("kind", ["none", "markup", "meta", "handler", "elements", "url"])
+KINDS = ("none", "markup", "meta", "handler", "elements", "url")
+
+# Written as a reloaded page starts, before static/js/wake.js reads it: the board the test put
+# in sessionStorage, bound to the game as the page left it (the page hidden by the reload
+# saved its timer's time): only what was put in it stands in the way of its first paint.
+NEXT_BOARD = """{ const next = sessionStorage.getItem("next-board");
+  if (next !== null) {
+    sessionStorage.removeItem("next-board");
+    const board = JSON.parse(next);
+    board.game = localStorage.getItem("nestor.game");
+    localStorage.setItem("nestor.board", JSON.stringify(board));
+  } }"""
+
+
 def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
-    site_context, base_url, wait_ready, kind: str
+    site_context, base_url, wait_ready
 ) -> None:
+    # Issue 19 (3): the stored board was written into the page as HTML, and a
+    # <meta http-equiv="refresh"> in it sent the page away. Each kind of stored board in
+    # turn, on a reload with PyScript held back: the good one ("none") is painted; one with
+    # anything no board holds paints nothing, and nothing in it runs, loads or navigates.
     context, page = fresh(site_context, base_url)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
@@ -181,35 +197,32 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
     before = page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN)
     data = json.loads(stored(page, "nestor.board") or "")
     assert data["version"] == 2 and "html" not in data
-    board = json.dumps(poisoned(data, kind))
-    # Written as the reloaded page starts, bound to the game as the page left it (the page
-    # hidden by the reload saved its timer's time): only what was put in it stands in the way.
-    context.add_init_script(
-        "if (!sessionStorage.getItem('board-set')) { sessionStorage.setItem('board-set', '1');"
-        f" const board = JSON.parse({json.dumps(board)});"
-        " board.game = localStorage.getItem('nestor.game');"
-        " localStorage.setItem('nestor.board', JSON.stringify(board)); }"
-    )
+    context.add_init_script(NEXT_BOARD)
     navigations: list[str] = []
     requests: list[str] = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url))
     page.on("request", lambda request: requests.append(request.url))
     url = page.url
-    held = hold_pyscript(context)
-    page.reload(wait_until="domcontentloaded")
-    if kind == "none":  # the board as stored: painted
-        expect(page.locator("body")).to_have_attribute("data-waking", "")
-        assert cards_on_page(page) == shown_codes(game)
-    else:  # one node outside the board's lists, and nothing of it is painted
-        expect(page.locator("body")).not_to_have_attribute("data-waking", "")
-        expect(page.locator("#board [data-card]")).to_have_count(0)
-    assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before
-    let_go(context, held)
-    wait_ready(page)
-    assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before
-    assert navigations == [url] and page.url == url  # the reload, and nothing after it
-    assert cards_on_page(page) == shown_codes(game)
-    expect(page.locator("#moves-made")).to_have_text("1")
+    for kind in KINDS:
+        navigations.clear()
+        page.evaluate("board => sessionStorage.setItem('next-board', board)",
+                      json.dumps(poisoned(data, kind)))
+        held = hold_pyscript(context)
+        page.reload(wait_until="domcontentloaded")
+        if kind == "none":  # the board as stored: painted
+            expect(page.locator("body")).to_have_attribute("data-waking", "")
+            assert cards_on_page(page) == shown_codes(game)
+        else:  # one node outside the board's lists, and nothing of it is painted
+            expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+            expect(page.locator("#board [data-card]")).to_have_count(0)
+        assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before, kind
+        let_go(context, held)
+        wait_ready(page)
+        assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before, kind
+        assert navigations == [url] and page.url == url, kind  # the reload, nothing after it
+        assert cards_on_page(page) == shown_codes(game), kind
+        expect(page.locator("#moves-made")).to_have_text("1")
+        saves_done(page)
     assert not [u for u in requests if "/evil" in u or ":9/" in u]
 
 
