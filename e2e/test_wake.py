@@ -1,7 +1,8 @@
 """The first paint: a return visit shows its stored board, theme and language before Python
 starts (static/js/wake.js), taps on it count, and the page does not move when Python takes
 over. PyScript is held back with a route until the test lets it go; the service worker is blocked
-in these tests, since what it serves from its cache never reaches a route."""
+in these tests (the worker's shared context blocks it), since what it serves from its cache
+never reaches a route."""
 
 from __future__ import annotations
 
@@ -29,13 +30,7 @@ def pairs_of(game: Game, count: int) -> list[Pair]:
     return played
 
 
-def fresh(site_context, base_url: str) -> tuple[BrowserContext, Page]:
-    """A fresh profile without the service worker, and a page in it."""
-    context = site_context(base_url, service_workers="block")
-    return context, context.new_page()
-
-
-def hold_pyscript(context: BrowserContext) -> list[Route]:
+def hold_pyscript(context: BrowserContext | Page) -> list[Route]:
     held: list[Route] = []
 
     def hold(route: Route) -> None:
@@ -45,7 +40,7 @@ def hold_pyscript(context: BrowserContext) -> list[Route]:
     return held
 
 
-def let_go(context: BrowserContext, held: list[Route]) -> None:
+def let_go(context: BrowserContext | Page, held: list[Route]) -> None:
     for route in held:
         route.continue_()
     context.unroute(CORE)
@@ -61,10 +56,11 @@ def played_deal(page: Page, wait_ready, game: Game, pairs: int) -> list[Pair]:
     return moves
 
 
+@pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
 def test_return_visit_paints_the_stored_board_then_python_takes_over(
-    site_context, base_url, wait_ready
+    page: Page, wait_ready
 ) -> None:
-    context, page = fresh(site_context, base_url)
+    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("standard", 7)
     played_deal(page, wait_ready, game, 2)
     control(page, "settings").click()
@@ -91,10 +87,11 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
     expect(page.locator(".waking-bar")).to_have_count(0)
 
 
+@pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
 def test_taps_on_the_waking_board_are_applied_in_order(
-    site_context, base_url, wait_ready
+    page: Page, wait_ready
 ) -> None:
-    context, page = fresh(site_context, base_url)
+    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("vertical", 3)
     played_deal(page, wait_ready, game, 1)
     held = hold_pyscript(context)
@@ -112,11 +109,12 @@ def test_taps_on_the_waking_board_are_applied_in_order(
     assert json.loads(stored(page, "nestor.game") or "")["cursor"] == 2
 
 
+@pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
 @pytest.mark.parametrize("board", ["{broken", "stale", '{"version": 3}'])
 def test_a_stale_or_broken_stored_board_is_ignored(
-    site_context, base_url, wait_ready, board: str
+    page: Page, wait_ready, board: str
 ) -> None:
-    context, page = fresh(site_context, base_url)
+    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
     saves_done(page)
@@ -183,14 +181,15 @@ NEXT_BOARD = """{ const next = sessionStorage.getItem("next-board");
   } }"""
 
 
+@pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
 def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
-    site_context, base_url, wait_ready
+    page: Page, wait_ready
 ) -> None:
     # Issue 19 (3): the stored board was written into the page as HTML, and a
     # <meta http-equiv="refresh"> in it sent the page away. Each kind of stored board in
     # turn, on a reload with PyScript held back: the good one ("none") is painted; one with
     # anything no board holds paints nothing, and nothing in it runs, loads or navigates.
-    context, page = fresh(site_context, base_url)
+    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
     saves_done(page)
@@ -226,10 +225,11 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
     assert not [u for u in requests if "/evil" in u or ":9/" in u]
 
 
+@pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
 def test_a_german_return_visit_is_german_from_the_first_paint(
-    site_context, base_url, wait_ready
+    page: Page, wait_ready
 ) -> None:
-    context, page = fresh(site_context, base_url)
+    context = page  # its routes and init scripts are the page's (own_page)
     open_game(page, wait_ready, "?variant=strict&deal=4")
     control(page, "settings").click()
     page.select_option("#opt-language", "de")
