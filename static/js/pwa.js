@@ -219,8 +219,18 @@ function watch(registration) {
 // (at once on a return visit) with what to do once it has (watch for new versions).
 async function prepare() {
   if (!container) return null;
+  if (container.controller) {
+    // A return visit, under the worker: the game starts at once. register() is not waited
+    // for: it queues behind the browser's own update check of sw.js (made on navigation),
+    // which a network that never answers holds for as long as it likes.
+    const registering = container.register(SW_URL).catch((error) => {
+      console.warn("Nestor: the service worker could not be registered again:", error.message);
+      return null;
+    });
+    return () => registering.then((registration) => registration && watch(registration));
+  }
   // Listening before the worker is registered: its first reports may come at once.
-  const done = container.controller ? async () => {} : showDownload();
+  const done = showDownload();
   let registration;
   let downloaded = false;
   try {
@@ -232,15 +242,13 @@ async function prepare() {
   }
   try {
     if (!registration) return null; // a stand-in that registers nothing (test browsers do that)
-    if (!container.controller) {
-      // A first visit: let the worker fill its cache and take the page, then boot from it, so
-      // each file crosses the network once. (After a reload that bypassed the worker, such as
-      // Shift+Reload, there is nothing to wait for.)
-      const worker = registration.installing || registration.waiting;
-      if (worker && !registration.active) {
-        await controlling(worker);
-        downloaded = true;
-      }
+    // A first visit: let the worker fill its cache and take the page, then boot from it, so
+    // each file crosses the network once. (After a reload that bypassed the worker, such as
+    // Shift+Reload, there is nothing to wait for.)
+    const worker = registration.installing || registration.waiting;
+    if (worker && !registration.active) {
+      await controlling(worker);
+      downloaded = true;
     }
   } finally {
     await done(downloaded);
