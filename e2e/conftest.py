@@ -42,6 +42,7 @@ Environment: CHROMIUM (default /usr/bin/chromium), NESTOR_READY_TIMEOUT_MS (defa
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import io
 import os
@@ -584,9 +585,20 @@ class SiteCopy:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site as ``make site`` builds it (its files and sw.js, Workbox run included), built
-    once per session (per worker) and never changed: :func:`site_copy` copies it."""
-    root = tmp_path_factory.mktemp("built") / "site"
-    build_site.build(root, quiet=True)
+    once per session, by the first xdist worker that asks (the others wait on a file lock in
+    the folder the workers share), and never changed: :func:`site_copy` copies it."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's folder is in the run's own (pytest-N/popen-gwK): share that.
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root, done = shared / "built-site", shared / "built-site.done"
+    with (shared / "built-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                build_site.build(root, quiet=True)
+                done.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return root
 
 

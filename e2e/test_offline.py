@@ -184,12 +184,14 @@ def test_a_hanging_update_check_does_not_delay_a_return_visit(
     # The same page again, on a network that never answers a request for sw.js: the site's
     # server holds it (Playwright's routes do not see a service worker's update check).
     asked: list[float] = []  # time.monotonic() of each request for sw.js, held unanswered
+    checking = threading.Event()  # set once the first of them came
     release = threading.Event()
     send_head = serve.Handler.send_head
 
     def holding_send_head(handler):  # type: ignore[no-untyped-def]
         if handler.server.server_address[1] == site_copy.port and handler.path == "/sw.js":
             asked.append(time.monotonic())
+            checking.set()
             release.wait(120)
         return send_head(handler)
 
@@ -203,7 +205,9 @@ def test_a_hanging_update_check_does_not_delay_a_return_visit(
     try:
         page.reload()
         wait_ready(page)
-        # The update check was made and is still unanswered, yet the game booted.
+        # The update check was made (the game may well be ready before it even began) and
+        # is still unanswered, yet the game booted.
+        assert checking.wait(60), "no update check of sw.js"
         assert asked and not release.is_set() and started
         # PyScript was asked for at once, not after the old 5 s wait for the check: the bound
         # is well below it (the boot itself is not timed).
@@ -247,7 +251,7 @@ def test_a_first_visit_shows_its_download_in_the_browsers_language(
                           .read_text()).group(1))
     mb = f"{total / 1e6:.1f}".replace(".", ",")
     seen = page.evaluate("window.__download")
-    while seen and seen[0][1] == "Das Spiel wird geladen (Python im Browser)…":
+    while seen and seen[0][1] == "Das Spiel wird geladen…":
         seen.pop(0)  # the loading line, until the worker's first report
     shares = [share for share, _, _ in seen]
     assert shares == sorted(shares), seen  # it only goes forward

@@ -76,6 +76,8 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
     assert cards_on_page(page) == shown_codes(game)
     expect(page.locator("#cards-left")).to_have_text("48")
     expect(page.locator("#moves-made")).to_have_text("2")
+    # The status line says the game is getting ready: not yet "Tap two available cards…".
+    expect(page.locator("#status")).to_have_text("Starting the game…")
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Undo")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert not page.evaluate("document.body.hasAttribute('data-ready')")
@@ -242,6 +244,7 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
     expect(page.locator("#rules-title")).to_have_text("Spielregeln")
     expect(page.locator("#board")).to_contain_text("Vorrat")
+    expect(page.locator("#status")).to_have_text("Das Spiel startet…")
     assert "Undo" not in page.inner_text("body")
     let_go(context, held)
     wait_ready(page)

@@ -8,7 +8,9 @@ The archive holds nestor/, nestor_web/ (every .py file, and its bytecode beside 
 has PyScript unpack it into Python's working folder (``"./static/nestor.zip" = "./*"``): one
 request instead of one per module, and no module compiled from source in the page (the
 bytecode is written by the vendored Pyodide's own Python, scripts/compile_stdlib.mjs
-``--beside``: in Node, about 60 ms to import every module instead of 340 ms). ``make vendor``
+``--beside``: in Node, about 60 ms to import every module instead of 340 ms). The archive's
+zip comment stamps what it was made from (:func:`stamp`), so an archive already current is
+known without Node (``--check``, scripts/build_site.py). ``make vendor``
 runs this, and so does ``scripts/serve.py --rebuild-sw`` (make play) when a module changed;
 scripts/build_site.py writes the archive of the site it builds. ``--check`` only reports whether
 both are up to date (exit status 1 if not). The archive is the same bytes for the same files
@@ -22,6 +24,7 @@ quoted, and tests/test_site.py checks that ``tomllib`` reads the file as :func:`
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import subprocess
@@ -80,7 +83,41 @@ def archive(root: Path = ROOT) -> bytes:
         FileNotFoundError: a catalog is not compiled yet.
         RuntimeError: the bytecode could not be written (see :func:`with_bytecode`).
     """
-    return with_bytecode(sources(root))
+    zipped = sources(root)
+    return stamped(with_bytecode(zipped), stamp(zipped))
+
+
+def stamp(zipped: bytes) -> bytes:
+    """What the archive of the sources zip ``zipped`` is made from, as the archive's zip
+    comment: the SHA-256 of the sources, of the compiler script and of the vendored Pyodide's
+    version. An archive whose comment is this is current without compiling it again."""
+    digest = hashlib.sha256(zipped)
+    digest.update((ROOT / "scripts" / "compile_stdlib.mjs").read_bytes())
+    pyodide = ROOT / "node_modules" / "pyodide" / "package.json"
+    digest.update(pyodide.read_bytes() if pyodide.is_file() else b"")
+    return b"nestor sources " + digest.hexdigest().encode()
+
+
+def stamped(zipped: bytes, comment: bytes) -> bytes:
+    """``zipped`` with the zip comment ``comment``."""
+    out = io.BytesIO(zipped)
+    with zipfile.ZipFile(out, "a") as zf:
+        zf.comment = comment
+    return out.getvalue()
+
+
+def current(dest: Path, root: Path = ROOT) -> bool:
+    """Whether the archive at ``dest`` was made from ``root``'s sources as they are now (its
+    comment is their :func:`stamp`): checked without Node.
+
+    Raises:
+        FileNotFoundError: a catalog is not compiled yet.
+    """
+    try:
+        with zipfile.ZipFile(dest) as zf:
+            return zf.comment == stamp(sources(root))
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def sources(root: Path = ROOT) -> bytes:
@@ -119,9 +156,12 @@ def with_bytecode(zipped: bytes) -> bytes:
 
 
 def write_archive(dest: Path, data: bytes | None = None, root: Path = ROOT) -> bool:
-    """Write ``data`` (default: :func:`archive` of ``root``) to ``dest`` unless it holds those
-    bytes already; True if written."""
-    data = archive(root) if data is None else data
+    """Write ``data`` (default: :func:`archive` of ``root``, unless ``dest`` is
+    :func:`current`) to ``dest`` unless it holds those bytes already; True if written."""
+    if data is None:
+        if current(dest, root):
+            return False
+        data = archive(root)
     if dest.is_file() and dest.read_bytes() == data:
         return False
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -165,21 +205,20 @@ def main() -> int:
     """Write (or with --check, compare) pyscript.toml and the archive; return the exit status."""
     text = config()
     try:
-        zipped = archive()
+        if "--check" in sys.argv[1:]:
+            fresh = CONFIG.exists() and CONFIG.read_text() == text
+            up_to_date = current(ROOT / ARCHIVE)
+            print("pyscript.toml is " + ("up to date" if fresh else "stale"))
+            print(f"{ARCHIVE} is " + ("up to date" if up_to_date else "stale"))
+            return 0 if fresh and up_to_date else 1
+        if not CONFIG.exists() or CONFIG.read_text() != text:
+            CONFIG.write_text(text)
+            print(f"wrote {CONFIG.relative_to(ROOT)}")
+        if write_archive(ROOT / ARCHIVE):
+            print(f"wrote {ARCHIVE}")
     except (FileNotFoundError, RuntimeError) as error:
         print(f"pyscript_config: {error}", file=sys.stderr)
         return 1
-    if "--check" in sys.argv[1:]:
-        fresh = CONFIG.exists() and CONFIG.read_text() == text
-        current = (ROOT / ARCHIVE).is_file() and (ROOT / ARCHIVE).read_bytes() == zipped
-        print("pyscript.toml is " + ("up to date" if fresh else "stale"))
-        print(f"{ARCHIVE} is " + ("up to date" if current else "stale"))
-        return 0 if fresh and current else 1
-    if not CONFIG.exists() or CONFIG.read_text() != text:
-        CONFIG.write_text(text)
-        print(f"wrote {CONFIG.relative_to(ROOT)}")
-    if write_archive(ROOT / ARCHIVE, zipped):
-        print(f"wrote {ARCHIVE}")
     return 0
 
 

@@ -97,6 +97,14 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     dest = tmp_path / "static" / "nestor.zip"
     assert module.write_archive(dest, data) and dest.read_bytes() == data
     assert not module.write_archive(dest, data)  # already current: not written again
+    # Its comment stamps the sources it was made from: current without compiling again.
+    assert module.current(dest) and not module.write_archive(dest)
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        assert zf.comment == module.stamp(module.sources())
+    other = tmp_path / "other" / "nestor.zip"
+    other.parent.mkdir()
+    other.write_bytes(module.stamped(data, b"nestor sources of another tree"))
+    assert not module.current(other)
 
 
 def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:

@@ -242,7 +242,7 @@ class App:
         return list(element_tree(render_board(view))), {
             "variant-title": view.variant_title, "deal-number": str(view.deal),
             "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
-            "pairs": str(view.pairs), "timer": view.timer, "status": view.status,
+            "pairs": str(view.pairs), "timer": view.timer,
         }
 
     def animations(self) -> bool:

@@ -19,7 +19,7 @@ The board as last drawn, version 2 (read only by static/js/wake.js, before Pytho
 
     {"version": 2, "game": saved-game text, "language": str, "board": [node, ...],
      "counters": {"variant-title": str, "deal-number": str, "cards-left": str,
-                  "moves-made": str, "pairs": str, "timer": str, "status": str}}
+                  "moves-made": str, "pairs": str, "timer": str}}
 
 ``game`` is the exact saved-game text the board belongs to: the first paint shows the board
 only while ``nestor.game`` holds that same text. ``board`` is the play area as data

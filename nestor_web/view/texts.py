@@ -65,7 +65,7 @@ TEXTS: dict[str, str] = {
     "keys-title": N_("Playing with the keyboard"),
     "close": N_("Close"),
     "reserve-label": N_("Reserve"),
-    "loading": N_("Loading the game (Python in your browser)…"),
+    "loading": N_("Loading the game…"),
     "waking": N_("Starting the game…"),
     # A first visit, while the service worker downloads the game (static/js/pwa.js): {loaded}
     # and {total} are megabytes with one decimal, written in the page's language.

@@ -122,7 +122,9 @@
     return fragment;
   }
 
-  function paintBoard(board, game, language) {
+  // The status line while the game wakes: it says the game is getting ready (the stored
+  // board's own status, "Tap two available cards…", would promise what cannot happen yet).
+  function paintBoard(board, game, language, words) {
     const b = board.value;
     const g = game.value;
     if (!b || b.version !== 2 || b.game !== game.text || b.language !== language) return false;
@@ -135,10 +137,12 @@
     if (built === null) return false;
     const counters = b.counters || {};
     document.getElementById("board").replaceChildren(built);
-    for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "pairs", "timer", "status"]) {
+    for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "pairs", "timer"]) {
       const element = document.getElementById(id);
       if (element && typeof counters[id] === "string") element.textContent = counters[id];
     }
+    const status = document.getElementById("status");
+    if (status && typeof words.waking === "string") status.textContent = words.waking;
     const discard = document.getElementById("discard");
     const left = Number(counters["cards-left"]);
     if (discard && Number.isInteger(left)) discard.setAttribute("data-count", String(52 - left));
@@ -174,7 +178,7 @@
     if (language !== "en" && texts[language]) applyLanguage(texts[language], language);
     const board = read("nestor.board");
     const game = read("nestor.game");
-    if (board && game && paintBoard(board, game, language)) {
+    if (board && game && paintBoard(board, game, language, texts[language] || {})) {
       const wake = recordTaps();
       wake.deal = game.value.variant + "/" + game.value.deal;
       body.setAttribute("data-waking", "");
