@@ -10,7 +10,7 @@ import json
 
 import pytest
 from conftest import control, saves_done, stored
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Page, Route, expect
 from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import Game, Pair
@@ -30,20 +30,20 @@ def pairs_of(game: Game, count: int) -> list[Pair]:
     return played
 
 
-def hold_pyscript(context: BrowserContext | Page) -> list[Route]:
+def hold_pyscript(page: Page) -> list[Route]:
     held: list[Route] = []
 
     def hold(route: Route) -> None:
         held.append(route)
 
-    context.route(CORE, hold)
+    page.route(CORE, hold)
     return held
 
 
-def let_go(context: BrowserContext | Page, held: list[Route]) -> None:
+def let_go(page: Page, held: list[Route]) -> None:
     for route in held:
         route.continue_()
-    context.unroute(CORE)
+    page.unroute(CORE)
 
 
 def played_deal(page: Page, wait_ready, game: Game, pairs: int) -> list[Pair]:
@@ -60,14 +60,13 @@ def played_deal(page: Page, wait_ready, game: Game, pairs: int) -> list[Pair]:
 def test_return_visit_paints_the_stored_board_then_python_takes_over(
     page: Page, wait_ready
 ) -> None:
-    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("standard", 7)
     played_deal(page, wait_ready, game, 2)
     control(page, "settings").click()
     page.select_option("#opt-theme", "dark")
     saves_done(page)
     live = page.inner_html("#board")
-    held = hold_pyscript(context)
+    held = hold_pyscript(page)
     page.reload(wait_until="domcontentloaded")
     body = page.locator("body")
     expect(body).to_have_attribute("data-waking", "")
@@ -81,7 +80,7 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Undo")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert not page.evaluate("document.body.hasAttribute('data-ready')")
-    let_go(context, held)
+    let_go(page, held)
     wait_ready(page)
     expect(body).not_to_have_attribute("data-waking", "")
     expect(body).not_to_have_attribute("aria-busy", "true")
@@ -93,10 +92,9 @@ def test_return_visit_paints_the_stored_board_then_python_takes_over(
 def test_taps_on_the_waking_board_are_applied_in_order(
     page: Page, wait_ready
 ) -> None:
-    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("vertical", 3)
     played_deal(page, wait_ready, game, 1)
-    held = hold_pyscript(context)
+    held = hold_pyscript(page)
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("body")).to_have_attribute("data-waking", "")
     (move,) = pairs_of(game, 1)
@@ -104,7 +102,7 @@ def test_taps_on_the_waking_board_are_applied_in_order(
         page.click(f'[data-card="{card}"]')
     assert page.evaluate("window.nestorWake.taps.length") == 2, (
         move, page.evaluate("JSON.stringify(window.nestorWake.taps)"))
-    let_go(context, held)
+    let_go(page, held)
     wait_ready(page)
     expect(page.locator("#moves-made")).to_have_text("2")
     assert cards_on_page(page) == shown_codes(game)
@@ -116,7 +114,6 @@ def test_taps_on_the_waking_board_are_applied_in_order(
 def test_a_stale_or_broken_stored_board_is_ignored(
     page: Page, wait_ready, board: str
 ) -> None:
-    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
     saves_done(page)
@@ -126,15 +123,15 @@ def test_a_stale_or_broken_stored_board_is_ignored(
         board = json.dumps(data)
     # Written as the reloaded page starts, before static/js/wake.js reads it: the page hidden
     # by the reload saves its timer's time, and with it a board of its own (a good one).
-    context.add_init_script(
+    page.add_init_script(
         "if (!sessionStorage.getItem('board-set')) { sessionStorage.setItem('board-set', '1');"
         f" localStorage.setItem('nestor.board', {json.dumps(board)}); }}"
     )
-    held = hold_pyscript(context)
+    held = hold_pyscript(page)
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("body")).not_to_have_attribute("data-waking", "")
     expect(page.locator("#board [data-card]")).to_have_count(0)  # the placeholders only
-    let_go(context, held)
+    let_go(page, held)
     wait_ready(page)
     assert cards_on_page(page) == shown_codes(game)
 
@@ -191,14 +188,13 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
     # <meta http-equiv="refresh"> in it sent the page away. Each kind of stored board in
     # turn, on a reload with PyScript held back: the good one ("none") is painted; one with
     # anything no board holds paints nothing, and nothing in it runs, loads or navigates.
-    context = page  # its routes and init scripts are the page's (own_page)
     game = Game("standard", 9)
     played_deal(page, wait_ready, game, 1)
     saves_done(page)
     before = page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN)
     data = json.loads(stored(page, "nestor.board") or "")
     assert data["version"] == 2 and "html" not in data
-    context.add_init_script(NEXT_BOARD)
+    page.add_init_script(NEXT_BOARD)
     navigations: list[str] = []
     requests: list[str] = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url))
@@ -208,7 +204,7 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
         navigations.clear()
         page.evaluate("board => sessionStorage.setItem('next-board', board)",
                       json.dumps(poisoned(data, kind)))
-        held = hold_pyscript(context)
+        held = hold_pyscript(page)
         page.reload(wait_until="domcontentloaded")
         if kind == "none":  # the board as stored: painted
             expect(page.locator("body")).to_have_attribute("data-waking", "")
@@ -217,7 +213,7 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
             expect(page.locator("body")).not_to_have_attribute("data-waking", "")
             expect(page.locator("#board [data-card]")).to_have_count(0)
         assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before, kind
-        let_go(context, held)
+        let_go(page, held)
         wait_ready(page)
         assert page.evaluate(ELEMENTS_AND_HANDLERS, FORBIDDEN) == before, kind
         assert navigations == [url] and page.url == url, kind  # the reload, nothing after it
@@ -231,13 +227,12 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
 def test_a_german_return_visit_is_german_from_the_first_paint(
     page: Page, wait_ready
 ) -> None:
-    context = page  # its routes and init scripts are the page's (own_page)
     open_game(page, wait_ready, "?variant=strict&deal=4")
     control(page, "settings").click()
     page.select_option("#opt-language", "de")
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
     saves_done(page)
-    held = hold_pyscript(context)
+    held = hold_pyscript(page)
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("body")).to_have_attribute("data-waking", "")
     assert page.evaluate("document.documentElement.lang") == "de"
@@ -246,7 +241,7 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
     expect(page.locator("#board")).to_contain_text("Vorrat")
     expect(page.locator("#status")).to_have_text("Das Spiel startet…")
     assert "Undo" not in page.inner_text("body")
-    let_go(context, held)
+    let_go(page, held)
     wait_ready(page)
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
 

@@ -293,10 +293,7 @@ class StorageManager:
                 decode is not None and held is not None and held != value
                 and not _readable(decode, value) and _readable(decode, held)
             ):
-                try:
-                    self.store.set(key + UNREADABLE, value)
-                except Exception as exc:  # the store may refuse any write: say it is gone
-                    self._report(Problem(code + LOST, None, (("refusal", refusal_name(exc)),)))
+                self._set_aside(key, value, code, quiet=True)
                 self._pending[key] = held
                 self._unnumbered = True
                 continue
@@ -377,17 +374,20 @@ class StorageManager:
         return value
 
     def _set_aside(
-        self, key: str, text: str, code: str, error: NestorError | None = None
+        self, key: str, text: str, code: str, error: NestorError | None = None,
+        quiet: bool = False,
     ) -> None:
         """Copy unreadable ``text`` to ``key`` + :data:`UNREADABLE` and report ``code``
-        (``code`` + :data:`LOST` with the refusal, if the store refused the copy)."""
+        (``code`` + :data:`LOST` with the refusal, if the store refused the copy); ``quiet``:
+        report only the refusal (nothing else was lost)."""
         try:
             self.store.set(key + UNREADABLE, text)
         except Exception as exc:  # the browser's storage may refuse any write
             self._report(Problem(code + LOST, error, (("refusal", refusal_name(exc)),)))
             return
         self._written[key + UNREADABLE] = text
-        self._report(Problem(code, error))
+        if not quiet:
+            self._report(Problem(code, error))
 
     def _report(self, problem: Problem) -> None:
         """Add ``problem`` to :attr:`problems`, unless it is there already."""
