@@ -309,6 +309,8 @@ class Soak:
                 card = self.rng.choice(covered)
                 self.page.locator(f'#board [data-card="{card}"]').dispatch_event("click")
                 return
+        if self.selected is not None:  # a partner of the selected card would pair
+            available = [c for c in available if c not in position.partners(self.selected)]
         if not available:
             return
         card = self.rng.choice(available)
