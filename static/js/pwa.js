@@ -22,6 +22,11 @@ const PYSCRIPT = new URL("../vendor/pyscript/core.js", import.meta.url).href;
 const SW_URL = new URL("../../sw.js", import.meta.url).href;
 const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this often at most
 
+// Each step of the start-up leaves a performance mark ("nestor:..."), which the boot bench
+// (bench/boot.py) puts in its phase table: where a slow start spends its time.
+const mark = (name) => performance.mark(`nestor:${name}`);
+mark("pwa-runs");
+
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
 let switching = false;
 
@@ -56,10 +61,14 @@ const pyscriptIndexedDB = indexedDBForPyScript()
 
 async function startGame() {
   await pyscriptIndexedDB;
+  mark("idb-checked");
   const config = document.createElement("mpy-config");
   config.textContent = JSON.stringify({ plugins: PLUGINS_OFF.map((name) => `!${name}`) });
   document.body.append(config);
-  return import(PYSCRIPT);
+  mark("pyscript-import");
+  const module = await import(PYSCRIPT);
+  mark("pyscript-imported");
+  return module;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -263,6 +272,7 @@ async function prepare() {
 prepare()
   .catch((error) => console.warn("Nestor: offline support failed:", error))
   .then((then) => {
+    mark("sw-prepared");
     const started = startGame();
     if (then) then();
     return started;
