@@ -8,6 +8,10 @@ panel is drawn again as each move's review becomes final, so it fills in progres
 the page never freezes. Every word and the markup come from :mod:`nestor_web.view.review`;
 the state (the moves reviewed, the move chosen) is :class:`nestor_web.app.review.ReviewState`.
 
+What works the review out and draws it (:mod:`nestor.review`, the solver, the view) is imported
+on the panel's first use, not at start-up (the page imports it in idle time once it takes input:
+``root.LATER_MODULES``).
+
 Hooks for tests: ``body[data-review-busy]`` while a review is worked out,
 ``body[data-review-ms]`` the time the last one took (milliseconds).
 """
@@ -23,14 +27,12 @@ from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.replay import link_query
-from ..app.review import ReviewState
 from ..view.replay import link_words
-from ..view.review import review_html, review_status
-from ..view.timeline import point_at
 from .actuator import missing
 from .replay import to_clipboard
 
 if TYPE_CHECKING:
+    from ..app.review import ReviewState
     from .root import App
 
 STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}
@@ -64,6 +66,8 @@ class ReviewPanel:
         already worked out or under way if it is of these moves, else a new one."""
         record = self.app.session.game.record()
         if self.state is None or not self.state.matches(record):
+            from ..app.review import ReviewState  # not at start-up (see the module's doc)
+
             state = ReviewState(record)
             self.state = state
             self.app.tasks.spawn(lambda: self._work(state))
@@ -135,6 +139,8 @@ class ReviewPanel:
         state = self.state
         if state is None or not self.dialog.open:
             return
+        from ..view.review import review_html, review_status  # opened: imported by now
+
         focus = document.activeElement
         keep: str | None = None
         if not missing(focus) and self.body.contains(focus):
@@ -170,6 +176,8 @@ class ReviewPanel:
             svg = target.querySelector("svg")
             rect = svg.getBoundingClientRect()
             if rect.width:
+                from ..view.timeline import point_at  # drawn: imported by now
+
                 index = point_at((event.clientX - rect.left) / rect.width, state.total)
                 if index is not None:
                     self.choose(index)

@@ -43,8 +43,18 @@ from .tasks import Tasks
 if TYPE_CHECKING:
     from nestor.solver import Solution
 
-LATER_MODULES = ("nestor.solver", "nestor.analysis", "nestor_web.view.dialogs")
-"""Imported once the board takes input, not before: nothing draws the board with them."""
+window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
+
+LATER_MODULES = (
+    "nestor.solver",
+    "nestor.analysis",
+    "nestor_web.view.dialogs",
+    "nestor_web.app.review",
+    "nestor_web.view.review",
+)
+"""Imported once the board takes input, not before: nothing draws the board with them (the
+solver, the analysis, the statistics dialog, the review's work and its view).
+``tests/test_startup_imports.py`` lists what start-up imports."""
 
 TIMER_TICK_SECONDS = 1.0
 """How often the timer's text is brought up to date while it runs."""
@@ -130,12 +140,13 @@ class App:
                 self.save()
 
     @staticmethod
-    def _import_the_rest() -> None:
-        """Import :data:`LATER_MODULES` (the solver, the statistics dialog), just after start-up,
-        so the first hint or statistics tap does not wait for them. A tap that needs one
-        sooner imports it itself."""
-        for name in LATER_MODULES:
-            importlib.import_module(name)
+    def _import_the_rest(index: int = 0) -> None:
+        """Import :data:`LATER_MODULES` just after start-up, one a task, so the first hint,
+        review or statistics tap does not wait for them and a tap in between is not held up
+        by all of them. A tap that needs one sooner imports it itself."""
+        if index < len(LATER_MODULES):
+            importlib.import_module(LATER_MODULES[index])
+            asyncio.get_event_loop().call_later(0, App._import_the_rest, index + 1)
 
     # ---- the one path of every change ---------------------------------------------------
 
