@@ -44,7 +44,9 @@ script of the page:
   network has been quiet for a moment;
 * **phases** of the game's boot: every PyScript ``py:progress`` event (listened to on
   ``window``), timestamped, the first of each text; the game's own ``nestor:`` performance
-  marks (``static/js/pwa.js``, ``durable.js``: each start-up step before PyScript); when
+  marks (``static/js/pwa.js``, ``durable.js``: each start-up step before PyScript; ``main.py``
+  and ``root.py``: our imports); the page's own arrival (Navigation Timing: the service worker
+  started, the response, the document parsed); when
   ``main.py``, the wasm and the standard library zip had arrived (``responseEnd`` of their
   Resource Timing entries).
 
@@ -138,7 +140,13 @@ COLLECT = """
   const marks = performance.getEntriesByType("mark")
     .filter((entry) => entry.name.startsWith("nestor:"))
     .map((entry) => [entry.name, entry.startTime]);
-  return { boot: window.__boot, floor: window.__floor || null, arrived, marks };
+  const nav = performance.getEntriesByType("navigation")[0];
+  const document_ = nav ? [["document: service worker started", nav.workerStart],
+    ["document: response started", nav.responseStart],
+    ["document: response ended", nav.responseEnd],
+    ["document: parsed (domInteractive)", nav.domInteractive]] : [];
+  return { boot: window.__boot, floor: window.__floor || null, arrived, marks,
+           document: document_ };
 }
 """
 FILES_TIMED = ("pyodide.asm.wasm", "python_stdlib.zip", "main.py")
@@ -239,6 +247,9 @@ def visit(page: Page, traffic: Traffic, url: str, floor: bool, until_sw: bool = 
         phases[f"{name} arrived"] = at
     for name, at in got["marks"]:
         phases.setdefault(f"mark {name}", at)
+    for name, at in got["document"]:
+        if at:  # 0: no such step (no service worker)
+            phases[name] = at
     if boot["board"] is not None:
         phases["first board in the DOM"] = boot["board"]
     phases["body[data-ready]"] = boot["ready"]
