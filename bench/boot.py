@@ -109,7 +109,12 @@ CPU_TARGET = ("warm-input/floor", "warm input at / <= 1.2x the floor, CPU slowed
 PROBE = """
 (() => {
   if (window.__boot) return;
-  const boot = window.__boot = { board: null, ready: null, progress: [] };
+  const boot = window.__boot = { board: null, ready: null, progress: [], long: [] };
+  try {  // the main thread's long tasks (over 50 ms), for the blocking time
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) boot.long.push([entry.startTime, entry.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (error) { /* no Long Tasks API: blocking stays unknown */ }
   addEventListener("py:progress", (event) => {
     boot.progress.push([performance.now(), String(event.detail)]);
   });
@@ -160,6 +165,7 @@ class Visit:
     input: float
     bytes: int
     phases: dict[str, float] = field(default_factory=dict)
+    blocking: float | None = None
 
 
 @dataclass
@@ -234,11 +240,15 @@ def visit(page: Page, traffic: Traffic, url: str, floor: bool, until_sw: bool = 
     wait_quiet(page, traffic)
     got: dict[str, Any] = page.evaluate(COLLECT, list(FILES_TIMED))
     size = traffic.take()
+    ready_at = got["floor"]["ready"] if floor else got["boot"]["ready"]
+    blocking = sum(
+        max(0.0, duration - 50) for start, duration in got["boot"]["long"] if start < ready_at
+    )
     if floor:
         result = got["floor"]
         if result["error"] is not None or result["result"] != 2:
             raise RuntimeError(f"the floor page failed: {result}")
-        return Visit(board=None, input=result["ready"], bytes=size)
+        return Visit(board=None, input=result["ready"], bytes=size, blocking=blocking)
     boot = got["boot"]
     phases: dict[str, float] = {}
     for at, text in boot["progress"]:
@@ -253,7 +263,9 @@ def visit(page: Page, traffic: Traffic, url: str, floor: bool, until_sw: bool = 
     if boot["board"] is not None:
         phases["first board in the DOM"] = boot["board"]
     phases["body[data-ready]"] = boot["ready"]
-    return Visit(board=boot["board"], input=boot["ready"], bytes=size, phases=phases)
+    return Visit(
+        board=boot["board"], input=boot["ready"], bytes=size, phases=phases, blocking=blocking
+    )
 
 
 class Profiles:
@@ -373,21 +385,29 @@ def print_report(
     print("times: ms from navigation start, median [min–max]; bytes: response bodies from the")
     print("network (Playwright request.sizes(), service-worker answers left out), MB = 10^6 bytes")
     print("ratios: medians over the floor's boot of the same run (cold and first visit: over its")
-    print("cold boot, warm: over its warm boot; bytes: over its cold bytes)")
+    print("cold boot, warm: over its warm boot; bytes: over its cold bytes); blocking: the main")
+    print("thread's long tasks before input, each one's time over 50 ms, summed (as Lighthouse's")
+    print("total blocking time counts them), over the floor's of the same kind")
     print()
     head = (
         f"{'case':30} {'first board (ms)':>20} {'input (ms)':>20} {'bytes (MB)':>20}"
-        f" {'board/fl':>8} {'input/fl':>8} {'bytes/fl':>8}"
+        f" {'blocking (ms)':>18} {'board/fl':>8} {'input/fl':>8} {'bytes/fl':>8} {'block/fl':>8}"
     )
     print(head)
     print("-" * len(head))
+    floor_blocking = {
+        "cold": cases["floor cold"].median("blocking"),
+        "warm": cases["floor warm"].median("blocking"),
+    }
+    floor_blocking["first"] = floor_blocking["cold"]
     for case in cases.values():
         base = floor_input[case.kind]
         print(
             f"{case.name:30} {fmt_ms(case.values('board')):>20} {fmt_ms(case.values('input')):>20}"
-            f" {fmt_mb(case.values('bytes')):>20}"
+            f" {fmt_mb(case.values('bytes')):>20} {fmt_ms(case.values('blocking')):>18}"
             f" {ratio(case.median('board'), base):>8} {ratio(case.median('input'), base):>8}"
             f" {ratio(case.median('bytes'), floor_bytes):>8}"
+            f" {ratio(case.median('blocking'), floor_blocking[case.kind]):>8}"
         )
     warm_floor_bytes = cases["floor warm"].median("bytes")
     if warm_floor_bytes:
