@@ -83,7 +83,12 @@ def archive(root: Path = ROOT) -> bytes:
         FileNotFoundError: a catalog is not compiled yet.
         RuntimeError: the bytecode could not be written (see :func:`with_bytecode`).
     """
-    zipped = sources(root)
+    return _archive_of(sources(root))
+
+
+def _archive_of(zipped: bytes) -> bytes:
+    """The archive of the sources zip ``zipped``: its bytecode added, its :func:`stamp` as
+    the comment."""
     return stamped(with_bytecode(zipped), stamp(zipped))
 
 
@@ -113,9 +118,14 @@ def current(dest: Path, root: Path = ROOT) -> bool:
     Raises:
         FileNotFoundError: a catalog is not compiled yet.
     """
+    return _stamped_with(dest, stamp(sources(root)))
+
+
+def _stamped_with(dest: Path, comment: bytes) -> bool:
+    """Whether the zip at ``dest`` has the comment ``comment`` (False if it is no zip)."""
     try:
         with zipfile.ZipFile(dest) as zf:
-            return zf.comment == stamp(sources(root))
+            return zf.comment == comment
     except (OSError, zipfile.BadZipFile):
         return False
 
@@ -159,9 +169,10 @@ def write_archive(dest: Path, data: bytes | None = None, root: Path = ROOT) -> b
     """Write ``data`` (default: :func:`archive` of ``root``, unless ``dest`` is
     :func:`current`) to ``dest`` unless it holds those bytes already; True if written."""
     if data is None:
-        if current(dest, root):
+        zipped = sources(root)  # zipped once: for the check and, if stale, for the archive
+        if _stamped_with(dest, stamp(zipped)):
             return False
-        data = archive(root)
+        data = _archive_of(zipped)
     if dest.is_file() and dest.read_bytes() == data:
         return False
     dest.parent.mkdir(parents=True, exist_ok=True)

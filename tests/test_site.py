@@ -105,6 +105,7 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     other.parent.mkdir()
     other.write_bytes(module.stamped(data, b"nestor sources of another tree"))
     assert not module.current(other)
+    assert module.write_archive(other) and other.read_bytes() == data  # stale: made again
 
 
 def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:
