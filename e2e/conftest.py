@@ -46,6 +46,7 @@ import fcntl
 import importlib.util
 import io
 import os
+import re
 import shutil
 import sys
 import threading
@@ -69,6 +70,8 @@ from playwright.sync_api import (
     WebError,
     expect,
 )
+
+from nestor import Game, Pair
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_SELECTOR = "body[data-ready]"
@@ -451,6 +454,24 @@ def wait_ready_page(page: Page, timeout_ms: int = READY_TIMEOUT_MS) -> Page:
     """Wait until the page's Python has booted and set body[data-ready]."""
     page.wait_for_selector(READY_SELECTOR, state="attached", timeout=timeout_ms)
     return page
+
+
+def new_deal_with_a_pair(page: Page, variant: str = "standard", tries: int = 10) -> int:
+    """Tap New deal until the deal dealt has a pair to make, as a player would (about one
+    standard deal in 260 has none: lost as dealt); the deal number. Each tap waits for the
+    address to change.
+
+    Raises:
+        AssertionError: ``tries`` deals in a row had no pair.
+    """
+    for _ in range(tries):
+        shown = page.evaluate("location.search")
+        control(page, "new").click()
+        expect(page).not_to_have_url(re.compile(re.escape(shown) + "$"))
+        deal = int(page.locator("#deal-number").inner_text())
+        if any(isinstance(m, Pair) for m in Game(variant, deal).legal_moves()):
+            return deal
+    raise AssertionError(f"{tries} new deals in a row had no pair")
 
 
 def control(page: Page, name: str) -> Locator:

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import control, saves_done, stored
+from conftest import control, new_deal_with_a_pair, saves_done, stored
 from lines import losing_line
 from playwright.sync_api import Page, expect
 
@@ -78,16 +78,8 @@ def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wa
     # only that move.
     # One deal in 260 has no pair at all (lost as dealt): a player deals again, and the game
     # left (deal 7) still waits for Undo, a deal without moves being no game to keep.
-    moves: list[Move] = []
-    for _ in range(10):
-        shown = page.evaluate("location.search")
-        control(page, "new").click()
-        expect(page).not_to_have_url(re.compile(re.escape(shown) + "$"))
-        deal = int(page.locator("#deal-number").inner_text())
-        moves = Game("standard", deal).legal_moves()
-        if moves:
-            break
-    first = moves[0]
+    deal = new_deal_with_a_pair(page)
+    first = Game("standard", deal).legal_moves()[0]
     play(page, first)
     expect(page.locator("#moves-made")).to_have_text("1")
     history = stats_from_text(stored(page, "nestor.stats") or "").history()
