@@ -14,6 +14,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from source_imports import every_import, package_of, targets
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER_ONLY = ("js", "pyscript", "pyodide")
@@ -53,23 +54,8 @@ def room_of(module: str) -> str | None:
 def imports(module: str, path: Path) -> list[tuple[int, str]]:
     """Every module ``path`` imports (relative imports resolved), with its line."""
     tree = ast.parse(path.read_text(), str(path))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                target = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                target = node.module or ""
-            found.append((node.lineno, target))
-            # "from . import x" may name a module: check each name as a submodule too
-            if not node.module:
-                found += [(node.lineno, f"{target}.{a.name}") for a in node.names]
-    return found
+    package = package_of(module, path)
+    return [(n.lineno, t) for n in every_import(tree) for t in targets(n, package)]
 
 
 def test_every_module_belongs_to_a_room() -> None:

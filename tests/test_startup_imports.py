@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_imports import package_of, run_at_import, targets
+
 ROOT = Path(__file__).resolve().parent.parent
 
 STARTUP = {
@@ -56,22 +58,6 @@ def _file(module: str) -> Path | None:
     return None
 
 
-def _run_at_import(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
-    """The import statements of a module body that run when the module does."""
-    found: list[ast.Import | ast.ImportFrom] = []
-    for node in body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            found.append(node)
-        elif isinstance(node, ast.If):
-            if "TYPE_CHECKING" not in ast.unparse(node.test):
-                found += _run_at_import(node.body) + _run_at_import(node.orelse)
-        elif isinstance(node, ast.Try):
-            found += _run_at_import(node.body)
-            for handler in node.handlers:
-                found += _run_at_import(handler.body)
-    return found
-
-
 def imported_from(entry: Path) -> set[str]:
     """Our modules (of ``nestor`` and ``nestor_web``) that running ``entry`` imports."""
     seen: set[str] = set()
@@ -84,21 +70,16 @@ def imported_from(entry: Path) -> set[str]:
         parts = module.split(".")
         for i in range(1, len(parts)):  # a submodule's packages are imported first
             visit(".".join(parts[:i]))
-        follow(path, module if path.name == "__init__.py" else ".".join(parts[:-1]))
+        follow(path, package_of(module, path))
 
     def follow(path: Path, package: str) -> None:
-        for node in _run_at_import(ast.parse(path.read_text(), str(path)).body):
-            if isinstance(node, ast.Import):
+        for node in run_at_import(ast.parse(path.read_text(), str(path)).body):
+            found = targets(node, package)
+            for name in found:
+                visit(name)
+            if isinstance(node, ast.ImportFrom):  # from a package import a submodule
                 for alias in node.names:
-                    visit(alias.name)
-                continue
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*up, *([node.module] if node.module else [])])
-            visit(base)
-            for alias in node.names:  # from a package import a submodule
-                visit(f"{base}.{alias.name}")
+                    visit(f"{found[0]}.{alias.name}")
 
     follow(entry, "")
     return seen
