@@ -364,6 +364,13 @@ def ratio(a: float | None, b: float | None) -> str:
     return "—" if a is None or not b else f"{a / b:.2f}"
 
 
+def floor_medians(cases: dict[str, Case], key: str) -> dict[str, float | None]:
+    """The floor's median ``key`` for each kind of case: cold and first visits are compared with
+    its cold boot, warm visits with its warm boot."""
+    cold, warm = cases["floor cold"].median(key), cases["floor warm"].median(key)
+    return {"cold": cold, "first": cold, "warm": warm}
+
+
 def print_report(
     cases: dict[str, Case],
     rounds: int,
@@ -371,11 +378,8 @@ def print_report(
     profile: str,
     cpu: float = 1,
 ) -> None:
-    floor_input = {
-        "cold": cases["floor cold"].median("input"),
-        "warm": cases["floor warm"].median("input"),
-    }
-    floor_input["first"] = floor_input["cold"]
+    floor_input = floor_medians(cases, "input")
+    floor_blocking = floor_medians(cases, "blocking")
     floor_bytes = cases["floor cold"].median("bytes")
     print(
         f"start-up in Chromium, {rounds} rounds interleaved, {profile} profiles"
@@ -395,11 +399,6 @@ def print_report(
     )
     print(head)
     print("-" * len(head))
-    floor_blocking = {
-        "cold": cases["floor cold"].median("blocking"),
-        "warm": cases["floor warm"].median("blocking"),
-    }
-    floor_blocking["first"] = floor_blocking["cold"]
     for case in cases.values():
         base = floor_input[case.kind]
         print(
@@ -437,11 +436,9 @@ def print_report(
         print(f"ratio {name} {ratio(a, b)}")
     print()
     targets = TARGETS if cpu == 1 else (CPU_TARGET,)
-    where = f"disk profiles, CPU slowed {cpu:g}x" if cpu != 1 else "disk profiles"
-    if profile != "disk":
-        print(f"targets (issue 20, for {where}: this run used {profile} profiles, not comparable):")
-    else:
-        print(f"targets (issue 20, {where}; reported, not asserted):")
+    where = "disk profiles" + (f", CPU slowed {cpu:g}x" if cpu != 1 else "")
+    caveat = "" if profile == "disk" else f": this run used {profile} profiles, not comparable"
+    print(f"targets (issue 20, for {where}{caveat}; reported, not asserted):")
     for name, text, limit in targets:
         a, b = figures[name]
         if a is None or not b:
