@@ -6,15 +6,15 @@ What every test in e2e/ gets:
   root with scripts/serve.py's handler (the same as ``make play``), started once per session.
   It sends netlify.toml's headers, so every test runs under the production security policy.
   ``page.goto("/")`` is resolved against it.
-* ``page`` - the resident page of the worker's one shared browser context
-  (``shared_context``), kept open from test to test (its renderer and HTTP cache stay warm, as
-  a returning player's do; a test marked ``own_page`` gets a new page of that context instead);
-  service workers are blocked, and every kind of the origin's site data (localStorage,
-  IndexedDB, PyScript's own store, caches, cookies, sessionStorage) is cleared before each
-  test, while the resident page waits on a page that runs no game. A test that needs more
-  asks for ``context``, a fresh profile of its own with service workers allowed (two tabs,
-  permissions or init scripts for the context, a service worker), and says why in one line;
-  its ``page`` is then in that context.
+* ``page`` - the resident page of the worker's one shared browser context (``shared_context``), kept
+  open from test to test (its renderer and HTTP cache stay warm, as a returning player's do; a test
+  marked ``own_page`` gets a new page of that context instead); service workers are blocked, and
+  every kind of the origin's site data (localStorage, IndexedDB, PyScript's own store, caches,
+  cookies, sessionStorage) and the permissions a test granted (``page.context.grant_permissions``)
+  are cleared before each test, while the resident page waits on a page that runs no game. A test
+  that needs more asks for ``context``, a fresh profile of its own (two tabs, init scripts for the
+  context, a service worker: marked ``service_worker``, else they are blocked there too), and says
+  why in one line; its ``page`` is then in that context.
   Every request, console error, uncaught page error and Content-Security-Policy violation is
   recorded; the test FAILS if any request left the origin or any console error / page error /
   policy violation happened. Opt out per test with ``@pytest.mark.allow_console_errors``
@@ -128,12 +128,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return args
 
 
-TEST_ARGS = ("--process-per-site",)
-"""Flags for the browser tests alone (the benchmarks measure Chromium as players run it): the
-pages of one site in one profile share one renderer process, as a tab opened from another
-would. A new page of the shared context then boots in the process the resident page keeps
-warm, in 1.2 s alone instead of 1.6 s, and on two cores the browser tests took 285 s and
-272 s instead of 328 s (three workers, one after the other)."""
+TEST_ARGS = ("--process-per-site", "--js-flags=--liftoff-only")
+"""Flags for the browser tests alone (the benchmarks measure Chromium as players run it).
+
+``--process-per-site``: the pages of one site in one profile share one renderer process, as a
+tab opened from another would. A new page of the shared context then boots in the process the
+resident page keeps warm, in 1.2 s alone instead of 1.6 s, and on two cores the browser tests
+took 285 s and 272 s instead of 328 s (three workers, one after the other).
+
+``--js-flags=--liftoff-only``: V8 runs Pyodide's WebAssembly with its baseline compiler only,
+never recompiling the hot functions with the optimizing one in background threads. Each
+fresh profile compiled the interpreter's hot functions again: a boot there took 4.7 s of CPU
+with the optimizing tier and 2.9 s without it, a boot in the resident page's process 1.3 s
+either way. The browser tests are CPU-bound on two cores, and took 603 s of CPU instead of
+653 s (313 s instead of 337 s, one run after the other)."""
 
 
 BETWEEN_TESTS = "/e2e-between-tests"
@@ -280,10 +288,12 @@ def _report_late(item: pytest.Item, context: BrowserContext) -> None:
 def context(
     context: BrowserContext, request: pytest.FixtureRequest, base_url: str
 ) -> Iterator[BrowserContext]:
-    """A fresh browser context (a profile of its own, service workers allowed), recorded and
-    checked. Ask for it only when the test needs what the shared one cannot give: a fresh
-    profile or HTTP cache, a service worker, two tabs, a reload of a profile's first visit,
-    permissions or init scripts for the whole context; the test says why in one line."""
+    """A fresh browser context (a profile of its own), recorded and checked. Ask for it only
+    when the test needs what the shared one cannot give: a fresh profile or HTTP cache, a
+    service worker, two tabs, a reload of a profile's first visit, init scripts for the whole
+    context; the test says why in one line. Service workers are blocked in it unless the test
+    is marked ``service_worker`` (a first visit with the worker precaches 13 MB beside the
+    page's own requests: 0.5 s more CPU)."""
     _watch(request.node, context, base_url)
     yield context
     _report_late(request.node, context)
@@ -343,6 +353,7 @@ class SharedContext:
         for other in self.context.pages:
             if other is not resident:
                 other.close()
+        self.context.clear_permissions()  # a test may have granted the clipboard's
         cdp = self.context.new_cdp_session(resident)
         try:
             cdp.send("Storage.clearDataForOrigin",
@@ -414,10 +425,12 @@ def site_context(
     browser: Browser, request: pytest.FixtureRequest
 ) -> Iterator[Callable[..., BrowserContext]]:
     """``site_context(origin, **options)``: a new browser context (a fresh profile) on ``origin``,
-    recorded and checked like ``context``; closed after the test."""
+    recorded and checked like ``context``; closed after the test. Its service workers are
+    blocked unless ``options`` say ``service_workers="allow"``."""
     opened: list[BrowserContext] = []
 
     def open_context(origin: str, **options: Any) -> BrowserContext:
+        options.setdefault("service_workers", "block")
         ctx = browser.new_context(base_url=origin, **options)
         _watch(request.node, ctx, origin)
         opened.append(ctx)
@@ -654,9 +667,14 @@ def _runs_long(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long browser tests first (the soak sample, the longest of all, leading), then the
-    rest, each group in its order: pytest-xdist hands the
-    tests out in this order, so no worker is left running a long one while the others idle at
-    the end. A random order (make test-twice) shuffles them all."""
+    """The ``context`` of a test not marked ``service_worker`` blocks service workers
+    (pytest-playwright's ``browser_context_args`` marker). The long browser tests first (the
+    soak sample, the longest of all, leading), then the rest, each group in its order:
+    pytest-xdist hands the tests out in this order, so no worker is left running a long one
+    while the others idle at the end. A random order (make test-twice) shuffles them all."""
+    for item in items:
+        if ("context" in getattr(item, "fixturenames", ())
+                and item.get_closest_marker("service_worker") is None):
+            item.add_marker(pytest.mark.browser_context_args(service_workers="block"))
     items.sort(key=lambda item: (item.get_closest_marker("soak_sample") is None,
                                  not _runs_long(item)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import axe_run, axe_violations, saves_done
 from lines import find_winnable, losing_line
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import Game, Outcome, Pair
@@ -200,10 +200,10 @@ def test_a_loss_escape_show_again_undo_and_new_deal(page: Page, wait_ready, page
 
 
 def test_unwinnable_deal_reload_and_copy_link(
-    page: Page, context: BrowserContext, wait_ready, base_url
+    page: Page, wait_ready, base_url
 ) -> None:
-    # Its own context: clipboard permissions are granted to the whole context.
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # The shared context's permissions are cleared before each test.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     deal = unwinnable_deal()
     line = losing_line("standard", deal)
     open_game(page, wait_ready, f"?variant=standard&deal={deal}")

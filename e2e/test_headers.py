@@ -100,6 +100,7 @@ def test_manifest_and_icons(base_url) -> None:
     assert png_size(get(urljoin(base_url + "/", links["apple-touch-icon"]))) == (180, 180)
 
 
+@pytest.mark.service_worker
 def test_game_runs_under_the_policy_without_violations(
     context: BrowserContext, page: Page, wait_ready, page_log
 ) -> None:

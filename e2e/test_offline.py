@@ -61,7 +61,7 @@ def first_visit(context: BrowserContext, wait_ready, query: str = "") -> Page:
 def test_first_visit_then_offline_reload_resumes_and_plays(
     site_copy, site_context, wait_ready
 ) -> None:
-    context = site_context(site_copy.origin)
+    context = site_context(site_copy.origin, service_workers="allow")
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
 
     # The worker took the page during the first visit, and the wasm crossed the network once.
@@ -121,7 +121,7 @@ def deploy(site_copy, build: int) -> None:
 
 
 def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_ready) -> None:
-    context = site_context(site_copy.origin)
+    context = site_context(site_copy.origin, service_workers="allow")
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
     assert controlled(page)
 
@@ -175,7 +175,7 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
 def test_a_hanging_update_check_does_not_delay_a_return_visit(
     site_copy, site_context, wait_ready, monkeypatch
 ) -> None:
-    context = site_context(site_copy.origin)
+    context = site_context(site_copy.origin, service_workers="allow")
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
     assert controlled(page)
 
@@ -238,7 +238,7 @@ def test_a_first_visit_shows_its_download_in_the_browsers_language(
     site_copy, site_context, wait_ready
 ) -> None:
     site_copy.chunk_delay = 0.02  # about 1 s more for the 13 MB: several reports on the way
-    context = site_context(site_copy.origin, locale="de-DE")
+    context = site_context(site_copy.origin, locale="de-DE", service_workers="allow")
     context.add_init_script(DOWNLOAD_PROBE)
     page = context.new_page()
     page.goto("/")

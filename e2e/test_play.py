@@ -215,6 +215,7 @@ def test_variants_new_deal_and_links(page: Page, wait_ready) -> None:
     assert cards_on_page(page) == shown_codes(Game("overlapping", int(deal)))
 
 
+@pytest.mark.service_worker
 def test_bad_link_is_reported_while_loading_is_shown(
     context: BrowserContext, page: Page, wait_ready
 ) -> None:

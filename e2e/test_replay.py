@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import control, saves_done, stored
 from lines import find_winnable
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Page, Route, expect
 from test_a11y import no_violations
 from test_play import cards_on_page, open_game, play, shown_codes
 
@@ -210,10 +210,10 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
 
 
 def test_copy_link_and_open_it_in_a_fresh_profile(
-    page: Page, context: BrowserContext, wait_ready, site_context, base_url
+    page: Page, wait_ready, site_context, base_url
 ) -> None:
-    # Its own context: clipboard permissions are granted to the whole context.
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # The shared context's permissions are cleared before each test.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     # Strict deal 0: five pairs, two stock turns that pair, one pair more; the game goes on.
     record = Record.from_text("strict 0 4D-4H KC-KD AD-AS 8D-8H 7D-7S stock stock 3D-3H")
     game = record.replay()
@@ -285,13 +285,12 @@ def test_copy_link_refused_shows_a_selected_field(site_context, base_url, wait_r
     assert selected == field.input_value()
 
 
-def test_replay_screenshots(site_context, base_url, wait_ready, tmp_path: Path) -> None:
+def test_replay_screenshots(page: Page, wait_ready, tmp_path: Path) -> None:
     deal, line = find_winnable("standard", start=11)
     query = "?" + record_query(Record(Game("standard", deal).variant, deal, tuple(line)))
     folder = Path(SHOTS) if SHOTS else tmp_path
     for width, height in ((360, 640), (390, 844), (1280, 800)):
-        ctx = site_context(base_url, viewport={"width": width, "height": height})
-        page = ctx.new_page()
+        page.set_viewport_size({"width": width, "height": height})
         page.goto("/" + query)
         wait_ready(page)
         page.click(f'#replay-moves [data-replay-go="{len(line) // 2}"]')
@@ -303,4 +302,3 @@ def test_replay_screenshots(site_context, base_url, wait_ready, tmp_path: Path) 
         )
         assert overflow <= 0, f"{width}x{height}: the replay is wider than the screen"
         page.screenshot(path=str(folder / f"replay-{width}x{height}.png"), full_page=True)
-        ctx.close()

@@ -13,7 +13,7 @@ import re
 import pytest
 from conftest import stored
 from lines import winning_line
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 from test_a11y import no_violations
 from test_play import cards_on_page, open_game, play, shown_codes
 
@@ -48,10 +48,10 @@ def review_board_cards(page: Page) -> list[str]:
 
 
 def test_the_review_names_the_turning_point_and_tries_from_there(
-    page: Page, context: BrowserContext, wait_ready, base_url
+    page: Page, wait_ready, base_url
 ) -> None:
-    # Its own context: clipboard permissions are granted to the whole context.
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # The shared context's permissions are cleared before each test.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     record, turning = first_move_loss("standard")
     engine = review(record)
     total = len(record.moves)

@@ -250,7 +250,8 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
 def test_the_page_does_not_move_on_first_and_return_visits(
     site_context, base_url, wait_ready, size: tuple[int, int]
 ) -> None:
-    context = site_context(base_url, viewport={"width": size[0], "height": size[1]})
+    context = site_context(base_url, viewport={"width": size[0], "height": size[1]},
+                           service_workers="allow")  # a return visit as players make it
     context.add_init_script(CLS)
     page = context.new_page()
     open_game(page, wait_ready)
