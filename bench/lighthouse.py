@@ -4,11 +4,12 @@
 Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path /] [--keep DIR]
 
 Serves the repo root on 127.0.0.1 with scripts/serve.py's ``serve_in_thread`` (netlify.toml's
-headers) and runs the npm package ``lighthouse`` (a devDependency pinned in package.json, its
-Node API in bench/lighthouse.mjs) on Debian's chromium (``CHROME_PATH``, default
-``/usr/bin/chromium``: scripts/chromium.py's ``CHROMIUM``) with ``--headless=new --no-sandbox``
-and the flags of scripts/chromium.py (nothing but 127.0.0.1 resolves). Lighthouse starts each
-run in a fresh profile and clears the origin's storage: every run is a first visit.
+headers) and runs the npm package ``lighthouse`` (pinned in bench/package.json, installed into
+bench/node_modules by ``make lighthouse``; its Node API in bench/lighthouse.mjs) on Debian's
+chromium (``CHROME_PATH``, default ``/usr/bin/chromium``: scripts/chromium.py's ``CHROMIUM``)
+with ``--headless=new --no-sandbox`` and the flags of scripts/chromium.py (nothing but 127.0.0.1
+resolves). Lighthouse starts each run in a fresh profile and clears the origin's storage: every
+run is a first visit.
 
 Each preset runs in two modes. "preset": Lighthouse's preset as it is. A first visit waits for
 the service worker to precache the game before PyScript starts (static/js/pwa.js), and
