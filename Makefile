@@ -2,7 +2,7 @@
 #
 #   make play          set up if needed (make vendor), then serve on http://127.0.0.1:$(PORT)/
 #   make test          venv + ruff + mypy + unit tests + browser tests, in parallel workers,
-#                      each phase timed (about 5½ minutes on 2 cores); what .ci/run runs
+#                      each phase timed (5½ to 6 minutes on 2 cores); what .ci/run runs
 #   make test-twice    the browser tests twice, each in a random order (the flake gate)
 #   make site          build dist/: only the files a static host needs (netlify.toml runs it)
 #   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, build its
