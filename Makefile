@@ -127,12 +127,12 @@ play: vendor
 
 # ---------------------------------------------------------------- python tooling
 # The test tools through uv (installed first by pip, pinned): on a fresh clone the install took
-# 7 s instead of pip's 17 s, uv's cache empty.
+# 7 s instead of pip's 17 s, uv's cache empty. --native-tls: the system's certificates, as pip's.
 UV_VERSION   := 0.13.8
 $(VENV_STAMP): pyproject.toml
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	PIP_NO_INPUT=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(VPY) -m pip install -q uv==$(UV_VERSION)
-	$(VENV)/bin/uv pip install -q --python $(VPY) -e '.[test]'
+	$(VENV)/bin/uv pip install -q --native-tls --python $(VPY) -e '.[test]'
 	@touch $@
 
 # What the build alone needs (Babel for the catalogs): `make site` on a host installs no more.
