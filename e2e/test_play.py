@@ -48,6 +48,7 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
     paths = {u.removeprefix(base_url) for u in page_log.requests}
     for needed in (
         "/static/vendor/pyscript/core.js",
+        "/static/js/interpreter.js",  # PyScript's interpreter: the vendored Pyodide, started early
         "/static/vendor/pyodide/pyodide.mjs",
         "/static/vendor/pyodide/pyodide.asm.wasm",
         "/static/vendor/pyodide/python_stdlib.zip",

@@ -16,11 +16,11 @@
 // same bytes for the same input. Exits 1 (and writes nothing) if a member does not compile.
 //
 // --beside PREFIX (the game's own modules, scripts/pyscript_config.py): each X.py is kept and
-// its bytecode added beside it, where the import system looks for it in a folder
-// (D/__pycache__/X.cpython-3NN.pyc), as an unchecked-hash pyc: the import reads it without
-// comparing it with the source, which the archive unpacks from the same build. PREFIX is the
-// folder the zip is unpacked into at run time (PyScript's working folder), for the code's file
-// name. A traceback still shows the source lines, as the source is there.
+// its bytecode X.pyc written right after it, in the same folder, where zipimport looks first
+// when the archive itself is on sys.path, as an unchecked-hash pyc: the import reads it without
+// comparing it with the source, which comes from the same build. PREFIX is the archive's path
+// at run time (in PyScript's working folder), for the code's file name: a traceback names the
+// module inside the archive, and shows its source lines, as the source is there.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
@@ -67,8 +67,7 @@ with zipfile.ZipFile("/tmp/source.zip") as src, \\
             out.writestr(info, data)
             code = compile(data, f"{mount}/{info.filename}", "exec", dont_inherit=True,
                            optimize=OPTIMIZE)
-            cached = importlib.util.cache_from_source(info.filename, optimization=OPTIMIZE or "")
-            member = zipfile.ZipInfo(cached, info.date_time)
+            member = zipfile.ZipInfo(info.filename + "c", info.date_time)
             member.compress_type = zipfile.ZIP_DEFLATED
             member.external_attr = info.external_attr
             # checked=False: the import reads it without hashing the source again.

@@ -3,14 +3,18 @@
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
-The archive holds nestor/, nestor_web/ (every .py file, and its bytecode beside it in
-``__pycache__``) and the compiled catalogs, at their paths in the repo; the config's ``files``
-has PyScript unpack it into Python's working folder (``"./static/nestor.zip" = "./*"``): one
-request instead of one per module, and no module compiled from source in the page (the
-bytecode is written by the vendored Pyodide's own Python, scripts/compile_stdlib.mjs
-``--beside``: in Node, about 60 ms to import every module instead of 340 ms). The archive's
-zip comment stamps what it was made from (:func:`stamp`), so an archive already current is
-known without Node (``--check``, scripts/build_site.py). ``make vendor``
+The archive holds nestor/, nestor_web/ (every .py file, and its bytecode ``X.pyc`` right after
+it) and the compiled catalogs, at their paths in the repo. The config's ``files`` has PyScript
+write it, as it is, into Python's working folder (``"./static/nestor.zip" = "./nestor.zip"``),
+and ``main.py`` puts it on ``sys.path``: Python imports the modules from the archive
+(zipimport, as it does the standard library), which is one request instead of one per module,
+nothing unpacked (unpacking the 141 members took 35-50 ms of a warm visit, issue 20) and no
+module compiled from source in the page (the bytecode is written by the vendored Pyodide's own
+Python, scripts/compile_stdlib.mjs ``--beside``: in Node, about 60 ms to import every module
+instead of 340 ms). The catalogs are read through the modules' loader
+(nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
+(:func:`stamp`), so an archive already current is known without Node (``--check``,
+scripts/build_site.py). ``make vendor``
 runs this, and so does ``scripts/serve.py --rebuild-sw`` (make play) when a module changed;
 scripts/build_site.py writes the archive of the site it builds. ``--check`` only reports whether
 both are up to date (exit status 1 if not). The archive is the same bytes for the same files
@@ -37,7 +41,8 @@ from typing import TypedDict
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
 ARCHIVE = "static/nestor.zip"  # relative to the site's root
-WORKING_FOLDER = "/home/pyodide"  # where PyScript unpacks the archive: Python's cwd
+WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
+SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
@@ -155,7 +160,7 @@ def with_bytecode(zipped: bytes) -> bytes:
         source, output = Path(tmp) / "sources.zip", Path(tmp) / "archive.zip"
         source.write_bytes(zipped)
         cmd = ["node", str(ROOT / "scripts" / "compile_stdlib.mjs"), str(source), str(output),
-               "--beside", WORKING_FOLDER]
+               "--beside", f"{WORKING_FOLDER}/{SHIPPED_AS}"]
         try:
             result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         except FileNotFoundError as error:
@@ -181,15 +186,16 @@ def write_archive(dest: Path, data: bytes | None = None, root: Path = ROOT) -> b
 
 
 def data() -> Config:
-    """The config: the vendored interpreter, the plugins off, the archive unpacked in place.
+    """The config: the vendored interpreter (through static/js/interpreter.js, which
+    static/js/pwa.js may have started already), the plugins off, the archive in the working folder.
 
     Shape: ``{"interpreter": str, "plugins": [str, ...], "files": {"./static/nestor.zip":
-    "./*"}}``, paths relative to the page; ``./*`` is Python's working folder.
+    "./nestor.zip"}}``, paths relative to the page; ``./`` is Python's working folder.
     """
     return {
-        "interpreter": "./static/vendor/pyodide/pyodide.mjs",
+        "interpreter": "./static/js/interpreter.js",
         "plugins": [f"!{name}" for name in PLUGINS_OFF],
-        "files": {f"./{ARCHIVE}": "./*"},
+        "files": {f"./{ARCHIVE}": f"./{SHIPPED_AS}"},
     }
 
 

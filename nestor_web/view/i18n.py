@@ -4,7 +4,10 @@ Every text the player sees is a gettext message. Messages are extracted from
 ``nestor_web/`` with Babel into ``locale/nestor.pot``; each language's catalog
 ``locale/<lang>/LC_MESSAGES/nestor.po`` is compiled by Babel at build time to
 ``nestor.mo`` (``python scripts/locales.py compile``), and read here with the
-standard library's :mod:`gettext`, under CPython and in the browser alike.
+standard library's :mod:`gettext`, under CPython and in the browser alike. The catalog's
+bytes come through this module's loader, so they are found beside the packages in a folder
+(CPython) and in the archive the page imports them from (``static/nestor.zip``, on
+``sys.path`` itself: see ``scripts/pyscript_config.py``).
 
 Use ``_("text")`` for a message, ``ngettext`` for plurals, ``pgettext(context,
 "text")`` where one English word needs two translations, and ``N_("text")``
@@ -14,6 +17,7 @@ to mark a message whose translation is looked up later.
 from __future__ import annotations
 
 import gettext as _gettext
+import io
 from pathlib import Path
 
 DOMAIN = "nestor"
@@ -24,8 +28,9 @@ LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 
 DEFAULT_LANGUAGE = "en"
 
-LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
-"""Where the compiled catalogs are: ``locale/<lang>/LC_MESSAGES/nestor.mo``."""
+LOCALE_DIR = Path(__file__).parents[2] / "locale"
+"""Where the compiled catalogs are: ``locale/<lang>/LC_MESSAGES/nestor.mo``, in the repo's
+folder or, in the page, in the archive (``/home/pyodide/nestor.zip/locale``)."""
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _language = DEFAULT_LANGUAGE
@@ -56,10 +61,23 @@ def set_language(code: str, localedir: Path | str | None = None) -> None:
     if code == DEFAULT_LANGUAGE:
         _current = _gettext.NullTranslations()
     else:
-        _current = _gettext.translation(
-            DOMAIN, localedir=str(localedir or LOCALE_DIR), languages=[code]
-        )
+        path = Path(localedir or LOCALE_DIR) / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        _current = _gettext.GNUTranslations(io.BytesIO(_read(path)))
     _language = code
+
+
+def _read(path: Path) -> bytes:
+    """The bytes of the file at ``path``: through this module's loader where it can read
+    files (a zipimporter reads the archive's members by their path under the archive), else
+    from the file system. Raises OSError if there is no such file."""
+    get_data = getattr(__spec__.loader if __spec__ else None, "get_data", None)
+    if get_data is not None:
+        try:
+            data: bytes = get_data(str(path))
+            return data
+        except OSError:  # outside the archive (a catalog folder given): from the disk
+            pass
+    return path.read_bytes()
 
 
 def language() -> str:

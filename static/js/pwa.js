@@ -2,12 +2,13 @@
 //
 // 1. It registers sw.js, the Workbox service worker (scripts/build_sw.mjs) that precaches the
 //    whole game, Pyodide's 9.6 MB wasm included.
-// 2. It starts PyScript once the page loads through that worker. On a first visit it waits for
-//    the worker to finish precaching, so each file crosses the network once (a page that booted
-//    at the same time would download the wasm a second time: it does not fit the browser's
-//    memory cache), and shows that download's progress: bytes of the total, as the worker
-//    reports them (static/js/sw-progress.js), in a bar and in the loading line, in the page's
-//    language (static/js/texts.js). Later visits come from the cache and need no network.
+// 2. It starts PyScript (and Pyodide, static/js/interpreter.js) once the page loads through that
+//    worker. On a first visit it waits for the worker to finish precaching, so each file
+//    crosses the network once (a page that booted at the same time would download the wasm a
+//    second time: it does not fit the browser's memory cache), and shows that download's
+//    progress: bytes of the total, as the worker reports them (static/js/sw-progress.js), in a
+//    bar and in the loading line, in the page's language (static/js/texts.js). Later visits
+//    come from the cache and need no network.
 // 3. It looks for a new version, never in the way of the game: on a return visit the game starts
 //    at once and the check runs beside the boot (a slow or hanging network delays nothing). A new
 //    version found then, or while a game runs (checked when the page comes back into view, and
@@ -29,6 +30,16 @@ mark("pwa-runs");
 
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
 let switching = false;
+
+// Pyodide starts now, beside PyScript's own start, where its files are at hand: on a return
+// visit (the worker controls the page, its cache holds them) and where there is no service
+// worker (nothing to wait for). A first visit under a worker waits for the precache, as
+// startGame does. PyScript's "interpreter" is that module (static/js/interpreter.js says how).
+const INTERPRETER = new URL("./interpreter.js", import.meta.url).href;
+if (!container || container.controller) {
+  import(INTERPRETER).then((module) => module.start())
+    .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));
+}
 
 // PyScript's default plugins the game does not use: the same list as the "plugins" entry of the
 // config (scripts/pyscript_config.py, PLUGINS_OFF; tests/test_site.py checks they agree).
