@@ -21,17 +21,23 @@ STARTUP = {
     "nestor", "nestor.cards", "nestor.checks", "nestor.daily", "nestor.deal", "nestor.errors",
     "nestor.game", "nestor.jsontext", "nestor.link", "nestor.measured", "nestor.position",
     "nestor.variants",
-    "nestor_web", "nestor_web.app", "nestor_web.app.ending", "nestor_web.app.events",
-    "nestor_web.app.keymap", "nestor_web.app.lines", "nestor_web.app.replay",
+    "nestor_web", "nestor_web.app", "nestor_web.app.deals", "nestor_web.app.ending",
+    "nestor_web.app.events", "nestor_web.app.kept", "nestor_web.app.keymap",
+    "nestor_web.app.lines", "nestor_web.app.replay", "nestor_web.app.saved",
     "nestor_web.app.session", "nestor_web.app.settings", "nestor_web.app.slices",
-    "nestor_web.app.statistics", "nestor_web.app.url",
-    "nestor_web.browser", "nestor_web.browser.actuator", "nestor_web.browser.daily",
+    "nestor_web.app.solving", "nestor_web.app.statistics", "nestor_web.app.timer",
+    "nestor_web.app.url",
+    "nestor_web.browser", "nestor_web.browser.actuator", "nestor_web.browser.animation",
+    "nestor_web.browser.clipboard", "nestor_web.browser.dom",
+    "nestor_web.browser.daily",
     "nestor_web.browser.drag", "nestor_web.browser.durable", "nestor_web.browser.end",
     "nestor_web.browser.input", "nestor_web.browser.local_storage", "nestor_web.browser.menu",
     "nestor_web.browser.picker", "nestor_web.browser.replay", "nestor_web.browser.review",
-    "nestor_web.browser.root", "nestor_web.browser.sound", "nestor_web.browser.tasks",
-    "nestor_web.storage", "nestor_web.storage.codecs", "nestor_web.storage.durable",
-    "nestor_web.storage.manager", "nestor_web.storage.stats_codec",
+    "nestor_web.browser.root", "nestor_web.browser.solver_work", "nestor_web.browser.sound",
+    "nestor_web.browser.tasks",
+    "nestor_web.storage", "nestor_web.storage.archive", "nestor_web.storage.codecs",
+    "nestor_web.storage.durable", "nestor_web.storage.keys", "nestor_web.storage.manager",
+    "nestor_web.storage.stats_codec", "nestor_web.storage.tabs",
     "nestor_web.view", "nestor_web.view.board", "nestor_web.view.daily", "nestor_web.view.end",
     "nestor_web.view.faces", "nestor_web.view.i18n", "nestor_web.view.install",
     "nestor_web.view.markup", "nestor_web.view.replay", "nestor_web.view.texts",
@@ -122,6 +128,6 @@ def test_the_walk_follows_relative_imports_and_leaves_out_type_checking(tmp_path
         "def later():\n    import nestor.analysis\n"
     )
     found = imported_from(entry)
-    assert {"nestor_web.browser.review", "nestor_web.browser.actuator",
+    assert {"nestor_web.browser.review", "nestor_web.browser.dom",
             "nestor_web.app.replay", "nestor"} <= found
     assert "nestor.solver" not in found and "nestor.analysis" not in found

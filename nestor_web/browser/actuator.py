@@ -7,15 +7,12 @@ touches only the parts of the board that changed.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
-from html import escape
 from typing import Any
 
-from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
-from nestor import VARIANTS, Pair
+from nestor import Pair
 
 from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
 from ..app.settings import Settings
@@ -23,42 +20,24 @@ from ..app.url import parse_query
 from ..view.board import (
     BoardView,
     CardView,
+    assemble_board,
     board_frame,
     region_cards,
     render_card,
     render_regions,
 )
-from ..view.i18n import LANGUAGES, _, language, variant_title
-from ..view.texts import TEXTS, keys_html, rules_html
-from ..view.words import page_title
-from .sound import Sounds
-
-try:  # JS null arrives as this object, not as None
-    from pyodide.ffi import jsnull
-except ImportError:  # pragma: no cover - older Pyodide: JS null is None
-    jsnull = None
-
-ANIMATION_MS = 420
-"""How long a removed pair takes to fly to the discard pile."""
-
-TURNED_MS = 900
-"""How long a Strict stock card takes: shown face up on the stock, then to its partner, then
-both to the discard pile."""
-
-CELEBRATION_MS = 2200
-"""The longest a win's celebration lasts (a tap or a key ends it at once)."""
-
-CONFETTI = 30
-"""How many suit signs fall in a win's celebration."""
-
-STOCK = "@stock"
-"""The key of the stock pile in :meth:`Actuator.measure` (no card code looks like it)."""
-
-CLONE_DROPS = (
-    "id", "data-card", "data-available", "data-selected", "data-hint", "data-turned",
-    "data-last-move", "data-dragging", "data-queued", "aria-pressed", "aria-label", "role",
+from ..view.i18n import language
+from ..view.texts import (
+    keys_html,
+    language_options_html,
+    page_text,
+    rules_html,
+    variant_options_html,
 )
-"""Attributes a flying copy does not keep: hooks and names of the card it copies."""
+from ..view.words import page_title
+from .animation import Motion, measure
+from .dom import missing
+from .sound import Sounds
 
 NEW_DEAL = '#controls [data-action="new"]'
 """The control that takes the keyboard focus when no card is left on the board."""
@@ -71,11 +50,6 @@ ELEMENTS = (
     "discard", "pairs", "timer",
 )
 """The ids of the page's elements the game uses."""
-
-
-def missing(value: Any) -> bool:
-    """``True`` for a JS ``null``/``undefined`` result (``None`` or Pyodide's ``jsnull``)."""
-    return value is None or value is jsnull or type(value).__name__ == "JsNull"
 
 
 class Actuator:
@@ -92,9 +66,7 @@ class Actuator:
         self.address_held = False  # the replay shows its own link: leave the address alone
         self._sounds_on = False
         self.sounds = Sounds()
-        self._celebration: Any = None  # the layer of the win's celebration running now
-        self._confetti: list[Any] = []  # the animations of its signs
-        self._end_proxy: Any = None  # what ends any celebration (made at the first win)
+        self.motion = Motion(self.el["discard"])
 
     # ---- the page's own texts and the settings ----------------------------------------
 
@@ -103,18 +75,13 @@ class Actuator:
         document.documentElement.lang = language()
         document.body.setAttribute("data-lang", language())
         for element in document.querySelectorAll("[data-text]"):
-            element.textContent = _(TEXTS[str(element.getAttribute("data-text"))])
+            element.textContent = page_text(str(element.getAttribute("data-text")))
         for element in document.querySelectorAll("[data-label]"):
-            element.setAttribute("aria-label", _(TEXTS[str(element.getAttribute("data-label"))]))
+            element.setAttribute("aria-label", page_text(str(element.getAttribute("data-label"))))
         self.el["rules-text"].innerHTML = rules_html()
         self.el["keys-text"].innerHTML = keys_html()
-        self.el["variant"].innerHTML = "".join(
-            f'<option value="{name}">{escape(variant_title(name))}</option>' for name in VARIANTS
-        )
-        self.el["opt-language"].innerHTML = "".join(
-            f'<option value="{code}" lang="{code}">{escape(title)}</option>'
-            for code, title in LANGUAGES.items()
-        )
+        self.el["variant"].innerHTML = variant_options_html()
+        self.el["opt-language"].innerHTML = language_options_html()
         document.dispatchEvent(window.CustomEvent.new("nestor:texts"))  # static/js/pwa.js
         self._regions = {}  # every region holds words: draw them all again
         self._frame = None
@@ -153,16 +120,8 @@ class Actuator:
     # ---- the board -----------------------------------------------------------------------
 
     def measure(self) -> dict[str, tuple[Any, Any]]:
-        """Where each card is drawn now: code -> (element, its bounding rectangle); the
-        stock pile (Strict) under :data:`STOCK`."""
-        drawn = {
-            str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
-            for e in document.querySelectorAll("#board [data-card]")
-        }
-        stock = document.querySelector('#board [data-region="spare"] .card.back')
-        if not missing(stock):
-            drawn[STOCK] = (stock, stock.getBoundingClientRect())
-        return drawn
+        """Where each card is drawn now, for the next draw's flights (:func:`measure`)."""
+        return measure()
 
     def draw(
         self,
@@ -220,22 +179,22 @@ class Actuator:
         self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
         playing = view.outcome is None
         controls = (view.can_undo, view.can_redo, view.can_turn_stock, playing, view.solving,
-                    view.has_stock, view.outcome, _("Stop") if view.solving else _("Solve"),
+                    view.has_stock, view.outcome, view.solve_label,
                     view.can_finish)
         self._once("controls", controls, lambda: self._show_controls(view))
         for event in events:
             if isinstance(event, Moved):
                 if drawn:
-                    self.fly_away(event, drawn)
+                    self.motion.fly_away(event, drawn)
                     if event.outcome is not None and event.outcome.won:
-                        self.celebrate()
+                        self.motion.celebrate()
                 if self._sounds_on:
                     outcome = event.outcome
                     self.sounds.play(
                         "pair" if outcome is None else "won" if outcome.won else "lost"
                     )
             elif isinstance(event, (TookBack, WentBack, DealChanged)):
-                self.end_celebration()
+                self.motion.end_celebration()
 
     def forget(self, name: str) -> None:
         """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
@@ -257,7 +216,7 @@ class Actuator:
     def _show_controls(self, view: BoardView) -> None:
         playing = view.outcome is None
         solve = document.querySelector('#controls [data-action="solve"]')
-        solve.textContent = _("Stop") if view.solving else _("Solve")
+        solve.textContent = view.solve_label
         solve.setAttribute("aria-pressed", "true" if view.solving else "false")
         for action, enabled in (
             ("undo", view.can_undo), ("redo", view.can_redo), ("turn", view.can_turn_stock),
@@ -293,9 +252,7 @@ class Actuator:
         cards = region_cards(view)
         board = self.el["board"]
         if frame != self._frame or regions.keys() != self._regions.keys():
-            before, after = frame
-            columns = "".join(v for k, v in regions.items() if k != "spare")
-            board.innerHTML = f"{before}{columns}</div>{regions['spare']}{after}"
+            board.innerHTML = assemble_board(frame, regions)
         else:
             for key, html in regions.items():
                 if html == self._regions[key]:
@@ -355,159 +312,6 @@ class Actuator:
         )
         index = (codes.index(here) + step) % len(cards) if here in codes else 0
         cards[index].focus()
-
-    def fly_away(self, moved: Moved, drawn: dict[str, tuple[Any, Any]]) -> None:
-        """Animate the cards ``moved`` removed to the discard pile (the board is already drawn).
-
-        ``drawn`` is :meth:`measure` taken before the move. Each card flies as an exact copy of
-        its own element (``cloneNode``: the same face, classes and corners) at the size it was
-        drawn, with the card size of its region carried over as ``--card-w``/``--card-h``
-        (the copy lives outside the board, where those are not set); it keeps that size
-        until it lands on the pile, where it shrinks to the pile's size. A Strict stock card
-        starts face up on the stock, flies to its partner, and then both go to the pile.
-        The copies are decoration only (``aria-hidden``, ``inert``, no pointer events; hook:
-        ``data-flying`` holds the card's code): input during the animation goes to the real,
-        already updated board.
-        """
-        pile = self.el["discard"].getBoundingClientRect()
-        turned = moved.turned
-        stock = drawn.get(STOCK)
-        partner: Any = None
-        hidden: Any = None
-        flights: list[tuple[str, Any, Any]] = []
-        frames: list[dict[str, object]]
-        for code in moved.removed:
-            if code in drawn:
-                flights.append((code, *drawn[code]))
-                if turned is not None and code != turned:
-                    partner = drawn[code][1]
-        if turned is not None and turned not in drawn and stock is not None:
-            # The turned card was face down: its face is the one the view now shows beside
-            # the stock (data-turned), or if none, any element of that card.
-            shown = document.querySelector(f'#board [data-card="{turned}"]')
-            if not missing(shown) and turned in moved.removed:
-                flights.append((turned, shown, stock[1]))
-                # Until the flight ends the card is where it flies, not also beside the stock.
-                shown.style.visibility = "hidden"
-                hidden = shown
-        for code, original, rect in flights:
-            ghost = _clone(original, code, rect)
-            document.body.appendChild(ghost)
-            land = _landing(rect, pile)
-            if turned is None:
-                frames = [
-                    {"offset": 0, "transform": "none"},
-                    {"offset": 0.75, "transform": _move(land, 0.9, 1)},
-                    {"offset": 1, "transform": _move(land, 1, land[2])},
-                ]
-                duration = ANIMATION_MS
-            elif code == turned and partner is not None:
-                to_partner = (partner.left - rect.left, partner.top - rect.top, 1.0)
-                frames = [
-                    {"offset": 0, "transform": "none"},
-                    {"offset": 0.3, "transform": "none"},
-                    {"offset": 0.6, "transform": _move(to_partner, 1, 1)},
-                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
-                    {"offset": 1, "transform": _move(land, 1, land[2])},
-                ]
-                duration = TURNED_MS
-            else:  # the partner waits for the turned card, then they go together
-                frames = [
-                    {"offset": 0, "transform": "none"},
-                    {"offset": 0.6, "transform": "none"},
-                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
-                    {"offset": 1, "transform": _move(land, 1, land[2])},
-                ]
-                duration = TURNED_MS
-            for frame in frames:  # eased between keyframes: each is reached on its offset
-                frame["easing"] = "ease-in-out"
-            animation = ghost.animate(
-                to_js(frames, dict_converter=window.Object.fromEntries),
-                to_js({"duration": duration, "fill": "forwards"},
-                      dict_converter=window.Object.fromEntries),
-            )
-            if code == turned and hidden is not None:
-                animation.onfinish = create_once_callable(
-                    lambda _event, g=ghost, h=hidden: _landed(g, h)
-                )
-            else:
-                animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
-
-    def celebrate(self) -> None:
-        """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` (only when
-        animations are on; the caller checks). A tap on it or any key ends it at once. Hook:
-        ``body[data-celebrating]`` while it runs.
-
-        Nothing of it outlives it (:meth:`end_celebration`): its signs leave the page, and its
-        three ways to end (the layer's ``pointerdown``, the document's ``keydown``, the last
-        sign's ``finish``) all call the one proxy the actuator keeps for the page's life
-        (:attr:`_end_proxy`), and are taken off again. (One proxy made per win, to fire once,
-        stayed alive with its listener when the win ended another way: the document gained
-        a keydown listener and kept a celebration's nodes each time.)"""
-        self.end_celebration()
-        layer = document.createElement("div")
-        layer.className = "celebration"
-        layer.setAttribute("aria-hidden", "true")
-        height = float(window.innerHeight)
-        longest: Any = None
-        animations = []
-        for _i in range(CONFETTI):
-            suit = random.choice("♠♥♦♣")
-            sign = document.createElement("span")
-            sign.className = "red" if suit in "♥♦" else "black"
-            sign.textContent = suit
-            sign.style.left = f"{random.uniform(2, 96):.1f}%"
-            duration = random.uniform(1100, CELEBRATION_MS - 500)
-            delay = random.uniform(0, CELEBRATION_MS - 100 - duration)
-            turn = random.choice((-1, 1)) * random.uniform(90, 540)
-            frames = [
-                {"transform": "translateY(-3rem) rotate(0deg)", "opacity": 1},
-                {"transform": f"translateY({height + 48:.0f}px) rotate({turn:.0f}deg)",
-                 "opacity": 0.6},
-            ]
-            animation = sign.animate(
-                to_js(frames, dict_converter=window.Object.fromEntries),
-                to_js({"duration": duration, "delay": delay, "easing": "ease-in",
-                       "fill": "both"}, dict_converter=window.Object.fromEntries),
-            )
-            animations.append(animation)
-            if longest is None or delay + duration > longest[0]:
-                longest = (delay + duration, animation)
-            layer.appendChild(sign)
-        document.body.appendChild(layer)
-        document.body.setAttribute("data-celebrating", "")
-        end = self._end_proxy
-        if end is None:
-            end = self._end_proxy = create_proxy(self._celebration_over)
-        self._celebration = layer
-        self._confetti = animations
-        layer.addEventListener("pointerdown", end)
-        document.addEventListener("keydown", end)
-        if longest is not None:
-            longest[1].onfinish = end
-
-    def _celebration_over(self, _event: Any = None) -> None:
-        """A tap on the celebration, a key, or its last sign has fallen: it ends. (Only the
-        celebration running has these listeners: :meth:`end_celebration` takes them off.)"""
-        self.end_celebration()
-
-    def end_celebration(self) -> None:
-        """End the win's celebration, if one runs: its listeners are taken off, its
-        animations cancelled, its signs taken off the page."""
-        current = self._celebration
-        if current is None:
-            return
-        self._celebration = None
-        animations, self._confetti = self._confetti, []
-        end = self._end_proxy
-        if end is not None:
-            document.removeEventListener("keydown", end)
-            current.removeEventListener("pointerdown", end)
-        for animation in animations:
-            animation.onfinish = None
-            animation.cancel()
-        current.remove()
-        document.body.removeAttribute("data-celebrating")
 
     # ---- dialogs -------------------------------------------------------------------------
 
@@ -574,46 +378,6 @@ DIALOGS = ("keys", "stats", "settings", "rules", "review")
 
 _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
-
-
-def _clone(original: Any, code: str, rect: Any) -> Any:
-    """A decoration-only copy of the card element ``original``, placed over ``rect`` (where
-    the card was drawn) at exactly its size."""
-    ghost = original.cloneNode(True)
-    for name in CLONE_DROPS:
-        ghost.removeAttribute(name)
-    ghost.classList.add("ghost")
-    ghost.setAttribute("aria-hidden", "true")
-    ghost.setAttribute("data-flying", code)
-    ghost.setAttribute("tabindex", "-1")
-    ghost.inert = True
-    style = ghost.style  # CSSOM, which the page's style-src allows (no style attribute)
-    style.removeProperty("visibility")
-    style.setProperty("--card-w", f"{rect.width}px")
-    style.setProperty("--card-h", f"{rect.height}px")
-    style.left = f"{rect.left}px"
-    style.top = f"{rect.top}px"
-    return ghost
-
-
-def _landed(ghost: Any, shown: Any) -> None:
-    """The turned card's flight ended: remove its copy, show the card beside the stock."""
-    ghost.remove()
-    shown.style.removeProperty("visibility")
-
-
-def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
-    """How a card drawn at ``rect`` lands on the discard pile ``pile``: the move of its
-    centre onto the pile's (x, y in px) and the scale that gives it the pile's height."""
-    dx = pile.left + pile.width / 2 - (rect.left + rect.width / 2)
-    dy = pile.top + pile.height / 2 - (rect.top + rect.height / 2)
-    scale = pile.height / rect.height if rect.height else 1.0
-    return float(dx), float(dy), float(scale)
-
-
-def _move(to: tuple[float, float, float], share: float, scale: float) -> str:
-    """A CSS transform: ``share`` of the way ``to`` (its x, y), at ``scale``."""
-    return f"translate({to[0] * share:.1f}px, {to[1] * share:.1f}px) scale({scale:.3f})"
 
 
 def _hide(element: Any, hidden: bool) -> None:

@@ -13,6 +13,7 @@ from pyscript import document, window
 
 from ..app.session import Session
 from ..view.daily import daily_label, share_status, share_text
+from .clipboard import page_link, to_clipboard
 
 
 def local_today() -> date:
@@ -56,19 +57,13 @@ class DailyPanel:
 
     def _full_text(self, session: Session) -> str:
         """The share text and the link to the daily deal."""
-        location = window.location
-        link = f"{location.origin}{location.pathname}{session.query()}"
-        return f"{share_text(session) or ''}\n{link}"
+        return f"{share_text(session) or ''}\n{page_link(session.query())}"
 
     async def share(self, session: Session) -> None:
         """Copy the share text (Clipboard API); if that is refused or missing, show it in a
         selected text field to copy by hand."""
         text = self._full_text(session)
-        try:
-            await window.navigator.clipboard.writeText(text)
-            copied = True
-        except Exception:  # noqa: BLE001 - no clipboard here, or the browser refused it
-            copied = False
+        copied = await to_clipboard(text)
         el = self.el
         el["share-status"].textContent = share_status(copied)
         document.body.setAttribute("data-shared", "copied" if copied else "shown")

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from pyodide.ffi import JsException, create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
-from .actuator import missing
+from .dom import missing
 
 SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
 """How far (CSS px) a press may move and still be a tap, by ``pointerType``."""

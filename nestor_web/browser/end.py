@@ -16,13 +16,19 @@ solver in the page's time slices (:class:`~nestor_web.browser.tasks.Tasks`) once
 screen is shown; the screen says "Working it out…" meanwhile, and the answer replaces that
 text in place (a polite live region).
 
+The page tells it what changed: :meth:`EndScreen.follow` after every command (the end
+screen's state follows the game, and the verdict is asked for), then :meth:`EndScreen.draw`,
+which only draws, and is told whether a replay is shown (the game's end screen waits for it).
+What it needs of the page is :class:`EndPort`.
+
 Hooks: ``body[data-end]`` is ``"shown"`` while the end screen is shown and ``"dismissed"``
 while the player has closed it; absent while the game goes on.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any, Protocol, TypeVar
 
 from pyodide.ffi import create_proxy
 from pyscript import document
@@ -33,10 +39,30 @@ from ..app.ending import Ending
 from ..app.events import Event, TookBack
 from ..app.session import Session
 from ..view.end import EndView, end_view, render_end, reopen_words
-from .actuator import missing
+from .dom import missing
 
-if TYPE_CHECKING:
-    from .root import App
+T = TypeVar("T")
+
+
+class EndPort(Protocol):
+    """What the end screen asks of the page (the composition root)."""
+
+    @property
+    def session(self) -> Session:
+        """The session of the game in play."""
+
+    def action(self, name: str, value: str | None = None) -> None:
+        """Do what a control of the page stands for (the end screen's buttons are those)."""
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` returns as a task of the page."""
+
+    async def sliced(self, steps: Generator[None, None, T]) -> T:
+        """Run ``steps`` to its end in the page's time slices; its value."""
+
+    def restore_focus(self, card: str = "") -> None:
+        """Give the board the focus: ``card`` if it is available, else the first available
+        card."""
 
 
 class EndScreen:
@@ -46,9 +72,10 @@ class EndScreen:
         ending: the end screen's state (dismissed, the verdicts worked out).
     """
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: EndPort) -> None:
         self.app = app
         self.ending = Ending()
+        self._replaying = False  # a replay is shown (the last draw was told so)
         self.el = document.getElementById("end-screen")
         self.again = document.getElementById("end-again")
         self._drawn: EndView | None = None
@@ -81,6 +108,7 @@ class EndScreen:
         if missing(event.target.closest("button")):
             return
         self.ending.reopen()
+        self._ask_verdict(self.app.session)
         self.draw(self.app.session)
 
     def escape(self) -> bool:
@@ -107,14 +135,20 @@ class EndScreen:
 
     # ---- drawing ----------------------------------------------------------------------------
 
+    def follow(self, session: Session, replaying: bool) -> None:
+        """After a command: the end screen's state follows ``session``'s game (a game over
+        is shown once, a new game forgets the last one's), and the verdict on the deal is
+        worked out if the end screen needs it. ``replaying``: a replay from a link is shown,
+        a mode of its own, where the game's end screen waits (and no verdict is worked out)."""
+        self._replaying = replaying
+        self.ending.sync(session)
+        self._ask_verdict(session)
+
     def draw(self, session: Session, events: tuple[Event, ...] = ()) -> None:
         """Show, update or hide the end screen for ``session`` after ``events`` (the board
-        is drawn already); start working out the verdict if it is needed."""
+        is drawn already, :meth:`follow` has run): it only draws."""
         ending = self.ending
-        ending.sync(session)
-        # A replay shown from a link is a mode of its own: the game's end screen waits for it.
-        replaying = bool(getattr(getattr(self.app, "replays", None), "shown", False))
-        view = end_view(session, ending) if ending.shown(session) and not replaying else None
+        view = end_view(session, ending) if ending.shown(session) and not self._replaying else None
         drawn, self._drawn = self._drawn, view
         body = document.body
         if view is None:
@@ -139,9 +173,13 @@ class EndScreen:
             focus = document.activeElement
             self._before = None if missing(focus) else focus
             self.el.focus()
-        if ending.needs_verdict(session) and not self._working:
+
+    def _ask_verdict(self, session: Session) -> None:
+        """Start working out the verdict if the end screen needs it (and is not waiting for a
+        replay) and nothing works on it yet."""
+        if not self._replaying and self.ending.needs_verdict(session) and not self._working:
             self._working = True
-            self.app.tasks.spawn(self._verdict_task)
+            self.app.spawn(self._verdict_task)
 
     def _write(self, view: EndView, appearing: bool) -> None:
         """Write the whole end screen; a button that had the focus keeps it."""
@@ -170,7 +208,7 @@ class EndScreen:
         self.el.innerHTML = ""
         if inside and not self._dismissing:
             taken = next((e.move for e in events if isinstance(e, TookBack)), None)
-            self.app.actuator.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
+            self.app.restore_focus(taken.first if isinstance(taken, Pair) else "")
 
     def _set_again(self, shown: bool) -> None:
         """Show or hide "Show the result" (the game is over and its end screen closed)."""
@@ -184,9 +222,10 @@ class EndScreen:
     async def _verdict_task(self) -> None:
         """Work out the verdict on the deal in play, then show it."""
         try:
-            await self.app.tasks.sliced(self.ending.verdict_steps(self.app.session))
+            await self.app.sliced(self.ending.verdict_steps(self.app.session))
         finally:
             self._working = False
+        self._ask_verdict(self.app.session)  # the game moved on to another deal meanwhile
         self.draw(self.app.session)
 
 

@@ -12,7 +12,7 @@ from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.keymap import BACK_KEYS, NAVIGATION, command_for
-from .actuator import missing
+from .dom import missing
 from .drag import Drag, DragCommands
 from .menu import Menu
 

@@ -15,7 +15,7 @@ from typing import Any
 from pyodide.ffi import create_proxy
 from pyscript import document
 
-from .actuator import missing
+from .dom import missing
 
 MENU = "more-menu"
 TOGGLE = "[data-menu]"

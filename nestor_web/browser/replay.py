@@ -11,29 +11,54 @@ or "Play from here" (which starts a game at the position shown, counted with hel
 control the input manager listens to (the game's controls today; the end screen may add
 its own), copies the replay link of the game in play with the Clipboard API; where the
 browser refuses, the link is shown in a selected text field (``#link-field``) to copy by
-hand.
+hand. What the mode needs of the page is :class:`ReplayPort`; the words and the move list's
+markup are the view's (:mod:`nestor_web.view.replay`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from html import escape
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay, link_query, replay_request
-from ..view.replay import link_words, replay_announcement, replay_view
-from .actuator import missing
+from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay, replay_request
+from ..view.replay import link_words, render_moves, replay_announcement, replay_view
+from .clipboard import game_link, to_clipboard
+from .dom import missing
 
 if TYPE_CHECKING:
+    from ..app.events import Event
     from ..app.replay import ReplayEvent
-    from .root import App
+    from ..app.session import Session
 
 
-CURRENT = ' aria-current="step"'
-"""The attribute of the move list's entry for the position shown."""
+class ReplayPort(Protocol):
+    """What the replay mode asks of the page (the composition root)."""
+
+    @property
+    def session(self) -> Session:
+        """The session of the game in play (its settings, its address, Play from here)."""
+
+    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
+        """Run a session command, draw and save what happened."""
+
+    def update(self, events: tuple[Event, ...]) -> None:
+        """Draw the game after ``events`` (``()``: as it is), and save."""
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` returns as a task of the page."""
+
+    def restore_focus(self) -> None:
+        """Give the game's board the focus (its first available card)."""
+
+    def panel_open(self) -> bool:
+        """Is one of the page's panels (a modal dialog) open?"""
+
+    def hold_address(self, held: bool) -> None:
+        """``True``: the game's drawing leaves the address alone (it is the replay's link)."""
 
 
 class ReplayMode:
@@ -43,7 +68,7 @@ class ReplayMode:
         replay: the replay shown, or ``None`` while the game is.
     """
 
-    def __init__(self, app: App, replay: Replay | None = None) -> None:
+    def __init__(self, app: ReplayPort, replay: Replay | None = None) -> None:
         self.app = app
         self.replay: Replay | None = None
         self._proxies: list[Any] = []
@@ -72,7 +97,7 @@ class ReplayMode:
             self.replay.playing = False
         self.replay = replay
         self._drawn_moves = None
-        self.app.actuator.address_held = True
+        self.app.hold_address(True)
         document.getElementById("replay").hidden = False
         document.body.setAttribute("data-mode", "replay")
         self.draw()
@@ -89,11 +114,11 @@ class ReplayMode:
         self.replay = None
         document.getElementById("replay").hidden = True
         document.body.removeAttribute("data-mode")
-        self.app.actuator.address_held = False
+        self.app.hold_address(False)
         if push:
             window.history.pushState(None, "", self.app.session.query())
         self.app.update(())
-        self.app.actuator.restore_focus("", None)
+        self.app.restore_focus()
 
     def address_changed(self) -> bool:
         """Back or Forward: show the replay the address now holds (``True``: handled, the
@@ -131,12 +156,7 @@ class ReplayMode:
         document.getElementById("replay-board").innerHTML = view.board
         items = tuple(view.moves)
         if items != self._drawn_moves:
-            document.getElementById("replay-moves").innerHTML = "".join(
-                f'<li><button type="button" data-replay-go="{item.cursor}" '
-                f'aria-label="{escape(item.name)}"{CURRENT if item.current else ""}>'
-                f"{escape(item.label)}</button></li>"
-                for item in items
-            )
+            document.getElementById("replay-moves").innerHTML = render_moves(items)
             self._drawn_moves = items
             current = document.querySelector('#replay-moves [aria-current="step"]')
             if not missing(current):
@@ -179,7 +199,7 @@ class ReplayMode:
         if events:
             self.draw(events)
         if replay.playing and not was_playing:
-            self.app.tasks.spawn(lambda: self._play(replay))
+            self.app.spawn(lambda: self._play(replay))
 
     def go(self, cursor: int) -> None:
         """Show the position after ``cursor`` moves (a move of the list was chosen)."""
@@ -218,7 +238,7 @@ class ReplayMode:
         manager)."""
         if self.replay is None or event.ctrlKey or event.metaKey or event.altKey:
             return
-        if self.app.actuator.dialog_open():  # a panel over the replay has the keys
+        if self.app.panel_open():  # a panel over the replay has the keys
             return
         target = event.target
         tag = str(target.tagName).lower() if not missing(target.tagName) else ""
@@ -238,9 +258,8 @@ class ReplayMode:
     def copy_link(self) -> None:
         """Copy the replay link of the game in play (its moves in effect) to the clipboard;
         if the browser refuses, show it in a selected text field to copy by hand."""
-        location = window.location
-        url = f"{location.origin}{location.pathname}{link_query(self.app.session.game)}"
-        self.app.tasks.spawn(lambda: self._copy(url))
+        url = game_link(self.app.session.game)
+        self.app.spawn(lambda: self._copy(url))
 
     async def _copy(self, url: str) -> None:
         copied = await to_clipboard(url)
@@ -254,15 +273,3 @@ class ReplayMode:
             field.focus()
             field.select()
 
-
-async def to_clipboard(text: str) -> bool:
-    """Write ``text`` to the clipboard (Clipboard API); ``False`` if the browser has no
-    clipboard or refuses (NotAllowedError, the page without focus...)."""
-    clipboard: Any = getattr(window.navigator, "clipboard", None)
-    if missing(clipboard):
-        return False
-    try:
-        await clipboard.writeText(text)
-    except Exception:  # noqa: BLE001 - any refusal
-        return False
-    return True

@@ -12,6 +12,8 @@ What works the review out and draws it (:mod:`nestor.review`, the solver, the vi
 on the panel's first use, not at start-up (the page imports it in idle time once it takes input:
 ``root.LATER_MODULES``).
 
+What the panel needs of the page is :class:`ReviewPort`.
+
 Hooks for tests: ``body[data-review-busy]`` while a review is worked out,
 ``body[data-review-ms]`` the time the last one took (milliseconds).
 """
@@ -20,23 +22,48 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Generator
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pyodide.ffi import create_proxy
-from pyscript import document, window
+from pyscript import document
 
-from ..app.replay import link_query
 from ..view.replay import link_words
-from .actuator import missing
-from .replay import to_clipboard
+from .clipboard import game_link, to_clipboard
+from .dom import missing
 
 if TYPE_CHECKING:
+    from ..app.events import Event
     from ..app.review import ReviewState
-    from .root import App
+    from ..app.session import Session
+
+T = TypeVar("T")
 
 STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}
 """The timeline's keys that move the choice one move back or on."""
+
+
+class ReviewPort(Protocol):
+    """What the review panel asks of the page (the composition root)."""
+
+    @property
+    def session(self) -> Session:
+        """The session of the game in play (its record, its settings, Try from here)."""
+
+    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
+        """Run a session command, draw and save what happened."""
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` returns as a task of the page."""
+
+    async def sliced(self, steps: Generator[None, None, T]) -> T:
+        """Run ``steps`` to its end in the page's time slices; its value."""
+
+    def restore_focus(self) -> None:
+        """Give the game's board the focus (its first available card)."""
+
+    def toggle_dialog(self, name: str) -> None:
+        """Open the panel ``name`` (``"review"``), or close it if open."""
 
 
 class ReviewPanel:
@@ -46,7 +73,7 @@ class ReviewPanel:
         state: the review shown (or being worked out), ``None`` before the first.
     """
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: ReviewPort) -> None:
         self.app = app
         self.state: ReviewState | None = None
         self.dialog = document.getElementById("review-dialog")
@@ -70,9 +97,9 @@ class ReviewPanel:
 
             state = ReviewState(record)
             self.state = state
-            self.app.tasks.spawn(lambda: self._work(state))
+            self.app.spawn(lambda: self._work(state))
         if not self.dialog.open:
-            self.app.actuator.toggle_dialog("review")
+            self.app.toggle_dialog("review")
         document.getElementById("review-link-words").textContent = ""
         field = document.getElementById("review-link-field")
         field.hidden = True
@@ -84,7 +111,7 @@ class ReviewPanel:
         body.setAttribute("data-review-busy", "")
         start = time.perf_counter()
         try:
-            done = await self.app.tasks.sliced(self._drawing(state))
+            done = await self.app.sliced(self._drawing(state))
         finally:
             if self.state is state or self.state is None:
                 body.removeAttribute("data-review-busy")
@@ -221,16 +248,15 @@ class ReviewPanel:
         index = state.chosen
         self.dialog.close()
         self.app.run(lambda: self.app.session.try_from(index), animate=False)
-        self.app.actuator.restore_focus("", None)
+        self.app.restore_focus()
 
     # ---- the link ------------------------------------------------------------------------
 
     def copy_link(self) -> None:
         """Copy the replay link of the game in play to the clipboard; if the browser
         refuses, show it in the panel, selected, to copy by hand."""
-        location = window.location
-        url = f"{location.origin}{location.pathname}{link_query(self.app.session.game)}"
-        self.app.tasks.spawn(lambda: self._copy(url))
+        url = game_link(self.app.session.game)
+        self.app.spawn(lambda: self._copy(url))
 
     async def _copy(self, url: str) -> None:
         copied = await to_clipboard(url)

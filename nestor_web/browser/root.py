@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any, TypeVar
 
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from nestor import VARIANTS, NestorError, get_variant
+from nestor import NestorError, get_variant
 
 from ..app.events import Event, Problem
 from ..app.replay import replay_request
 from ..app.session import Session
-from ..app.settings import SOLVE_PAUSE_MS
 from ..app.url import parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
@@ -38,10 +36,8 @@ from .local_storage import open_store, watch_other_tabs
 from .picker import VariantPicker
 from .replay import ReplayMode
 from .review import ReviewPanel
+from .solver_work import SolverWork
 from .tasks import Tasks
-
-if TYPE_CHECKING:
-    from nestor.solver import Solution
 
 window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
 
@@ -55,6 +51,8 @@ LATER_MODULES = (
 """Imported once the board takes input, not before: nothing draws the board with them (the
 solver, the analysis, the statistics dialog, the review's work and its view).
 ``tests/test_startup_imports.py`` lists what start-up imports."""
+
+T = TypeVar("T")
 
 TIMER_TICK_SECONDS = 1.0
 """How often the timer's text is brought up to date while it runs."""
@@ -102,8 +100,7 @@ class App:
         self.review = ReviewPanel(self)
         self.picker = VariantPicker(self)
         self.end = EndScreen(self)
-        self._indicator_for: object = None
-        self._finish_for: object = None
+        self.thinking = SolverWork(self)
         self._visibility = create_proxy(self.visibility_changed)
         document.addEventListener("visibilitychange", self._visibility)
         self.session.set_visible(str(document.visibilityState) != "hidden")
@@ -168,6 +165,7 @@ class App:
         for problem in self.storage.take_problems():
             self.session.notice(problem)
         session = self.session
+        self.end.follow(session, self.replays.shown)  # what follows a command, before drawing
         self.actuator.apply_settings(session.settings, self.animations())
         self.actuator.draw(
             board_view(session), events, announcement(events, session), drawn
@@ -178,11 +176,11 @@ class App:
         if (
             session.settings.winnable_indicator
             and session.analysis() is None
-            and self._indicator_for is not session.position
+            and self.thinking.indicator_for is not session.position
         ):
-            self.tasks.spawn(self.indicator_task)
-        if session.finishable() is None and self._finish_for is not session.position:
-            self.tasks.spawn(self.finish_check_task)
+            self.tasks.spawn(self.thinking.indicator_task)
+        if session.finishable() is None and self.thinking.finish_for is not session.position:
+            self.tasks.spawn(self.thinking.finish_check_task)
 
     def other_tab(self, key: str | None) -> None:
         """Another tab wrote ``key`` (``None``: cleared the storage): take in its statistics
@@ -301,6 +299,33 @@ class App:
             return self.actuator.dialog_open(name)
         return self.actuator.dialog_open() or self.replays.shown
 
+    # ---- what the panels ask of the page (their ports: EndPort, ReplayPort, ReviewPort) ---
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` returns as a task of the page (:meth:`Tasks.spawn`)."""
+        self.tasks.spawn(make)
+
+    async def sliced(self, steps: Generator[None, None, T]) -> T:
+        """Run ``steps`` to its end in the page's time slices (:meth:`Tasks.sliced`)."""
+        return await self.tasks.sliced(steps)
+
+    def restore_focus(self, card: str = "") -> None:
+        """Give the board the focus: ``card`` if available, else the first available card."""
+        self.actuator.restore_focus(card, None)
+
+    def panel_open(self) -> bool:
+        """Is one of the page's panels (a modal dialog) open?"""
+        return self.actuator.dialog_open()
+
+    def toggle_dialog(self, name: str) -> None:
+        """Open the panel ``name``, or close it if open."""
+        self.actuator.toggle_dialog(name)
+
+    def hold_address(self, held: bool) -> None:
+        """``True`` while a replay shows its own link: drawing the game leaves the address
+        alone."""
+        self.actuator.address_held = held
+
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
         s = self.session
@@ -317,10 +342,10 @@ class App:
                 s.solving = False
                 self.update(())
             else:
-                self.tasks.spawn(self.solve_task)
+                self.tasks.spawn(self.thinking.solve_task)
         elif name == "hint":
             s.solving = False
-            self.tasks.spawn(self.hint_task)
+            self.tasks.spawn(self.thinking.hint_task)
         elif name == "new":
             self.deal_new(s.game.variant.name)
         elif name == "daily":
@@ -398,97 +423,9 @@ class App:
             self.update(self.session.notice(Problem("deal.refused", exc)))
             return
         if self.session.settings.winnable_only:
-            self.tasks.spawn(lambda: self.winnable_deal_task(variant))
+            self.tasks.spawn(lambda: self.thinking.winnable_deal_task(variant))
         else:
             self.run(lambda: self.session.new_deal(variant), animate=False)
-
-    # ---- work with the solver, without freezing the page ---------------------------------
-
-    async def hint_task(self) -> None:
-        """Hint: solve the current position and show the best move."""
-        session = self.session
-        position = session.position
-        if position.outcome() is not None:
-            return
-        session.thinking = "hint"
-        self.update(())
-        start = time.perf_counter()
-        solution = await self.tasks.sliced(session.analyse_steps())
-        elapsed = (time.perf_counter() - start) * 1000
-        document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
-        session.thinking = None
-        if session.position is position:
-            self.update(session.show_hint(solution))
-        else:
-            self.update(())
-
-    async def solve_task(self) -> None:
-        """Solve: play the best move, one pair at a time, until won, stopped or lost."""
-        session = self.session
-        session.solving = True
-        self.update(())
-        try:
-            while session.solving and session.game.outcome() is None:
-                position = session.position
-                solution = await self.tasks.sliced(session.analyse_steps())
-                if not session.solving or session.position is not position:
-                    break
-                events = self._solver_step(solution)
-                if not events:
-                    self.update(session.show_hint(solution))  # no winning line remains
-                    break
-                await asyncio.sleep(SOLVE_PAUSE_MS[session.settings.solve_speed] / 1000)
-        finally:
-            session.solving = False
-            self.update(())
-
-    def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
-        """Solve's next move, animated like the player's own pairs; its events."""
-        played: list[tuple[Event, ...]] = []
-
-        def step() -> tuple[Event, ...]:
-            played.append(self.session.play_solver_move(solution))
-            return played[-1]
-
-        self.run(step)
-        return played[-1]
-
-    async def winnable_deal_task(self, variant: str) -> None:
-        """Look for a deal the solver proves winnable, then start it."""
-        session = self.session
-        session.thinking = "deal"
-        self.update(())
-        from nestor.analysis import winnable_deal_steps
-
-        found = await self.tasks.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
-        session.thinking = None
-        if found is None:
-            events = session.new_deal(variant)
-            events += session.notice(Problem("winnable.not_found"))
-        else:
-            events = session.open_deal(variant, found)
-        self.update(events)
-
-    async def finish_check_task(self) -> None:
-        """Can the game still be lost? If not, Finish is offered (see nestor.finish)."""
-        session = self.session
-        position = session.position
-        self._finish_for = position
-        safe = await self.tasks.sliced(session.finish_steps())
-        if self._finish_for is position:
-            self._finish_for = None
-        if safe and session.position is position:
-            self.update(())
-
-    async def indicator_task(self) -> None:
-        """Winnable indicator: solve the current position, then show the verdict."""
-        position = self.session.position
-        self._indicator_for = position
-        await self.tasks.sliced(self.session.analyse_steps())
-        if self._indicator_for is position:
-            self._indicator_for = None
-        if self.session.position is position:
-            self.update(())
 
 
 async def start() -> App:

@@ -21,15 +21,19 @@ when the browser refuses storage). The keys, all JSON text:
                            could not be joined into one game (:func:`.lines.join`): a JSON
                            list of saved-game texts, oldest first, at most
                            :data:`ARCHIVE_SIZE` (kept so no move is lost; not shown)
+``nestor.probe``           ``1``, written at start-up by the browser's store, not by this
+                           manager (:func:`nestor_web.browser.local_storage.open_store`), to
+                           learn whether the browser lets the game save; never read, and not
+                           in the durable copy
 =========================  ===========================================================
 
-Every value but the board also goes to a durable copy (:class:`.durable.DurableCopy`, the
-browser's IndexedDB), once per save with the same sequence number: localStorage may lose the
-last seconds of play when the browser is killed, a completed IndexedDB write does not. At
-start-up the copy with the higher number wins, and the other is repaired from it: localStorage
-at once (the first paint reads it), the durable copy at the page's first save (the page may
-have gone before the copy's last write finished). A write one of the two refuses is reported
-only if the other refused it too.
+Every value this manager writes but the board also goes to a durable copy
+(:class:`.durable.DurableCopy`, the browser's IndexedDB), once per save with the same sequence
+number: localStorage may lose the last seconds of play when the browser is killed, a completed
+IndexedDB write does not. At start-up the copy with the higher number wins, and the other is
+repaired from it: localStorage at once (the first paint reads it), the durable copy at the
+page's first save (the page may have gone before the copy's last write finished). A write one
+of the two refuses is reported only if the other refused it too.
 
 No other key is ever touched. A value that cannot be read is reported, copied to
 ``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
@@ -65,27 +69,28 @@ writing at once cannot lose a result as long as each merges what the other wrote
 saves again, which the storage event makes sure of. A lock would not make localStorage
 coherent anyway: Chromium hands each tab's renderer a cached copy, updated with the
 storage event.
+
+The keys and the store's protocol are in :mod:`.keys`; the archive of games left in
+progress (:meth:`StorageManager.take`) is :class:`.archive.Archive`'s part of the manager,
+following other tabs :class:`.tabs.TabSync`'s.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable
 from datetime import date
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from nestor import NestorError
-from nestor.errors import clip
-from nestor.jsontext import loads
 
-from ..app.events import Event, Problem
-from ..app.lines import descends, join
-from ..app.session import SavedGame, Session
+from ..app.events import Problem
+from ..app.session import Session
 from ..app.settings import Settings
 from ..app.statistics import Stats
 from ..app.url import parse_query
+from .archive import Archive, archive_from_text
 from .codecs import (
     board_to_text,
     game_from_text,
@@ -94,112 +99,38 @@ from .codecs import (
     settings_to_text,
 )
 from .durable import SEQ_KEY, DurableCopy, Snapshot, newer, next_seq, seq_of
+from .keys import (
+    ARCHIVE_KEY,
+    ARCHIVE_SIZE,
+    BOARD_KEY,
+    DIVERGED_KEY,
+    KEYS,
+    LOST,
+    NOT_DURABLE,
+    SAVE_KEY,
+    SETTINGS_KEY,
+    STATS_KEY,
+    UNREADABLE,
+    KeyValueStore,
+    MemoryStore,
+    StoreRefused,
+    refusal_name,
+)
 from .stats_codec import stats_from_text, stats_to_text
+from .tabs import TabSync
 
 T = TypeVar("T")
-
-SAVE_KEY = "nestor.game"
-SETTINGS_KEY = "nestor.settings"
-STATS_KEY = "nestor.stats"
-ARCHIVE_KEY = "nestor.archive"
-BOARD_KEY = "nestor.board"
-DIVERGED_KEY = "nestor.diverged"
-UNREADABLE = ".unreadable"
-"""Suffix of the key where an unreadable value is set aside."""
-
-KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY)
-"""Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
-
-NOT_DURABLE = (BOARD_KEY,)
-"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else."""
 
 
 def _clock_ms() -> int:
     return time.time_ns() // 1_000_000
-
-ARCHIVE_SIZE = 20
-"""Most games kept in the archive; the oldest is dropped first."""
-
-
-class StoreRefused(Exception):
-    """A store refused a write: the error it gave, by name and message.
-
-    The browser's stores raise it (:mod:`nestor_web.browser.local_storage` turns the
-    browser's error into it), so the report names the browser's own error.
-
-    Attributes:
-        name: the error's name, e.g. ``"QuotaExceededError"``.
-        message: the error's message, as the browser gave it (often English).
-    """
-
-    def __init__(self, name: str, message: str = "") -> None:
-        super().__init__(f"{name}: {message}" if message else name)
-        self.name = name
-        self.message = message
-
-
-class KeyValueStore(Protocol):
-    """Text storage by key, such as the browser's localStorage."""
-
-    def get(self, key: str) -> str | None:
-        """The text stored under ``key``, or ``None``."""
-
-    def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``.
-
-        Raises:
-            Exception: the store refused (full, or forbidden); preferably
-                :class:`StoreRefused`, naming the store's own error.
-        """
-
-
-class MemoryStore:
-    """A :class:`KeyValueStore` in a dict, when the browser refuses storage (and for tests)."""
-
-    def __init__(self, data: dict[str, str] | None = None) -> None:
-        self.data: dict[str, str] = dict(data or {})
-
-    def get(self, key: str) -> str | None:
-        """The text stored under ``key``, or ``None``."""
-        return self.data.get(key)
-
-    def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``."""
-        self.data[key] = value
-
-
-def _game_key(saved: SavedGame) -> str:
-    variant, deal = saved.key
-    return f"{variant}/{deal}"
-
-
-def refusal_name(exc: Exception) -> str:
-    """What to call a store's refusal in a report: the name of the store's error (its
-    message when the name says nothing more than ``"Error"``), clipped."""
-    if isinstance(exc, StoreRefused):
-        name = exc.message if exc.name == "Error" and exc.message else exc.name
-    else:
-        name = type(exc).__name__
-    return clip(name)
-
-
-LOST = ".lost"
-"""Appended to an unreadable value's problem code when it could not be set aside."""
-
-
-def _archive_from_text(text: str) -> dict[str, str]:
-    """The archive's text read (see :meth:`StorageManager._archive`); raises ValueError."""
-    data = loads(text)
-    if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
-        return {str(k): v for k, v in data.items()}
-    raise ValueError("not an archive")
 
 
 _DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
     SAVE_KEY: (game_from_text, "save.unreadable"),
     SETTINGS_KEY: (settings_from_text, "settings.unreadable"),
     STATS_KEY: (stats_from_text, "stats.unreadable"),
-    ARCHIVE_KEY: (_archive_from_text, "archive.unreadable"),
+    ARCHIVE_KEY: (archive_from_text, "archive.unreadable"),
 }
 """How start-up reads each value it may take from the durable copy (to tell a readable one),
 and the problem's code for that value when it is unreadable."""
@@ -214,7 +145,7 @@ def _readable(decode: Callable[[str], object], text: str) -> bool:
     return True
 
 
-class StorageManager:
+class StorageManager(Archive, TabSync):
     """Reads and writes everything the game keeps in one :class:`KeyValueStore`, and a
     durable copy of it.
 
@@ -230,6 +161,10 @@ class StorageManager:
         restored: whether start-up found the durable copy newer than the store and took it.
         notify: called when a problem is reported later than the save that met it (the
             durable copy answers asynchronously); the page draws it then.
+
+    The archive (:meth:`take`) comes from :class:`.archive.Archive`; following other tabs
+    (:meth:`changed_elsewhere`, :meth:`follow`, :meth:`catch_up`) from
+    :class:`.tabs.TabSync`.
     """
 
     def __init__(
@@ -465,113 +400,6 @@ class StorageManager:
         if self._write(BOARD_KEY, board_to_text(game, language, nodes, counters)):
             self._board_of = (game, language)
 
-    def changed_elsewhere(self, key: str | None) -> None:
-        """Another tab wrote ``key`` (``None``: it cleared the storage)."""
-        if key is None:
-            self._written.clear()
-        else:
-            self._written.pop(key, None)
-        self._overlay.clear()  # that tab's values are newer than what start-up restored
-        if key in (None, SAVE_KEY):
-            text = self.store.get(SAVE_KEY)
-            self._slot = None if text is None else (text, None)  # its deal: read when needed
-        if key in (None, STATS_KEY):
-            self._stats_saved = None
-            self._stats_stale = True
-        if key in (None, SAVE_KEY):
-            self._game_stale = True
-
-    def catch_up(self, session: Session) -> tuple[Event, ...]:
-        """Before a command: if another tab saved since this tab last saved or heard (its
-        ``nestor.seq`` is higher; the storage event is not here yet, or this tab was
-        frozen), follow that save now (:meth:`follow`). Returns what happened (draw it)."""
-        seq = seq_of(self.store.get(SEQ_KEY))
-        if seq <= self._seen:
-            return ()
-        self.changed_elsewhere(STATS_KEY)
-        self.changed_elsewhere(SAVE_KEY)
-        return self.follow(session)
-
-    def follow(self, session: Session) -> tuple[Event, ...]:
-        """Take in what another tab wrote since :meth:`changed_elsewhere` said so: merge its
-        statistics into ``session``'s, and show its game if it is of the deal in play here
-        (joined with this tab's if both played on; see the module docstring). Returns what
-        happened (draw it)."""
-        self._seen = max(self._seen, seq_of(self.store.get(SEQ_KEY)))
-        events = self._follow_stats(session)
-        if self._game_stale:
-            self._game_stale = False
-            events += self._follow_game(session)
-        return events
-
-    def _follow_game(self, session: Session) -> tuple[Event, ...]:
-        """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""
-        text = self.store.get(SAVE_KEY)
-        mine_text = game_to_text(session.saved())
-        if text is None or text in (mine_text, self._own_game):
-            return ()  # cleared, the same, or what this tab wrote (its game is as new)
-        try:
-            theirs = game_from_text(text)
-        except NestorError:
-            return ()  # the next save replaces it (nothing readable to lose)
-        if theirs.key != session.key:
-            return ()  # another deal: the next save archives it
-        mine = session.saved()
-        self._slot = (text, theirs.key)
-        if mine_text == self._own_game and descends(theirs, mine):
-            events = session.adopt(theirs)  # that tab played on from this tab's game
-            self._written[SAVE_KEY] = text  # the game is that text: nothing to write
-            self._own_game = text
-            return events
-        self._own_game = text  # the slot holds that tab's: the next save writes this tab's
-        if descends(mine, theirs):
-            return ()  # this tab played on from that tab's game: it is the newer
-        joined = join(mine, theirs)  # both played on: one game with the moves of both
-        if joined.left_over is not None:
-            self._keep_diverged(game_to_text(joined.left_over))
-        return session.adopt(joined.saved)
-
-    def _keep_diverged(self, text: str) -> None:
-        """Add the saved-game ``text`` of a line that could not be joined to
-        ``nestor.diverged`` (once; the oldest beyond :data:`ARCHIVE_SIZE` dropped)."""
-        kept: list[str] = []
-        raw = self.store.get(DIVERGED_KEY)
-        if raw is not None:
-            try:
-                data = loads(raw)
-            except ValueError:
-                data = None
-            if isinstance(data, list) and all(isinstance(v, str) for v in data):
-                kept = list(data)
-            else:
-                self._write(DIVERGED_KEY + UNREADABLE, raw)
-        if text in kept:
-            return
-        kept = [*kept, text][-ARCHIVE_SIZE:]
-        self._write(DIVERGED_KEY, json.dumps(kept, separators=(",", ":")))
-
-    def _follow_stats(self, session: Session) -> tuple[Event, ...]:
-        """Merge the statistics another tab wrote into ``session``'s; leave a write for the
-        next save only if they lacked something of this tab's."""
-        if not self._stats_stale:
-            return ()
-        self._stats_stale = False
-        text = self.store.get(STATS_KEY)
-        if text is None:
-            return ()  # cleared: the next save writes this tab's
-        try:
-            theirs = stats_from_text(text)
-        except NestorError:
-            # Set aside (nothing is lost), then the next save replaces it with this tab's.
-            self._write(STATS_KEY + UNREADABLE, text)
-            return ()
-        lacking = theirs.copy().merge(session.stats)  # would they gain from this tab's?
-        events = session.merge_stats(theirs)
-        if not lacking:
-            self._written[STATS_KEY] = text
-            self._stats_saved = session.stats_changes
-        return events
-
     def take_problems(self) -> list[Problem]:
         """The problems reported since the last call (and forget them)."""
         problems, self.problems = self.problems, []
@@ -599,86 +427,6 @@ class StorageManager:
             return False
         self._written[key] = value
         return True
-
-    # ---- the archive of games left in progress ------------------------------------------
-
-    def take(self, variant: str, deal: int) -> SavedGame | None:
-        """The :class:`~nestor_web.app.session.Shelf` of the session: remove and return the
-        game of ``variant``/``deal`` from the archive, or ``None``.
-
-        An archived game that cannot be read is taken out too: it is set aside (added to
-        ``nestor.archive.unreadable``) and reported as ``"archive.entry"``, or as
-        ``"archive.entry.lost"`` if the store refused the copy; then ``None``.
-        """
-        archive = self._archive()
-        key = f"{variant}/{deal}"
-        text = archive.pop(key, None)
-        if text is None:
-            return None
-        try:
-            saved = game_from_text(text)
-        except NestorError as exc:
-            self._set_aside(ARCHIVE_KEY, self._unreadable_entries(key, text),
-                            "archive.entry", exc)
-            saved = None
-        self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
-        return saved
-
-    def _unreadable_entries(self, key: str, text: str) -> str:
-        """The archive's set-aside games with ``key``'s ``text`` added, as JSON text (an
-        earlier copy that is not such a JSON object, a whole archive set aside, is kept in
-        it under the key ``""``)."""
-        entries: dict[str, str] = {}
-        earlier = self.store.get(ARCHIVE_KEY + UNREADABLE)
-        if earlier is not None:
-            try:
-                data = loads(earlier)
-            except ValueError:
-                data = None
-            if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
-                entries = {str(k): v for k, v in data.items()}
-            else:
-                entries = {"": earlier}
-        entries[key] = text
-        return json.dumps(entries, separators=(",", ":"))
-
-    def _keep_in_progress(self, text: str, session: Session) -> None:
-        """Move saved-game text of another deal, with moves made and not finished, into the
-        archive."""
-        try:
-            saved = game_from_text(text)
-        except NestorError:
-            return  # only a readable game is worth keeping
-        if (
-            saved.key == session.key or saved.game.cursor < 1
-            or saved.game.position.outcome() is not None  # won or lost: not in progress
-        ):
-            return
-        archive = self._archive()
-        key = _game_key(saved)
-        archive.pop(key, None)
-        archive[key] = text
-        while len(archive) > ARCHIVE_SIZE:
-            archive.pop(next(iter(archive)))
-        self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
-
-    def _archive(self) -> dict[str, str]:
-        """The archive: ``"variant/deal"`` -> saved-game text.
-
-        An unreadable archive counts as empty; it is set aside and reported the first
-        time it is read (``"archive.unreadable"``, or ``"archive.unreadable.lost"``).
-        """
-        raw = self._get(ARCHIVE_KEY)
-        if raw is None:
-            return {}
-        try:
-            return _archive_from_text(raw)
-        except ValueError:
-            pass
-        if raw != self._bad_archive:
-            self._bad_archive = raw
-            self._set_aside(ARCHIVE_KEY, raw, "archive.unreadable")
-        return {}
 
 
 __all__ = [

@@ -87,6 +87,7 @@ class BoardView:
         winnable_indicator, winnable_only: the settings.
         helped: a hint showed a move, or Solve played one, in this deal.
         solving: Solve is playing.
+        solve_label: the Solve control's word: "Solve", or "Stop" while Solve plays.
         pairs: pairs removed so far.
         timer: the timer's text (:func:`~nestor_web.view.words.clock_text`).
         can_finish: Finish is offered (no way of playing on can lose).
@@ -122,6 +123,7 @@ class BoardView:
     timer: str = "0:00"
     can_finish: bool = False
     turned: CardView | None = None
+    solve_label: str = ""
 
 
 def _card(
@@ -233,6 +235,7 @@ def board_view(session: Session) -> BoardView:
         timer=clock_text(session.elapsed_ms()),
         can_finish=bool(session.finishable()) and not session.solving,
         turned=turned,
+        solve_label=_("Stop") if session.solving else _("Solve"),
     )
 
 
@@ -357,7 +360,12 @@ def board_frame(view: BoardView) -> tuple[str, str]:
 
 def render_board(view: BoardView) -> str:
     """HTML of the play area: the tableau, then the reserve or the stock."""
-    regions = render_regions(view)
-    before, after = board_frame(view)
+    return assemble_board(board_frame(view), render_regions(view))
+
+
+def assemble_board(frame: tuple[str, str], regions: dict[str, str]) -> str:
+    """The play area's HTML from its frame (:func:`board_frame`) and its regions
+    (:func:`render_regions`): the columns in the tableau, then the spare cards."""
+    before, after = frame
     columns = "".join(v for k, v in regions.items() if k != "spare")
     return f"{before}{columns}</div>{regions['spare']}{after}"

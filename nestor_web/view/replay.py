@@ -9,6 +9,7 @@ changes the replay.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from html import escape
 
 from nestor import Game, Move, Outcome, Pair, TurnStock
 from nestor.cards import SUIT_SYMBOLS
@@ -164,6 +165,23 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
         playing=replay.playing,
         can_play_from=position.outcome() is None,
         play_label=_("Pause") if replay.playing else _("Play"),
+    )
+
+
+_CURRENT = ' aria-current="step"'
+"""The attribute of the move list's entry for the position shown."""
+
+
+def render_moves(items: tuple[MoveItem, ...]) -> str:
+    """The move list's markup (the ``<li>`` entries of ``#replay-moves``): a button per entry,
+    ``data-replay-go`` its cursor, its accessible name, ``aria-current="step"`` on the
+    position shown."""
+    return "".join(
+        f'<li><button type="button" data-replay-go="{item.cursor}" '
+        f'aria-label="{escape(item.name)}"'
+        f"{_CURRENT if item.current else ''}>"
+        f"{escape(item.label)}</button></li>"
+        for item in items
     )
 
 

@@ -15,7 +15,7 @@ from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
-from .i18n import N_, _, decimal_percent, pgettext, variant_title
+from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, variant_title
 from .install import INSTALL_TEXTS
 
 TEXTS: dict[str, str] = {
@@ -105,6 +105,30 @@ SETTING_TEXTS: dict[str, str] = {
     "solve_speed": "opt-solve-speed",
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
+
+
+def page_text(text_id: str) -> str:
+    """The page's own text ``text_id`` (a key of :data:`TEXTS`, the value of an element's
+    ``data-text`` or ``data-label``) in the current language. Raises KeyError for an id the
+    page does not have."""
+    return _(TEXTS[text_id])
+
+
+def variant_options_html() -> str:
+    """The variant picker's ``<option>`` elements, each variant by its name in the current
+    language."""
+    return "".join(
+        f'<option value="{name}">{escape(variant_title(name))}</option>' for name in VARIANTS
+    )
+
+
+def language_options_html() -> str:
+    """The language setting's ``<option>`` elements, each language named in its own
+    language (and marked as written in it)."""
+    return "".join(
+        f'<option value="{code}" lang="{code}">{escape(title)}</option>'
+        for code, title in LANGUAGES.items()
+    )
 
 
 def setting_label(name: str) -> str:

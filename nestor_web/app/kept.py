@@ -1,0 +1,175 @@
+"""The games kept for another deal than the one in play: the game left, and the shelf.
+
+When another deal comes into play (New deal, Restart, a change of variant, a link, the daily
+deal, a replay's "Play from here"), the game left, if it had moves and was not won, waits in
+:attr:`Kept.left` for Undo to bring it back exactly as it was; it settles in the statistics
+only once Undo can no longer do so. Games left in progress earlier wait on the shelf (the
+storage manager's archive), and come back when their deal is opened again.
+
+The session (:class:`~nestor_web.app.session.Session`) delegates all this to its
+:class:`Kept`, which changes the session's game through it. No words, no DOM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import TYPE_CHECKING, Protocol
+
+from nestor import Game, NestorError
+
+from .events import DealChanged, Event, Problem
+from .saved import SavedGame, Shelf
+
+if TYPE_CHECKING:
+    from .statistics import Stats
+
+
+class Keeper(Protocol):
+    """What a :class:`Kept` uses of its session (a
+    :class:`~nestor_web.app.session.Session`, which imports this module): the attributes and
+    commands its docstring describes, and the internals that put a game in play."""
+
+    game: Game
+    daily: date | None
+    last_uncovered: tuple[str, ...]
+    solving: bool
+    stats: Stats
+    stats_changes: int
+    clock: Callable[[], int]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """The deal in play: ``(variant, deal)``."""
+
+    def saved(self) -> SavedGame:
+        """The game in play as a save keeps it."""
+
+    def notice(self, problem: Problem) -> tuple[Event, ...]:
+        """Report ``problem`` to the player."""
+
+    def _bring(self, saved: SavedGame) -> None:
+        """``saved`` comes into play: its game, help and time; the UI state starts afresh."""
+
+    def _fresh_ui(self) -> None:
+        """No selection, no hint."""
+
+    def _mark_daily(self, day: date | None) -> None:
+        """The game is the daily deal of ``day`` (default: today) if it is that deal."""
+
+    def _sync_timer(self) -> None:
+        """Bring the timer up to now; it runs or stops as the game and page are."""
+
+
+class Kept:
+    """The games a :class:`~nestor_web.app.session.Session` keeps for other deals.
+
+    Attributes:
+        session: the session whose games these are (:class:`Keeper`).
+        shelf: where games left in progress wait (:class:`~nestor_web.app.saved.Shelf`).
+        left: the game left by the last New deal, Restart or change of variant, as it was,
+            while Undo can bring it back, else ``None``.
+        left_ui: the daily date and last move's marks of the game left (UI state that Undo
+            brings back too).
+    """
+
+    __slots__ = ("left", "left_ui", "session", "shelf")
+
+    def __init__(self, session: Keeper, shelf: Shelf) -> None:
+        self.session = session
+        self.shelf = shelf
+        self.left: SavedGame | None = None
+        self.left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
+
+    def take(self, variant: str, deal: int) -> SavedGame | None:
+        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
+        one is reported to the player: a :class:`~nestor_web.app.events.Problem`
+        ``"archive.entry"`` notice)."""
+        try:
+            return self.shelf.take(variant, deal)
+        except NestorError as exc:
+            self.session.notice(Problem("archive.entry", exc))
+            return None
+
+    def resume_or_start(
+        self, variant: str, deal: int, leave: bool = True
+    ) -> tuple[Event, ...]:
+        """Make ``variant``/``deal`` the game: the one in play, a kept one, or fresh.
+
+        Returns the events (:meth:`switch`'s; ``()`` when the deal is already in play).
+        """
+        session = self.session
+        if session.key == (variant, deal):
+            session._fresh_ui()
+            return ()
+        kept = self.take(variant, deal)
+        if kept is not None:
+            return self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
+        return self.switch(SavedGame(Game(variant, deal)), leave=leave)
+
+    def switch(
+        self, saved: SavedGame, resumed: bool = False, leave: bool = True
+    ) -> tuple[Event, ...]:
+        """Another deal, ``saved``, comes into play. The game left, if it has moves and was
+        not won, waits in :attr:`left` for Undo; it settles in the statistics only once Undo
+        can no longer bring it back (:meth:`settle`): at the first move of another game, or
+        when a game with moves made comes into play instead (its Undo takes back its own
+        moves). Unless ``leave``, the game in play is dropped instead: neither kept for Undo
+        nor settled (another tab may be playing it).
+
+        Returns a :class:`~nestor_web.app.events.DealChanged` (``resumed`` as given).
+        """
+        session = self.session
+        left = self.leave() if leave and saved.key != session.key else False
+        session._bring(saved)
+        session._mark_daily(None)
+        if self.left is not None and self.left.key == session.key:
+            self.left = None  # the game left is back in play (Back, or its link)
+            left = False
+        elif session.game.all_moves:
+            self.settle()
+            left = False
+        return (DealChanged(*session.key, resumed=resumed, left=left),)
+
+    def leave(self) -> bool:
+        """The game in play is being left: keep it in :attr:`left` if it had moves and was
+        not won (an earlier game left and still kept there settles first). ``True`` if
+        it was kept."""
+        session = self.session
+        game = session.game
+        if not game.all_moves or game.position.is_empty():
+            return False
+        self.settle()
+        session._sync_timer()  # its time up to now
+        self.left = session.saved()
+        self.left_ui = (session.daily, session.last_uncovered)
+        return True
+
+    def settle(self) -> None:
+        """Undo can no longer bring back the game left: it settles in the statistics (lost,
+        if it was played and not won; a restarted deal is the game in play, nothing
+        settles)."""
+        session = self.session
+        left, self.left = self.left, None
+        if left is None or left.key == session.key:
+            return
+        if session.stats.leave(*left.key, session.clock()):
+            session.stats_changes += 1
+
+    def back(self) -> tuple[Event, ...]:
+        """Undo right after leaving a game (:attr:`left` is not ``None``): it comes back
+        exactly as it was left, taken off the shelf of games left in progress (the fresh
+        game started instead had no move).
+
+        Returns a :class:`~nestor_web.app.events.DealChanged` with ``returned``.
+        """
+        session = self.session
+        left = self.left
+        assert left is not None
+        self.left = None
+        session.solving = False
+        if left.key != session.key:
+            self.take(*left.key)  # the copy the storage kept: the game is in play again
+        session._bring(left)
+        session.daily, session.last_uncovered = self.left_ui  # its board exactly as it was
+        return (DealChanged(*session.key, resumed=True, returned=True),)

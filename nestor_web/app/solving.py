@@ -1,0 +1,140 @@
+"""The session's commands that ask the solver: the hint, Solve and Finish.
+
+:class:`SolverCommands` is a part of :class:`~nestor_web.app.session.Session` (its base
+class), kept here with the solver's answers it caches for the position on the board. The
+solver itself (:mod:`nestor.solver`, :mod:`nestor.finish`) is imported when first asked: it
+is not needed to draw a board. No words, no DOM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
+
+from .events import Event, HintShown
+
+if TYPE_CHECKING:
+    from nestor import Game, Move, Position
+    from nestor.solver import Solution
+
+    from .saved import Help
+
+FINISH_NODES = 2_000
+"""Positions the finish check looks at before it gives up (and Finish is not offered)."""
+
+Thinking = Literal["hint", "deal"]
+"""What the solver may be busy with for the player: a hint, or a winnable deal."""
+
+
+class SolverCommands:
+    """The hint, Solve and Finish of a :class:`~nestor_web.app.session.Session`.
+
+    The session sets these attributes (see its own docstring) and plays the moves
+    (its ``_play``); this class caches the solver's answers for the current position
+    (``_analysis``, ``_finish``).
+    """
+
+    game: Game
+    help: Help
+    solving: bool
+    hint: Move | None
+    hint_solution: Solution | None
+    _analysis: tuple[Position, Solution] | None
+    _finish: tuple[Position, bool | None] | None  # the finish check's answer
+
+    if TYPE_CHECKING:
+
+        def _play(
+            self, move: Move, by_solver: bool = False, by_finish: bool = False
+        ) -> tuple[Event, ...]: ...
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def finishable(self) -> bool | None:
+        """Can "Finish" play the game out now? ``True`` when the check (:meth:`finish_steps`)
+        proved that no way of playing on loses; ``None`` while it was not run for this
+        position; ``False`` otherwise (a losing line exists, or the check gave up)."""
+        position = self.game.position
+        if position.outcome() is not None:
+            return False
+        if self._finish is None or self._finish[0] != position:
+            return None
+        return bool(self._finish[1])
+
+    def analysis(self) -> Solution | None:
+        """The solver's answer for the current position, if it has been computed."""
+        if self._analysis is not None and self._analysis[0] == self.game.position:
+            return self._analysis[1]
+        return None
+
+    # ---- the solver ------------------------------------------------------------------------
+
+    def analyse_steps(self, max_nodes: int | None = None) -> Generator[None, None, Solution]:
+        """Solve the current position (cached); a generator, see ``solve_steps``.
+
+        Strict: the player cannot see the stock, so only the chance is worked out.
+        """
+        position = self.game.position
+        known = self.analysis()
+        if known is not None:
+            return known
+        from nestor.solver import solve_steps
+
+        solution = yield from solve_steps(position, max_nodes, known_order=False)
+        self._analysis = (position, solution)
+        return solution
+
+    def show_hint(self, solution: Solution) -> tuple[Event, ...]:
+        """Show the hint of ``solution`` (for the current position).
+
+        It counts as help only when it shows a move.
+        """
+        self.hint = solution.best_move
+        self.hint_solution = solution
+        if solution.best_move is not None:
+            self.help = replace(self.help, hints=self.help.hints + 1)
+        return (HintShown(solution.best_move),)
+
+    def play_solver_move(self, solution: Solution) -> tuple[Event, ...]:
+        """Solve: play the best move of ``solution`` (for the current position).
+
+        Returns no events (and plays nothing) when no move keeps a chance to win.
+        """
+        move = solution.best_move
+        if move is None or not self.game.position.is_legal(move):
+            return ()
+        self.help = replace(self.help, solver_moves=self.help.solver_moves + 1)
+        return self._play(move, by_solver=True)
+
+    # ---- Finish: play out a game that can no longer be lost --------------------------------
+
+    def finish_steps(self, max_nodes: int = FINISH_NODES) -> Generator[None, None, bool | None]:
+        """Check whether any way of playing on from the current position could lose
+        (:func:`nestor.finish.cannot_lose_steps`), a generator like ``analyse_steps``; the
+        answer is kept for :meth:`finishable`."""
+        from nestor.finish import cannot_lose_steps
+
+        position = self.game.position
+        safe = yield from cannot_lose_steps(position, max_nodes)
+        self._finish = (position, safe)
+        return safe
+
+    def finish(self) -> tuple[Event, ...]:
+        """Finish: play the game out at once, when :meth:`finishable` says no line loses.
+
+        Any legal move keeps the win, so the first one is played each time. It is no help
+        (the game was already certain to be won): it counts as the player's own moves.
+        """
+        if not self.finishable():
+            return ()
+        self.solving = False
+        events: list[Event] = []
+        while self.game.position.outcome() is None:
+            events.extend(self._play(self.game.position.legal_moves()[0], by_finish=True))
+        return tuple(events)
+
+    def _carry_finish(self, before: Position, after: Position) -> None:
+        """A move led from ``before`` to ``after``: every position after a safe one is safe."""
+        if self._finish == (before, True):
+            self._finish = (after, True)

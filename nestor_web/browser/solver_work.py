@@ -1,0 +1,146 @@
+"""The page's work with the solver, in its time slices so the page never freezes: Hint,
+Solve, a deal proved winnable, the winnable indicator, and whether Finish may be offered.
+
+Each is a task of the page (:meth:`Tasks.spawn`); it works on the position it started from
+and shows its answer only if the game is still there. What it needs of the page is
+:class:`SolverPort`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from pyscript import document
+
+from nestor import VARIANTS
+
+from ..app.events import Event, Problem
+from ..app.settings import SOLVE_PAUSE_MS
+
+if TYPE_CHECKING:
+    from nestor.solver import Solution
+
+    from ..app.session import Session
+
+T = TypeVar("T")
+
+
+class SolverPort(Protocol):
+    """What the solver's work asks of the page (the composition root)."""
+
+    @property
+    def session(self) -> Session:
+        """The session of the game in play."""
+
+    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
+        """Run a session command, draw and save what happened (animated)."""
+
+    def update(self, events: tuple[Event, ...]) -> None:
+        """Draw the game after ``events`` (``()``: as it is), and save."""
+
+    async def sliced(self, steps: Generator[None, None, T]) -> T:
+        """Run ``steps`` to its end in the page's time slices; its value."""
+
+
+class SolverWork:
+    """The solver's tasks for the page ``app``.
+
+    Attributes:
+        indicator_for, finish_for: the position the winnable indicator's and the Finish
+            check's task works on now (``None``: none runs), so a draw does not start a
+            second one for the same position.
+    """
+
+    def __init__(self, app: SolverPort) -> None:
+        self.app = app
+        self.indicator_for: object = None
+        self.finish_for: object = None
+
+    async def hint_task(self) -> None:
+        """Hint: solve the current position and show the best move."""
+        session = self.app.session
+        position = session.position
+        if position.outcome() is not None:
+            return
+        session.thinking = "hint"
+        self.app.update(())
+        start = time.perf_counter()
+        solution = await self.app.sliced(session.analyse_steps())
+        elapsed = (time.perf_counter() - start) * 1000
+        document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
+        session.thinking = None
+        if session.position is position:
+            self.app.update(session.show_hint(solution))
+        else:
+            self.app.update(())
+
+    async def solve_task(self) -> None:
+        """Solve: play the best move, one pair at a time, until won, stopped or lost."""
+        session = self.app.session
+        session.solving = True
+        self.app.update(())
+        try:
+            while session.solving and session.game.outcome() is None:
+                position = session.position
+                solution = await self.app.sliced(session.analyse_steps())
+                if not session.solving or session.position is not position:
+                    break
+                events = self._solver_step(solution)
+                if not events:
+                    self.app.update(session.show_hint(solution))  # no winning line remains
+                    break
+                await asyncio.sleep(SOLVE_PAUSE_MS[session.settings.solve_speed] / 1000)
+        finally:
+            session.solving = False
+            self.app.update(())
+
+    def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
+        """Solve's next move, animated like the player's own pairs; its events."""
+        played: list[tuple[Event, ...]] = []
+
+        def step() -> tuple[Event, ...]:
+            played.append(self.app.session.play_solver_move(solution))
+            return played[-1]
+
+        self.app.run(step)
+        return played[-1]
+
+    async def winnable_deal_task(self, variant: str) -> None:
+        """Look for a deal the solver proves winnable, then start it."""
+        session = self.app.session
+        session.thinking = "deal"
+        self.app.update(())
+        from nestor.analysis import winnable_deal_steps
+
+        found = await self.app.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
+        session.thinking = None
+        if found is None:
+            events = session.new_deal(variant)
+            events += session.notice(Problem("winnable.not_found"))
+        else:
+            events = session.open_deal(variant, found)
+        self.app.update(events)
+
+    async def finish_check_task(self) -> None:
+        """Can the game still be lost? If not, Finish is offered (see nestor.finish)."""
+        session = self.app.session
+        position = session.position
+        self.finish_for = position
+        safe = await self.app.sliced(session.finish_steps())
+        if self.finish_for is position:
+            self.finish_for = None
+        if safe and session.position is position:
+            self.app.update(())
+
+    async def indicator_task(self) -> None:
+        """Winnable indicator: solve the current position, then show the verdict."""
+        position = self.app.session.position
+        self.indicator_for = position
+        await self.app.sliced(self.app.session.analyse_steps())
+        if self.indicator_for is position:
+            self.indicator_for = None
+        if self.app.session.position is position:
+            self.app.update(())

@@ -1,0 +1,96 @@
+"""The keys the game keeps and the store that holds them: the key names, the
+:class:`KeyValueStore` protocol, its memory form, and a store's refusal.
+
+The table of what each key holds is the storage manager's (:mod:`.manager`).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from nestor.errors import clip
+
+SAVE_KEY = "nestor.game"
+SETTINGS_KEY = "nestor.settings"
+STATS_KEY = "nestor.stats"
+ARCHIVE_KEY = "nestor.archive"
+BOARD_KEY = "nestor.board"
+DIVERGED_KEY = "nestor.diverged"
+UNREADABLE = ".unreadable"
+"""Suffix of the key where an unreadable value is set aside."""
+
+KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY)
+"""Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
+
+NOT_DURABLE = (BOARD_KEY,)
+"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else."""
+
+ARCHIVE_SIZE = 20
+"""Most games kept in the archive; the oldest is dropped first."""
+
+LOST = ".lost"
+"""Appended to an unreadable value's problem code when it could not be set aside."""
+
+
+class StoreRefused(Exception):
+    """A store refused a write: the error it gave, by name and message.
+
+    The browser's stores raise it (:mod:`nestor_web.browser.local_storage` turns the
+    browser's error into it), so the report names the browser's own error.
+
+    Attributes:
+        name: the error's name, e.g. ``"QuotaExceededError"``.
+        message: the error's message, as the browser gave it (often English).
+    """
+
+    def __init__(self, name: str, message: str = "") -> None:
+        super().__init__(f"{name}: {message}" if message else name)
+        self.name = name
+        self.message = message
+
+
+class KeyValueStore(Protocol):
+    """Text storage by key, such as the browser's localStorage."""
+
+    def get(self, key: str) -> str | None:
+        """The text stored under ``key``, or ``None``."""
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``.
+
+        Raises:
+            Exception: the store refused (full, or forbidden); preferably
+                :class:`StoreRefused`, naming the store's own error.
+        """
+
+
+class MemoryStore:
+    """A :class:`KeyValueStore` in a dict, when the browser refuses storage (and for tests)."""
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        self.data: dict[str, str] = dict(data or {})
+
+    def get(self, key: str) -> str | None:
+        """The text stored under ``key``, or ``None``."""
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``."""
+        self.data[key] = value
+
+
+def refusal_name(exc: Exception) -> str:
+    """What to call a store's refusal in a report: the name of the store's error (its
+    message when the name says nothing more than ``"Error"``), clipped."""
+    if isinstance(exc, StoreRefused):
+        name = exc.message if exc.name == "Error" and exc.message else exc.name
+    else:
+        name = type(exc).__name__
+    return clip(name)
+
+
+__all__ = [
+    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "KEYS", "LOST", "NOT_DURABLE",
+    "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore",
+    "StoreRefused", "refusal_name",
+]
