@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the query of a game record's replay link",
         description='Replay a record such as "standard 7 QC-QD 3C-3D" and print the query '
         "string of its replay link, variant=V&deal=N&moves=M (the moves code is described "
-        "in nestor/link.py and the README). With --read, the argument is such a query "
+        "in nestor/link.py and docs/formats.md). With --read, the argument is such a query "
         "(with or without its ?) and the record it holds is printed. An illegal or "
         "malformed record exits 2 with the reason on stderr.",
     )

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Take the README's screenshots of a review: a lost game reviewed, at phone and desktop size.
+"""Take the screenshots of a review (docs/review.md): a lost game reviewed, phone and desktop.
 
 Usage: .venv/bin/python scripts/review_shots.py [--out docs] [--variant standard --deal 1]
 

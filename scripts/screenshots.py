@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Take the README's screenshots: a game in progress at phone and desktop size, a drag, a replay
-and the daily deal.
+"""Take the screenshots of the README and docs/: a game in progress at phone and desktop
+size, a drag, a replay and the daily deal.
 
 Usage: .venv/bin/python scripts/screenshots.py [--out docs] [--variant standard --deal 7]
        [--daily 2026-12-01]
