@@ -37,8 +37,9 @@ from .game import Record
 from .jsontext import loads
 from .link import record_from_query, record_query
 from .position import Move, Pair, Position
-from .review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps
+from .review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps, sliced
 from .solver import Status, solve
+from .steps import run_to_end
 from .strategies import STRATEGIES, strategy_odds
 from .variants import VARIANTS, get_variant
 
@@ -307,15 +308,12 @@ def review_lines(record: Record, out: TextIO, max_nodes: int | None = None) -> R
         NestorError: ``max_nodes`` is not a whole number of at least 1.
     """
     steps = review_steps(record, DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
-    while True:
-        try:
-            item = next(steps)
-        except StopIteration as done:
-            result: Review = done.value
-            break
-        if item is not None:
-            out.write(json.dumps(move_review_json(item, record.variant.has_stock)) + "\n")
-            out.flush()
+
+    def write(item: MoveReview) -> None:
+        out.write(json.dumps(move_review_json(item, record.variant.has_stock)) + "\n")
+        out.flush()
+
+    result = run_to_end(sliced(steps, write))
     out.write(json.dumps(review_summary_json(result)) + "\n")
     out.flush()
     return result

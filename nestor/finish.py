@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from .position import Position, TurnStock
+from .steps import run_to_end
 
 __all__ = ["FINISH_YIELD_EVERY", "MAX_COVERED", "cannot_lose", "cannot_lose_steps"]
 
@@ -107,10 +108,4 @@ def cannot_lose_steps(
 
 def cannot_lose(position: Position, max_nodes: int | None = 2_000) -> bool | None:
     """:func:`cannot_lose_steps` run to its end: ``True``, ``False`` or ``None``."""
-    steps = cannot_lose_steps(position, max_nodes)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            result: bool | None = done.value
-            return result
+    return run_to_end(cannot_lose_steps(position, max_nodes))

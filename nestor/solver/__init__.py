@@ -26,6 +26,8 @@ The package:
 * :mod:`.exact` -- the exhaustive depth-first search for a winning line (open
   variants, and Strict with the stock order known);
 * :mod:`.chance` -- Strict's expectimax over the unknown stock order;
+* :mod:`.oracle` -- the cache of both searches over the positions of one game
+  (:class:`~.oracle.Oracle`, behind :mod:`nestor.review`);
 * this module -- the public API: :func:`solve`, :func:`solve_steps`,
   :func:`iter_line`, :class:`Solution`, :class:`Status`, :class:`BudgetExceeded`.
 """
@@ -38,6 +40,7 @@ from enum import Enum
 
 from ..cards import RANKS
 from ..position import Move, Pair, Position
+from ..steps import run_to_end
 from .chance import best_chance
 from .exact import winning_line
 from .model import BudgetExceeded, Search, stacks_of
@@ -176,13 +179,7 @@ def solve(
     Returns:
         A :class:`Solution`.
     """
-    steps = solve_steps(position, max_nodes, known_order)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            result: Solution = done.value
-            return result
+    return run_to_end(solve_steps(position, max_nodes, known_order))
 
 
 def iter_line(position: Position, line: tuple[Move, ...]) -> Iterator[Position]:
