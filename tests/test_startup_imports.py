@@ -25,10 +25,11 @@ STARTUP = {
     "nestor_web.app.events", "nestor_web.app.kept", "nestor_web.app.keymap",
     "nestor_web.app.lines", "nestor_web.app.replay", "nestor_web.app.saved",
     "nestor_web.app.session", "nestor_web.app.settings", "nestor_web.app.slices",
-    "nestor_web.app.solving", "nestor_web.app.statistics", "nestor_web.app.timer",
-    "nestor_web.app.url",
+    "nestor_web.app.solving", "nestor_web.app.statistics", "nestor_web.app.statistics.daily",
+    "nestor_web.app.statistics.data", "nestor_web.app.statistics.record",
+    "nestor_web.app.timer", "nestor_web.app.url",
     "nestor_web.browser", "nestor_web.browser.actuator", "nestor_web.browser.animation",
-    "nestor_web.browser.clipboard", "nestor_web.browser.dom",
+    "nestor_web.browser.clipboard", "nestor_web.browser.controller", "nestor_web.browser.dom",
     "nestor_web.browser.daily",
     "nestor_web.browser.drag", "nestor_web.browser.durable", "nestor_web.browser.end",
     "nestor_web.browser.input", "nestor_web.browser.local_storage", "nestor_web.browser.menu",
@@ -48,8 +49,9 @@ STARTUP = {
 
 NOT_AT_STARTUP = {
     "nestor.review", "nestor.solver", "nestor.solver.chance", "nestor.solver.exact",
-    "nestor.solver.model", "nestor.analysis", "nestor.strategies",
-    "nestor_web.app.review", "nestor_web.view.review", "nestor_web.view.timeline",
+    "nestor.solver.model", "nestor.solver.oracle", "nestor.analysis", "nestor.strategies",
+    "nestor_web.app.review", "nestor_web.app.statistics.merge", "nestor_web.view.review",
+    "nestor_web.view.timeline",
     "nestor_web.view.dialogs", "nestor_web.view.chart",
 }
 """What the first tap does not need: the solver (hints, Solve, the end screen's verdict), the

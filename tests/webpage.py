@@ -1,8 +1,12 @@
 """A page without a browser: the session, storage and view wired as the browser's root wires
 them (nestor_web/browser/root.py), for tests of the web layer under CPython.
 
-Each command runs the same path as in the page: the session command, the problems the
-storage manager reported become notices, the view is made, then the storage manager saves.
+Each command runs the page's own loop, :class:`~nestor_web.browser.controller.Controller`:
+the problems the storage manager reported become notices, the view is drawn (here: made and
+kept), and the save is scheduled for the next task. :class:`NextTask` is the scheduler: it
+runs the next task when told, and :meth:`Page.run` tells it right after each command (pass
+``settle=False`` to look at the page between the draw and the save, as a browser killed
+there would leave it).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from datetime import date
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
+from nestor_web.browser.controller import Controller
 from nestor_web.storage.durable import MemoryCopy
 from nestor_web.storage.manager import (
     KeyValueStore,
@@ -23,7 +28,7 @@ from nestor_web.storage.manager import (
 )
 from nestor_web.view import i18n
 from nestor_web.view.board import BoardView, board_view
-from nestor_web.view.words import announcement, notice_text
+from nestor_web.view.words import notice_text
 
 
 class SharedStore(MemoryStore):
@@ -120,6 +125,47 @@ class RefusingStore(MemoryStore):
         raise self.error
 
 
+class NextTask:
+    """The controller's scheduler here: later tasks wait in :attr:`waiting` until
+    :meth:`run_all` runs them, in order (a task may schedule another)."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Callable[[], None]] = []
+        self.pending_save = False
+
+    def soon(self, callback: Callable[[], None]) -> None:
+        self.waiting.append(callback)
+
+    def save_pending(self, pending: bool) -> None:
+        self.pending_save = pending
+
+    def run_all(self) -> None:
+        """Run every waiting task, and those they schedule."""
+        while self.waiting:
+            self.waiting.pop(0)()
+
+
+class Drawn:
+    """The controller's screen here: keeps what was drawn last (the page's board view)."""
+
+    def __init__(self) -> None:
+        self.view: BoardView | None = None
+
+    def measure(self) -> None:
+        return None  # no animation under CPython
+
+    def follow(self, session: Session) -> None:
+        """Nothing follows a command here (the end screen is the browser's)."""
+
+    def draw(
+        self, session: Session, events: tuple[Event, ...], said: str | None, drawn: object
+    ) -> None:
+        self.view = board_view(session)
+
+    def draw_problems(self, session: Session) -> None:
+        self.view = board_view(session)
+
+
 class Page:
     """One open page (tab) over ``store``.
 
@@ -156,9 +202,20 @@ class Page:
             today=today, timer_clock=timer_clock,
         )
         self._use_language()
-        self.announcement: str | None = None
-        self.events: tuple[Event, ...] = ()
+        self.tasks = NextTask()
+        self.screen = Drawn()
+        self.controller = Controller(self.session, self.storage, self.screen, self.tasks)
         self._take_problems()
+
+    @property
+    def announcement(self) -> str | None:
+        """What the live region said last (``None`` before anything)."""
+        return self.controller.said
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events last drawn."""
+        return self.controller.events
 
     def _use_language(self) -> None:
         code = self.session.settings.language or "en"
@@ -174,30 +231,27 @@ class Page:
 
     def receive(self) -> tuple[Event, ...]:
         """Take in the storage events other tabs caused, as the browser delivers them
-        between two tasks (nestor_web/browser/root.py ``other_tab``): each is handed to the
-        storage manager, which follows it; what happened is drawn and saved."""
+        between two tasks (the root hands each to :meth:`Controller.other_tab`); then, as
+        the page's next command would first, what another tab saved and this one has not
+        heard of yet (:meth:`StorageManager.catch_up`)."""
         events: tuple[Event, ...] = ()
         deliver = getattr(self.store, "deliver", None)
         if deliver is not None:
             deliver()
         while self._heard:
-            self.storage.changed_elsewhere(self._heard.pop(0))
-            events += self.storage.follow(self.session)
-        events += self.storage.catch_up(self.session)
-        if events:
-            self.run(events)
-        return events
+            events += self.controller.other_tab(self._heard.pop(0))
+        caught = self.storage.catch_up(self.session)
+        if caught:
+            self.controller.update(caught)
+        self.tasks.run_all()
+        return events + caught
 
-    def run(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
-        """After a session command: notices, the view's words, then saving."""
-        self._take_problems()
-        self.events = events
-        said = announcement(events, self.session)
-        if said:
-            self.announcement = said
-        self.view()
-        self.storage.save(self.session)
-        self._take_problems()
+    def run(self, events: tuple[Event, ...], settle: bool = True) -> tuple[Event, ...]:
+        """After a session command: the page's loop (:meth:`Controller.update`: notices,
+        drawing, the save scheduled), then, with ``settle``, the next task (the save)."""
+        self.controller.update(events)
+        if settle:
+            self.tasks.run_all()
         return events
 
     def view(self) -> BoardView:

@@ -140,6 +140,15 @@ class TimerChanged:
 
 
 @dataclass(frozen=True)
+class SolverBusy:
+    """What the solver does for the player changed: Solve plays on (``solving``), or it
+    works on ``thinking`` (``"hint"``, ``"deal"``; ``None``: nothing)."""
+
+    solving: bool
+    thinking: str | None
+
+
+@dataclass(frozen=True)
 class FromOtherTab:
     """What another tab of the game saved was taken in here.
 
@@ -153,6 +162,6 @@ class FromOtherTab:
 
 Event = (
     Selected | Moved | TookBack | WentBack | DealChanged | DailyOpened | HintShown | SettingChanged
-    | Noticed | FromOtherTab | TimerChanged
+    | Noticed | FromOtherTab | TimerChanged | SolverBusy
 )
 """Anything a command reports."""

@@ -12,7 +12,7 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
-from .events import Event, HintShown
+from .events import Event, HintShown, SolverBusy
 
 if TYPE_CHECKING:
     from nestor import Game, Move, Position
@@ -38,6 +38,7 @@ class SolverCommands:
     game: Game
     help: Help
     solving: bool
+    thinking: Thinking | None
     hint: Move | None
     hint_solution: Solution | None
     _analysis: tuple[Position, Solution] | None
@@ -48,6 +49,27 @@ class SolverCommands:
         def _play(
             self, move: Move, by_solver: bool = False, by_finish: bool = False
         ) -> tuple[Event, ...]: ...
+
+    # ---- what the solver does for the player ------------------------------------------------
+
+    def start_solving(self) -> tuple[Event, ...]:
+        """Solve starts playing the winning line (the page's solver work plays it)."""
+        self.solving = True
+        return (SolverBusy(True, self.thinking),)
+
+    def stop_solving(self) -> tuple[Event, ...]:
+        """Solve stops (Stop, a hint asked for, another deal); nothing if it was not
+        playing."""
+        if not self.solving:
+            return ()
+        self.solving = False
+        return (SolverBusy(False, self.thinking),)
+
+    def think(self, what: Thinking | None) -> tuple[Event, ...]:
+        """The solver works on ``what`` for the player (``None``: it is done), which the
+        page says (a hint being found, a winnable deal being looked for)."""
+        self.thinking = what
+        return (SolverBusy(self.solving, what),)
 
     # ---- reading ---------------------------------------------------------------------------
 

@@ -2,7 +2,10 @@
 
 Every change runs one way: input → a session command, which returns what happened →
 the view of the new state → the actuator draws it → the storage manager saves what
-changed (right after, in the next task, so the board is on screen first).
+changed (right after, in the next task, so the board is on screen first). That loop is
+:class:`~nestor_web.browser.controller.Controller`'s (free of ``js``, and run by the unit
+tests as it runs here); the root makes the page's parts, hands them to each other, and is the
+screen the loop draws on (the board, the panels, and the solver work a draw starts).
 """
 
 from __future__ import annotations
@@ -23,11 +26,11 @@ from ..app.session import Session
 from ..app.url import parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
-from ..view.board import board_view, render_board
-from ..view.i18n import language, pick_language, set_language
-from ..view.markup import element_tree
-from ..view.words import announcement, clock_text
+from ..view.board import board_view
+from ..view.i18n import pick_language, set_language
+from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
+from .controller import Controller
 from .daily import DailyPanel, local_today
 from .durable import only_page, open_durable
 from .end import EndScreen
@@ -42,6 +45,7 @@ from .tasks import Tasks
 window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
 
 LATER_MODULES = (
+    "nestor_web.app.statistics.merge",
     "nestor.solver",
     "nestor.analysis",
     "nestor_web.view.dialogs",
@@ -49,13 +53,25 @@ LATER_MODULES = (
     "nestor_web.view.review",
 )
 """Imported once the board takes input, not before: nothing draws the board with them (the
-solver, the analysis, the statistics dialog, the review's work and its view).
+merge of another tab's statistics, the solver, the analysis, the statistics dialog, the
+review's work and its view).
 ``tests/test_startup_imports.py`` lists what start-up imports."""
 
 T = TypeVar("T")
 
 TIMER_TICK_SECONDS = 1.0
 """How often the timer's text is brought up to date while it runs."""
+
+
+class _NextTask:
+    """The controller's scheduler in the page: the event loop's next task; the hook
+    ``window.nestorSavePending`` is true while a save waits for it (tests wait for it)."""
+
+    def soon(self, callback: Callable[[], None]) -> None:
+        asyncio.get_event_loop().call_soon(callback)
+
+    def save_pending(self, pending: bool) -> None:
+        window.nestorSavePending = pending
 
 
 class App:
@@ -101,11 +117,10 @@ class App:
         self.picker = VariantPicker(self)
         self.end = EndScreen(self)
         self.thinking = SolverWork(self)
+        self.controller = Controller(session, self.storage, self, _NextTask())
         self._visibility = create_proxy(self.visibility_changed)
         document.addEventListener("visibilitychange", self._visibility)
         self.session.set_visible(str(document.visibilityState) != "hidden")
-        self._save_pending = False
-        self.storage.notify = self._late_problems
         self.actuator.enable_controls()
         if replay_problem is not None:  # the broken link gives way to the game's address
             window.history.replaceState(None, "", session.query())
@@ -145,89 +160,62 @@ class App:
             importlib.import_module(LATER_MODULES[index])
             asyncio.get_event_loop().call_later(0, App._import_the_rest, index + 1)
 
-    # ---- the one path of every change ---------------------------------------------------
+    # ---- the one path of every change: the controller's ---------------------------------
 
     def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command; if anything happened, draw it and save it.
-
-        First, a save of another tab this tab has not heard of yet is taken in
-        (:meth:`StorageManager.catch_up`), so the command acts on the newer game."""
-        caught = self.storage.catch_up(self.session)
-        if caught:
-            self.update(caught)
-        drawn = self.actuator.measure() if animate and self.animations() else None
-        events = command()
-        if events:
-            self.update(events, drawn)
+        """Run a session command; if anything happened, draw it and save it
+        (:meth:`Controller.run`)."""
+        self.controller.run(command, animate)
 
     def update(self, events: tuple[Event, ...], drawn: Any = None) -> None:
-        """Draw the session after ``events``, then save (soon) and start the indicator."""
-        for problem in self.storage.take_problems():
-            self.session.notice(problem)
-        session = self.session
-        self.end.follow(session, self.replays.shown)  # what follows a command, before drawing
+        """Draw the session after ``events``, then save soon (:meth:`Controller.update`)."""
+        self.controller.update(events, drawn)
+
+    def save(self) -> None:
+        """Save what changed now (:meth:`Controller.save`)."""
+        self.controller.save()
+
+    def other_tab(self, key: str | None) -> None:
+        """Another tab wrote ``key``: the controller takes it in; the statistics dialog, when
+        it is open, shows the merged statistics."""
+        if self.controller.other_tab(key) and self.actuator.el["stats-dialog"].open:
+            from ..view.dialogs import stats_html
+
+            self.actuator.fill_stats(stats_html(self.session))
+
+    # ---- the screen the controller draws on (controller.Screen) ---------------------------
+
+    def measure(self) -> Any:
+        """Where the cards are before a command, when animations are on."""
+        return self.actuator.measure() if self.animations() else None
+
+    def follow(self, session: Session) -> None:
+        """After a command: the end screen's state follows the game."""
+        self.end.follow(session, self.replays.shown)
+
+    def draw(
+        self, session: Session, events: tuple[Event, ...], said: str | None, drawn: Any
+    ) -> None:
+        """Draw the board, its counters and controls, the daily deal's line and the end
+        screen; start the solver work the new position needs (the winnable indicator, the
+        check behind Finish)."""
         self.actuator.apply_settings(session.settings, self.animations())
-        self.actuator.draw(
-            board_view(session), events, announcement(events, session), drawn
-        )
+        self.actuator.draw(board_view(session), events, said, drawn)
         self.daily.draw(session)
         self.end.draw(session, events)
-        self._schedule_save()
+        thinking = self.thinking
         if (
             session.settings.winnable_indicator
             and session.analysis() is None
-            and self.thinking.indicator_for is not session.position
+            and thinking.indicator_for is not session.position
         ):
-            self.tasks.spawn(self.thinking.indicator_task)
-        if session.finishable() is None and self.thinking.finish_for is not session.position:
-            self.tasks.spawn(self.thinking.finish_check_task)
+            self.tasks.spawn(thinking.indicator_task)
+        if session.finishable() is None and thinking.finish_for is not session.position:
+            self.tasks.spawn(thinking.finish_check_task)
 
-    def other_tab(self, key: str | None) -> None:
-        """Another tab wrote ``key`` (``None``: cleared the storage): take in its statistics
-        and, if it moved on the deal shown here, its game; redraw what changed (the
-        statistics dialog too, when it is open), and save the merged statistics back if
-        that tab's lacked anything of this one's."""
-        self.storage.changed_elsewhere(key)
-        events = self.storage.follow(self.session)
-        if events:
-            self.update(events)
-            if self.actuator.el["stats-dialog"].open:
-                from ..view.dialogs import stats_html
-
-                self.actuator.fill_stats(stats_html(self.session))
-        else:
-            self._schedule_save()
-
-    def _schedule_save(self) -> None:
-        if not self._save_pending:
-            self._save_pending = True
-            window.nestorSavePending = True  # a hook for tests: a save will run soon
-            asyncio.get_event_loop().call_soon(self.save)
-
-    def save(self) -> None:
-        """Save what changed; a problem it meets is drawn at once."""
-        caught = self.storage.catch_up(self.session)  # nothing another tab saved is overwritten
-        if caught:
-            self.update(caught)  # (a save is pending: this one, no other is scheduled)
-        self._save_pending = False
-        self.storage.save(self.session)
-        self.storage.save_board(language(), self._board_drawn)
-        window.nestorSavePending = False
-        problems = self.storage.take_problems()
-        if problems:
-            for problem in problems:
-                self.session.notice(problem)
-            self.actuator.draw(board_view(self.session))
-
-    def _late_problems(self) -> None:
-        """A problem reported after its save (the durable copy answers later): draw it.
-
-        Only draw: no save is scheduled for it (a save that both stores refuse would report
-        again, and draw, and save again, in a loop that starves the page's input; the next
-        change saves again)."""
-        for problem in self.storage.take_problems():
-            self.session.notice(problem)
-        self.actuator.draw(board_view(self.session))
+    def draw_problems(self, session: Session) -> None:
+        """Draw the notices a save reported (the board view carries them)."""
+        self.actuator.draw(board_view(session))
 
     def _wake_up(self) -> None:
         """The live board has replaced the stored one (static/js/wake.js): apply the taps
@@ -243,16 +231,6 @@ class App:
                 self.tap(value)
             else:
                 self.action(value)
-
-    def _board_drawn(self) -> tuple[list[object], dict[str, str]]:
-        """The board as the view draws it now, as data, and its counters (for the next first
-        paint)."""
-        view = board_view(self.session)
-        return list(element_tree(render_board(view))), {
-            "variant-title": view.variant_title, "deal-number": str(view.deal),
-            "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
-            "pairs": str(view.pairs), "timer": view.timer,
-        }
 
     def animations(self) -> bool:
         """Animate? The setting, or when unset, unless the system asks for reduced motion."""
@@ -339,12 +317,11 @@ class App:
             self.run(simple[name])
         elif name == "solve":
             if s.solving:
-                s.solving = False
-                self.update(())
+                self.update(s.stop_solving())
             else:
                 self.tasks.spawn(self.thinking.solve_task)
         elif name == "hint":
-            s.solving = False
+            s.stop_solving()  # drawn by the hint's own first draw, at once
             self.tasks.spawn(self.thinking.hint_task)
         elif name == "new":
             self.deal_new(s.game.variant.name)
@@ -374,7 +351,7 @@ class App:
 
             if name == "stats-reset-confirm":
                 s.reset_stats()
-                self._schedule_save()
+                self.controller.schedule_save()
             self.actuator.fill_stats(
                 stats_html(s, confirm_reset=name == "stats-reset"),
                 '#stats-text [data-action="stats-reset-cancel"], '
@@ -405,7 +382,7 @@ class App:
         if self.replays.address_changed():
             return
         request, problem = parse_query(str(window.location.search), local_today())
-        self.session.solving = False
+        self.session.stop_solving()  # drawn with the deal of the address, or the notice
         if request is not None and request.daily is not None:
             day = request.daily
             self.run(lambda: self.session.open_daily(day), animate=False)

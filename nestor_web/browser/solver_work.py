@@ -65,23 +65,21 @@ class SolverWork:
         position = session.position
         if position.outcome() is not None:
             return
-        session.thinking = "hint"
-        self.app.update(())
+        self.app.update(session.think("hint"))
         start = time.perf_counter()
         solution = await self.app.sliced(session.analyse_steps())
         elapsed = (time.perf_counter() - start) * 1000
         document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
-        session.thinking = None
+        done = session.think(None)
         if session.position is position:
-            self.app.update(session.show_hint(solution))
+            self.app.update(done + session.show_hint(solution))
         else:
-            self.app.update(())
+            self.app.update(done)
 
     async def solve_task(self) -> None:
         """Solve: play the best move, one pair at a time, until won, stopped or lost."""
         session = self.app.session
-        session.solving = True
-        self.app.update(())
+        self.app.update(session.start_solving())
         try:
             while session.solving and session.game.outcome() is None:
                 position = session.position
@@ -94,8 +92,7 @@ class SolverWork:
                     break
                 await asyncio.sleep(SOLVE_PAUSE_MS[session.settings.solve_speed] / 1000)
         finally:
-            session.solving = False
-            self.app.update(())
+            self.app.update(session.stop_solving())
 
     def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
         """Solve's next move, animated like the player's own pairs; its events."""
@@ -111,17 +108,16 @@ class SolverWork:
     async def winnable_deal_task(self, variant: str) -> None:
         """Look for a deal the solver proves winnable, then start it."""
         session = self.app.session
-        session.thinking = "deal"
-        self.app.update(())
+        self.app.update(session.think("deal"))
         from nestor.analysis import winnable_deal_steps
 
         found = await self.app.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
-        session.thinking = None
+        events = session.think(None)
         if found is None:
-            events = session.new_deal(variant)
+            events += session.new_deal(variant)
             events += session.notice(Problem("winnable.not_found"))
         else:
-            events = session.open_deal(variant, found)
+            events += session.open_deal(variant, found)
         self.app.update(events)
 
     async def finish_check_task(self) -> None:

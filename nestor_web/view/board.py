@@ -17,6 +17,7 @@ from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 from ..app.session import Session
 from .faces import face_class, face_html
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
+from .markup import element_tree
 from .words import clock_text, indicator_text, notice_text, status_text
 
 
@@ -369,3 +370,14 @@ def assemble_board(frame: tuple[str, str], regions: dict[str, str]) -> str:
     before, after = frame
     columns = "".join(v for k, v in regions.items() if k != "spare")
     return f"{before}{columns}</div>{regions['spare']}{after}"
+
+
+def first_paint(view: BoardView) -> tuple[list[object], dict[str, str]]:
+    """What the next visit paints before Python runs (``static/js/wake.js``): the board as
+    data (:func:`~nestor_web.view.markup.element_tree` of :func:`render_board`), and the
+    counters' texts by the id of their element."""
+    return list(element_tree(render_board(view))), {
+        "variant-title": view.variant_title, "deal-number": str(view.deal),
+        "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
+        "pairs": str(view.pairs), "timer": view.timer,
+    }

@@ -1,0 +1,109 @@
+"""The daily deal's record: the dates won, the daily streak.
+
+* A **date is won** when the daily deal of that date (:mod:`nestor.daily`) is won on that
+  date, the player's local date (:meth:`Stats.record_daily`, called by the session at the
+  winning move; with help or without). A past date's deal played later, or another tab's
+  game of the same deal, counts as an ordinary game of its variant only.
+* The **daily streak** is how many dates in a row are won, ending today, or yesterday while
+  today's deal is not won yet (a streak lives until a whole date passes without a win); the
+  **best daily streak** the longest such run ever.
+* The dates won are kept, the last :data:`DAILY_MEMORY` (1000) of them; the best daily
+  streak is kept apart, so it outlives the dates it was made of.
+* A reset of everything (:meth:`Stats.reset` without a variant) resets the daily record
+  too; with a time it is remembered, and merging two tabs' records (:func:`merged`) takes
+  the records of the tab that reset later, else the union.
+
+:class:`Stats` keeps the record as a :class:`DailyRecord` (its dates sorted, each once) and
+replaces it with the functions below, which never change the one they are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, timedelta
+
+from nestor import NestorError
+
+from .data import DAILY_MEMORY, DailyRecord, DailyStats
+
+
+def with_day(record: DailyRecord, day: date) -> DailyRecord:
+    """``record`` with ``day`` won: ``record`` itself if it holds ``day`` already, else a
+    new record (the best streak kept up to date, the oldest dates beyond the cap dropped)."""
+    if day in record.won:
+        return record
+    return _trimmed({*record.won, day}, record.best_streak, record.reset_ms)
+
+
+def summary(record: DailyRecord, today: date) -> DailyStats:
+    """The daily deal's record on the date ``today``: won today, dates won, the streak
+    ending today (or yesterday while today is not won), the best streak."""
+    days = set(record.won)
+    anchor = today if today in days else today - timedelta(days=1)
+    streak = 0
+    while anchor - timedelta(days=streak) in days:
+        streak += 1
+    return DailyStats(today in days, len(days), streak, record.best_streak)
+
+
+def reset(record: DailyRecord, now_ms: int | None) -> DailyRecord:
+    """An empty record; with ``now_ms`` (checked by the caller) remembering the reset (the
+    later of it and ``record``'s)."""
+    if now_ms is None:
+        return DailyRecord(reset_ms=record.reset_ms)
+    return DailyRecord(reset_ms=max(now_ms, record.reset_ms or 0))
+
+
+def merged(mine: DailyRecord, theirs: DailyRecord) -> DailyRecord:
+    """The union of two tabs' records, or the records of the tab that reset later."""
+    reset_mine, reset_theirs = mine.reset_ms or -1, theirs.reset_ms or -1
+    if reset_theirs > reset_mine:
+        return theirs
+    if reset_theirs < reset_mine:
+        return mine
+    return _trimmed(
+        {*mine.won, *theirs.won}, max(mine.best_streak, theirs.best_streak), mine.reset_ms
+    )
+
+
+def restored(record: DailyRecord) -> DailyRecord:
+    """``record`` as :class:`Stats` keeps it (its dates sorted), if it keeps the rules.
+
+    Raises:
+        NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, or a best
+            streak shorter than a run of the dates.
+    """
+    if len(record.won) > DAILY_MEMORY:
+        raise NestorError(
+            f"the daily record holds {len(record.won)} dates, more than {DAILY_MEMORY}"
+        )
+    days = set(record.won)
+    if len(days) != len(record.won):
+        raise NestorError("the daily record lists a date twice")
+    if longest_run(days) > record.best_streak:
+        raise NestorError(
+            f"the daily record has a best streak of {record.best_streak} but holds "
+            f"{longest_run(days)} dates won in a row"
+        )
+    return DailyRecord(tuple(sorted(days)), record.best_streak, record.reset_ms)
+
+
+def longest_run(days: Iterable[date]) -> int:
+    """The most dates in a row in ``days``."""
+    chosen = set(days)
+    best = 0
+    for day in chosen:
+        if day - timedelta(days=1) not in chosen:  # a run starts here
+            length = 1
+            while day + timedelta(days=length) in chosen:
+                length += 1
+            best = max(best, length)
+    return best
+
+
+def _trimmed(days: set[date], best: int, reset_ms: int | None) -> DailyRecord:
+    """The record of ``days``: the best streak kept up to date (at least ``best``), then the
+    last :data:`DAILY_MEMORY` dates."""
+    return DailyRecord(
+        tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms
+    )

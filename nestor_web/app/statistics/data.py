@@ -1,0 +1,337 @@
+"""The statistics as plain data: the caps, the types a codec stores and the player is shown,
+and the checks :meth:`~nestor_web.app.statistics.Stats.restore` makes of them.
+
+The types are frozen: :class:`~nestor_web.app.statistics.Stats` keeps its counters and
+deal memory in them and replaces an entry when it changes, so a snapshot shares them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from nestor import MAX_DEAL, DealNumberError, NestorError, get_variant
+from nestor.checks import whole_number
+
+HISTORY_SIZE = 500
+"""Most settlements kept in the history (all variants together); the oldest go first."""
+
+DEAL_MEMORY = 5000
+"""Most deals remembered (all variants together); the least recently changed go first."""
+
+DAILY_MEMORY = 1000
+"""Most dates won of the daily deal kept; the oldest go first (the best daily streak stays)."""
+
+RESULTS = ("won", "assisted", "lost")
+"""Settlement results: a clean win, a win with help, a loss."""
+
+DEAL_STATES = ("playing", "lost", "won", "assisted")
+"""What is remembered of a deal: played and unsettled (one deal per tab), or how it settled."""
+
+WINS = ("won", "assisted")
+"""The results (and deal states) that are wins."""
+
+Key = tuple[str, int]
+"""A deal: ``(variant name, deal number)``."""
+
+
+@dataclass(frozen=True)
+class VariantStats:
+    """The statistics of one variant, as shown to the player.
+
+    Attributes:
+        played: games (deals) played, each counted once from its first move.
+        won: games won without help.
+        won_with_help: games won after a hint or Solve (not in ``won``).
+        win_rate: ``(won + won_with_help) / played``, from 0 to 1; ``None``
+            when nothing was played.
+        streak: games won in a row at the end of the history (wins with help
+            count); 0 after a loss.
+        best_streak: the longest such run ever.
+        fastest_ms: the fastest clean win in milliseconds (first move of the
+            attempt to the winning move), or ``None`` if there is none.
+    """
+
+    played: int
+    won: int
+    won_with_help: int
+    win_rate: float | None
+    streak: int
+    best_streak: int
+    fastest_ms: int | None
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    """The daily deal's record, as shown to the player (see :mod:`.daily`).
+
+    Attributes:
+        won_today: today's daily deal is won.
+        days_won: dates won (of the last :data:`DAILY_MEMORY` kept).
+        streak: dates won in a row, ending today or yesterday; else 0.
+        best_streak: the longest such run ever.
+    """
+
+    won_today: bool
+    days_won: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True)
+class DailyRecord:
+    """The daily deal's record as plain values (what a codec stores).
+
+    Attributes:
+        won: the dates won, oldest first, each once (at most :data:`DAILY_MEMORY`).
+        best_streak: the longest run of dates won ever (at least the longest run in ``won``).
+        reset_ms: when the daily record was last reset (ms since the Unix epoch), or ``None``.
+    """
+
+    won: tuple[date, ...] = ()
+    best_streak: int = 0
+    reset_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """One settled game in the history.
+
+    Attributes:
+        time_ms: when it settled (milliseconds since the Unix epoch).
+        variant: variant name.
+        deal: deal number.
+        result: ``"won"`` (clean), ``"assisted"`` (won with help) or ``"lost"``.
+        taken_back: the result was taken back (a loss undone, or a second win of a deal
+            merged from another tab): kept, but it counts for nothing.
+    """
+
+    time_ms: int
+    variant: str
+    deal: int
+    result: str
+    taken_back: bool = False
+
+    @property
+    def is_win(self) -> bool:
+        """``True`` for ``"won"`` and ``"assisted"`` (wins count for streaks and the rate)."""
+        return self.result in WINS
+
+    @property
+    def key(self) -> tuple[int, str, int, str]:
+        """What names the settlement when two tabs' histories merge."""
+        return self.time_ms, self.variant, self.deal, self.result
+
+
+@dataclass(frozen=True)
+class VariantCounts:
+    """The counters kept for one variant (see :class:`VariantStats` for each one)."""
+
+    played: int = 0
+    won: int = 0
+    won_with_help: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    fastest_ms: int | None = None
+
+
+NO_COUNTS = VariantCounts()
+"""The counters of a variant never counted."""
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """What is remembered of one deal.
+
+    Attributes:
+        variant: variant name.
+        deal: deal number.
+        start_ms: when its current attempt started (milliseconds since the
+            Unix epoch), or ``None`` if that was never seen.
+        state: one of :data:`DEAL_STATES`.
+        helped: a hint or Solve was used in the deal (``True`` for every
+            ``"assisted"`` deal, ``False`` for every ``"won"`` one).
+    """
+
+    variant: str
+    deal: int
+    start_ms: int | None
+    state: str
+    helped: bool
+
+
+@dataclass(frozen=True)
+class StatsData:
+    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as plain values (what a
+    codec stores).
+
+    Attributes:
+        counts: the counters of every variant played, by variant name, in the
+            order the variants were first counted.
+        deals: the deal memory, least recently changed first (at most
+            :data:`DEAL_MEMORY`).
+        history: the settlements, oldest first (at most :data:`HISTORY_SIZE`).
+        resets: when each variant's statistics were last reset (milliseconds since the
+            Unix epoch), for variants reset since resets were remembered.
+        daily: the daily deal's record.
+    """
+
+    counts: Mapping[str, VariantCounts]
+    deals: tuple[DealEntry, ...]
+    history: tuple[Settlement, ...]
+    resets: Mapping[str, int] = field(default_factory=dict)
+    daily: DailyRecord = DailyRecord()
+
+
+def variant_stats(c: VariantCounts) -> VariantStats:
+    """The counters ``c`` as shown to the player (with the win rate)."""
+    wins = c.won + c.won_with_help
+    return VariantStats(
+        played=c.played,
+        won=c.won,
+        won_with_help=c.won_with_help,
+        win_rate=wins / c.played if c.played else None,
+        streak=c.streak,
+        best_streak=c.best_streak,
+        fastest_ms=c.fastest_ms,
+    )
+
+
+def check_key(variant: str, deal: int) -> Key:
+    """``(variant's name, deal)``.
+
+    A deal number here is an ``int`` (not a text of digits, as
+    :func:`nestor.check_deal_number` also takes).
+
+    Raises:
+        VariantError: unknown variant. DealNumberError: ``deal`` is not an ``int`` from 0
+        to ``MAX_DEAL - 1`` (codes ``deal.not_whole``, ``deal.range``).
+    """
+    name = get_variant(variant).name
+    return name, whole_number(deal, "deal", high=MAX_DEAL - 1, code="deal", error=DealNumberError)
+
+
+# ---- streaks, from the history ------------------------------------------------------------
+
+
+def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
+    """The runs of wins through the history of variant ``name`` (results taken back left
+    out): ``runs[i]`` wins in a row after its ``i``-th settlement, ``runs[0] == 0``."""
+    runs = [0]
+    for s in history:
+        if s.variant == name and not s.taken_back:
+            runs.append(runs[-1] + 1 if s.is_win else 0)
+    return runs
+
+
+def recount_streak(runs: Sequence[int], streak: int, best: int) -> tuple[int, int]:
+    """The current and best streak from a variant's ``runs`` (:func:`win_runs`): where the
+    run at its end goes back to a loss it is the streak, else the streak is the longer of
+    that run and ``streak`` (it may reach back past the oldest settlement kept); the best
+    is at least ``best``."""
+    run = runs[-1]
+    closed = run < len(runs) - 1
+    current = run if closed else max(run, streak)
+    return current, max(best, max(runs), current)
+
+
+# ---- checks -------------------------------------------------------------------------------
+
+_KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
+
+
+def check_entries(data: StatsData) -> None:
+    """Refuse more deals or settlements than the caps, a won deal whose ``helped``
+    contradicts its kind, and a deal listed twice.
+
+    Raises:
+        NestorError: naming the problem.
+    """
+    if len(data.deals) > DEAL_MEMORY:
+        raise NestorError(f"'deals' holds {len(data.deals)} deals, more than {DEAL_MEMORY}")
+    if len(data.history) > HISTORY_SIZE:
+        raise NestorError(
+            f"'history' holds {len(data.history)} games, more than {HISTORY_SIZE}"
+        )
+    for i, e in enumerate(data.deals):
+        if e.helped != (e.state == "assisted") and e.state in WINS:
+            raise NestorError(
+                f"deals[{i}] is a {e.state!r} deal with helped {str(e.helped).lower()}"
+            )
+    seen: set[Key] = set()
+    for e in data.deals:
+        if (e.variant, e.deal) in seen:
+            raise NestorError(f"deal {e.variant}/{e.deal} is listed twice in 'deals'")
+        seen.add((e.variant, e.deal))
+
+
+def check_consistency(
+    counts: Mapping[str, VariantCounts],
+    deals: Iterable[DealEntry],
+    history: Sequence[Settlement],
+) -> None:
+    """Refuse counts that contradict each other, the deals or the history.
+
+    Raises:
+        NestorError: naming the problem and the variant.
+    """
+    for name, c in counts.items():
+        wins = c.won + c.won_with_help
+        if wins > c.played:
+            raise NestorError(
+                f"{name!r} has more wins ({wins}) than games played ({c.played})"
+            )
+        if c.streak > c.best_streak:
+            raise NestorError(
+                f"{name!r} has a streak ({c.streak}) longer than its best ({c.best_streak})"
+            )
+        if c.best_streak > wins:
+            raise NestorError(
+                f"{name!r} has a best streak ({c.best_streak}) longer than its wins ({wins})"
+            )
+        if c.fastest_ms is not None and c.won == 0:
+            raise NestorError(f"{name!r} has a fastest win but no clean win")
+    states_of: dict[str, list[str]] = {}
+    for e in deals:
+        states_of.setdefault(e.variant, []).append(e.state)
+    for name in set(states_of) | {s.variant for s in history}:
+        _check_variant(name, counts.get(name, NO_COUNTS), states_of.get(name, []), history)
+
+
+def _check_variant(
+    name: str, c: VariantCounts, states: list[str], history: Sequence[Settlement]
+) -> None:
+    """Refuse counts ``c`` of variant ``name`` that its deals' ``states`` or the history
+    contradict."""
+    if len(states) > c.played:
+        raise NestorError(
+            f"'deals' holds {len(states)} {name} deals but only {c.played} were played"
+        )
+    results = [s.result for s in history if s.variant == name and not s.taken_back]
+    for kind, count in (("won", c.won), ("assisted", c.won_with_help)):
+        seen = max(states.count(kind), results.count(kind))
+        if seen > count:
+            raise NestorError(
+                f"{name!r} counts {count} {_KIND_NAMES[kind]} but 'deals' or "
+                f"'history' show {seen}"
+            )
+    losses = results.count("lost")
+    if losses > c.played:
+        raise NestorError(
+            f"'history' holds {losses} lost {name} games but only {c.played} "
+            "were played"
+        )
+    runs = win_runs(history, name)
+    run = runs[-1]
+    if max(runs) > c.best_streak:
+        raise NestorError(
+            f"{name!r} has a best streak of {c.best_streak} but its history holds "
+            f"{max(runs)} wins in a row"
+        )
+    ended = run < len(results)  # the run is closed by a loss in the history
+    if (ended and c.streak != run) or c.streak < run:
+        raise NestorError(
+            f"{name!r} has a streak of {c.streak} but its history ends with "
+            f"{run} wins in a row"
+        )

@@ -1,0 +1,238 @@
+"""The steps of :meth:`Stats.merge`: two tabs' statistics made one.
+
+Two tabs
+--------
+
+Two tabs of the game keep one statistics each and store them under one key, so each
+merges the other's into its own (:meth:`Stats.merge`) before it saves again. The records
+are keyed so that merging is a union that never loses a result:
+
+* the deal memory by ``(variant, deal)``: a deal won in either tab is won (at most once:
+  when the two won it in different kinds, the earlier win decides, the later one is
+  taken back); a deal lost in either is lost, unless every loss of it was taken back;
+  help used in either counts;
+* the history by ``(time_ms, variant, deal, result)``, each settlement once, in time order
+  (where both tabs settled one deal, what the rules allow once is kept once: a second win,
+  a second loss, or a loss after the win is taken back);
+* the dates won of the daily deal by date (a union), the best daily streak the longer one;
+* the counters reconcile with the merged deal memory: each deal the merge adds, or whose
+  state it changes, moves the counters by what that deal counts (played once, won or won
+  with help once); the streaks are recounted from the merged history (and keep the longer
+  stored streak where the history does not reach back to a loss); the fastest win is the
+  faster of the two.
+
+A result is never deleted: a loss taken back (:meth:`Stats.take_back`, undoing a
+departure from a game) stays in the history, marked ``taken_back``, and counts for
+nothing; merged with a tab that still has it as a loss, it stays taken back. Every tab
+plays one deal, so the deal memory may hold one unsettled deal per tab; each tab's own
+is :meth:`Stats.playing`. A reset (:meth:`Stats.reset` with ``now_ms``) is remembered per
+variant: merging a tab that reset a variant later takes that tab's records of the
+variant, not the union (what the other tab recorded in the instant before it learned of
+the reset is dropped with the rest). A reset of everything resets the daily record too,
+remembered the same way.
+
+The steps work on the records themselves (:class:`Stats` calls them in order, the
+daily record's merge is :func:`.daily.merged`); this module is imported at the first merge,
+not at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import replace
+
+from .data import WINS, DealEntry, Key, Settlement, VariantCounts, recount_streak, win_runs
+
+Floors = tuple[int, int]
+"""What of a variant's streak and best streak its history does not show (or 0 each)."""
+
+
+def split_by_resets(
+    names: Iterable[str], mine: Mapping[str, int], theirs: Mapping[str, int]
+) -> tuple[list[str], list[str]]:
+    """The variants of ``names`` whose records to adopt from the other tab (it reset them
+    later), and those to unite (reset at the same time, or never); ``mine`` and ``theirs``
+    are the two tabs' reset times. The rest (this tab reset them later) keep this tab's
+    records: the other's are older. Both lists keep the order of ``names``."""
+    adopt: list[str] = []
+    union: list[str] = []
+    for name in names:
+        mine_ms, theirs_ms = mine.get(name, -1), theirs.get(name, -1)
+        if theirs_ms > mine_ms:
+            adopt.append(name)
+        elif theirs_ms == mine_ms:
+            union.append(name)
+    return adopt, union
+
+
+def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: str) -> Floors:
+    """What of the streak and best streak ``counts`` of variant ``name`` hold its
+    ``history`` does not show (they reach back past the oldest settlement kept): that
+    streak or 0, that best or 0."""
+    runs = win_runs(history, name)
+    return (counts.streak if counts.streak > runs[-1] else 0,
+            counts.best_streak if counts.best_streak > max(runs) else 0)
+
+
+def merged_history(
+    mine: Iterable[Settlement], theirs: Iterable[Settlement], union: set[str]
+) -> list[Settlement]:
+    """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (by
+    :attr:`Settlement.key`; taken back if either tab took it back), in key order (time
+    first)."""
+    history = {s.key: s for s in mine}
+    for s in theirs:
+        if s.variant in union:
+            known = history.get(s.key)
+            history[s.key] = s if known is None else replace(
+                known, taken_back=known.taken_back or s.taken_back
+            )
+    return sorted(history.values(), key=lambda s: s.key)
+
+
+def losses_taken_back(history: Iterable[Settlement]) -> dict[Key, bool]:
+    """For each deal lost in ``history``: every loss of it is taken back."""
+    losses: dict[Key, bool] = {}
+    for s in history:
+        if s.result == "lost":
+            key = (s.variant, s.deal)
+            losses[key] = losses.get(key, True) and s.taken_back
+    return losses
+
+
+def merge_deals(
+    mine: MutableMapping[Key, DealEntry],
+    theirs: Mapping[Key, DealEntry],
+    union: set[str],
+    losses: Mapping[Key, bool],
+) -> dict[Key, str | None]:
+    """Take into ``mine`` the deals of ``theirs`` of the variants in ``union``: a deal new
+    here is added (last); one both tabs hold differently gets the later attempt start, help
+    used in either, and the state :func:`merged_state` gives (``losses``:
+    :func:`losses_taken_back` of the merged history).
+
+    Returns:
+        The deals added or whose state changed, each with its state before (``None``: new).
+    """
+    old: dict[Key, str | None] = {}
+    for key, e in theirs.items():
+        if key[0] not in union:
+            continue
+        here = mine.get(key)
+        if here is None:
+            mine[key] = e
+            old[key] = None
+            continue
+        if (here.start_ms, here.state, here.helped) == (e.start_ms, e.state, e.helped):
+            continue  # the same in both tabs (most deals)
+        starts = [t for t in (here.start_ms, e.start_ms) if t is not None]
+        state = merged_state(here.state, e.state, losses.get(key, False))
+        if state != here.state:
+            old.setdefault(key, here.state)
+        mine[key] = replace(
+            here, start_ms=max(starts) if starts else None, state=state,
+            helped=here.helped or e.helped,
+        )
+    return old
+
+
+def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
+    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in
+    either is won (which kind is settled by the earlier win), lost in either is lost unless
+    ``taken_back`` (the merged history holds losses of it, every one taken back)."""
+    for state in (mine, theirs):
+        if state in WINS:
+            return state
+    if "lost" not in (mine, theirs):
+        return "playing"
+    if mine == theirs:
+        return "lost"
+    return "playing" if taken_back else "lost"
+
+
+def settle_once(history: list[Settlement]) -> dict[Key, str]:
+    """Take back in ``history`` (time order) what it settles again of one deal: a deal is
+    won once, and lost once before it is won (unless that loss was taken back).
+
+    Returns:
+        Each deal won in ``history``, with the kind of its first win.
+    """
+    first_win: dict[Key, str] = {}
+    lost: set[Key] = set()
+    for i, s in enumerate(history):
+        if s.taken_back:
+            continue
+        key = (s.variant, s.deal)
+        if key in first_win or (not s.is_win and key in lost):
+            history[i] = replace(s, taken_back=True)
+        elif s.is_win:
+            first_win[key] = s.result
+        else:
+            lost.add(key)
+    return first_win
+
+
+def apply_first_wins(
+    deals: MutableMapping[Key, DealEntry],
+    first_win: Mapping[Key, str],
+    union: set[str],
+    old: dict[Key, str | None],
+) -> None:
+    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first
+    win (``first_win``: :func:`settle_once`); note in ``old`` (as :func:`merge_deals`
+    returns it) the state before of each deal whose kind changes."""
+    for key, kind in first_win.items():
+        entry = deals.get(key)
+        if key[0] not in union or entry is None or entry.state not in WINS:
+            continue
+        helped = kind == "assisted"
+        if entry.state != kind:
+            old.setdefault(key, entry.state)
+        if (entry.state, entry.helped) != (kind, helped):
+            deals[key] = replace(entry, state=kind, helped=helped)
+
+
+def reconciled(
+    counts: VariantCounts,
+    changes: Iterable[tuple[str | None, str | None]],
+    theirs: VariantCounts | None,
+    floors: Sequence[Floors],
+    runs: Sequence[int],
+) -> VariantCounts:
+    """A variant's ``counts`` after the merge.
+
+    Args:
+        counts: this tab's counters of the variant (before the merge).
+        changes: each deal of the variant the merge added or changed, as (state before or
+            ``None``, state after or ``None``): the counters move by what they count.
+        theirs: the other tab's counters of the variant, if it has any: the faster of the
+            two fastest wins is kept.
+        floors: the two tabs' :func:`streak_floors` of the variant (of those that have
+            counters of it).
+        runs: :func:`~.data.win_runs` of the merged history: the streaks are recounted
+            from it.
+    """
+    played, won, helped = counts.played, counts.won, counts.won_with_help
+    for was, now in changes:
+        before, after = _contribution(was), _contribution(now)
+        played = max(0, played + after[0] - before[0])
+        won = max(0, won + after[1] - before[1])
+        helped = max(0, helped + after[2] - before[2])
+    fastest = counts.fastest_ms
+    if theirs is not None and theirs.fastest_ms is not None and (
+        fastest is None or theirs.fastest_ms < fastest
+    ):
+        fastest = theirs.fastest_ms
+    if won == 0:
+        fastest = None
+    streak, best = recount_streak(
+        runs, max((f[0] for f in floors), default=0), max((f[1] for f in floors), default=0)
+    )
+    return VariantCounts(played, won, helped, streak, best, fastest)
+
+
+def _contribution(state: str | None) -> tuple[int, int, int]:
+    """What a deal in ``state`` counts: (played, clean wins, wins with help)."""
+    if state is None:
+        return 0, 0, 0
+    return 1, int(state == "won"), int(state == "assisted")

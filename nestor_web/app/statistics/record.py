@@ -1,0 +1,493 @@
+"""What each move, departure, loss taken back and reset records: :class:`Stats` (the rules
+are the package's docstring; the daily record is :mod:`.daily`, the merge :mod:`.merge`).
+
+:class:`Stats` keeps the public frozen types of :mod:`.data` (one :class:`VariantCounts`
+per variant, one :class:`DealEntry` per deal remembered, the :class:`DailyRecord`) and
+replaces an entry when it changes, so a snapshot or a copy shares them. The entries are
+made with their constructors, not :func:`dataclasses.replace` (several times slower, and a
+move may make three of them).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import replace
+from datetime import date
+from types import MappingProxyType
+
+from nestor import VARIANTS, get_variant
+from nestor.checks import whole_number
+
+from . import daily
+from .data import (
+    DEAL_MEMORY,
+    HISTORY_SIZE,
+    NO_COUNTS,
+    WINS,
+    DailyRecord,
+    DailyStats,
+    DealEntry,
+    Key,
+    Settlement,
+    StatsData,
+    VariantCounts,
+    VariantStats,
+    check_consistency,
+    check_entries,
+    check_key,
+    recount_streak,
+    variant_stats,
+    win_runs,
+)
+
+
+class Stats:
+    """The statistics of every variant, and the memory of deals behind them.
+
+    Start empty with ``Stats()`` or from saved data with :meth:`restore`.
+    The recording methods return ``True`` when something changed: save
+    :meth:`snapshot` then (most moves change nothing).
+    """
+
+    def __init__(self) -> None:
+        self._counts: dict[str, VariantCounts] = {}
+        self._deals: OrderedDict[Key, DealEntry] = OrderedDict()
+        self._history: list[Settlement] = []
+        self._playing: Key | None = None
+        self._resets: dict[str, int] = {}
+        self._daily = DailyRecord()
+
+    # ---- recording ---------------------------------------------------------------------
+
+    def record_move(
+        self,
+        variant: str,
+        deal: int,
+        now_ms: int,
+        *,
+        won: bool,
+        helped: bool,
+        first: bool,
+        lost: bool = False,
+    ) -> bool:
+        """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
+
+        Call after every move that is in effect, including Solve's moves.
+
+        Args:
+            variant: variant name.
+            deal: deal number.
+            now_ms: the time, in milliseconds since the Unix epoch.
+            won: the position after the move is won.
+            helped: a hint or Solve was used in this deal (``Session.help.used``).
+            first: the move leaves exactly one move in effect (``game.cursor == 1``):
+                it starts an attempt, and the clock of the fastest win.
+            lost: the position after the move is lost (no legal move is left): an
+                unsettled game settles as lost at once.
+
+        Returns:
+            ``True`` if the statistics changed (save them).
+
+        Raises:
+            VariantError: unknown variant. DealNumberError: ``deal`` is not an
+            ``int`` from 0 to ``MAX_DEAL - 1`` (codes ``deal.not_whole``,
+            ``deal.range``). NestorError: ``now_ms`` is not a whole number >= 0
+            (codes ``number.not_whole``, ``number.too_small``; ``where``: ``"now_ms"``).
+        """
+        key = check_key(variant, deal)
+        whole_number(now_ms, "now_ms")
+        changed = False
+        if self._playing is not None and self._playing != key:
+            changed = self._settle(self._playing, "lost", now_ms)
+        entry = self._deals.get(key)
+        if entry is None:
+            entry = DealEntry(key[0], key[1], now_ms if first else None, "playing", bool(helped))
+            self._deals[key] = entry
+            c = self._counts.get(key[0], NO_COUNTS)
+            self._counts[key[0]] = VariantCounts(
+                c.played + 1, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms
+            )
+            self._playing = key
+            changed = True
+        if entry.state in WINS:
+            return changed
+        start = now_ms if first else entry.start_ms
+        was_helped = entry.helped or bool(helped)
+        if (start, was_helped) != (entry.start_ms, entry.helped):
+            entry = DealEntry(entry.variant, entry.deal, start, entry.state, was_helped)
+            self._deals[key] = entry
+            changed = True
+        if won:  # with help, or clean: timed if its start was seen and the clock ran forward
+            elapsed = None
+            if not entry.helped and entry.start_ms is not None and now_ms >= entry.start_ms:
+                elapsed = now_ms - entry.start_ms
+            self._settle(key, "assisted" if entry.helped else "won", now_ms, elapsed)
+            changed = True
+        elif lost and entry.state == "playing":
+            self._settle(key, "lost", now_ms)
+            changed = True
+        if changed:
+            self._touch(key)
+        return changed
+
+    def leave(self, variant: str, deal: int, now_ms: int) -> bool:
+        """The player moved on from ``variant``/``deal`` to another deal at ``now_ms``.
+
+        An unsettled game (played, not won) settles as lost; anything else is
+        left as it is. Call it before the other deal starts, also when no move
+        will follow (a move in another deal would settle the game too).
+
+        Returns:
+            ``True`` if the statistics changed (save them).
+
+        Raises:
+            VariantError, DealNumberError, NestorError: as :meth:`record_move`.
+        """
+        key = check_key(variant, deal)
+        whole_number(now_ms, "now_ms")
+        if self._playing != key:
+            return False
+        return self._settle(key, "lost", now_ms)
+
+    def claim(self, variant: str, deal: int) -> None:
+        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first
+        move, and this tab took that in), it is this tab's unsettled game, which leaving it
+        settles.
+
+        Raises:
+            VariantError, DealNumberError: as :meth:`record_move`.
+        """
+        key = check_key(variant, deal)
+        entry = self._deals.get(key)
+        if entry is not None and entry.state == "playing":
+            self._playing = key
+
+    def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
+        """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games
+        left in progress in tabs that are closed (the page calls it when it is the only tab
+        open). ``variant``/``deal``, if unsettled, becomes this tab's unsettled game.
+
+        Returns:
+            ``True`` if the statistics changed (save them).
+
+        Raises:
+            VariantError, DealNumberError, NestorError: as :meth:`record_move`.
+        """
+        key = check_key(variant, deal)
+        whole_number(now_ms, "now_ms")
+        left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
+        for other in left:
+            self._settle(other, "lost", now_ms)
+        mine = self._deals.get(key)
+        self._playing = key if mine is not None and mine.state == "playing" else None
+        return bool(left)
+
+    def take_back(self, variant: str, deal: int) -> bool:
+        """Take back the loss ``variant``/``deal`` last settled with (the player undid its
+        losing move, or leaving it): the deal is unsettled again, and this tab's game.
+
+        The loss stays in the history, marked taken back (it counts for nothing: the
+        streaks are recounted without it), so that a merge with a tab that still has it
+        as a loss keeps it taken back.
+
+        Returns:
+            ``True`` if something changed (save); ``False`` when the deal's last
+            settlement is not a loss, or another deal is this tab's unsettled game.
+
+        Raises:
+            VariantError, DealNumberError: as :meth:`record_move`.
+        """
+        key = check_key(variant, deal)
+        entry = self._deals.get(key)
+        if entry is None or entry.state != "lost" or self._playing not in (None, key):
+            return False
+        for i in range(len(self._history) - 1, -1, -1):
+            s = self._history[i]
+            if (s.variant, s.deal) == key and not s.taken_back:
+                if s.result != "lost":
+                    return False
+                self._history[i] = replace(s, taken_back=True)
+                break
+        self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, "playing", entry.helped)
+        self._playing = key
+        c = self._counts.get(key[0], NO_COUNTS)
+        streak, best = recount_streak(win_runs(self._history, key[0]), c.streak, c.best_streak)
+        self._counts[key[0]] = VariantCounts(
+            c.played, c.won, c.won_with_help, streak, best, c.fastest_ms
+        )
+        self._touch(key)
+        return True
+
+    def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
+        """Forget everything, or with ``variant`` only that variant's counts,
+        deals and history.
+
+        With ``now_ms`` (the time, ms since 1970) the reset is remembered, so that a merge
+        with another tab's older records does not bring them back (see "Two tabs" in
+        :mod:`.merge`). A reset of everything resets the daily record too.
+
+        Raises:
+            VariantError: unknown variant. NestorError: ``now_ms`` is not a whole
+            number >= 0.
+        """
+        names = list(VARIANTS) if variant is None else [get_variant(variant).name]
+        if now_ms is not None:
+            whole_number(now_ms, "now_ms")
+            for name in names:
+                self._resets[name] = max(now_ms, self._resets.get(name, 0))
+        for name in names:
+            self._drop(name)
+        if variant is None:
+            self._daily = daily.reset(self._daily, now_ms)
+
+    def record_daily(self, day: date) -> bool:
+        """The daily deal of ``day`` was won on ``day`` (the caller checks both): ``day`` is
+        a date won (see :mod:`.daily`). Returns ``True`` if that is news (save), ``False``
+        if it was won before.
+        """
+        record = daily.with_day(self._daily, day)
+        if record is self._daily:
+            return False
+        self._daily = record
+        return True
+
+    def merge(self, other: Stats) -> bool:
+        """Take in what another tab recorded (see "Two tabs" in :mod:`.merge`, which holds the
+        steps): afterwards this holds every result of both. ``other`` is not changed; this
+        tab's unsettled game stays its own (unless ``other`` settled it).
+
+        Returns:
+            ``True`` if anything changed here.
+        """
+        from . import merge as steps  # not needed at start-up: imported at the first merge
+
+        before = self._content()
+        floors = {n: steps.streak_floors(c, self._history, n) for n, c in self._counts.items()}
+        names = dict.fromkeys([
+            *self._counts, *other._counts, *(k[0] for k in self._deals),
+            *(k[0] for k in other._deals), *(s.variant for s in other._history),
+            *self._resets, *other._resets,
+        ])
+        adopt, union = steps.split_by_resets(names, self._resets, other._resets)
+        for name in adopt:
+            self._adopt(other, name)
+        united = set(union)
+        merged = steps.merged_history(self._history, other._history, united)
+        losses = steps.losses_taken_back(merged)
+        old = steps.merge_deals(self._deals, other._deals, united, losses)
+        steps.apply_first_wins(self._deals, steps.settle_once(merged), united, old)
+        self._history = merged[-HISTORY_SIZE:]
+        for name in union:  # the counters move by what each deal added or changed counts
+            keys = [k for k in old if k[0] == name]
+            theirs = other._counts.get(name)
+            if not keys and theirs is None and name not in self._counts:
+                continue
+            changes = [(old[k], self._deal_state(k)) for k in keys]
+            both = [floors[name]] if name in floors else []
+            if theirs is not None:
+                both.append(steps.streak_floors(theirs, other._history, name))
+            self._counts[name] = steps.reconciled(
+                self._counts.get(name, NO_COUNTS), changes, theirs, both,
+                win_runs(self._history, name),
+            )
+        while len(self._deals) > DEAL_MEMORY:
+            self._deals.popitem(last=False)
+        if self._playing is not None and self._deal_state(self._playing) != "playing":
+            self._playing = None
+        self._daily = daily.merged(self._daily, other._daily)
+        return self._content() != before
+
+    # ---- reading -----------------------------------------------------------------------
+
+    def summary(self, variant: str) -> VariantStats:
+        """The statistics of ``variant`` (all zero if it was never played).
+
+        Raises:
+            VariantError: unknown variant.
+        """
+        return variant_stats(self._counts.get(get_variant(variant).name, NO_COUNTS))
+
+    def daily_summary(self, today: date) -> DailyStats:
+        """The daily deal's record on the date ``today`` (see :mod:`.daily`)."""
+        return daily.summary(self._daily, today)
+
+    def history(
+        self, variant: str | None = None, last: int = 50, taken_back: bool = False
+    ) -> list[Settlement]:
+        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants;
+        with ``taken_back``, the results taken back among them (else they are left out: they
+        count for nothing, the chart does not show them).
+
+        Raises:
+            VariantError: unknown variant. NestorError: ``last`` is not a whole number
+            >= 0 (codes ``number.not_whole``, ``number.too_small``).
+        """
+        whole_number(last, "last")
+        name = None if variant is None else get_variant(variant).name
+        chosen = [
+            s for s in self._history
+            if (name is None or s.variant == name) and (taken_back or not s.taken_back)
+        ]
+        return chosen[max(0, len(chosen) - last) :]
+
+    def playing(self) -> tuple[str, int] | None:
+        """The unsettled game, ``(variant, deal)``, or ``None``."""
+        return self._playing
+
+    def deal_result(self, variant: str, deal: int) -> str | None:
+        """What is remembered of a deal: ``"playing"``, ``"lost"``, ``"won"``,
+        ``"assisted"``, or ``None`` (never played, or forgotten).
+
+        Raises:
+            VariantError, DealNumberError: bad variant or deal number.
+        """
+        return self._deal_state(check_key(variant, deal))
+
+    # ---- as plain data -----------------------------------------------------------------
+
+    def snapshot(self) -> StatsData:
+        """Everything held, as plain values: :meth:`restore` gives back an equal ``Stats``."""
+        return StatsData(
+            counts=MappingProxyType(dict(self._counts)),
+            deals=tuple(self._deals.values()),
+            history=tuple(self._history),
+            resets=MappingProxyType(dict(self._resets)),
+            daily=self._daily,
+        )
+
+    @classmethod
+    def restore(cls, data: StatsData) -> Stats:
+        """The statistics that :meth:`snapshot` gave ``data``, if the numbers keep the rules.
+
+        Each field is taken to hold a value of its declared type and range (a
+        codec checks them one by one: whole numbers >= 0, known variant names,
+        deal numbers, states from :data:`DEAL_STATES`, results from
+        :data:`RESULTS`); this checks what ties them together.
+
+        Raises:
+            NestorError: naming the problem: more entries than the caps, a won
+                deal whose ``helped`` contradicts its kind, a deal listed
+                twice, a daily record with more dates than the cap, a date twice or a
+                best streak shorter than its dates in a row, or counts that contradict
+                each other or the deals and history.
+
+        Several deals may be unsettled (one per tab that played); the most recently
+        changed of them is this tab's (:meth:`playing`).
+        """
+        check_entries(data)
+        stats = cls()
+        stats._counts = dict(data.counts)
+        stats._deals = OrderedDict(((e.variant, e.deal), e) for e in data.deals)
+        for key, e in stats._deals.items():
+            if e.state == "playing":
+                stats._playing = key
+        stats._history = list(data.history)
+        stats._resets = dict(data.resets)
+        stats._daily = daily.restored(data.daily)
+        check_consistency(stats._counts, stats._deals.values(), stats._history)
+        return stats
+
+    def copy(self) -> Stats:
+        """An equal ``Stats`` that changes apart from this one."""
+        twin = Stats()
+        twin._counts = dict(self._counts)
+        twin._deals = OrderedDict(self._deals)
+        twin._history = list(self._history)
+        twin._playing = self._playing
+        twin._resets = dict(self._resets)
+        twin._daily = self._daily
+        return twin
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Stats):
+            return NotImplemented
+        return (
+            self._counts == other._counts
+            and list(self._deals.items()) == list(other._deals.items())
+            and self._history == other._history
+            and self._playing == other._playing
+            and self._resets == other._resets
+            and self._daily == other._daily
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Stats.restore({self.snapshot()!r})"
+
+    # ---- internals ---------------------------------------------------------------------
+
+    def _deal_state(self, key: Key) -> str | None:
+        """The state of the deal ``key``, or ``None`` if it is not remembered."""
+        entry = self._deals.get(key)
+        return None if entry is None else entry.state
+
+    def _touch(self, key: Key) -> None:
+        """Mark ``key`` as the most recently changed deal; forget the oldest beyond the cap."""
+        self._deals.move_to_end(key)
+        while len(self._deals) > DEAL_MEMORY:
+            self._deals.popitem(last=False)
+
+    def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
+        """Settle ``key`` with ``result``: deal state, counters (a win: its kind, and
+        ``elapsed``, the time of a clean win, for the fastest win; the streaks) and history;
+        ``True``.
+
+        Callers make sure ``key`` is the unsettled game or a win of a lost one.
+        """
+        entry = self._deals[key]
+        self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, result, entry.helped)
+        if self._playing == key:
+            self._playing = None
+        c = self._counts.get(key[0], NO_COUNTS)
+        if result == "lost":
+            c = VariantCounts(c.played, c.won, c.won_with_help, 0, c.best_streak, c.fastest_ms)
+        else:
+            won, helped = c.won, c.won_with_help
+            if result == "won":
+                won += 1
+            else:
+                helped += 1
+            fastest = c.fastest_ms
+            if elapsed is not None and (fastest is None or elapsed < fastest):
+                fastest = elapsed
+            streak = c.streak + 1
+            c = VariantCounts(c.played, won, helped, streak, max(c.best_streak, streak), fastest)
+        self._counts[key[0]] = c
+        self._history.append(Settlement(now_ms, key[0], key[1], result))
+        del self._history[:-HISTORY_SIZE]
+        self._touch(key)
+        return True
+
+    def _drop(self, name: str) -> None:
+        """Forget the counts, deals and history of variant ``name``."""
+        self._counts.pop(name, None)
+        for key in [k for k in self._deals if k[0] == name]:
+            del self._deals[key]
+        self._history = [s for s in self._history if s.variant != name]
+        if self._playing is not None and self._playing[0] == name:
+            self._playing = None
+
+    def _adopt(self, other: Stats, name: str) -> None:
+        """Take ``other``'s records of variant ``name`` instead of this tab's (``other``
+        reset it later)."""
+        self._drop(name)
+        self._resets[name] = other._resets[name]
+        if name in other._counts:
+            self._counts[name] = other._counts[name]
+        for key, e in other._deals.items():
+            if key[0] == name:
+                self._deals[key] = e
+        self._history.extend(s for s in other._history if s.variant == name)
+
+    def _content(self) -> object:
+        """Everything held, in an order-free form (what :meth:`merge` compares: dicts compare
+        without their order)."""
+        return (
+            dict(self._counts),
+            dict(self._deals),
+            tuple(self._history),
+            dict(self._resets),
+            self._playing,
+            self._daily,
+        )
