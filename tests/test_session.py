@@ -656,7 +656,9 @@ def test_whole_games_through_the_session():
     for variant in VARIANTS:
         for deal in range(60):
             store = MemoryStore(dict([SETTINGS]))
-            page = Page(store, f"?variant={variant}&deal={deal}", random.Random(0))
+            page = Page(
+                store, f"?variant={variant}&deal={deal}", random.Random(0), keep_board=False
+            )
             rng = random.Random(deal)
             game = page.session.game
             while game.outcome() is None:

@@ -175,6 +175,9 @@ class Page:
         storage: the storage manager.
         session: the session.
         announcement: what the live region said last (``None`` before any).
+
+    ``keep_board=False``: the saves leave out the board for the next visit's first paint
+    (rendering it after every move costs a test of many whole games three times its time).
     """
 
     def __init__(
@@ -188,6 +191,7 @@ class Page:
         timer_clock: Callable[[], int] | None = None,
         alone: bool | None = None,
         today: Callable[[], date] | None = None,
+        keep_board: bool = True,
     ) -> None:
         self.store: KeyValueStore = store if store is not None else MemoryStore()
         self.durable = durable
@@ -204,7 +208,9 @@ class Page:
         self._use_language()
         self.tasks = NextTask()
         self.screen = Drawn()
-        self.controller = Controller(self.session, self.storage, self.screen, self.tasks)
+        self.controller = Controller(
+            self.session, self.storage, self.screen, self.tasks, keep_board=keep_board
+        )
         self._take_problems()
 
     @property

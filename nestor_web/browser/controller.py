@@ -60,7 +60,8 @@ class Scheduler(Protocol):
 
 class Controller:
     """The loop of ``session``'s page: commands, drawing through ``screen``, saving through
-    ``storage`` in a task ``scheduler`` runs.
+    ``storage`` in a task ``scheduler`` runs (with the board as drawn, for the next visit's
+    first paint, unless ``keep_board`` is false: a test of rules over many whole games).
 
     Attributes:
         said: what the live region said last (``None`` before anything).
@@ -68,9 +69,15 @@ class Controller:
     """
 
     def __init__(
-        self, session: Session, storage: StorageManager, screen: Screen, scheduler: Scheduler
+        self,
+        session: Session,
+        storage: StorageManager,
+        screen: Screen,
+        scheduler: Scheduler,
+        keep_board: bool = True,
     ) -> None:
         self.session = session
+        self.keep_board = keep_board  # save the board for the next visit's first paint
         self.storage = storage
         self.screen = screen
         self.scheduler = scheduler
@@ -144,7 +151,8 @@ class Controller:
             self.update(caught)  # (a save is pending: this one, no other is scheduled)
         self._save_pending = False
         self.storage.save(self.session)
-        self.storage.save_board(language(), self.board_drawn)
+        if self.keep_board:
+            self.storage.save_board(language(), self.board_drawn)
         self.scheduler.save_pending(False)
         problems = self.storage.take_problems()
         if problems:
