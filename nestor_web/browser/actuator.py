@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pyodide.ffi import to_js
 from pyscript import document, window
 
 from nestor import Pair
@@ -326,7 +327,11 @@ class Actuator:
         else:
             dialog.showModal()
             dialog.setAttribute("tabindex", "-1")
-            dialog.focus()
+            # showModal() focuses the dialog's first focusable control and scrolls it into
+            # view, which may be the close button at the end (issue 22: How to play opened on
+            # its last table): the dialog takes the focus without scrolling, at its top.
+            dialog.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
+            dialog.scrollTop = 0
 
     def dialog_open(self, name: str | None = None) -> bool:
         """Is a dialog open (it handles its own keys)? The install how-to of
