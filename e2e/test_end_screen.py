@@ -273,7 +273,7 @@ def test_german_end_screen(site_context, base_url) -> None:
     wait_verdict(page)
     expect(fact(page, "verdict")).to_have_text("Nein: Der Löser hat jeden Spielweg geprüft")
     expect(end.locator(".end-actions button")).to_have_text(
-        ["Auswertung", "Noch einmal spielen", "Neues Spiel", "Zurück", "Link kopieren"])
+        ["Auswertung", "Noch einmal spielen", "Neues Spiel", "Rückgängig", "Link kopieren"])
     expect(end.locator('[data-end-command="close"]')).to_have_attribute(
         "aria-label", "Ergebnis schließen")
     no_violations_in_end_screen(page, "German, dark")

@@ -230,20 +230,20 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
     open_game(page, wait_ready, "?variant=strict&deal=4")
     control(page, "settings").click()
     page.select_option("#opt-language", "de")
-    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Rückgängig")
     saves_done(page)
     held = hold_pyscript(page)
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("body")).to_have_attribute("data-waking", "")
     assert page.evaluate("document.documentElement.lang") == "de"
-    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Rückgängig")
     expect(page.locator("#rules-title")).to_have_text("Spielregeln")
     expect(page.locator("#board")).to_contain_text("Vorrat")
     expect(page.locator("#status")).to_have_text("Das Spiel startet…")
     assert "Undo" not in page.inner_text("body")
     let_go(page, held)
     wait_ready(page)
-    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Zurück")
+    expect(page.locator('#controls [data-action="undo"]')).to_have_text("Rückgängig")
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["390x844", "1280x800"])

@@ -149,5 +149,5 @@ def test_the_share_text_says_result_pairs_and_help_and_no_card_in_both_languages
     assert not any(c in (text or "") for c in cards)
     i18n.set_language("de")
     assert share_text(page.session) == (
-        "Nestor, Tagesspiel vom 2026-12-01 (Doublets): im Spiel, 3 von 26 Paaren, mit Hilfe."
+        "Nestor, Tagesspiel vom 2026-12-01 (Dubletten): im Spiel, 3 von 26 Paaren, mit Hilfe."
     )

@@ -282,7 +282,7 @@ def test_won_and_lost_in_german(german) -> None:
     assert view.streak == "Serie: 1 (beste 1)."
     assert view.buttons == (("review", "Auswertung"), ("restart", "Noch einmal spielen"),
                             ("new", "Neues Spiel"),
-                            ("undo", "Zurück"), ("copy-link", "Link kopieren"))
+                            ("undo", "Rückgängig"), ("copy-link", "Link kopieren"))
     assert (view.close, view.label) == ("Ergebnis schließen", "Wie weiter")
 
     lost = played(*UNWINNABLE)

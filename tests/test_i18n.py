@@ -351,3 +351,33 @@ def test_error_words_fit_the_error_codes() -> None:
         assert fields <= raised[code], (code, fields - raised[code])
         details = {name: f"<{name}>" for name in raised[code]}
         assert error_text(NestorError("English", code=code, **details)) == words.format(**details)
+
+
+def test_the_german_words_of_issue_22_are_each_their_own() -> None:
+    # Issue 22 (7): "Zurück" meant Undo, Previous and "back to my game" at once, "Wiederholen"
+    # (Redo) sat beside "Wiederholung" (Replay), two variants kept their English names, a
+    # verb agreed with the wrong count, and a finished review of no move said "all 0 moves".
+    from nestor_web.app.review import ReviewState  # noqa: F401 - the review's state exists
+    from nestor_web.view import review as review_view
+
+    i18n.set_language("de")
+    try:
+        words = [i18n._(w) for w in ("Undo", "Previous", "Back to my game", "Redo")]
+        assert words == ["Rückgängig", "Voriger", "Zurück zu meinem Spiel", "Wiederherstellen"]
+        assert not any(w.startswith("Wiederhol") for w in words)
+        assert i18n.variant_title("vertical") == "Vertikal"
+        assert i18n.variant_title("doublets") == "Dubletten"
+        one_of_three = i18n.ngettext(
+            "Move {number}, {move}: only {keep} of {count} pair kept the game winnable.",
+            "Move {number}, {move}: only {keep} of {count} pairs kept the game winnable.", 3,
+        ).format(number=5, move="7♥ 7♠", keep=1, count=3)
+        assert one_of_three == "Zug 5, 7♥ 7♠: Gewinnbar blieb das Spiel nur mit 1 von 3 Paaren."
+
+        class NoMoves:
+            total = 0
+            done = True
+            moves: tuple[object, ...] = ()
+
+        assert review_view.progress_text(NoMoves()) == "Noch kein Zug zum Auswerten."  # type: ignore[arg-type]
+    finally:
+        i18n.set_language("en")

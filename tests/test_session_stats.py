@@ -105,7 +105,7 @@ def test_a_hint_that_shows_no_move_is_no_help() -> None:
     page = Page(MemoryStore(), f"?variant=standard&deal={lost_deal()}", random.Random(0))
     solution = solve(page.session.position)
     assert page.show_hint(solution) == (HintShown(None),)
-    assert page.announcement == "No winning line remains from here: every way on loses."
+    assert page.announcement == "No winning line remains from here: every way of playing on loses."
     assert page.view().status == page.announcement
     assert page.session.help.hints == 0 and not page.session.help.used
     assert not page.view().helped
@@ -141,7 +141,7 @@ def test_a_win_after_a_hint_that_showed_no_move_is_a_clean_win() -> None:
     assert isinstance(losing, Pair)
     page.play_pair(losing.first, losing.second)
     assert page.show_hint(solve(session.position)) == (HintShown(None),)
-    assert page.view().status == "No winning line remains from here: every way on loses."
+    assert page.view().status == "No winning line remains from here: every way of playing on loses."
     assert session.help.hints == 0 and not page.view().helped
     assert json.loads(page.store.get("nestor.game") or "")["hints"] == 0
     assert page.undo()

@@ -52,7 +52,7 @@ def test_every_language_has_every_shell_text() -> None:
     data = json.loads(text[text.index("{"): text.rindex("}") + 1])
     assert set(data) == set(i18n.LANGUAGES)
     assert data["en"].keys() == data["de"].keys()
-    assert data["de"]["undo"] == "Zurück" and data["en"]["undo"] == "Undo"
+    assert data["de"]["undo"] == "Rückgängig" and data["en"]["undo"] == "Undo"
     assert "Auslage" in data["de"]["#rules"] or "Spalte" in data["de"]["#rules"]
 
 

@@ -159,6 +159,8 @@ def progress_text(state: ReviewState) -> str:
         return _("Working out the review with the solver: {done} of {total} moves…").format(
             done=len(state.moves), total=total
         )
+    if total == 0:
+        return _("No move to review yet.")
     return ngettext("Reviewed {count} move.", "Reviewed all {count} moves.", total).format(
         count=total
     )

@@ -273,7 +273,7 @@ def hint_text(position: Position, solution: Solution) -> str:
     if move is None:
         if position.variant.has_stock and solution.win_probability:
             return _("No move is needed: the game is already won.")
-        return _("No winning line remains from here: every way on loses.")
+        return _("No winning line remains from here: every way of playing on loses.")
     if isinstance(move, TurnStock):
         text = _("Hint: turn the next stock card.")
     else:
