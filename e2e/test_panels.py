@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import axe_violations, control
+from lines import losing_line
 from playwright.sync_api import Page, expect
+from test_end_screen import END, winnable_deal_lost_by_first_moves
+from test_play import open_game, play
 
 PANELS = ("rules", "settings", "keys", "stats")
 
@@ -53,3 +56,33 @@ def test_every_panel_opens_at_its_top(
             assert axe_violations(page, f"#{name}-dialog") == []
         page.keyboard.press("Escape")
         expect(dialog).not_to_have_attribute("open", "")
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
+def test_the_end_screen_and_the_link_box_open_over_the_game(
+    page: Page, wait_ready, width: int, height: int
+) -> None:
+    # Issue 22 (3): the end screen and the Copy-link box pushed the board down (the lost
+    # board fell below the fold at 1280x800; the link box shifted everything by 95 px on a
+    # desktop, 210 px on a phone). Both now lie over the game: the board does not move.
+    page.set_viewport_size({"width": width, "height": height})
+    deal = winnable_deal_lost_by_first_moves()
+    line = losing_line("standard", deal)
+    open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    board = page.locator("#board")
+    top = board.bounding_box()["y"]
+    page.locator('#counters [data-action="copy-link"]').click()
+    expect(page.locator("#link-panel")).to_be_visible()
+    assert board.bounding_box()["y"] == top
+    page.locator('#link-panel [data-action="link-close"]').click()
+    expect(page.locator("#link-panel")).to_be_hidden()
+    for move in line:
+        play(page, move)
+    expect(page.locator(END)).to_be_visible()
+    assert board.bounding_box()["y"] == top
+    # The final board stays in view above the end screen (a sheet from the bottom).
+    end_top = page.locator(END).bounding_box()["y"]
+    assert end_top > top and end_top > height * 0.3
+    page.keyboard.press("Escape")  # closed: "Show the result" does not move it either
+    expect(page.locator(END)).to_be_hidden()
+    assert board.bounding_box()["y"] == top
