@@ -5,7 +5,7 @@ nothing: a covered card, the same card twice, two cards of different ranks), und
 restart, new deal, variant changes, reloads, and a second tab that opens the deal shown,
 plays a few pairs and closes. The test keeps a model beside the page: the game of each deal
 (``nestor.Game``: the engine answers every rules question) and the statistics, recomputed
-from the actions by the rules of ``nestor_web/app/statistics.py`` (played from a deal's
+from the actions by the rules of ``nestor_web/app/statistics/`` (played from a deal's
 first move, won at its winning move once, lost when the player leaves a deal unwon; streaks
 per variant).
 
@@ -202,6 +202,10 @@ class Soak:
         """A real click on ``card``; a click at the spot of the last one within Chromium's
         double-click time would count as its second click, which the game ignores on
         purpose (the card that moved up under it), so the player's pause is made first."""
+        if self.page.locator('body[data-end="shown"]').count():
+            # The end screen lies over the board (issue 22): a player closes it first.
+            self.page.keyboard.press("Escape")
+            self.page.wait_for_selector('body:not([data-end="shown"])', timeout=10_000)
         locator = self.page.locator(f'#board [data-card="{card}"][data-available]')
         try:
             box = locator.bounding_box(timeout=15_000)
