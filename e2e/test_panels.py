@@ -86,3 +86,27 @@ def test_the_end_screen_and_the_link_box_open_over_the_game(
     page.keyboard.press("Escape")  # closed: "Show the result" does not move it either
     expect(page.locator(END)).to_be_hidden()
     assert board.bounding_box()["y"] == top
+
+
+def test_an_icon_control_shows_its_name_while_hovered_or_focused(page: Page, wait_ready) -> None:
+    # Issue 22 (5): the icons had no visible name on a desktop, only an accessible one.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    tip = page.locator('[role="tooltip"]')
+    expect(tip).to_be_hidden()
+    stats = control(page, "stats")
+    stats.hover()
+    expect(tip).to_be_visible()
+    expect(tip).to_have_text("Statistics")
+    box, own = stats.bounding_box(), tip.bounding_box()
+    assert box is not None and own is not None and own["y"] >= box["y"] + box["height"]
+    page.mouse.move(5, 790)
+    expect(tip).to_be_hidden()
+    # By the keyboard: the focus on an icon shows its name; Escape takes it away.
+    page.locator('#counters [data-action="copy-link"]').focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(tip).to_be_visible()
+    expect(tip).to_have_text("Copy link")
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()

@@ -35,7 +35,7 @@ STARTUP = {
     "nestor_web.browser.input", "nestor_web.browser.local_storage", "nestor_web.browser.menu",
     "nestor_web.browser.picker", "nestor_web.browser.replay", "nestor_web.browser.review",
     "nestor_web.browser.root", "nestor_web.browser.solver_work", "nestor_web.browser.sound",
-    "nestor_web.browser.tasks",
+    "nestor_web.browser.tasks", "nestor_web.browser.tooltip",
     "nestor_web.storage", "nestor_web.storage.archive", "nestor_web.storage.codecs",
     "nestor_web.storage.durable", "nestor_web.storage.keys", "nestor_web.storage.manager",
     "nestor_web.storage.stats_codec", "nestor_web.storage.tabs",

@@ -41,6 +41,7 @@ from .replay import ReplayMode
 from .review import ReviewPanel
 from .solver_work import SolverWork
 from .tasks import Tasks
+from .tooltip import Tooltips
 
 window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
 
@@ -117,6 +118,7 @@ class App:
         self.picker = VariantPicker(self)
         self.end = EndScreen(self)
         self.thinking = SolverWork(self)
+        self.tooltips = Tooltips()
         self.controller = Controller(session, self.storage, self, _NextTask())
         self._visibility = create_proxy(self.visibility_changed)
         document.addEventListener("visibilitychange", self._visibility)
