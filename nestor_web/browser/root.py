@@ -117,7 +117,7 @@ class App:
         self.review = ReviewPanel(self)
         self.picker = VariantPicker(self)
         self.end = EndScreen(self)
-        self.thinking = SolverWork(self)
+        self.solver_work = SolverWork(self)
         self.tooltips = Tooltips()
         self.controller = Controller(session, self.storage, self, _NextTask())
         self._visibility = create_proxy(self.visibility_changed)
@@ -205,15 +205,15 @@ class App:
         self.actuator.draw(board_view(session), events, said, drawn)
         self.daily.draw(session)
         self.end.draw(session, events)
-        thinking = self.thinking
+        work = self.solver_work
         if (
             session.settings.winnable_indicator
             and session.analysis() is None
-            and thinking.indicator_for is not session.position
+            and work.indicator_for is not session.position
         ):
-            self.tasks.spawn(thinking.indicator_task)
-        if session.finishable() is None and thinking.finish_for is not session.position:
-            self.tasks.spawn(thinking.finish_check_task)
+            self.tasks.spawn(work.indicator_task)
+        if session.finishable() is None and work.finish_for is not session.position:
+            self.tasks.spawn(work.finish_check_task)
 
     def draw_problems(self, session: Session) -> None:
         """Draw the notices a save reported (the board view carries them)."""
@@ -321,10 +321,10 @@ class App:
             if s.solving:
                 self.update(s.stop_solving())
             else:
-                self.tasks.spawn(self.thinking.solve_task)
+                self.tasks.spawn(self.solver_work.solve_task)
         elif name == "hint":
             s.stop_solving()  # drawn by the hint's own first draw, at once
-            self.tasks.spawn(self.thinking.hint_task)
+            self.tasks.spawn(self.solver_work.hint_task)
         elif name == "new":
             self.deal_new(s.game.variant.name)
         elif name == "daily":
@@ -402,7 +402,7 @@ class App:
             self.update(self.session.notice(Problem("deal.refused", exc)))
             return
         if self.session.settings.winnable_only:
-            self.tasks.spawn(lambda: self.thinking.winnable_deal_task(variant))
+            self.tasks.spawn(lambda: self.solver_work.winnable_deal_task(variant))
         else:
             self.run(lambda: self.session.new_deal(variant), animate=False)
 

@@ -27,44 +27,42 @@ GAP_PX = 6
 
 class Tooltips:
     """Shows ``#tooltip`` beside the icon control under the pointer or with the keyboard
-    focus."""
+    focus. Only the icon controls listen (a pointer crossing the board calls nothing), and
+    the page's scrolling only while a tooltip is shown."""
 
     def __init__(self) -> None:
         self.tip = document.getElementById("tooltip")
         self._for: Any = None  # the control whose name it shows
-        self._proxies: list[Any] = []
-        for target, kind, handler in (
-            (document, "pointerover", self.on_over),
-            (document, "pointerout", self.on_out),
-            (document, "focusin", self.on_focus),
-            (document, "focusout", self.on_out),
-            (document, "keydown", self.on_key),
-            (window, "scroll", self.on_out),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            target.addEventListener(kind, proxy, True)
+        self._hide = create_proxy(self.on_out)
+        self._proxies: list[Any] = [self._hide]
+        for control in document.querySelectorAll(ICONS):
+            for kind, handler in (
+                ("pointerenter", self.on_over), ("focus", self.on_focus),
+                ("pointerleave", None), ("blur", None), ("keydown", self.on_key),
+            ):
+                if handler is None:
+                    control.addEventListener(kind, self._hide)
+                    continue
+                proxy = create_proxy(handler)
+                self._proxies.append(proxy)
+                control.addEventListener(kind, proxy)
 
     def on_over(self, event: Any) -> None:
-        """The pointer came over an element: a tooltip if it is (in) an icon control."""
-        control = _control(event.target)
-        if control is not None:
-            self.show(control)
+        """The pointer came over an icon control."""
+        self.show(event.currentTarget)
 
     def on_focus(self, event: Any) -> None:
-        """The focus moved: a tooltip if it is on an icon control by the keyboard."""
-        control = _control(event.target)
-        if control is not None and bool(control.matches(":focus-visible")):
+        """An icon control took the focus: its tooltip if the keyboard moved it there."""
+        control = event.currentTarget
+        if bool(control.matches(":focus-visible")):
             self.show(control)
-        else:
-            self.hide()
 
     def on_out(self, _event: Any = None) -> None:
         """The pointer or the focus left, or the page scrolled."""
         self.hide()
 
     def on_key(self, event: Any) -> None:
-        """Escape hides the tooltip (and goes on to whatever else it does)."""
+        """Escape on the control hides its tooltip (and goes on to whatever else it does)."""
         if str(event.key) == "Escape":
             self.hide()
 
@@ -88,18 +86,14 @@ class Tooltips:
             top = float(box.top) - GAP_PX - float(own.height)
         tip.style.left = f"{left:.0f}px"
         tip.style.top = f"{top:.0f}px"
+        if self._for is None:
+            window.addEventListener("scroll", self._hide, True)
         self._for = control
 
     def hide(self) -> None:
         """Take the tooltip away."""
-        if self._for is not None or not bool(self.tip.hidden):
-            self.tip.hidden = True
+        if self._for is not None:
+            window.removeEventListener("scroll", self._hide, True)
             self._for = None
+        self.tip.hidden = True
 
-
-def _control(target: Any) -> Any:
-    """The icon control ``target`` is, or is inside; ``None`` if none."""
-    if missing(target) or not hasattr(target, "closest"):
-        return None
-    control = target.closest(ICONS)
-    return None if missing(control) else control
