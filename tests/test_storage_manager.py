@@ -121,7 +121,8 @@ def test_the_board_is_kept_for_the_saved_game_only_when_the_game_or_language_cha
     manager = StorageManager(store)
     manager.save_board("en", lambda: ([["b", {}]], {}))
     assert BOARD_KEY not in store.data  # no game saved yet: nothing to bind the board to
-    page = Page(store, "?variant=standard&deal=7", random.Random(0))
+    # The page's own board saves left out: this test makes every save_board call itself.
+    page = Page(store, "?variant=standard&deal=7", random.Random(0), keep_board=False)
     drawn: list[str] = []
 
     def draw() -> tuple[list[object], dict[str, str]]:
@@ -135,13 +136,12 @@ def test_the_board_is_kept_for_the_saved_game_only_when_the_game_or_language_cha
     page.tap(move.first)  # a selection: the saved game is the same
     page.storage.save_board("en", draw)
     assert drawn == ["x"]
-    page.tap(move.second)  # a pair: the page's own save keeps the board of the new game
-    kept = json.loads(store.data[BOARD_KEY])
-    assert kept["game"] == store.data[SAVE_KEY] and kept["board"] != [["div", {"data-board": "1"}]]
+    page.tap(move.second)
     page.storage.save_board("en", draw)
-    assert drawn == ["x"]  # kept for this game and language already: not drawn again
+    kept = json.loads(store.data[BOARD_KEY])
+    assert kept["game"] == store.data[SAVE_KEY] and kept["board"] == [["div", {"data-board": "2"}]]
     page.storage.save_board("de", draw)
-    assert drawn == ["x", "x"]
+    assert drawn == ["x", "x", "x"]
     kept = json.loads(store.data[BOARD_KEY])
     assert kept["game"] == store.data[SAVE_KEY] and kept["language"] == "de"
 

@@ -252,6 +252,18 @@ class Page:
         self.tasks.run_all()
         return events + caught
 
+    def command(
+        self, command: Callable[[], tuple[Event, ...]], settle: bool = True
+    ) -> tuple[Event, ...]:
+        """A control's command as the page runs it: what other tabs did first, then
+        :meth:`Controller.run` (drawn and saved only if something happened), then, with
+        ``settle``, the next task (the save)."""
+        self.receive()
+        events = self.controller.run(command, animate=False)
+        if settle:
+            self.tasks.run_all()
+        return events
+
     def run(self, events: tuple[Event, ...], settle: bool = True) -> tuple[Event, ...]:
         """After a session command: the page's loop (:meth:`Controller.update`: notices,
         drawing, the save scheduled), then, with ``settle``, the next task (the save)."""
@@ -272,36 +284,28 @@ class Page:
     # ---- the commands, as the page's controls run them -------------------------------
 
     def tap(self, card: str) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.tap(card))
+        return self.command(lambda: self.session.tap(card))
 
     def undo(self) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.undo())
+        return self.command(lambda: self.session.undo())
 
     def redo(self) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.redo())
+        return self.command(lambda: self.session.redo())
 
     def restart(self) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.restart())
+        return self.command(lambda: self.session.restart())
 
     def turn_stock(self) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.turn_stock())
+        return self.command(lambda: self.session.turn_stock())
 
     def new_deal(self, variant: str | None = None) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.new_deal(variant))
+        return self.command(lambda: self.session.new_deal(variant))
 
     def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.open_daily(day))
+        return self.command(lambda: self.session.open_daily(day))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.open_deal(variant, deal))
+        return self.command(lambda: self.session.open_deal(variant, deal))
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
         """A settings control changed; a value the settings refuse becomes a notice (as
@@ -316,16 +320,13 @@ class Page:
         return self.run(events)
 
     def show_hint(self, solution: object) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.show_hint(solution))  # type: ignore[arg-type]
+        return self.command(lambda: self.session.show_hint(solution))  # type: ignore[arg-type]
 
     def play_solver_move(self, solution: object) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.play_solver_move(solution))  # type: ignore[arg-type]
+        return self.command(lambda: self.session.play_solver_move(solution))  # type: ignore[arg-type]
 
     def finish(self) -> tuple[Event, ...]:
-        self.receive()
-        return self.run(self.session.finish())
+        return self.command(lambda: self.session.finish())
 
     def set_visible(self, visible: bool) -> tuple[Event, ...]:
         return self.run(self.session.set_visible(visible))

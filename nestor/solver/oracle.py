@@ -297,7 +297,8 @@ class Oracle:
                 status = Status.WINNABLE
             elif choices and all(c.status is Status.LOST for c in choices):
                 status = Status.LOST
-            self.status[key] = status
+            if status is not Status.UNKNOWN:  # kept only when proved: a search may follow
+                self.status[key] = status
         return status
 
     def prove_path(
