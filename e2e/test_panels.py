@@ -9,6 +9,8 @@ from playwright.sync_api import Page, expect
 from test_end_screen import END, winnable_deal_lost_by_first_moves
 from test_play import open_game, play
 
+from nestor import Game
+
 PANELS = ("rules", "settings", "keys", "stats")
 
 LUMINANCE = """d => {
@@ -22,6 +24,20 @@ LUMINANCE = """d => {
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }"""
 """The relative luminance of a panel's background (WCAG's formula), 0 (black) to 1 (white)."""
+
+CONTRAST = """e => {
+    const lum = (colour) => {
+        const [r, g, b] = colour.match(/[0-9.]+/g).map(Number).map((c) => {
+            c /= 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const style = getComputedStyle(e);
+    const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+}"""
+"""WCAG's contrast ratio of an element's text colour over its own (opaque) background."""
 
 
 @pytest.mark.own_page  # adds an init script to its page
@@ -55,6 +71,17 @@ def test_every_panel_opens_at_its_top(
             assert axe_violations(page, f"#{name}-dialog") == []
         page.keyboard.press("Escape")
         expect(dialog).not_to_have_attribute("open", "")
+    if theme == "dark":  # the review of a game with a move: its summary box too
+        play(page, Game("standard", 7).position.pairs()[0])
+        page.locator('#counters [data-action="review"]').click()
+        review = page.locator("#review-dialog")
+        expect(review.locator(".review-summary")).to_be_visible()
+        assert review.evaluate("d => d.scrollTop") == 0
+        assert axe_violations(page, "#review-dialog") == []
+        # Its summary box kept a light yellow under the dark sheet's light text (axe left it
+        # undecided): its own text and background, WCAG's contrast ratio.
+        ratio = review.locator(".review-summary").evaluate(CONTRAST)
+        assert ratio >= 4.5, ratio
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
