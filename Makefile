@@ -18,7 +18,8 @@
 #   make bench-review  reviewing 200 finished games per variant, CPython and Chromium, beside
 #                      one solve of the deal (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle),
-#                      and the property tests with twice the examples (Hypothesis "thorough")
+#                      the property tests with twice the examples (Hypothesis "thorough"), and
+#                      the browser tests marked slow (every bad link, the whole layout audit)
 #   make bench-tabs    a storage event and a BroadcastChannel message between two tabs: arrival
 #                      and latency, a frozen tab; a pair in one game tab to the other's board
 #   make test-soak     the browser killed at several moments after a move (crash-proof saving),
@@ -171,12 +172,13 @@ unit: $(VENV_STAMP)
 	$(VENV)/bin/pytest -n auto tests $(PYTEST_ARGS)
 
 # The unit tests marked slow, which pytest leaves out by default (pyproject.toml: -m "not
-# slow"), and every other unit test under the thorough Hypothesis profile (tests/profiles.py).
-test-slow: $(VENV_STAMP)
+# slow"), every other unit test under the thorough Hypothesis profile (tests/profiles.py), then
+# the browser tests marked slow.
+test-slow: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py slow
 
 # The browser killed at six moments after a move, and the soak of 1,000 random actions
-# (make test runs one kill and 100 actions).
+# (make test runs one kill and 40 actions).
 test-soak: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py soak
 

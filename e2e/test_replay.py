@@ -66,9 +66,26 @@ def expect_position(page: Page, variant: str, deal: int, moves: list[Move]) -> N
     assert replay_cards(page) == face_up(game_after(variant, deal, moves))
 
 
+BROKEN_LINKS = (
+    ("?variant=standard&deal=9&moves=1CPx", "move 2 has only one card"),
+    ("?variant=standard&deal=9&moves=2CP", "this version of the game does not know"),
+    ("?variant=nope&deal=9&moves=1CP", "there is no variant called “nope”"),
+    ("?variant=standard&deal=7&moves=1CPCP", "move 2 (3C-3D) is not allowed there"),
+)
+"""Broken replay links and what the notice says of each (every one in make test-slow; each one's
+problem and words are tests/test_replay_mode.py's, without a browser)."""
+
+SOME_BROKEN_LINKS = (BROKEN_LINKS[0], BROKEN_LINKS[3])
+"""make test's: one malformed, one illegal."""
+
+
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page
+@pytest.mark.parametrize("every_link", [
+    pytest.param(False, id="some-links"),
+    pytest.param(True, id="every-link", marks=pytest.mark.slow),
+])
 def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
-    page: Page, wait_ready
+    page: Page, wait_ready, every_link: bool
 ) -> None:
     # A game in progress, with moves, and its statistics.
     start = Game("standard", 7)
@@ -81,12 +98,7 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
 
     # Malformed, then illegal: reported in the page's language; nothing stored changes, the
     # game in progress is shown, and the address gives way to its deal.
-    for query, words in (
-        ("?variant=standard&deal=9&moves=1CPx", "move 2 has only one card"),
-        ("?variant=standard&deal=9&moves=2CP", "this version of the game does not know"),
-        ("?variant=nope&deal=9&moves=1CP", "there is no variant called “nope”"),
-        ("?variant=standard&deal=7&moves=1CPCP", "move 2 (3C-3D) is not allowed there"),
-    ):
+    for query, words in BROKEN_LINKS if every_link else SOME_BROKEN_LINKS:
         open_game(page, wait_ready, query)
         notice = page.locator("#notice-text")
         expect(notice).to_contain_text("The replay link could not be shown")

@@ -7,8 +7,9 @@ failed; the table at the end gives each phase's time and result, and the exit st
 any phase failed.
 
 Other plans: ``slow`` (the slow unit tests and every property test under the thorough
-Hypothesis profile), ``soak`` (the crash matrix and the long soak), ``twice`` (the browser
-tests twice in a row, each in a random order: the flake gate). Extra pytest arguments come
+Hypothesis profile, then the browser tests marked slow: every bad link, the whole layout
+audit), ``soak`` (the crash matrix and the long soak), ``twice`` (the browser tests twice in a
+row, each in a random order: the flake gate). Extra pytest arguments come
 from ``PYTEST_ARGS`` (split like a shell's words) and go to every pytest phase.
 
 Usage: ``python scripts/run_checks.py PLAN`` (with the virtual environment's tools on
@@ -78,6 +79,8 @@ def plan(name: str) -> list[Phase]:
             Phase("unit tests, slow and thorough",
                   _pytest("-n", "auto", "-m", "slow or not slow", "tests"),
                   (("HYPOTHESIS_PROFILE", "thorough"),)),
+            Phase("browser tests, slow",
+                  _pytest("-n", E2E_WORKERS, *CRASH_RERUN, "-m", "slow", "e2e")),
         ]
     if name == "soak":
         return [Phase("soak and crash matrix", _pytest("-m", "soak", "e2e"))]

@@ -78,6 +78,13 @@ def test_replay_request_reads_the_query_and_reports_bad_links():
         ("?variant=strict&deal=0&moves=1cP", "moves.order", "move 1 is written the wrong way"),
         ("?variant=strict&deal=0&moves=1CP", "record.illegal_move", "move 1 (3C-3D) is not"),
         ("?variant=strict&deal=x&moves=1", "deal.not_whole", "“x” is not a whole number"),
+        # The broken links e2e/test_replay.py opens (make test two of them, make test-slow all).
+        ("?variant=standard&deal=9&moves=1CPx", "moves.incomplete", "move 2 has only one card"),
+        ("?variant=standard&deal=9&moves=2CP", "moves.version",
+         "this version of the game does not know"),
+        ("?variant=nope&deal=9&moves=1CP", "variant.unknown", "there is no variant called “nope”"),
+        ("?variant=standard&deal=7&moves=1CPCP", "record.illegal_move",
+         "move 2 (3C-3D) is not allowed there"),
     ):
         replay, problem = replay_request(query)
         assert replay is None and problem is not None
