@@ -26,7 +26,10 @@
 #                      and the soak of 1,000 random actions checked against a model
 #   make lint | unit | e2e | clean | distclean
 #
-# Nothing here is fetched outside the package registries: the browser is Debian's chromium.
+# Nothing here is fetched outside the package registries: the browsers are Debian's chromium,
+# and for the smoke tier in two other engines (e2e/test_engines.py) firefox-esr and
+# webkit2gtk-driver (WebKitGTK's MiniBrowser) with xvfb; make test, make e2e and make
+# test-twice install what is missing when run as root (make engines).
 
 PORT     ?= 8000
 PYTHON   ?= python3
@@ -58,7 +61,7 @@ SW_INPUTS    = index.html main.py pyscript.toml $(wildcard $(SHIPPED)) scripts/b
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium lint unit e2e test test-twice test-slow test-soak measure bench-move \
+.PHONY: help play vendor site venv chromium engines lint unit e2e test test-twice test-slow test-soak measure bench-move \
         bench-boot bench-worker bench-tabs bench-review lighthouse clean distclean
 
 help:
@@ -163,6 +166,26 @@ chromium:
 	  fi; \
 	fi
 
+# The other two engines of the browser tests' smoke tier (e2e/test_engines.py): Firefox ESR,
+# driven by puppeteer-core (package.json), and WebKitGTK, driven by Selenium (pyproject.toml)
+# under Xvfb. After chromium: two apt-get runs at once would fight over dpkg's lock.
+ENGINE_PACKAGES := firefox-esr:/usr/bin/firefox-esr webkit2gtk-driver:/usr/bin/WebKitWebDriver \
+                   xvfb:/usr/bin/Xvfb
+engines: chromium
+	@missing=""; for entry in $(ENGINE_PACKAGES); do \
+	  [ -x "$${entry#*:}" ] || missing="$$missing $${entry%%:*}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "missing for the browser tests in Firefox and WebKit:$$missing: installing them"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	  else \
+	    echo "error: the browser tests in Firefox and WebKit need Debian's$$missing." \
+	         "Install them: sudo apt-get install -y$$missing" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
 # ---------------------------------------------------------------- checks
 lint: $(VENV_STAMP)
 	$(VENV)/bin/ruff check .
@@ -182,7 +205,7 @@ test-slow: $(VENV_STAMP) vendor chromium
 test-soak: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py soak
 
-e2e: $(VENV_STAMP) vendor chromium
+e2e: $(VENV_STAMP) vendor chromium engines
 	$(VENV)/bin/pytest -n auto e2e $(PYTEST_ARGS)
 
 measure: $(VENV_STAMP) vendor chromium
@@ -229,12 +252,12 @@ lighthouse: $(VENV_STAMP) vendor chromium $(BENCH_NPM_STAMP)
 	CHROME_PATH=$(CHROMIUM) $(VENV)/bin/python bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 # Every phase runs even when one fails, each timed (scripts/run_checks.py); fails if any did.
-test: $(VENV_STAMP) vendor chromium
+test: $(VENV_STAMP) vendor chromium engines
 	$(PYTHON) scripts/run_checks.py test
 
 # The browser tests twice in a row, each in a random order of its own (pytest-random-order,
 # the seeds printed): the flake gate.
-test-twice: $(VENV_STAMP) vendor chromium
+test-twice: $(VENV_STAMP) vendor chromium engines
 	$(PYTHON) scripts/run_checks.py twice
 
 # ---------------------------------------------------------------- cleanup
