@@ -269,10 +269,14 @@ def open_deal(
 
 
 def apply_settings(page: Page, values: dict[str, bool]) -> None:
-    """Set the settings through the page's own controls, then close the settings again."""
+    """Set the settings through the page's own controls, then close the settings again
+    (the Animations menu: ``True`` is its normal speed, ``False`` off)."""
     page.click('#controls [data-action="settings"]')
     for name, value in values.items():
-        page.set_checked(f'[data-setting="{name}"]', value)
+        if name == "animations":
+            page.select_option('[data-setting="animations"]', "normal" if value else "off")
+        else:
+            page.set_checked(f'[data-setting="{name}"]', value)
     page.keyboard.press("Escape")
     settle(page)
 

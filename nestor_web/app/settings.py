@@ -20,6 +20,23 @@ SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
 """Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`: slow leaves time to
 read each pair, fast barely shows each one fly."""
 
+ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
+"""How the board moves: no animation, or the flights of removed pairs, a win's celebration
+and a dropped card's slide back at one of three speeds (see :data:`ANIMATION_SCALE`)."""
+
+ANIMATION_SCALE = {"off": 0.0, "slow": 1.75, "normal": 1.0, "fast": 0.5}
+"""What each of :data:`ANIMATION_SPEEDS` multiplies every animation's duration by (``0``: none
+runs): slow lets the eye follow each card, fast keeps only a glimpse of where it went."""
+
+
+def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
+    """The animation speed in effect (one of :data:`ANIMATION_SPEEDS`): the one ``chosen``, or
+    when none was (``None``), ``"normal"`` unless the system asks for reduced motion
+    (``reduced_motion``), then ``"off"``. The Animations control shows this value."""
+    if chosen is not None:
+        return chosen
+    return "off" if reduced_motion else "normal"
+
 
 @dataclass
 class Settings:
@@ -29,8 +46,10 @@ class Settings:
         language: a code of :data:`LANGUAGE_CODES`, or ``None`` before the first visit
             has chosen one from the browser's languages.
         four_colours: suits in four colours (clubs green, diamonds blue).
-        animations: animate removed pairs; ``None`` follows the system (off when it
-            asks for reduced motion).
+        animations: how removed pairs, a win and a dropped card move: one of
+            :data:`ANIMATION_SPEEDS`; ``None`` (nothing chosen yet) follows the system,
+            ``"normal"`` or, when it asks for reduced motion, ``"off"``
+            (:func:`shown_animations`).
         theme: one of :data:`THEMES`.
         auto_pair: tapping a card that has exactly one possible partner removes the
             pair at once. Off by default.
@@ -43,11 +62,18 @@ class Settings:
         sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
             pair, a win and a loss. Off by default.
         solve_speed: how fast Solve plays (:data:`SOLVE_SPEEDS`).
+        show_timer: show the time played (the timer in the counters, the time on the end
+            screen). On by default; off, the time is still kept and recorded (the fastest
+            win in the statistics), only not shown while playing.
+        left_handed: the reserve (in Strict the stock) on the right of the board instead of
+            the left. Off by default.
+        large_index: larger rank and suit in the cards' corners (small screens, low
+            vision). Off by default.
     """
 
     language: str | None = None
     four_colours: bool = False
-    animations: bool | None = None
+    animations: str | None = None
     theme: str = "system"
     auto_pair: bool = False
     winnable_indicator: bool = False
@@ -55,6 +81,9 @@ class Settings:
     highlight_partners: bool = True
     sounds: bool = False
     solve_speed: str = "normal"
+    show_timer: bool = True
+    left_handed: bool = False
+    large_index: bool = False
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -79,7 +108,7 @@ class Settings:
         elif name == "solve_speed":
             ok = value in SOLVE_SPEEDS
         elif name == "animations":
-            ok = value is None or isinstance(value, bool)
+            ok = value is None or value in ANIMATION_SPEEDS
         else:
             ok = isinstance(value, bool)
         if not ok:

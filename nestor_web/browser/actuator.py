@@ -16,7 +16,7 @@ from pyscript import document, window
 from nestor import Pair
 
 from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
-from ..app.settings import Settings
+from ..app.settings import ANIMATION_SCALE, Settings
 from ..app.url import parse_query
 from ..view.board import (
     BoardView,
@@ -96,25 +96,39 @@ class Actuator:
         ):
             control.disabled = False
 
-    def apply_settings(self, settings: Settings, animations: bool) -> None:
-        """Reflect the settings on the page: controls, theme, colours, motion (only when
-        they changed since the last call)."""
-        state = (tuple(getattr(settings, n) for n in settings.names()), animations)
+    def apply_settings(self, settings: Settings, motion: str) -> None:
+        """Reflect the settings on the page (only when they changed since the last call):
+        the controls, and on the root element the hooks the CSS follows: ``data-theme``,
+        ``data-four-colours``, ``data-highlight-partners``, ``data-animations``
+        (``"true"``/``"false"``) and ``data-animation-speed`` (``motion``, the speed in
+        effect: one of :data:`~nestor_web.app.settings.ANIMATION_SPEEDS`),
+        ``data-show-timer``, ``data-left-handed``, ``data-large-index`` (each
+        ``"true"``/``"false"``). The Animations control shows ``motion`` (the system's
+        wish while the player has chosen nothing)."""
+        state = (tuple(getattr(settings, n) for n in settings.names()), motion)
         if self._drawn.get("settings", _NEVER) == state:
             return
         self._drawn["settings"] = state
         self._sounds_on = settings.sounds
+        self.motion.scale = ANIMATION_SCALE[motion]
         root = document.documentElement
         root.setAttribute("data-theme", settings.theme)
-        root.setAttribute("data-four-colours", "true" if settings.four_colours else "false")
-        root.setAttribute("data-animations", "true" if animations else "false")
-        root.setAttribute(
-            "data-highlight-partners", "true" if settings.highlight_partners else "false"
-        )
+        root.setAttribute("data-animations", "false" if motion == "off" else "true")
+        root.setAttribute("data-animation-speed", motion)
+        for name, on in (
+            ("data-four-colours", settings.four_colours),
+            ("data-highlight-partners", settings.highlight_partners),
+            ("data-show-timer", settings.show_timer),
+            ("data-left-handed", settings.left_handed),
+            ("data-large-index", settings.large_index),
+        ):
+            root.setAttribute(name, "true" if on else "false")
+        _hide_timer(self.el["timer"], not settings.show_timer)
         for control in document.querySelectorAll("#settings [data-setting]"):
-            value = getattr(settings, str(control.getAttribute("data-setting")))
+            name = str(control.getAttribute("data-setting"))
+            value = motion if name == "animations" else getattr(settings, name)
             if control.type == "checkbox":
-                control.checked = animations if value is None else bool(value)
+                control.checked = bool(value)
             else:
                 control.value = value or ""
 
@@ -381,12 +395,34 @@ class Actuator:
 DIALOGS = ("keys", "stats", "settings", "rules", "review")
 """The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
 
+TEXT_NODE = 3
+"""``Node.TEXT_NODE``: a DOM node's ``nodeType`` when it is text."""
+
 _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
 
 
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
+
+
+def _hide_timer(timer: Any, hidden: bool) -> None:
+    """The Show the time setting on the counters line: the CSS hides the timer's counter
+    (``#timer``'s ``.counter``) while ``html[data-show-timer="false"]``; this takes the
+    separator before it (the text node between it and the pairs' counter) along, moved into
+    the counter while it is ``hidden`` and put back before it when shown, so the line does
+    not end in a lone separator. static/js/wake.js does the same for the first paint."""
+    counter = timer.parentElement
+    if missing(counter):
+        return
+    first = counter.firstChild
+    moved = not missing(first) and first.nodeType == TEXT_NODE
+    if hidden and not moved:
+        before = counter.previousSibling
+        if not missing(before) and before.nodeType == TEXT_NODE:
+            counter.prepend(before)
+    elif not hidden and moved:
+        counter.before(first)
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:

@@ -3,7 +3,9 @@
 Decoration only, drawn over the page after the board is (the actuator calls it with the
 events of a command and where the cards were before it, :func:`measure`): nothing here
 changes the board or takes input, and nothing of it outlives its animation. Animations run
-only when the setting (or the system's reduced-motion wish) allows; the caller checks.
+only when the setting (or the system's reduced-motion wish) allows; the caller checks. The
+durations below are the normal speed's: :attr:`Motion.scale` (the Animations setting's
+:data:`~nestor_web.app.settings.ANIMATION_SCALE`, set by the actuator) multiplies them all.
 """
 
 from __future__ import annotations
@@ -56,10 +58,16 @@ def measure() -> dict[str, tuple[Any, Any]]:
 
 class Motion:
     """The flights of removed cards to ``pile`` (the discard pile's element) and the win's
-    celebration."""
+    celebration.
+
+    Attributes:
+        scale: what every duration is multiplied by (``1.0``: the normal speed; slow is
+            longer, fast shorter); the actuator sets it from the Animations setting.
+    """
 
     def __init__(self, pile: Any) -> None:
         self.pile = pile
+        self.scale = 1.0
         self._celebration: Any = None  # the layer of the win's celebration running now
         self._confetti: list[Any] = []  # the animations of its signs
         self._end_proxy: Any = None  # what ends any celebration (made at the first win)
@@ -108,7 +116,7 @@ class Motion:
                     {"offset": 0.75, "transform": _move(land, 0.9, 1)},
                     {"offset": 1, "transform": _move(land, 1, land[2])},
                 ]
-                duration = ANIMATION_MS
+                duration = ANIMATION_MS * self.scale
             elif code == turned and partner is not None:
                 to_partner = (partner.left - rect.left, partner.top - rect.top, 1.0)
                 frames = [
@@ -118,7 +126,7 @@ class Motion:
                     {"offset": 0.85, "transform": _move(land, 0.9, 1)},
                     {"offset": 1, "transform": _move(land, 1, land[2])},
                 ]
-                duration = TURNED_MS
+                duration = TURNED_MS * self.scale
             else:  # the partner waits for the turned card, then they go together
                 frames = [
                     {"offset": 0, "transform": "none"},
@@ -126,7 +134,7 @@ class Motion:
                     {"offset": 0.85, "transform": _move(land, 0.9, 1)},
                     {"offset": 1, "transform": _move(land, 1, land[2])},
                 ]
-                duration = TURNED_MS
+                duration = TURNED_MS * self.scale
             for frame in frames:  # eased between keyframes: each is reached on its offset
                 frame["easing"] = "ease-in-out"
             animation = ghost.animate(
@@ -142,9 +150,9 @@ class Motion:
                 animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
 
     def celebrate(self) -> None:
-        """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` (only when
-        animations are on; the caller checks). A tap on it or any key ends it at once. Hook:
-        ``body[data-celebrating]`` while it runs.
+        """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` times
+        :attr:`scale` (only when animations are on; the caller checks). A tap on it or any
+        key ends it at once. Hook: ``body[data-celebrating]`` while it runs.
 
         Nothing of it outlives it (:meth:`end_celebration`): its signs leave the page, and its
         three ways to end (the layer's ``pointerdown``, the document's ``keydown``, the last
@@ -157,6 +165,7 @@ class Motion:
         layer.className = "celebration"
         layer.setAttribute("aria-hidden", "true")
         height = float(window.innerHeight)
+        scale = self.scale if self.scale > 0 else 1.0
         longest: Any = None
         animations = []
         for _i in range(CONFETTI):
@@ -166,7 +175,8 @@ class Motion:
             sign.textContent = suit
             sign.style.left = f"{random.uniform(2, 96):.1f}%"
             duration = random.uniform(1100, CELEBRATION_MS - 500)
-            delay = random.uniform(0, CELEBRATION_MS - 100 - duration)
+            delay = random.uniform(0, CELEBRATION_MS - 100 - duration) * scale
+            duration *= scale
             turn = random.choice((-1, 1)) * random.uniform(90, 540)
             frames = [
                 {"transform": "translateY(-3rem) rotate(0deg)", "opacity": 1},

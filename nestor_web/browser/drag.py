@@ -30,7 +30,8 @@ OVERLAP = 0.25
 most, if that is at least this share of the card's area."""
 
 SNAP_BACK_MS = 180
-"""How long a card dropped off any partner takes to slide back."""
+"""How long a card dropped off any partner takes to slide back at the normal animation speed
+(the setting's :data:`~nestor_web.app.settings.ANIMATION_SCALE` multiplies it)."""
 
 
 class DragCommands(Protocol):
@@ -42,8 +43,9 @@ class DragCommands(Protocol):
     def drop(self, card: str, onto: str) -> bool:
         """``card`` was dropped on ``onto``: pair them if they pair; did a move happen?"""
 
-    def animations(self) -> bool:
-        """Animate (the setting, or the system's reduced-motion wish)?"""
+    def animation_scale(self) -> float:
+        """What animations' durations are multiplied by (the Animations setting, or the
+        system's reduced-motion wish): ``0.0`` when they are off."""
 
 
 class _Press:
@@ -228,9 +230,11 @@ class Drag:
         return best
 
     def _snap_back(self, press: _Press) -> None:
-        """Slide the card back to its place (at once without animations)."""
+        """Slide the card back to its place, as fast as the animations are set (at once
+        without animations)."""
         element = press.element
-        if not element.isConnected or not self.commands.animations():
+        scale = self.commands.animation_scale()
+        if not element.isConnected or scale <= 0:
             self._rest(element)
             return
         moved = f"translate({press.dx}px, {press.dy}px)"
@@ -241,7 +245,7 @@ class Drag:
             dict_converter=window.Object.fromEntries,
         )
         animation = element.animate(frames, to_js(
-            {"duration": SNAP_BACK_MS, "easing": "ease-out"},
+            {"duration": SNAP_BACK_MS * scale, "easing": "ease-out"},
             dict_converter=window.Object.fromEntries,
         ))
         animation.onfinish = create_once_callable(

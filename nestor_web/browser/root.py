@@ -23,6 +23,7 @@ from nestor import NestorError, get_variant
 from ..app.events import Event, Problem
 from ..app.replay import replay_request
 from ..app.session import Session
+from ..app.settings import ANIMATION_SCALE, shown_animations
 from ..app.url import parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
@@ -138,7 +139,7 @@ class App:
         """Show the timer's time (every :data:`TIMER_TICK_SECONDS`, lined up with its whole
         seconds so it steps evenly)."""
         elapsed = self.session.elapsed_ms()
-        if self.session.timer_running():
+        if self.session.timer_running() and self.session.settings.show_timer:
             self.actuator.show_timer(clock_text(elapsed))
         wait = TIMER_TICK_SECONDS - (elapsed % 1000) / 1000 + 0.01
         asyncio.get_event_loop().call_later(wait, self._tick)
@@ -201,7 +202,7 @@ class App:
         """Draw the board, its counters and controls, the daily deal's line and the end
         screen; start the solver work the new position needs (the winnable indicator, the
         check behind Finish)."""
-        self.actuator.apply_settings(session.settings, self.animations())
+        self.actuator.apply_settings(session.settings, self.motion())
         self.actuator.draw(board_view(session), events, said, drawn)
         self.daily.draw(session)
         self.end.draw(session, events)
@@ -234,12 +235,21 @@ class App:
             else:
                 self.action(value)
 
+    def motion(self) -> str:
+        """The animation speed in effect (one of :data:`ANIMATION_SPEEDS`): the setting, or
+        when unset, ``"normal"`` unless the system asks for reduced motion
+        (:func:`shown_animations`)."""
+        reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        return shown_animations(self.session.settings.animations, reduced)
+
     def animations(self) -> bool:
-        """Animate? The setting, or when unset, unless the system asks for reduced motion."""
-        chosen = self.session.settings.animations
-        if chosen is not None:
-            return chosen
-        return not window.matchMedia("(prefers-reduced-motion: reduce)").matches
+        """Animate at all (:meth:`motion` is not ``"off"``)?"""
+        return self.motion() != "off"
+
+    def animation_scale(self) -> float:
+        """What the animations' durations are multiplied by now (:data:`ANIMATION_SCALE`;
+        ``0.0`` when they are off)."""
+        return ANIMATION_SCALE[self.motion()]
 
     def _use_language(self) -> None:
         code = self.session.settings.language or "en"

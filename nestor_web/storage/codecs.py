@@ -13,7 +13,17 @@ timer's time in milliseconds. ``replayed`` and ``reviewed`` are written only whe
 not 0; saves older than the help counters or the timer lack them, which reads as 0.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
-(unknown keys are ignored, so an older game reads a newer game's settings).
+(unknown keys are ignored, so an older game reads a newer game's settings; a missing one
+reads as its default), but for the animations, which keep the shape older games read::
+
+    "animations": null                                   nothing chosen: the system's wish
+    "animations": false                                  off
+    "animations": true, "animation_speed": "slow"        on, slow ("normal", "fast")
+
+``animation_speed`` is written only when the animations are on, and read only then; an
+older save's ``"animations": true`` without it is the normal speed. Any other value of
+either refuses the whole text (the storage manager sets it aside and starts with the
+default settings).
 
 The board as last drawn, version 2 (read only by static/js/wake.js, before Python starts)::
 
@@ -36,12 +46,18 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from nestor import Game
+from nestor import Game, NestorError
 from nestor.checks import whole_number
+from nestor.errors import clip
 from nestor.jsontext import load_object
 
 from ..app.session import Help, SavedGame
-from ..app.settings import Settings
+from ..app.settings import ANIMATION_SPEEDS, Settings
+
+ANIMATION_SPEED_KEY = "animation_speed"
+"""The stored key of the animations' speed, beside ``animations`` (the shape above)."""
+
+_ON_SPEEDS = tuple(s for s in ANIMATION_SPEEDS if s != "off")
 
 SAVE_VERSION = 1
 """Version of the saved-game text described above."""
@@ -82,22 +98,53 @@ def game_from_text(text: str) -> SavedGame:
 
 
 def settings_to_text(settings: Settings) -> str:
-    """The settings as JSON text."""
-    return _dumps(asdict(settings))
+    """The settings as JSON text (the shape above)."""
+    data: dict[str, object] = asdict(settings)
+    chosen = settings.animations
+    data["animations"] = None if chosen is None else chosen != "off"
+    if chosen is not None and chosen != "off":
+        data[ANIMATION_SPEED_KEY] = chosen
+    return _dumps(data)
 
 
 def settings_from_text(text: str) -> Settings:
-    """Read settings written by :func:`settings_to_text` (unknown keys are ignored).
+    """Read settings written by :func:`settings_to_text`, or by an older game (a setting it
+    did not have reads as its default, ``"animations": true``/``false`` as ``"normal"``/
+    ``"off"``); unknown keys are ignored.
 
     Raises:
-        NestorError: not a JSON object, or a value a setting cannot take.
+        NestorError: not a JSON object, or a value a setting cannot take (code
+            ``"setting.value"`` with ``name`` and ``value``).
     """
     data = load_object(text)
     settings = Settings()
     for name in Settings.names():
-        if name in data:
+        if name == "animations":
+            settings.set(name, _animations(data))
+        elif name in data:
             settings.set(name, data[name])
     return settings
+
+
+def _animations(data: dict[str, object]) -> str | None:
+    """The ``animations`` setting of the stored settings ``data`` (the shape above): a speed
+    of :data:`ANIMATION_SPEEDS`, or ``None``.
+
+    Raises:
+        NestorError: code ``"setting.value"`` (details ``name``, ``value``): ``animations``
+            is not ``null``, ``true`` or ``false``, or it is ``true`` and ``animation_speed``
+            is not one of the speeds.
+    """
+    chosen = data.get("animations")
+    if chosen is None:
+        return None
+    if chosen is False:
+        return "off"
+    speed = data.get(ANIMATION_SPEED_KEY, "normal") if chosen is True else chosen
+    if chosen is not True or speed not in _ON_SPEEDS:
+        raise NestorError(f"the animations cannot be {clip(repr(speed))}",
+                          code="setting.value", name="animations", value=clip(repr(speed)))
+    return speed
 
 
 def board_to_text(

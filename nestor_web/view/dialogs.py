@@ -44,7 +44,10 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
         )
     caption = escape(_("Games per variant"))
     table = (
-        f'<div class="table-wrap"><table class="stats"><caption>{caption}</caption>'
+        # A region of its own: where the table is wider than the panel it scrolls sideways,
+        # and the keyboard can scroll it too (axe: scrollable-region-focusable).
+        f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+        f'<table class="stats"><caption>{caption}</caption>'
         "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
         + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
     )

@@ -9,8 +9,9 @@ pytest checks exactly what the player reads.
 The end screen holds:
 
 * the result (``"You won!"``, ``"Game lost"``) and its reason;
-* the time played (the game's timer), the pairs made, whether help was used (hints that
-  showed a move, Solve, a start from a replay: :class:`~nestor_web.app.session.Help`);
+* the time played (the game's timer; not said with the setting Show the time off), the pairs
+  made, whether help was used (hints that showed a move, Solve, a start from a replay:
+  :class:`~nestor_web.app.session.Help`);
 * whether the deal could have been won from the start: the exact solver's verdict in the
   open variants (yes / no / unknown when its node budget ran out: never a guess; a game
   won is its own proof), in Strict the chance with best play, the stock order unknown;
@@ -60,7 +61,8 @@ class EndView:
         outcome: ``"won"`` or ``"lost"``.
         title: the result, e.g. ``"You won!"``.
         reason: why the game ended, e.g. ``"Every card is paired off."``.
-        time: the time played, as the timer shows it (``"4:07"``).
+        time: the time played, as the timer shows it (``"4:07"``); ``None`` when the
+            setting Show the time is off (the end screen then does not say it).
         pairs: the pairs made, e.g. ``"26 of 26"``.
         help: whether help was used, e.g. ``"None"`` or ``"Used: 2 hints"``.
         helped: help was used (:attr:`Help.used`).
@@ -77,7 +79,7 @@ class EndView:
     outcome: str
     title: str
     reason: str
-    time: str
+    time: str | None
     pairs: str
     help: str
     helped: bool
@@ -119,7 +121,7 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
         outcome=outcome.result,
         title=title,
         reason=reason,
-        time=clock_text(session.elapsed_ms()),
+        time=clock_text(session.elapsed_ms()) if session.settings.show_timer else None,
         pairs=_("{pairs} of {total}").format(pairs=session.pairs_removed(), total=26),
         help=help_words(session),
         helped=session.help.used,
@@ -206,14 +208,17 @@ def render_end(view: EndView) -> str:
     and described by its reason ``#end-reason``).
 
     Hooks: ``data-end-outcome`` (``won``/``lost``) on the title; the facts ``dd`` carry
-    ``data-end-fact`` (``time``, ``pairs``, ``help``, ``verdict``), the verdict's also
+    ``data-end-fact`` (``time``, absent when :attr:`EndView.time` is ``None``, ``pairs``,
+    ``help``, ``verdict``), the verdict's also
     ``data-verdict`` (:data:`VERDICT_KINDS`); the buttons the page's ``data-action``
     commands; the close button ``data-end-command="close"``.
     """
-    facts = (
-        ("time", _("Time"), view.time),
-        ("pairs", _("Pairs made"), view.pairs),
-        ("help", _("Help"), view.help),
+    facts = tuple(
+        (key, term, value) for key, term, value in (
+            ("time", _("Time"), view.time),
+            ("pairs", _("Pairs made"), view.pairs),
+            ("help", _("Help"), view.help),
+        ) if value is not None
     )
     rows = "".join(
         f'<div class="end-fact"><dt>{escape(term)}</dt>'

@@ -285,7 +285,7 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
     parts.append(f'<p class="review-legend">{escape(legend)}</p>')
     label = escape(_("The board before move {number}").format(number=index + 1))
     parts.append(
-        f'<div class="review-board" role="group" aria-label="{label}">'
+        f'<div class="review-board" role="group" tabindex="0" aria-label="{label}">'
         f"{board_before(state.record, index, settings)}</div>"
     )
     if can_try:

@@ -53,7 +53,10 @@ TEXTS: dict[str, str] = {
     "theme-light": N_("Light"),
     "theme-dark": N_("Dark"),
     "opt-four-colours": N_("Four-colour suits (clubs green, diamonds blue)"),
-    "opt-animations": N_("Animations: removed pairs fly away, a win is celebrated"),
+    # The Animations setting: a menu of Off and the three speeds (Slow, Normal, Fast) at which
+    # removed pairs fly away, a win is celebrated and a dropped card slides back.
+    "opt-animations": N_("Animations"),
+    "animations-off": N_("Off"),
     "opt-auto-pair": N_("Tap a card with only one possible partner to remove the pair at once"),
     "opt-indicator": N_(
         "After each move, show whether the game can still be won (in Strict: the chance)"
@@ -61,6 +64,9 @@ TEXTS: dict[str, str] = {
     "opt-winnable-only": N_("New deal: only deals that can be won (the solver proves it first)"),
     "opt-highlight-partners": N_("Mark the cards the selected card can pair with"),
     "opt-sounds": N_("Sounds for pairs, a win and a loss (made in the page)"),
+    "opt-show-timer": N_("Show the time"),
+    "opt-left-handed": N_("Left-handed layout (reserve and stock on the right)"),
+    "opt-large-index": N_("Large card indices (rank and suit in the corner)"),
     "rules-title": N_("How to play"),
     "keys-title": N_("Playing with the keyboard"),
     "close": N_("Close"),
@@ -103,6 +109,8 @@ SETTING_TEXTS: dict[str, str] = {
     "highlight_partners": "opt-highlight-partners",
     "sounds": "opt-sounds",
     "solve_speed": "opt-solve-speed",
+    "show_timer": "opt-show-timer", "left_handed": "opt-left-handed",
+    "large_index": "opt-large-index",
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
 
@@ -257,10 +265,11 @@ def odds_html() -> str:
         rows.append(f'<tr><th scope="row">{title}</th>'
                     + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     caption = escape(_("How often each variant can be won with perfect play"))
-    return (
+    return (  # on a narrow screen it scrolls sideways in its region, as the skill table
+        f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
         f'<table class="odds"><caption class="visually-hidden">{caption}</caption><thead><tr>'
         + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
-        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>"
     )
 
 

@@ -1,7 +1,8 @@
 // The first paint of a return visit, before Python starts. index.html loads it deferred and
 // render-blocking: it runs once the page is parsed, before the browser first paints it.
 //
-// 1. The stored settings' theme and colours apply at once (no flash of the light theme),
+// 1. The stored settings' theme, colours, motion, time, layout and card indices apply at
+//    once (no flash of the light theme, no board that moves when Python takes over),
 //    and the page's texts switch to the stored language (from static/js/texts.js, which the
 //    build writes from the message catalogs), so nothing shows in the wrong language.
 // 2. The board the game last drew (localStorage "nestor.board", written by the storage
@@ -51,7 +52,31 @@
     // the loading spinner stands still without them (static/css/nestor.css).
     if (typeof settings.animations === "boolean") {
       root.setAttribute("data-animations", String(settings.animations));
+      const speed = settings.animation_speed;
+      root.setAttribute("data-animation-speed", !settings.animations ? "off"
+        : ["slow", "normal", "fast"].includes(speed) ? speed : "normal");
     }
+    // Show the time, Left-handed layout, Large card indices (nestor_web/app/settings.py):
+    // the board and the counters are painted as Python will draw them (the CSS follows
+    // these attributes, as the actuator sets them).
+    for (const [name, attribute] of [["show_timer", "data-show-timer"],
+                                     ["left_handed", "data-left-handed"],
+                                     ["large_index", "data-large-index"]]) {
+      if (typeof settings[name] === "boolean") {
+        root.setAttribute(attribute, String(settings[name]));
+      }
+    }
+    if (settings.show_timer === false) hideTimer();
+  }
+
+  // The time hidden: the separator before the timer's counter goes into it, hidden with it
+  // (as the actuator does, nestor_web/browser/actuator.py _hide_timer).
+  function hideTimer() {
+    const timer = document.getElementById("timer");
+    const counter = timer && timer.parentElement;
+    if (!counter || (counter.firstChild && counter.firstChild.nodeType === Node.TEXT_NODE)) return;
+    const before = counter.previousSibling;
+    if (before && before.nodeType === Node.TEXT_NODE) counter.prepend(before);
   }
 
   function applyLanguage(words, code) {
