@@ -627,24 +627,34 @@ class SiteCopy:
         return sum(size for _, size in self.sent)
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site as ``make site`` builds it (its files and sw.js, Workbox run included), built
-    once per session, by the first xdist worker that asks (the others wait on a file lock in
-    the folder the workers share), and never changed: :func:`site_copy` copies it."""
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str,
+               build: Callable[[Path], None]) -> Path:
+    """The folder ``name`` that ``build(folder)`` fills, made once per session by the first
+    xdist worker that asks (the others wait on a file lock in the folder the workers share)
+    and never changed after. A build that failed half-way is started again from nothing."""
     base = tmp_path_factory.getbasetemp()
     # Under xdist each worker's folder is in the run's own (pytest-N/popen-gwK): share that.
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    root, done = shared / "built-site", shared / "built-site.done"
-    with (shared / "built-site.lock").open("w") as lock:
+    root, done = shared / name, shared / f"{name}.done"
+    with (shared / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not done.exists():
-                build_site.build(root, quiet=True)
+                if root.exists():
+                    shutil.rmtree(root)
+                build(root)
                 done.touch()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return root
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site as ``make site`` builds it (its files and sw.js, Workbox run included), built
+    once per session (:func:`built_once`) and never changed: :func:`site_copy` copies it."""
+    return built_once(tmp_path_factory, "built-site",
+                      lambda root: build_site.build(root, quiet=True))
 
 
 @pytest.fixture

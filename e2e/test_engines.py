@@ -16,9 +16,7 @@ puppeteer's own events too. Each step's time is printed (``pytest -rP`` shows it
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import gettext
-import os
 import shutil
 import socket
 import time
@@ -29,7 +27,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import READY_SELECTOR, READY_TIMEOUT_MS, STILL, SiteCopy, build_site, serve
+from conftest import (
+    READY_SELECTOR,
+    READY_TIMEOUT_MS,
+    STILL,
+    SiteCopy,
+    build_site,
+    built_once,
+    serve,
+)
 from engine_drivers import ENGINES, Engine, EngineMissing
 from lines import find_winnable
 from test_panels import LUMINANCE
@@ -54,30 +60,19 @@ def probed_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     """conftest's built site, its index.html loading e2e/engines/probe.js before anything
     else, its service worker rebuilt so that the changed page and the probe are precached
     too: made once per run (its Workbox build takes 2.5 s), by the first worker that asks,
-    as ``built_site`` is, and never changed."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    root, done = shared / "probed-site", shared / "probed-site.done"
-    with (shared / "probed-site.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if not done.exists():
-                if root.exists():
-                    shutil.rmtree(root)
-                shutil.copytree(built_site, root)
-                shutil.copy(PROBE, root / PROBE_PATH)
-                index = root / "index.html"
-                html = index.read_text(encoding="utf-8")
-                marker = '<meta charset="utf-8">'
-                assert marker in html
-                index.write_text(html.replace(
-                    marker, f'{marker}\n  <script src="./{PROBE_PATH}"></script>', 1),
-                    encoding="utf-8")
-                build_site.build_sw(root, quiet=True)
-                done.touch()
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    return root
+    as ``built_site`` is (conftest.built_once), and never changed."""
+    def build(root: Path) -> None:
+        shutil.copytree(built_site, root)
+        shutil.copy(PROBE, root / PROBE_PATH)
+        index = root / "index.html"
+        html = index.read_text(encoding="utf-8")
+        marker = '<meta charset="utf-8">'
+        assert marker in html
+        index.write_text(html.replace(
+            marker, f'{marker}\n  <script src="./{PROBE_PATH}"></script>', 1), encoding="utf-8")
+        build_site.build_sw(root, quiet=True)
+
+    return built_once(tmp_path_factory, "probed-site", build)
 
 
 PROBED = ("index.html", PROBE_PATH, "sw.js")

@@ -6,7 +6,8 @@ Statistics, the review), the Copy-link box, the end screen of a lost game and a 
 each it asserts what a player would notice, without comparing pixels:
 
 - no horizontal overflow of the page or of the panel;
-- a panel opens at scroll 0 with its heading in view, inside the viewport;
+- a panel opens at scroll 0 with its heading in view, inside the viewport, on a background
+  of its theme (dark in the dark theme), the review's summary legible on it;
 - nothing clipped: each visible control's box inside the viewport and its panel, its text
   not cut;
 - in the game, the controls and the whole board on the screen, and on a phone in portrait
@@ -31,6 +32,7 @@ from conftest import axe_violations, control, still
 from lines import losing_line
 from playwright.sync_api import Page, expect
 from test_end_screen import END, winnable_deal_lost_by_first_moves
+from test_panels import CONTRAST, LUMINANCE
 from test_play import open_game, play
 
 from nestor import Game, Record
@@ -123,6 +125,22 @@ BOARD = """() => {
           width: innerWidth, height: innerHeight};
 }"""
 
+COUNTERS = """() => {
+  const box = document.querySelector("#counters .counter-list").getBoundingClientRect();
+  let top = null;
+  return [...document.querySelectorAll("#counters .counter")].filter((c) => c.checkVisibility())
+    .map((c) => {
+      const r = c.getBoundingClientRect();
+      const starts = top === null || Math.abs(r.top - top) > 2;
+      top = r.top;
+      return {label: c.firstElementChild.textContent.replace(":", ""), starts,
+              separator: r.left >= box.left - 1};  // its "·" inside the box that clips
+    });
+}"""
+"""The counters shown, in order: each one's label, whether it starts a line of the counters,
+and whether its separator "·" (drawn before it) is in view."""
+
+
 ICONS = "#controls button.icon, #counters button.icon"
 
 
@@ -130,14 +148,20 @@ class Audit:
     """One corner's walk: each :meth:`look` waits for a still page, writes its screenshot
     and keeps what is wrong there."""
 
-    def __init__(self, page: Page, corner: str) -> None:
+    def __init__(self, page: Page, corner: str, theme: str) -> None:
         self.page = page
+        self.theme = theme
         self.folder = SHOTS / corner
         self.folder.mkdir(parents=True, exist_ok=True)
         self.problems: list[str] = []
 
     def look(self, mode: str, panel: str | None = None, scrolls: bool = False) -> None:
         page = still(self.page)
+        if panel and panel.endswith("-dialog"):  # issue 22 (2): panels stayed light at night
+            light = page.locator(panel).evaluate(LUMINANCE)
+            if not ((0 <= light < 0.1) if self.theme == "dark" else light > 0.8):
+                self.problems.append(f"{mode}: its background's luminance is {light:.2f} "
+                                     f"in the {self.theme} theme")
         page.screenshot(path=str(self.folder / f"{mode}.png"))
         self.problems += [f"{mode}: {p}" for p in page.evaluate(AUDIT, [panel, scrolls])]
         self.problems += [f"{mode}: axe {v}" for v in axe_violations(page, panel)]
@@ -198,7 +222,7 @@ def test_layout_audit(
     page.set_viewport_size({"width": width, "height": height})
     settings = json.dumps({"language": language, "theme": theme})
     page.add_init_script(f"localStorage.setItem('nestor.settings', {json.dumps(settings)})")
-    audit = Audit(page, f"{width}x{height}-{language}-{theme}")
+    audit = Audit(page, f"{width}x{height}-{language}-{theme}", theme)
     deal = winnable_deal_lost_by_first_moves()
     line = losing_line("standard", deal)
     open_game(page, wait_ready, f"?variant=standard&deal={deal}")
@@ -214,6 +238,10 @@ def test_layout_audit(
         audit.problems.append(
             f"game: the board ends at {board['bottom']:.0f} px of {height}: "
             f"{100 - 100 * board['bottom'] / height:.0f}% of the screen is left empty below it")
+    for counter in page.evaluate(COUNTERS):  # issue 22 (6): the line ended in a lone "·"
+        if counter["separator"] == counter["starts"]:
+            audit.problems.append(f"game: the counters line around {counter['label']!r} "
+                                  f"{'begins with' if counter['starts'] else 'lacks'} a '·'")
     audit.keyboard()
 
     page.locator("#controls [data-menu]").click()
@@ -239,6 +267,11 @@ def test_layout_audit(
     page.locator('#counters [data-action="review"]').click()
     expect(page.locator("#review-dialog .review-summary")).to_be_visible()
     audit.look("review", "#review-dialog")
+    # Its summary box kept a light yellow under the dark sheet's light text (axe left it
+    # undecided): its own text over its own background, WCAG's contrast ratio.
+    ratio = page.locator("#review-dialog .review-summary").evaluate(CONTRAST)
+    if ratio < 4.5:
+        audit.problems.append(f"review: its summary's contrast is {ratio:.2f}:1")
     page.keyboard.press("Escape")
     expect(page.locator("#review-dialog")).not_to_have_attribute("open", "")
 

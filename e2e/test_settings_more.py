@@ -11,6 +11,7 @@ import pytest
 from conftest import control, saves_done, stored
 from playwright.sync_api import Page, expect
 from test_feel import mouse_drag
+from test_layout import COUNTERS
 from test_play import open_game, play
 from test_wake import hold_pyscript, let_go
 
@@ -46,6 +47,14 @@ in ``window.__timed`` (a fast flight may be over before the test could look at i
 LAST_MOVE = """() => getComputedStyle(document.querySelector("#board [data-last-move]"),
                                        "::after").animationDuration"""
 
+
+
+def shown_counters(page: Page) -> list[str]:
+    """The counters shown, by their labels, once each shows its separator "·" exactly when
+    it does not start a line (e2e/test_layout.py COUNTERS)."""
+    counters = page.evaluate(COUNTERS)
+    assert all(c["separator"] != c["starts"] for c in counters), counters
+    return [c["label"] for c in counters]
 
 def timed(page: Page) -> list[list[object]]:
     """The animations recorded since the last call (:data:`RECORD`)."""
@@ -87,8 +96,8 @@ def test_time_layout_and_indices_apply_at_once_and_after_a_reload(
 
     page.uncheck('[data-setting="show_timer"]')
     expect(page.locator("#timer")).to_be_hidden()
-    # The counters line ends with the pairs, not with a lone separator.
-    assert "·" not in page.inner_text("#counters").split("Paare:")[1]
+    # The counters line ends with the pairs, and no line with a lone separator.
+    assert shown_counters(page) == ["Karten übrig", "Züge", "Paare"]
     page.check('[data-setting="left_handed"]')
     on_the_right(page.evaluate(LAYOUT))
     page.check('[data-setting="large_index"]')
@@ -118,21 +127,21 @@ def test_time_layout_and_indices_apply_at_once_and_after_a_reload(
     painted = page.evaluate(LAYOUT)  # the stored board, drawn as Python will draw it
     assert not painted["timer"] and painted["corner"] == after["corner"], painted
     on_the_right(painted)
-    assert "·" not in page.inner_text("#counters").split("Paare:")[1]
+    assert shown_counters(page) == ["Karten übrig", "Züge", "Paare"]
     let_go(page, held)
     wait_ready(page)
     woken = page.evaluate(LAYOUT)
     assert not woken["timer"] and woken["corner"] == after["corner"], woken
     on_the_right(woken)
-    assert "·" not in page.inner_text("#counters").split("Paare:")[1]
+    assert shown_counters(page) == ["Karten übrig", "Züge", "Paare"]
     for name, on in (("show_timer", False), ("left_handed", True), ("large_index", True)):
         assert page.is_checked(f'[data-setting="{name}"]') is on, name
     assert page.input_value('[data-setting="animations"]') == "slow"
-    # Shown again: the timer comes back with its separator.
+    # Shown again: the timer comes back (with its separator unless it starts a line).
     settings_panel(page)
     page.check('[data-setting="show_timer"]')
     expect(page.locator("#timer")).to_be_visible()
-    assert "· Zeit:" in page.inner_text("#counters")
+    assert shown_counters(page) == ["Karten übrig", "Züge", "Paare", "Zeit"]
 
 
 def test_the_animations_speed_times_the_flights_the_slide_back_and_the_marks(

@@ -21,7 +21,6 @@ from nestor_web.view.words import status_text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import locales  # noqa: E402
 
 # Deals whose verdicts the solver gives (checked again in each test, so a change of the
 # deal or of the solver fails loudly): standard 1 is winnable but lost by always taking the
@@ -29,14 +28,6 @@ import locales  # noqa: E402
 # strict 3 (chance 1/6) is won by the first legal moves.
 WINNABLE, UNWINNABLE = ("standard", 1), ("standard", 2)
 STRICT_LOST, STRICT_WON = ("strict", 1), ("strict", 3)
-
-
-@pytest.fixture
-def german():
-    locales.compile_all()
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 class Clock:

@@ -25,14 +25,6 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import locales  # noqa: E402
 
 
-@pytest.fixture
-def german():
-    locales.compile_all()
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
-
-
 def test_every_message_has_a_german_translation_and_the_template_is_current() -> None:
     assert locales.problems() == []
 

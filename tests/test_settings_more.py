@@ -36,14 +36,6 @@ import locales  # noqa: E402
 NEW = ("show_timer", "left_handed", "large_index")
 
 
-@pytest.fixture
-def german():
-    locales.compile_all()
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
-
-
 def test_the_new_settings_defaults_and_values() -> None:
     settings = Settings()
     assert (settings.animations, settings.show_timer, settings.left_handed,

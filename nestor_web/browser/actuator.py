@@ -123,7 +123,6 @@ class Actuator:
             ("data-large-index", settings.large_index),
         ):
             root.setAttribute(name, "true" if on else "false")
-        _hide_timer(self.el["timer"], not settings.show_timer)
         for control in document.querySelectorAll("#settings [data-setting]"):
             name = str(control.getAttribute("data-setting"))
             value = motion if name == "animations" else getattr(settings, name)
@@ -395,34 +394,12 @@ class Actuator:
 DIALOGS = ("keys", "stats", "settings", "rules", "review")
 """The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
 
-TEXT_NODE = 3
-"""``Node.TEXT_NODE``: a DOM node's ``nodeType`` when it is text."""
-
 _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
 
 
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
-
-
-def _hide_timer(timer: Any, hidden: bool) -> None:
-    """The Show the time setting on the counters line: the CSS hides the timer's counter
-    (``#timer``'s ``.counter``) while ``html[data-show-timer="false"]``; this takes the
-    separator before it (the text node between it and the pairs' counter) along, moved into
-    the counter while it is ``hidden`` and put back before it when shown, so the line does
-    not end in a lone separator. static/js/wake.js does the same for the first paint."""
-    counter = timer.parentElement
-    if missing(counter):
-        return
-    first = counter.firstChild
-    moved = not missing(first) and first.nodeType == TEXT_NODE
-    if hidden and not moved:
-        before = counter.previousSibling
-        if not missing(before) and before.nodeType == TEXT_NODE:
-            counter.prepend(before)
-    elif not hidden and moved:
-        counter.before(first)
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:

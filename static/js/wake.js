@@ -66,17 +66,6 @@
         root.setAttribute(attribute, String(settings[name]));
       }
     }
-    if (settings.show_timer === false) hideTimer();
-  }
-
-  // The time hidden: the separator before the timer's counter goes into it, hidden with it
-  // (as the actuator does, nestor_web/browser/actuator.py _hide_timer).
-  function hideTimer() {
-    const timer = document.getElementById("timer");
-    const counter = timer && timer.parentElement;
-    if (!counter || (counter.firstChild && counter.firstChild.nodeType === Node.TEXT_NODE)) return;
-    const before = counter.previousSibling;
-    if (before && before.nodeType === Node.TEXT_NODE) counter.prepend(before);
   }
 
   function applyLanguage(words, code) {
