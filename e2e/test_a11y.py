@@ -21,6 +21,7 @@ def no_violations(page: Page, state: str) -> None:
     assert found == [], f"axe, {state}:\n" + "\n".join(found)
 
 
+@pytest.mark.slow  # make test-slow: the layout audit runs axe in every mode in make test
 def test_axe_finds_nothing_in_the_main_states(page: Page, wait_ready) -> None:
     deal, line = find_winnable("standard")
     open_game(page, wait_ready, f"?variant=standard&deal={deal}")
@@ -128,6 +129,7 @@ def test_german_is_chosen_from_the_browser_and_can_be_switched(browser, base_url
         context.close()
 
 
+@pytest.mark.slow  # make test-slow: the reset is unit-tested; the panel is in the audit
 def test_statistics_count_a_win_and_reset_after_confirmation(page: Page, wait_ready) -> None:
     deal, line = find_winnable("vertical")
     open_game(page, wait_ready, f"?variant=vertical&deal={deal}")

@@ -8,6 +8,7 @@ import json
 from datetime import UTC, date, datetime
 from typing import Any
 
+import pytest
 from conftest import control, stored
 from lines import winning_line
 from playwright.sync_api import BrowserContext, Page, expect
@@ -45,6 +46,7 @@ def open_daily(page: Page, wait_ready: Any) -> tuple[str, int, str]:
     return variant, deal, page.evaluate("location.search")
 
 
+@pytest.mark.slow  # make test-slow: a date's deal is tests/test_daily.py's
 def test_two_fresh_profiles_get_the_same_deal_on_a_date_and_another_the_next_day(
     site_context: Any, base_url: str, wait_ready: Any
 ) -> None:
@@ -61,6 +63,7 @@ def test_two_fresh_profiles_get_the_same_deal_on_a_date_and_another_the_next_day
     assert east[2] == "?daily=2026-12-02"
 
 
+@pytest.mark.slow  # make test-slow: dates: tests/test_daily.py; bad links: test_play
 def test_a_later_or_malformed_date_in_the_link_is_a_notice_and_loses_nothing(
     site_context: Any, base_url: str, wait_ready: Any
 ) -> None:
@@ -123,6 +126,7 @@ def test_winning_the_daily_deal_counts_its_streak_and_share_copies_the_result(
         "Today's daily deal is won.")
 
 
+@pytest.mark.slow  # make test-slow: the refused clipboard's shared path is test_replay's
 def test_a_refused_clipboard_shows_the_text_to_select(
     site_context: Any, base_url: str, wait_ready: Any
 ) -> None:

@@ -3,6 +3,7 @@ words, its buttons, Escape, the focus, a reload, German, axe; no request leaves 
 
 from __future__ import annotations
 
+import pytest
 from conftest import axe_run, axe_violations, saves_done
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, expect
@@ -258,6 +259,7 @@ def test_strict_lost_on_a_stock_card_says_the_chance(page: Page, wait_ready) -> 
     no_violations_in_end_screen(page, "strict lost")
 
 
+@pytest.mark.slow  # make test-slow: the audit opens it in German; its words: tests/test_end_view.py
 def test_german_end_screen(site_context, base_url) -> None:
     context = site_context(base_url, locale="de-DE", color_scheme="dark")
     page = context.new_page()

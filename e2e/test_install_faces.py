@@ -190,6 +190,7 @@ def court_letter_contrast(page: Page) -> float:
     return float(page.evaluate(COURT_CONTRAST))
 
 
+@pytest.mark.slow  # make test-slow: the audit's axe checks the board's contrast in both themes
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_board_has_enough_contrast(page: Page, wait_ready, theme: str) -> None:

@@ -194,6 +194,7 @@ def live_nodes(cdp: CDPSession) -> int:
     return next(int(m["value"]) for m in metrics if m["name"] == "Nodes")
 
 
+@pytest.mark.slow  # make test-slow: a leak check over many wins
 def test_wins_leave_no_listener_or_node_behind(
     page: Page, wait_ready: Callable[..., Page]
 ) -> None:
@@ -290,6 +291,7 @@ def test_panels_leave_the_board_in_place_and_controls_fit(page: Page, wait_ready
     page.keyboard.press("Escape")
 
 
+@pytest.mark.slow  # make test-slow: the layout audit checks the statistics panel's fit
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_statistics_fit_their_dialog_without_a_frame(page: Page, wait_ready) -> None:
     for width, height, language in ((390, 844, "en"), (1280, 800, "de"), (360, 640, "de")):

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 
+import pytest
 from conftest import control, new_deal_with_a_pair, serve, stored
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -120,6 +121,7 @@ def deploy(site_copy, build: int) -> None:
     site_copy.rebuild_sw()
 
 
+@pytest.mark.slow  # make test-slow: make test keeps the offline reload, test_sw_build
 def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_ready) -> None:
     context = site_context(site_copy.origin, service_workers="allow")
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")

@@ -127,7 +127,10 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
         page.screenshot(path=os.path.join(SHOTS, "game.png"))
 
 
-@pytest.mark.parametrize("variant", ["standard", "doublets"])
+@pytest.mark.parametrize("variant", [
+    "standard",
+    pytest.param("doublets", marks=pytest.mark.slow),  # make test-slow: standard in make test
+])
 def test_win_by_tapping(page: Page, wait_ready, variant: str) -> None:
     deal, line = find_winnable(variant)
     open_game(page, wait_ready, f"?variant={variant}&deal={deal}")

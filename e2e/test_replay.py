@@ -297,6 +297,7 @@ def test_copy_link_refused_shows_a_selected_field(site_context, base_url, wait_r
     assert selected == field.input_value()
 
 
+@pytest.mark.slow  # make test-slow: the layout audit takes the replay's screenshots
 def test_replay_screenshots(page: Page, wait_ready, tmp_path: Path) -> None:
     deal, line = find_winnable("standard", start=11)
     query = "?" + record_query(Record(Game("standard", deal).variant, deal, tuple(line)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import control, saves_done, stored
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
@@ -25,9 +26,8 @@ def play(page: Page, move: Move) -> None:
         page.click(f'[data-card="{card}"][data-available]')
 
 
-def test_a_win_in_each_tab_both_count_and_the_same_deal_loses_no_move(
-    context: BrowserContext, wait_ready
-) -> None:
+@pytest.mark.slow  # make test-slow: the merge of two wins is also tests/test_stats_merge.py's
+def test_a_win_in_each_tab_both_count(context: BrowserContext, wait_ready) -> None:
     # Its own context: two tabs of one profile.
     one, line_one = find_winnable("standard", 1)
     twenty, line_twenty = find_winnable("standard", 20)
@@ -54,12 +54,12 @@ def test_a_win_in_each_tab_both_count_and_the_same_deal_loses_no_move(
         expect(row.locator("td").nth(1)).to_have_text("2")
         tab.click('#stats-dialog [data-action="close"]')
 
-    # The same deal in both tabs: A plays four pairs, B (showing the deal from before)
-    # follows, then plays one more; no move is lost, in either tab or in storage.
-    tab_a.goto("/?variant=standard&deal=7")
-    wait_ready(tab_a)
-    tab_b.goto("/?variant=standard&deal=7")
-    wait_ready(tab_b)
+
+def test_the_same_deal_in_two_tabs_loses_no_move(context: BrowserContext, wait_ready) -> None:
+    # Its own context: two tabs of one profile. A plays four pairs, B (opened on the same
+    # deal before) follows, then plays one more; no move is lost, in either tab or in storage.
+    tab_a = open_tab(context, wait_ready, "?variant=standard&deal=7")
+    tab_b = open_tab(context, wait_ready, "?variant=standard&deal=7")
     game = Game("standard", 7)
     for _ in range(4):
         move = game.legal_moves()[0]

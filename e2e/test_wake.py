@@ -246,7 +246,10 @@ def test_a_german_return_visit_is_german_from_the_first_paint(
     expect(page.locator('#controls [data-action="undo"]')).to_have_text("Rückgängig")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["390x844", "1280x800"])
+@pytest.mark.parametrize("size", [
+    pytest.param((390, 844), id="390x844"),
+    pytest.param((1280, 800), id="1280x800", marks=pytest.mark.slow),  # make test: the phone
+])
 def test_the_page_does_not_move_on_first_and_return_visits(
     site_context, base_url, wait_ready, size: tuple[int, int]
 ) -> None:

@@ -38,7 +38,11 @@ from nestor import (
     TurnStock,
 )
 
-DEALS_PER_VARIANT = whole(2000)
+DEALS_PER_VARIANT = examples(2000)
+"""Deals of random play per variant: 500 in make test, 4,000 in make test-slow. Every outcome
+the test asks for comes up well inside 500 (deals 0 to 1,999 with their own seeds, counted
+2026-12-03: the first win by deal 44 in every variant, the first of the other outcomes by
+deal 2), so the quick sample is whole."""
 VARIANT_NAMES = list(VARIANTS)
 
 
