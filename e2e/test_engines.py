@@ -2,8 +2,8 @@
 
 One session per engine, every step in sequence (each engine boot costs seconds): a first visit
 of a winnable deal (its line from lines.find_winnable), a pair by tapping and one by dragging
-(pointer events), Undo, a reload that resumes the game, the service worker taking the page,
-an offline reload (the site's server stopped, its connections shut) that resumes it, the
+(pointer events), Undo, the service worker taking the page (it claims a first visit's), a
+reload offline (the site's server stopped, its connections shut) that resumes the game, the
 Settings panel switched to German and the dark theme, and the rest of the line, offline, to the
 end screen of a win.
 Every state is read once the page is still (conftest's STILL: no animation running, no save
@@ -272,25 +272,19 @@ def smoke(run: Smoke, site: SiteCopy, server: Server) -> None:
             "document.querySelectorAll('[data-dragging], [data-drop], [data-drop-target], "
             "[data-selected]').length") == 0
 
-    with run.step("reload, resumed"):
-        run.collect()
-        engine.reload()
-        run.ready()
-        run.shows(game)
-        assert engine.evaluate(
-            "!document.querySelector('#controls [data-action=\"redo\"]').disabled")
-
-    with run.step("under the service worker"):
+    with run.step("under the service worker"):  # it claims the first visit's page
         engine.wait("navigator.serviceWorker.controller !== null", READY_S,
                     "the page controlled by the service worker")
 
-    with run.step("offline reload, resumed"):
+    with run.step("offline reload, resumed"):  # the reload, with the network gone
         server.cut()  # no server, no connection: only the worker's cache can answer
         run.collect()
         engine.reload()
         run.ready()
         assert engine.evaluate("navigator.serviceWorker.controller !== null")
         run.shows(game)
+        assert engine.evaluate(
+            "!document.querySelector('#controls [data-action=\"redo\"]').disabled")
 
     with run.step("Settings in German and dark"):
         run.control("settings")

@@ -221,6 +221,7 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     expect(page).to_have_url(re.compile(rf"\?variant=standard&deal={deal}$"))
 
 
+@pytest.mark.slow  # make test-slow: the link's round trip is tests/test_link.py's
 def test_copy_link_and_open_it_in_a_fresh_profile(
     page: Page, wait_ready, site_context, base_url
 ) -> None:
