@@ -201,7 +201,7 @@ test-slow: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py slow
 
 # The browser killed at six moments after a move, and the soak of 1,000 random actions
-# (make test runs one kill and 25 actions).
+# (make test runs 15 actions of the soak; the kills only here).
 test-soak: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py soak
 

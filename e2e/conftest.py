@@ -671,11 +671,12 @@ def site_copy(built_site: Path, tmp_path: Path) -> Iterator[SiteCopy]:
 
 
 def _runs_long(item: pytest.Item) -> bool:
-    """Whether a browser test is among the long ones: the soak sample and the crash case, and
-    the tests that open profiles of their own (each boots cold, 3 s or more, often twice)."""
+    """Whether a browser test is among the long ones: the soak sample, the layout audit (marked
+    ``long``), and the tests that open profiles of their own (each boots cold, 3 s or more,
+    often twice), the other engines' smoke tier among them."""
     names = getattr(item, "fixturenames", ())
-    return item.get_closest_marker("soak_sample") is not None or any(
-        name in names for name in ("context", "site_context", "site_copy")
+    return any(item.get_closest_marker(m) is not None for m in ("soak_sample", "long")) or any(
+        name in names for name in ("context", "site_context", "site_copy", "probed_copy")
     )
 
 

@@ -8,7 +8,8 @@ The browser here is started by hand, not by Playwright: in a session of its own 
 takes its whole process group: browser, renderers, GPU and storage services at once), on a
 profile folder on disk, reached over CDP. A move is durable half a second after the board
 showed it: every move made before the moment of the kill must be there after the relaunch.
-``make test`` kills 0.5 s after the last move; ``make test-soak`` runs more moments.
+``make test-soak`` kills at six moments after the last move (``make test`` none: a kill and its
+relaunch cost 20 s there, and the storage they guard is tests/test_storage*.py's too).
 """
 
 from __future__ import annotations
@@ -114,13 +115,6 @@ def crash_and_relaunch(playwright: Playwright, base_url: str, tmp_path: Path, wa
         assert [d[:2] for d in stats["deals"]] == [["standard", 20]]
         assert not problems, problems
         assert all(url.startswith(base_url) for url in requests), requests
-
-
-@pytest.mark.soak_sample
-def test_every_move_survives_a_kill_half_a_second_later(
-    playwright: Playwright, base_url: str, tmp_path: Path
-) -> None:
-    crash_and_relaunch(playwright, base_url, tmp_path, 0.5)
 
 
 @pytest.mark.soak

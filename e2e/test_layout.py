@@ -214,6 +214,7 @@ FOCUSED = """() => {
 """Where the keyboard focus is, or ``null`` on the page itself."""
 
 
+@pytest.mark.long  # handed out first (conftest), as the other long ones
 @pytest.mark.own_page  # adds an init script to its page
 @pytest.mark.parametrize("width,height,language,theme", CORNERS)
 def test_layout_audit(

@@ -38,7 +38,7 @@ from nestor_web.app.statistics import Stats
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.stats_codec import stats_from_text
 
-SHORT = 25
+SHORT = 15
 LONG = 1000
 
 STATE = """() => ({
