@@ -181,6 +181,7 @@ def test_pyscript_still_needs_unsafe_eval(site_context, page_logs, base_url) -> 
     assert page.locator("body[data-ready]").count() == 0
 
 
+@pytest.mark.slow  # make test-slow: make test: the game under the policy
 def test_a_host_that_sends_no_headers_serves_a_game_that_plays(
     site_context, wait_ready, tmp_path
 ) -> None:

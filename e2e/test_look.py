@@ -73,6 +73,7 @@ def test_a_removed_pair_flies_as_the_real_cards(page: Page, wait_ready) -> None:
     expect(page.locator("[data-flying]")).to_have_count(0, timeout=5000)
 
 
+@pytest.mark.slow  # make test-slow: a drawing detail after a win
 def test_after_a_win_nothing_is_left_over_the_reserve_label(page: Page, wait_ready) -> None:
     page.emulate_media(reduced_motion="no-preference")
     deal, line = find_winnable("standard")

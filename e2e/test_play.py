@@ -427,7 +427,9 @@ DURABLE_PUT = """(entries) => new Promise((resolve, reject) => {
 })"""
 
 
-@pytest.mark.parametrize("key", ["nestor.game", "nestor.stats"])
+@pytest.mark.parametrize("key", [  # make test: the game's; make test-slow: both
+    "nestor.game", pytest.param("nestor.stats", marks=pytest.mark.slow),
+])
 def test_an_unreadable_newer_durable_copy_keeps_the_readable_game(
     page: Page, wait_ready, key: str
 ) -> None:

@@ -110,7 +110,10 @@ def test_taps_on_the_waking_board_are_applied_in_order(
 
 
 @pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
-@pytest.mark.parametrize("board", ["{broken", "stale", '{"version": 3}'])
+@pytest.mark.parametrize("board", [  # make test: one; make test-slow: each
+    "{broken", pytest.param("stale", marks=pytest.mark.slow),
+    pytest.param('{"version": 3}', marks=pytest.mark.slow),
+])
 def test_a_stale_or_broken_stored_board_is_ignored(
     page: Page, wait_ready, board: str
 ) -> None:
