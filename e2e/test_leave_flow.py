@@ -211,6 +211,7 @@ def test_finish_plays_it_out(page: Page, wait_ready) -> None:
     assert saved["hints"] == 0 and saved["solver_moves"] == 0  # Finish is no help
 
 
+@pytest.mark.slow  # make test-slow: make test: Solve (test_assist)
 def test_solve_speed_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=doublets&deal=3")
     control(page, "settings").click()

@@ -161,6 +161,7 @@ def test_strict_lost_card_stays_face_up(page: Page, wait_ready) -> None:
     expect(card).to_contain_text("5♠")
 
 
+@pytest.mark.slow  # make test-slow: make test: a win's end screen (test_end_screen)
 def test_a_key_ends_the_celebration_and_reduced_motion_has_none(page: Page, wait_ready) -> None:
     page.emulate_media(reduced_motion="no-preference")
     deal, line = find_winnable("vertical")
