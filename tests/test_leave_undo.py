@@ -115,12 +115,16 @@ def test_a_game_with_no_move_or_a_won_game_is_not_kept_for_undo() -> None:
 
 def test_going_back_to_the_game_left_by_its_link_needs_no_undo() -> None:
     store = MemoryStore()
-    page = page_at(store)
+    clock = Clock()
+    page = page_at(store, timer_clock=clock)
     play(page, 2)
+    clock.now += 5_000
     before = state(page)
     page.new_deal()
+    clock.now += 7_000  # on the new deal: not the game left's time
     page.open_deal("standard", 3)  # the browser's Back button
-    assert state(page) == before
+    assert state(page)[:4] == before[:4]
+    assert state(page)[4] == 5_000  # its time up to leaving it
     assert page.session.left is None
     assert page.session.stats.deal_result("standard", 3) == "playing"
 
@@ -301,3 +305,33 @@ def test_undo_after_leaving_a_past_daily_deal_brings_back_its_date_and_last_move
     assert page.session.query() == query == f"?daily={past.isoformat()}"
     assert page.session.last_uncovered == marks  # its board as it was left
     assert page.view() == board
+
+
+@pytest.mark.parametrize("saved_between", ["move", "new deal", "neither"])
+def test_back_to_the_game_left_keeps_its_moves_whatever_was_saved_first(
+    saved_between: str,
+) -> None:
+    """Back right after New deal brings the game left with its moves, whether the save
+    after its last move, the one after New deal, or neither has run yet (the page saves in a
+    later task; CI once saw Back bring deal 7 back with no move)."""
+    store = MemoryStore()
+    clock = Clock()
+    page = page_at(store, timer_clock=clock)
+    first = page.session.position.pairs()[0]
+    page.command(lambda: page.session.tap(first.first), settle=saved_between == "move")
+    page.command(lambda: page.session.tap(first.second), settle=saved_between == "move")
+    assert page.session.game.cursor == 1
+    clock.now += 4_000  # the game left was played for 4 s
+    before = state(page)
+    page.command(lambda: page.session.new_deal(), settle=saved_between == "new deal")
+    clock.now += 9_000  # not counted: the time on the other deal
+    assert page.session.key != ("standard", 3)
+    # The browser's Back button, its popstate handled before the save's task (the page's
+    # tasks may run in either order), then the save.
+    page.controller.run(lambda: page.session.open_deal("standard", 3), animate=False)
+    page.tasks.run_all()
+    assert state(page)[:4] == before[:4]
+    assert state(page)[4] == 4_000  # its time up to leaving it
+    assert page.session.left is None
+    assert "standard/3" not in archive(store)  # in play, not on the shelf
+    assert game_from_text(store.data[SAVE_KEY]).game.all_moves == before[1]

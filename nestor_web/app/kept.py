@@ -94,7 +94,8 @@ class Kept:
     def resume_or_start(
         self, variant: str, deal: int, leave: bool = True
     ) -> tuple[Event, ...]:
-        """Make ``variant``/``deal`` the game: the one in play, a kept one, or fresh.
+        """Make ``variant``/``deal`` the game: the one in play, the game left (:attr:`left`),
+        a kept one, or fresh.
 
         Returns the events (:meth:`switch`'s; ``()`` when the deal is already in play).
         """
@@ -103,6 +104,13 @@ class Kept:
             session._fresh_ui()
             return ()
         kept = self.take(variant, deal)
+        left = self.left
+        if left is not None and left.key == (variant, deal) and (
+            left.game.position.outcome() is None  # in progress (a lost one starts afresh)
+        ):
+            # The game left by the last New deal (Back, or its link): as it was left, newer
+            # than the storage's copy, which the save after leaving it may not have made yet.
+            kept = left
         if kept is not None:
             return self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
         return self.switch(SavedGame(Game(variant, deal)), leave=leave)
