@@ -82,6 +82,10 @@ def test_a_whole_game_won_with_the_keyboard_alone(page: Page, wait_ready) -> Non
         expect(page.locator("#cards-left")).to_have_text(str(game.position.cards_left()))
         if number == 0:
             expect(announce).to_contain_text("Removed the")
+            # The keyboard's player is told to choose (not to tap, issue 22 (7)).
+            expect(page.locator("#status")).to_have_text(
+                "Choose two available cards of the same rank (arrow keys, then Enter) to "
+                "remove them.")
         # Focus never falls off the board while cards remain.
         if game.outcome() is None:
             assert page.evaluate("document.activeElement.dataset.card || ''") != ""

@@ -334,6 +334,8 @@ def test_drag_with_a_finger(site_context, base_url, wait_ready) -> None:
     page.tap(f'[data-card="{other_pair.first}"]')
     expect(page.locator(f'[data-card="{other_pair.first}"]')).to_have_attribute(
         "data-selected", "")
+    # A finger's player is told to tap (a mouse player to click: test_play.py).
+    expect(page.locator("#status")).to_contain_text(": now tap another card of the same rank.")
     page.tap(f'[data-card="{other_pair.second}"]')
     expect(page.locator("#moves-made")).to_have_text("2")
     game.push(pair)

@@ -141,6 +141,14 @@ COUNTERS = """() => {
 and whether its separator "·" (drawn before it) is in view."""
 
 
+CHART_TEXT = """() => {
+  const label = document.querySelector("#stats-dialog .chart svg text");
+  const cell = document.querySelector("#stats-dialog table.stats td");
+  return [label.getBoundingClientRect().height / 1.2,  // a line of SVG text is ~1.2 em high
+          parseFloat(getComputedStyle(cell).fontSize)];
+}"""
+"""The statistics chart's text size as drawn (its rendered height) and the table's, in px."""
+
 ICONS = "#controls button.icon, #counters button.icon"
 
 
@@ -262,6 +270,11 @@ def test_layout_audit(
         dialog = f"#{name}-dialog"
         expect(page.locator(dialog)).to_have_attribute("open", "")
         audit.look(name, dialog)
+        if name == "stats":  # issue 22 (4): the chart's labels were twice the table's size
+            chart, table = page.evaluate(CHART_TEXT)
+            if chart > 1.1 * table:
+                audit.problems.append(f"stats: the chart's text is {chart:.1f} px, "
+                                      f"the table's {table:.1f} px")
         page.keyboard.press("Escape")
         expect(page.locator(dialog)).not_to_have_attribute("open", "")
 

@@ -74,8 +74,12 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
     assert isinstance(move, Pair)
     first, second = move.cards
     other = next(c for c in game.position.available() if c[0] != first[0])
+    # A mouse player is told to click, not to tap (issue 22 (7)).
+    expect(page.locator("#status")).to_have_text(
+        "Click two available cards of the same rank to remove them.")
     page.click(f'[data-card="{first}"]')
     expect(page.locator(f'[data-card="{first}"]')).to_have_attribute("data-selected", "")
+    expect(page.locator("#status")).to_contain_text(": now click another card of the same rank.")
     page.click(f'[data-card="{other}"]')
     expect(page.locator("[data-selected]")).to_have_attribute("data-card", other)
     page.click(f'[data-card="{first}"]')

@@ -66,6 +66,14 @@ def expect_position(page: Page, variant: str, deal: int, moves: list[Move]) -> N
     assert replay_cards(page) == face_up(game_after(variant, deal, moves))
 
 
+LAST_MOVE_IN_LIST = """() => {
+  const list = document.getElementById("replay-moves").getBoundingClientRect();
+  const last = document.querySelector('#replay-moves [aria-current="step"]')
+    .getBoundingClientRect();
+  return last.top >= list.top - 1 && last.bottom <= list.bottom + 1;
+}"""
+"""Whether the current move's button is in view inside the list of moves."""
+
 BROKEN_LINKS = (
     ("?variant=standard&deal=9&moves=1CPx", "move 2 has only one card"),
     ("?variant=standard&deal=9&moves=2CP", "this version of the game does not know"),
@@ -138,6 +146,9 @@ def test_broken_links_are_reported_and_change_nothing_then_a_replay_plays(
     expect_position(page, "standard", deal, line[:1])
     page.keyboard.press("End")
     expect_position(page, "standard", deal, line)
+    # End scrolls the list of moves to the last one, not the page (issue 22 (8)).
+    assert page.evaluate("() => scrollY") == 0
+    assert page.evaluate(LAST_MOVE_IN_LIST)
     expect(page.locator("#replay-result")).to_have_text(
         "The game was won: every card is paired off."
     )
@@ -316,3 +327,31 @@ def test_replay_screenshots(page: Page, wait_ready, tmp_path: Path) -> None:
         )
         assert overflow <= 0, f"{width}x{height}: the replay is wider than the screen"
         page.screenshot(path=str(folder / f"replay-{width}x{height}.png"), full_page=True)
+
+
+def test_a_replay_on_a_touch_phone(site_context, base_url, wait_ready) -> None:
+    """Issue 22 (8), on a touch screen: "More" sits beside the title, not alone in an empty
+    row; Next, given the focus on opening, shows no focus ring, nor after a tap; and the Keys
+    panel and the replay's keys line are not offered (no keyboard to speak of)."""
+    context = site_context(base_url, has_touch=True, is_mobile=True,
+                           viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    deal, line = find_winnable("standard")
+    game = Game("standard", deal)
+    for move in line[:6]:
+        game.push(move)
+    open_game(page, wait_ready, "?" + record_query(Record(game.variant, deal, tuple(game.moves))))
+    expect(page.locator("#replay")).to_be_visible()
+    title = page.locator("h1").bounding_box()
+    more = page.locator("#controls [data-menu]").bounding_box()
+    assert title and more and more["y"] < title["y"] + title["height"], (title, more)
+    next_button = page.locator('[data-replay-command="next"]')
+    expect(next_button).to_be_focused()
+    assert not next_button.evaluate("b => b.matches(':focus-visible')")
+    next_button.tap()
+    expect(page.locator("body")).to_have_attribute("data-replay-cursor", "1")
+    assert not next_button.evaluate("b => b.matches(':focus-visible')")
+    expect(page.locator(".replay-keys")).to_be_hidden()
+    page.locator("#controls [data-menu]").tap()
+    expect(page.locator('#controls [data-action="settings"]')).to_be_visible()
+    expect(page.locator('#controls [data-action="keys"]')).to_be_hidden()

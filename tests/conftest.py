@@ -10,7 +10,13 @@ import pytest  # noqa: E402
 @pytest.fixture
 def german() -> Iterator[None]:
     """The page's words in German for one test (the catalogs compiled first), English after."""
-    import locales  # scripts/locales.py, on the path the tests set
+    import sys
+    from pathlib import Path
+
+    scripts = str(Path(__file__).resolve().parent.parent / "scripts")
+    if scripts not in sys.path:  # scripts/locales.py (a test module may have put it there)
+        sys.path.insert(0, scripts)
+    import locales
 
     from nestor_web.view import i18n
 

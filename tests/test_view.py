@@ -551,3 +551,30 @@ def test_strict_turned_card_is_drawn_face_up_until_the_next_move():
     assert board_view(session).turned is None
     session.game.undo()
     assert board_view(session).turned is not None  # undo brings the turn back, and its card
+
+
+ADVICE = {
+    "en": {"touch": ("Tap two available cards", ": now tap another card"),
+           "mouse": ("Click two available cards", ": now click another card"),
+           "keyboard": ("Choose two available cards", ": now choose another card")},
+    "de": {"touch": ("Tippe zwei freie Karten", "gewählt: Tippe jetzt"),
+           "mouse": ("Klicke zwei freie Karten", "gewählt: Klicke jetzt"),
+           "keyboard": ("Wähle zwei freie Karten", "gewählt: Wähle jetzt")},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("pointer", ["touch", "mouse", "keyboard"])
+def test_the_advice_is_worded_for_the_way_the_player_points(
+    pointer: str, language: str, request: pytest.FixtureRequest
+) -> None:
+    """Issue 22 (7): a mouse player was told to tap. The status line's advice follows
+    :attr:`Session.pointer` (the browser sets it from each press), in both languages."""
+    if language == "de":
+        request.getfixturevalue("german")
+    first, then = ADVICE[language][pointer]
+    session = session_for("standard", 42)
+    session.pointer = pointer
+    assert board_view(session).status.startswith(first)
+    assert session.tap(list(session.game.position.available())[3])
+    assert then in board_view(session).status

@@ -97,6 +97,9 @@ class Session(DealCommands, SolverCommands):
             ``time.monotonic``, which a change of the computer's clock does not move).
         today: the player's local date (the daily deal's).
         daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
+        pointer: how the player last pointed at a card: ``"touch"`` (the default),
+            ``"mouse"`` (a pen too) or ``"keyboard"``; the browser sets it (from the screen's
+            kind at start-up, then from each press), the view words its advice by it.
     """
 
     def __init__(
@@ -133,6 +136,7 @@ class Session(DealCommands, SolverCommands):
         self._analysis: tuple[Position, Solution] | None = None
         self._kept = Kept(self, shelf or NoShelf())  # the game left, and the shelf
         self.visible = True
+        self.pointer = "touch"
         self._timer = Timer()
         self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
 

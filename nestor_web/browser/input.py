@@ -29,6 +29,9 @@ class Commands(DragCommands, Protocol):
     def setting(self, name: str, value: object) -> None:
         """A settings control changed."""
 
+    def pointer_used(self, kind: str) -> None:
+        """A press with ``kind`` (``"mouse"``, ``"pen"``, ``"touch"`` or ``"keyboard"``)."""
+
     def key_focus(self, step: int) -> None:
         """Arrow keys: move the focus between available cards."""
 
@@ -59,6 +62,8 @@ class Input:
             self._listen(document.getElementById(name), kind, handler)
         self._listen(window, "popstate", lambda _event: commands.address_changed())
         self._listen(document, "keydown", self.on_key)
+        # The words of the advice follow the way the player points (before the press's click).
+        self._listen(document, "pointerdown", lambda e: commands.pointer_used(str(e.pointerType)))
         self.drag = Drag(document.getElementById("board"), commands)
 
     def _listen(self, target: Any, kind: str, handler: Any) -> None:
@@ -114,6 +119,8 @@ class Input:
                 self.commands.action("keys")
                 event.preventDefault()
             return
+        if key in NAVIGATION or (key in ("Enter", " ") and tag == "button"):
+            self.commands.pointer_used("keyboard")
         if key in NAVIGATION:
             self.commands.key_focus(-1 if key in BACK_KEYS else 1)
             event.preventDefault()

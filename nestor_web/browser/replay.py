@@ -103,7 +103,10 @@ class ReplayMode:
         self.draw()
         focus = document.querySelector('#replay [data-replay-command="next"]')
         if not missing(focus):
-            focus.focus()
+            # Its ring only where a keyboard is likely: on a touch screen it stayed on Next
+            # through every tap (issue 22 (8)); a key pressed later shows it.
+            fine = bool(window.matchMedia("(any-pointer: fine)").matches)
+            focus.focus(window.Object.fromEntries([["focusVisible", fine]]))
 
     def leave(self, push: bool = True) -> None:
         """Back to the game in play; with ``push`` the address becomes its deal's (a new
@@ -160,7 +163,7 @@ class ReplayMode:
             self._drawn_moves = items
             current = document.querySelector('#replay-moves [aria-current="step"]')
             if not missing(current):
-                current.scrollIntoView(window.Object.fromEntries([["block", "nearest"]]))
+                _scroll_into_list(document.getElementById("replay-moves"), current)
         for command, enabled in (
             ("first", view.cursor > 0), ("previous", view.cursor > 0),
             ("next", view.cursor < view.length), ("last", view.cursor < view.length),
@@ -273,3 +276,12 @@ class ReplayMode:
             field.focus()
             field.select()
 
+
+def _scroll_into_list(box: Any, item: Any) -> None:
+    """Scroll the list ``box`` (only it) so that its ``item`` is in view: ``scrollIntoView``
+    scrolled the page too, so End moved the whole page on a desktop (issue 22 (8))."""
+    outer, inner = box.getBoundingClientRect(), item.getBoundingClientRect()
+    if inner.top < outer.top:
+        box.scrollTop -= outer.top - inner.top
+    elif inner.bottom > outer.bottom:
+        box.scrollTop += inner.bottom - outer.bottom

@@ -104,6 +104,8 @@ class App:
             today=local_today,
         )
         self.session = session
+        # Until the first press: a screen with a mouse or a trackpad is clicked, else tapped.
+        session.pointer = "mouse" if window.matchMedia("(any-pointer: fine)").matches else "touch"
         for trouble in (problem, replay_problem):
             if trouble is not None:
                 session.notice(trouble)
@@ -277,6 +279,12 @@ class App:
 
         self.run(command)
         return played[0]
+
+    def pointer_used(self, kind: str) -> None:
+        """The player pressed with ``kind`` (a ``pointerType``: ``"mouse"``, ``"pen"``,
+        ``"touch"``; or ``"keyboard"``): the advice on the status line says so from the next
+        draw on (the press's own command draws it)."""
+        self.session.pointer = {"pen": "mouse", "": "mouse"}.get(kind, kind)
 
     def key_focus(self, step: int) -> None:
         """Arrow keys."""

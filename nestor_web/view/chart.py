@@ -122,7 +122,7 @@ def chart_svg(
         f'aria-label="{_text(summary)}" font-family="system-ui, sans-serif" '
         f'font-size="{font}">',
         f"<title>{_text(summary)}</title>",
-        f'<rect width="{width}" height="{height}" rx="4" fill="{_PAPER}"/>',
+        f'<rect class="paper" width="{width}" height="{height}" rx="4" fill="{_PAPER}"/>',
     ]
     # Scale of the win rate: 0 %, 50 %, 100 %.
     for frac in (0.0, 0.5, 1.0):
@@ -155,7 +155,7 @@ def chart_svg(
             h = bars_h * _BAR_HEIGHT[s.result]
             bar_w = min(max(slot - gap, 0.5), 16.0)
             out.append(
-                f'<rect x="{_n(x + (slot - bar_w) / 2)}" y="{_n(bottom - h)}" '
+                f'<rect class="{s.result}" x="{_n(x + (slot - bar_w) / 2)}" y="{_n(bottom - h)}" '
                 f'width="{_n(bar_w)}" height="{_n(h)}" '
                 f'fill="{CHART_COLOURS[s.result]}">'
                 f"<title>{_text(f'{s.variant} {s.deal}: {words[s.result]}')}</title></rect>"
@@ -165,11 +165,12 @@ def chart_svg(
             points.append((x + slot / 2, rate_bottom - rate * (rate_bottom - top)))
         path = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
         out.append(
-            f'<polyline points="{path}" fill="none" stroke="{_RATE}" stroke-width="2" '
+            f'<polyline class="rate" points="{path}" fill="none" stroke="{_RATE}" '
+            'stroke-width="2" '
             'stroke-linejoin="round"/>'
         )
         lx, ly = points[-1]
-        out.append(f'<circle cx="{_n(lx)}" cy="{_n(ly)}" r="2.5" fill="{_RATE}"/>')
+        out.append(f'<circle class="rate" cx="{_n(lx)}" cy="{_n(ly)}" r="2.5" fill="{_RATE}"/>')
     # Legend: swatches as tall as the bars they stand for, then the rate line;
     # smaller type when the words would not fit the width.
     def advance(word: str, size: float) -> float:
@@ -185,7 +186,8 @@ def chart_svg(
     for result in RESULTS:
         h = 0.2 * size + 0.8 * size * _BAR_HEIGHT[result]
         out.append(
-            f'<rect x="{_n(x)}" y="{_n(base - h)}" width="{_n(0.6 * size)}" height="{_n(h)}" '
+            f'<rect class="{result}" x="{_n(x)}" y="{_n(base - h)}" width="{_n(0.6 * size)}" '
+            f'height="{_n(h)}" '
             f'fill="{CHART_COLOURS[result]}"/>'
         )
         out.append(
@@ -194,7 +196,7 @@ def chart_svg(
         )
         x += advance(words[result], size)
     out.append(
-        f'<line x1="{_n(x)}" y1="{_n(base - 0.4 * size)}" x2="{_n(x + 1.2 * size)}" '
+        f'<line class="rate" x1="{_n(x)}" y1="{_n(base - 0.4 * size)}" x2="{_n(x + 1.2 * size)}" '
         f'y2="{_n(base - 0.4 * size)}" stroke="{_RATE}" stroke-width="2"/>'
     )
     out.append(

@@ -57,7 +57,9 @@ TEXTS: dict[str, str] = {
     # removed pairs fly away, a win is celebrated and a dropped card slides back.
     "opt-animations": N_("Animations"),
     "animations-off": N_("Off"),
-    "opt-auto-pair": N_("Tap a card with only one possible partner to remove the pair at once"),
+    "opt-auto-pair": N_(
+        "Remove the pair at once when the card chosen has only one possible partner"
+    ),
     "opt-indicator": N_(
         "After each move, show whether the game can still be won (in Strict: the chance)"
     ),
@@ -162,9 +164,10 @@ RULES: list[tuple[str, str]] = [
     ("h2", N_("Playing")),
     ("p", N_(
         "A card is available when nothing covers it: the lowest card of each column, and the "
-        "reserve cards. Tap one available card, then another available card of the same rank, "
-        "and both leave the game. Removing a column's lowest card frees the one above it. You "
-        "win once all 52 cards are gone, and you lose when no two available cards share a rank."
+        "reserve cards. Choose one available card (tap or click it), then another available "
+        "card of the same rank, and both leave the game. Removing a column's lowest card frees "
+        "the one above it. You win once all 52 cards are gone, and you lose when no two "
+        "available cards share a rank."
     )),
     ("h2", N_("Variants")),
     ("li", N_(

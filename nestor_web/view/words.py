@@ -328,10 +328,29 @@ def status_text(session: Session) -> str:
     if position.can_turn_stock():
         return _("No pair is left: turn the next stock card.")
     if session.selected is not None and session.selected in position.available():
-        return _("Selected the {card}: now tap another card of the same rank.").format(
-            card=card_name(session.selected)
-        )
+        return _selected_words(session.pointer).format(card=card_name(session.selected))
+    return _advice_words(session.pointer)
+
+
+def _advice_words(pointer: str) -> str:
+    """What to do, for the way the player points (:attr:`Session.pointer`): a mouse player
+    is not told to tap (issue 22 (7))."""
+    if pointer == "mouse":
+        return _("Click two available cards of the same rank to remove them.")
+    if pointer == "keyboard":
+        return _("Choose two available cards of the same rank (arrow keys, then Enter) to "
+                 "remove them.")
     return _("Tap two available cards of the same rank to remove them.")
+
+
+def _selected_words(pointer: str) -> str:
+    """After a selection, what to do next (``{card}``: the card selected), for the way the
+    player points."""
+    if pointer == "mouse":
+        return _("Selected the {card}: now click another card of the same rank.")
+    if pointer == "keyboard":
+        return _("Selected the {card}: now choose another card of the same rank.")
+    return _("Selected the {card}: now tap another card of the same rank.")
 
 
 def outcome_text(session: Session) -> str:
