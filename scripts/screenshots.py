@@ -7,7 +7,7 @@ Usage: .venv/bin/python scripts/screenshots.py [--out docs] [--variant standard 
 
 Serves the site on 127.0.0.1 with scripts/serve.py, opens it in Debian's chromium
 (offline: every other host is unresolvable), plays a few pairs with the engine's
-legal moves and writes ``screenshot-phone.png`` (390x844) and
+legal moves and writes ``screenshot-phone.png`` (390x844, dark theme) and
 ``screenshot-desktop.png`` (1280x800); then ``screenshot-drag-phone.png`` (390x844: the
 same game, a card dragged half-way to its partner, held there), ``screenshot-replay-phone.png``
 (390x844: the replay link of those moves, stepped to the third) and
@@ -57,8 +57,10 @@ def main() -> int:
         with sync_playwright() as p:
             browser = chromium.launch(p.chromium)
             for name, (width, height) in SIZES.items():
+                # The phone at night (its dark theme, as the system asks), the desktop by day.
                 page = browser.new_page(viewport={"width": width, "height": height},
-                                        reduced_motion="reduce")
+                                        reduced_motion="reduce",
+                                        color_scheme="dark" if name == "phone" else "light")
                 page.goto(f"{origin}/?variant={args.variant}&deal={args.deal}")
                 page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
                 for move in game.moves:

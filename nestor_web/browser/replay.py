@@ -225,6 +225,12 @@ class ReplayMode:
         target = event.target.closest("[data-replay-command], [data-replay-go], [data-action]")
         if missing(target) or target.disabled:
             return
+        if int(event.detail) > 0 and target.matches(":focus-visible"):
+            # Pressed with a pointer while it showed the ring it had from the replay's opening
+            # (the focus was already there, so the press kept it): the ring goes, as after
+            # any other press (issue 22 (8)).
+            target.blur()
+            target.focus(window.Object.fromEntries([["focusVisible", False]]))
         if target.hasAttribute("data-replay-go"):
             self.go(int(str(target.getAttribute("data-replay-go"))))
         elif target.hasAttribute("data-replay-command"):
