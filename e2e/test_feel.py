@@ -388,6 +388,12 @@ def test_partners_and_the_last_move_are_marked(page: Page, wait_ready) -> None:
     last = page.locator("[data-last-move]")
     expect(last).to_have_count(len(uncovered))
     assert sorted(last.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(uncovered)
+    # A glow around the card, nothing over its face (issue 22 (8): a yellow fill read as the
+    # selection and turned the ten of spades olive).
+    mark = last.first.evaluate(
+        "e => [getComputedStyle(e, '::after').backgroundColor, "
+        "getComputedStyle(e, '::after').boxShadow]")
+    assert mark[0] == "rgba(0, 0, 0, 0)" and mark[1] != "none", mark
     page.locator("[data-available]").first.click()  # a selection is no move: still marked
     expect(last).to_have_count(len(uncovered))
     page.click('[data-action="undo"]')
