@@ -13,6 +13,7 @@ Usage: python scripts/locales.py extract|update|compile|check
 from __future__ import annotations
 
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -84,8 +85,12 @@ def compile_all() -> None:
         with open(po_path(lang), "rb") as f:
             catalog = read_po(f, locale=lang, domain=DOMAIN)
         target = po_path(lang).with_suffix(".mo")
-        with open(target, "wb") as out:
+        # Written aside, then moved into place at once: a test worker compiling it for its
+        # German tests while another reads it (pytest -n) never sees half a catalog.
+        aside = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+        with open(aside, "wb") as out:
             write_mo(out, catalog)
+        os.replace(aside, target)
         print(f"compiled {target.relative_to(ROOT)} ({len(catalog)} messages)")
 
 

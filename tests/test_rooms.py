@@ -28,6 +28,9 @@ ALLOWED = {
         "nestor", "nestor_web.app", "nestor_web.storage", "nestor_web.view",
         "nestor_web.browser",
     },
+    # python -m nestor_web: the command line reads the storage's formats (issue 23), never
+    # the view's words or the browser.
+    "nestor_web.__main__": {"nestor", "nestor_web.app", "nestor_web.storage"},
 }
 """For each room, the rooms its modules may import."""
 

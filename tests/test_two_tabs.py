@@ -196,3 +196,22 @@ def test_unreadable_statistics_from_the_other_tab_are_set_aside_and_replaced_by_
     tab_a.new_deal("standard")
     pair(tab_a)
     assert stored_summary(store) == (2, 1, 1)  # A's statistics replaced it, nothing lost
+
+
+def test_a_setting_changed_in_one_tab_is_taken_by_the_other_and_not_written_back() -> None:
+    """Another tab's settings come in (a change there, or a backup restored there): before,
+    the other tab forgot what it had written and its next save wrote its own older settings
+    back over them."""
+    store = SharedStore()
+    tab_a = Page(store, "?variant=standard&deal=1", random.Random(0))
+    tab_b = Page(store.tab(), "?variant=standard&deal=2", random.Random(1))
+    assert tab_a.set_setting("theme", "dark")
+    tab_b.receive()
+    assert tab_b.session.settings.theme == "dark"
+    pair(tab_b)  # a save of tab B's
+    assert json.loads(store.data["nestor.settings"])["theme"] == "dark"
+    assert tab_b.set_setting("sounds", True)  # and its own change keeps tab A's
+    saved = json.loads(store.data["nestor.settings"])
+    assert (saved["theme"], saved["sounds"]) == ("dark", True)
+    tab_a.receive()
+    assert (tab_a.session.settings.theme, tab_a.session.settings.sounds) == ("dark", True)

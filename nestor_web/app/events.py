@@ -160,8 +160,53 @@ class FromOtherTab:
     what: str
 
 
+@dataclass(frozen=True)
+class ProgressSummary:
+    """What a backup of the player's progress holds, or what is held here after a restore
+    (:mod:`nestor_web.app.backup`), as the page shows it before asking merge or replace.
+
+    Attributes:
+        games: games played, all variants summed.
+        won: games won (clean or with help), all variants summed.
+        daily_won: dates whose daily deal was won (of those kept).
+        in_progress: games in progress: the game in play if it has a move in effect and has
+            not ended, and each game of the archive of games left in progress.
+    """
+
+    games: int
+    won: int
+    daily_won: int
+    in_progress: int
+
+    def to_json(self) -> dict[str, int]:
+        """``{"games", "won", "daily_won", "in_progress"}`` (what ``python -m nestor_web
+        progress FILE --json`` prints)."""
+        return {
+            "games": self.games, "won": self.won, "daily_won": self.daily_won,
+            "in_progress": self.in_progress,
+        }
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A backup of the player's progress was restored
+    (:meth:`~nestor_web.storage.manager.StorageManager.restore`).
+
+    Attributes:
+        mode: ``"merge"`` (united with what was here) or ``"replace"`` (what was here was
+            replaced, and kept to bring back).
+        summary: what is held here now.
+        changed: anything changed (``False``: a merge of a backup that brought nothing new,
+            such as the same file imported twice).
+    """
+
+    mode: str
+    summary: ProgressSummary
+    changed: bool
+
+
 Event = (
     Selected | Moved | TookBack | WentBack | DealChanged | DailyOpened | HintShown | SettingChanged
-    | Noticed | FromOtherTab | TimerChanged | SolverBusy
+    | Noticed | FromOtherTab | TimerChanged | SolverBusy | Restored
 )
 """Anything a command reports."""

@@ -43,6 +43,7 @@ from nestor.daily import is_daily_deal
 
 from .deals import DealCommands
 from .events import (
+    DealChanged,
     Event,
     FromOtherTab,
     Moved,
@@ -386,6 +387,51 @@ class Session(DealCommands, SolverCommands):
             return ()
         self.stats_changes += 1
         return (FromOtherTab("stats"),)
+
+    def take_progress(
+        self,
+        stats: Stats,
+        settings: Settings | None = None,
+        saved: SavedGame | None = None,
+        replacing: bool = False,
+    ) -> tuple[Event, ...]:
+        """A backup was restored (the storage manager's
+        :meth:`~nestor_web.storage.manager.StorageManager.restore` works out what, by
+        :mod:`~nestor_web.app.backup`'s rules): ``stats`` become the statistics, ``settings``
+        (if given) the settings, and ``saved`` (if given and not the game in play as it is)
+        the game in play. The session keeps the objects given: pass copies.
+
+        ``replacing``: what was here was replaced (and kept apart by the storage manager):
+        the game left (:attr:`left`), waiting for Undo, is dropped, not settled. Else a
+        game with moves coming into play settles it, as :meth:`adopt` does.
+
+        Returns a :class:`~nestor_web.app.events.DealChanged` if the game in play changed,
+        and a :class:`~nestor_web.app.events.SettingChanged` for each setting that changed.
+        """
+        events: list[Event] = []
+        self.solving = False
+        if replacing:
+            self._kept.left = None
+        if saved is not None and (
+            saved.key, saved.game.all_moves, saved.game.cursor, saved.help, saved.elapsed_ms
+        ) != (self.key, self.game.all_moves, self.game.cursor, self.help, self._timer.ms):
+            if not replacing and saved.game.all_moves:
+                self._kept.settle()
+            self._bring(saved)
+            self._mark_daily(None)
+            events.append(DealChanged(*self.key, resumed=saved.game.cursor > 0))
+        self.stats = stats
+        self.stats_changes += 1
+        self.stats.claim(*self.key)
+        if settings is not None:
+            for name in Settings.names():
+                value = getattr(settings, name)
+                if name == "language" and value is None:
+                    continue  # a backup without a language keeps the page's
+                if getattr(self.settings, name) != value:
+                    setattr(self.settings, name, value)
+                    events.append(SettingChanged(name))
+        return tuple(events)
 
     def set_visible(self, visible: bool) -> tuple[Event, ...]:
         """The page was hidden (``False``) or shown again: the timer stops or goes on."""

@@ -16,10 +16,12 @@ STATS_KEY = "nestor.stats"
 ARCHIVE_KEY = "nestor.archive"
 BOARD_KEY = "nestor.board"
 DIVERGED_KEY = "nestor.diverged"
+REPLACED_KEY = "nestor.replaced"
+"""The progress a restore replaced, as a backup file (:mod:`.progress`), to bring back."""
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
-KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY)
+KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY, REPLACED_KEY)
 """Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
 
 NOT_DURABLE = (BOARD_KEY,)
@@ -91,6 +93,6 @@ def refusal_name(exc: Exception) -> str:
 
 __all__ = [
     "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "KEYS", "LOST", "NOT_DURABLE",
-    "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore",
-    "StoreRefused", "refusal_name",
+    "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore",
+    "MemoryStore", "StoreRefused", "refusal_name",
 ]

@@ -18,9 +18,14 @@ when the browser refuses storage). The keys, all JSON text:
                            before; a whole archive set aside before is kept under ``""``)
 ``nestor.seq``             the sequence number of the last save (:mod:`.durable`)
 ``nestor.diverged``        lines of play of a deal that two tabs played at once and that
-                           could not be joined into one game (:func:`.lines.join`): a JSON
-                           list of saved-game texts, oldest first, at most
+                           could not be joined into one game (:func:`.lines.join`), or that
+                           a restored backup could not join (:mod:`nestor_web.app.backup`):
+                           a JSON list of saved-game texts, oldest first, at most
                            :data:`ARCHIVE_SIZE` (kept so no move is lost; not shown)
+``nestor.replaced``        the progress a restore that replaced it took the place of, as a
+                           backup file (:mod:`.progress`), to bring it back
+                           (:meth:`StorageManager.replaced_progress`, restored like any
+                           backup); written by :meth:`StorageManager.restore` only
 ``nestor.probe``           ``1``, written at start-up by the browser's store, not by this
                            manager (:func:`nestor_web.browser.local_storage.open_store`), to
                            learn whether the browser lets the game save; never read, and not
@@ -70,6 +75,11 @@ saves again, which the storage event makes sure of. A lock would not make localS
 coherent anyway: Chromium hands each tab's renderer a cached copy, updated with the
 storage event.
 
+A backup of the player's progress (:mod:`.progress`, issue 23) is made from what this page
+holds (:meth:`StorageManager.export_progress`) and brought in by
+:meth:`StorageManager.restore`, merged or replacing, as one save (one sequence number, one
+write of the durable copy); other tabs take it in as any other save.
+
 The keys and the store's protocol are in :mod:`.keys`; the archive of games left in
 progress (:meth:`StorageManager.take`) is :class:`.archive.Archive`'s part of the manager,
 following other tabs :class:`.tabs.TabSync`'s.
@@ -81,12 +91,12 @@ import random
 import time
 from collections.abc import Callable
 from datetime import date
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from nestor import NestorError
 
-from ..app.events import Problem
-from ..app.session import Session
+from ..app.events import Event, Problem, Restored
+from ..app.session import SavedGame, Session
 from ..app.settings import Settings
 from ..app.statistics import Stats
 from ..app.url import parse_query
@@ -107,6 +117,7 @@ from .keys import (
     KEYS,
     LOST,
     NOT_DURABLE,
+    REPLACED_KEY,
     SAVE_KEY,
     SETTINGS_KEY,
     STATS_KEY,
@@ -118,6 +129,10 @@ from .keys import (
 )
 from .stats_codec import stats_from_text, stats_to_text
 from .tabs import TabSync
+
+if TYPE_CHECKING:  # read at a restore, not at start-up
+    from ..app.backup import Parts
+    from .progress import Progress
 
 T = TypeVar("T")
 
@@ -134,6 +149,22 @@ _DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
 }
 """How start-up reads each value it may take from the durable copy (to tell a readable one),
 and the problem's code for that value when it is unreadable."""
+
+
+def _or_none(text: str) -> SavedGame | None:
+    """The saved game of ``text``, or ``None`` if it cannot be read."""
+    try:
+        return game_from_text(text)
+    except NestorError:
+        return None
+
+
+def _texts(parts: Parts) -> tuple[str, ...]:
+    """What ``parts`` would store, as texts (two parts that store the same are the same)."""
+    from .progress import values_from_parts
+
+    values = values_from_parts(parts)
+    return tuple(values.get(key, "") for key in (SAVE_KEY, STATS_KEY, ARCHIVE_KEY, SETTINGS_KEY))
 
 
 def _readable(decode: Callable[[str], object], text: str) -> bool:
@@ -189,6 +220,7 @@ class StorageManager(Archive, TabSync):
         self._own_game: str | None = None  # the game text this tab saved (or adopted) last
         self._stats_stale = False  # another tab wrote the statistics: merge before saving
         self._game_stale = False  # another tab wrote the game slot: follow() looks at it
+        self._settings_stale = False  # another tab wrote the settings: follow() takes them
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._bad_archive: str | None = None  # an unreadable archive already reported
         self._seq = seq_of(store.get(SEQ_KEY))
@@ -399,6 +431,123 @@ class StorageManager(Archive, TabSync):
         nodes, counters = draw()
         if self._write(BOARD_KEY, board_to_text(game, language, nodes, counters)):
             self._board_of = (game, language)
+
+    # ---- backups of the player's progress ---------------------------------------------
+
+    def held_parts(self, session: Session) -> Parts:
+        """The player's progress held here (what a backup of this page holds): the session's
+        statistics (with what another tab saved merged in first), its game in play and
+        settings, and the games left in progress: the archive's that can be read, a game of
+        another deal that another tab left in the game slot (the next save would archive it)
+        and the game left for Undo, if in progress."""
+        from ..app.backup import Parts, copy_settings, in_progress, unite
+
+        self._follow_stats(session)
+        played = session.saved()
+        left = session.left
+        if left is not None and left.key == played.key and in_progress(left):
+            played = unite(played, left)[0]  # restarted: the moves Undo brings back count
+        games: dict[tuple[str, int], SavedGame] = {}
+        found: list[SavedGame] = []
+        for text in self._archive().values():
+            saved = _or_none(text)
+            if saved is not None:
+                found.append(saved)
+        slot = self._slot[0] if self._slot is not None else None
+        for extra in (_or_none(slot) if slot is not None else None, session.left):
+            if extra is not None:
+                found.append(extra)
+        for saved in found:
+            if saved.key == played.key or not in_progress(saved):
+                continue
+            known = games.pop(saved.key, None)
+            games[saved.key] = saved if known is None else unite(known, saved)[0]
+        archive = tuple(games.values())[-ARCHIVE_SIZE:]
+        return Parts(session.stats.copy(), played, archive, copy_settings(session.settings))
+
+    def export_progress(self, session: Session) -> str:
+        """The backup file of the progress held here (:meth:`held_parts`), dated the
+        session's today (:func:`.progress.progress_text`; its name:
+        :func:`.progress.backup_name`, its code: :func:`.progress.progress_to_code`)."""
+        from .progress import progress_text
+
+        return progress_text(self.held_parts(session), session.today())
+
+    def replaced_progress(self) -> Progress | None:
+        """The progress the last restore that replaced (``nestor.replaced``) took the place
+        of, to restore again (:meth:`restore`), or ``None`` if there is none (or it cannot be
+        read)."""
+        from .progress import ProgressError, read_progress
+
+        text = self._get(REPLACED_KEY)
+        if text is None:
+            return None
+        try:
+            return read_progress(text)
+        except ProgressError:
+            return None
+
+    def restore(self, session: Session, progress: Progress, mode: str) -> tuple[Event, ...]:
+        """Bring a backup in (read by :func:`.progress.read_progress`): ``mode`` ``"merge"``
+        unites it with the progress held here, ``"replace"`` takes it instead, keeping what
+        it replaced under ``nestor.replaced`` (a backup file: :meth:`replaced_progress`
+        restores it again). The rules are :mod:`nestor_web.app.backup`'s.
+
+        Everything is written at once, as one save (one sequence number, one write of the
+        durable copy), and the session takes it in (its statistics, settings and game in
+        play). Other tabs take it in as any save: they merge the statistics (after a
+        replace, marked reset later than theirs, they take them instead of their own) and
+        show the game if it is of their deal and played on from theirs. A merge that brings
+        nothing new writes nothing.
+
+        Returns the session's events (the game in play or a setting changed) and a
+        :class:`~nestor_web.app.events.Restored`; the page draws them.
+
+        Raises:
+            ValueError: ``mode`` is neither ``"merge"`` nor ``"replace"`` (nothing changes).
+        """
+        from ..app.backup import copy_game, copy_settings, merge_parts, replace_parts
+        from .progress import archive_text, progress_text
+
+        if mode not in ("merge", "replace"):
+            raise ValueError(f"no restore mode {mode!r}: 'merge' or 'replace'")
+        here = self.held_parts(session)
+        before = _texts(here)
+        diverged: tuple[SavedGame, ...] = ()
+        if mode == "merge":
+            merged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
+            result, diverged = merged.parts, merged.diverged
+        else:
+            result = replace_parts(here, progress.parts, session.clock())
+        after = _texts(result)
+        changed = after != before or bool(diverged)
+        events: tuple[Event, ...] = ()
+        if changed:
+            game = result.game if after[0] != before[0] else None  # (None: the same game)
+            events = session.take_progress(
+                result.stats.copy(), copy_settings(result.settings),
+                None if game is None else copy_game(game), replacing=mode == "replace",
+            )
+            if mode == "replace":
+                self._write(REPLACED_KEY, progress_text(here, session.today()))
+            game_text = game_to_text(session.saved())
+            for key, text in (
+                (SAVE_KEY, game_text), (ARCHIVE_KEY, archive_text(result.archive)),
+                (SETTINGS_KEY, settings_to_text(session.settings)),
+                (STATS_KEY, stats_to_text(session.stats)),
+            ):
+                if self._get(key) != text:  # (a key that other tabs hear only if it changed)
+                    self._write(key, text)
+                else:
+                    self._written[key] = text
+            self._own_game = game_text
+            self._slot = (game_text, session.key)
+            self._stats_saved = session.stats_changes
+            for line in diverged:
+                self._keep_diverged(game_to_text(line))
+            self._commit()
+        summary = self.held_parts(session).summary()
+        return (*events, Restored(mode, summary, changed))
 
     def take_problems(self) -> list[Problem]:
         """The problems reported since the last call (and forget them)."""

@@ -114,6 +114,19 @@ def stats_from_text(text: str) -> Stats:
             each other or the deals and history, a daily date listed twice or a best
             daily streak shorter than the dates it holds in a row).
     """
+    return Stats.restore(stats_data_from_text(text))
+
+
+def stats_data_from_text(text: str) -> StatsData:
+    """The values of statistics text, each checked one by one (type and range), before
+    :meth:`Stats.restore` checks what ties them together (:func:`stats_from_text` is the
+    two steps; a reader that tells the two kinds of refusal apart calls them one by one).
+
+    Raises:
+        NestorError: not JSON (or nested too deep), not an object, an unknown version, a
+            missing part, a value of the wrong type or out of range, or (version 1) more
+            than one unsettled game.
+    """
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
     if isinstance(version, bool) or version not in READ_VERSIONS:
@@ -124,10 +137,10 @@ def stats_from_text(text: str) -> Stats:
     if version == 1:
         if sum(1 for e in deals if e.state == "playing") > 1:
             raise NestorError("more than one game is unsettled in 'deals'")
-        return Stats.restore(StatsData(counts, deals, history))
+        return StatsData(counts, deals, history)
     resets = _read_resets(_part(data, "resets", dict))
     daily = DailyRecord() if version == 2 else _read_daily(_part(data, "daily", dict))
-    return Stats.restore(StatsData(counts, deals, history, resets, daily))
+    return StatsData(counts, deals, history, resets, daily)
 
 
 # ---- one value at a time -----------------------------------------------------------------

@@ -17,9 +17,17 @@ from nestor.jsontext import loads
 from ..app.events import Event
 from ..app.lines import descends, join
 from ..app.session import Session
-from .codecs import game_from_text, game_to_text
+from .codecs import game_from_text, game_to_text, settings_from_text
 from .durable import SEQ_KEY, seq_of
-from .keys import ARCHIVE_SIZE, DIVERGED_KEY, SAVE_KEY, STATS_KEY, UNREADABLE, KeyValueStore
+from .keys import (
+    ARCHIVE_SIZE,
+    DIVERGED_KEY,
+    SAVE_KEY,
+    SETTINGS_KEY,
+    STATS_KEY,
+    UNREADABLE,
+    KeyValueStore,
+)
 from .stats_codec import stats_from_text
 
 
@@ -39,6 +47,7 @@ class TabSync:
     _own_game: str | None  # the game text this tab saved (or adopted) last
     _stats_stale: bool  # another tab wrote the statistics: merge before saving
     _game_stale: bool  # another tab wrote the game slot: follow() looks at it
+    _settings_stale: bool  # another tab wrote the settings: follow() takes them
     _seen: int  # the highest sequence number this tab wrote or took in
 
     if TYPE_CHECKING:  # the manager's (nestor_web.storage.manager.StorageManager)
@@ -60,6 +69,8 @@ class TabSync:
             self._stats_stale = True
         if key in (None, SAVE_KEY):
             self._game_stale = True
+        if key in (None, SETTINGS_KEY):
+            self._settings_stale = True
 
     def catch_up(self, session: Session) -> tuple[Event, ...]:
         """Before a command: if another tab saved since this tab last saved or heard (its
@@ -70,6 +81,7 @@ class TabSync:
             return ()
         self.changed_elsewhere(STATS_KEY)
         self.changed_elsewhere(SAVE_KEY)
+        self.changed_elsewhere(SETTINGS_KEY)
         return self.follow(session)
 
     def follow(self, session: Session) -> tuple[Event, ...]:
@@ -78,11 +90,36 @@ class TabSync:
         (joined with this tab's if both played on; see :mod:`.manager`'s docstring). Returns
         what happened (draw it)."""
         self._seen = max(self._seen, seq_of(self.store.get(SEQ_KEY)))
-        events = self._follow_stats(session)
+        events = self._follow_stats(session) + self._follow_settings(session)
         if self._game_stale:
             self._game_stale = False
             events += self._follow_game(session)
         return events
+
+    def _follow_settings(self, session: Session) -> tuple[Event, ...]:
+        """The settings another tab wrote (a change there, or a restored backup's): this tab
+        takes them, so its next save does not write its own older ones back. Unreadable
+        ones are left to this tab's next save."""
+        if not self._settings_stale:
+            return ()
+        self._settings_stale = False
+        text = self.store.get(SETTINGS_KEY)
+        if text is None:
+            return ()
+        try:
+            theirs = settings_from_text(text)
+        except NestorError:
+            return ()
+        events: list[Event] = []
+        for name in type(theirs).names():
+            value = getattr(theirs, name)
+            if value != getattr(session.settings, name):
+                try:
+                    events += session.set_setting(name, value)
+                except NestorError:
+                    continue  # (not a value a setting can take: this tab keeps its own)
+        self._written[SETTINGS_KEY] = text
+        return tuple(events)
 
     def _follow_game(self, session: Session) -> tuple[Event, ...]:
         """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""

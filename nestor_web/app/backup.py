@@ -1,0 +1,274 @@
+"""A backup of the player's progress merged with what is here, or replacing it: the rules.
+
+What a backup holds (:class:`Parts`): the statistics (with each deal's result, the history,
+the streaks and the daily record), the game in play, the games left in progress (the
+archive) and the settings. The file it is written in is :mod:`nestor_web.storage.progress`;
+this module knows no format, no key and no word.
+
+Merging (:func:`merge_parts`) is a union, so merging the same backup twice, or a device's own
+backup, changes nothing:
+
+* the statistics: the union of the two tabs' merge (:meth:`Stats.merge`: each deal's result
+  once, a loss taken back stays taken back, the dates won of the daily deal united), of all
+  the records of both, whatever either reset before: the backup's reset times are taken as
+  this device's, so a reset on either side hides nothing the player chose to bring in;
+* the games in progress: by deal, the game in play and the archive of both. Of one deal, the
+  line that holds the other's whole record (moves in effect and those kept for Redo) is kept;
+  when neither does (the deal was played on both devices from one position), the two are
+  joined as two tabs' lines are (:func:`.lines.join`), and a line that is not whole in the
+  joined game is handed back in :attr:`Merged.diverged`, to be kept (no move is lost). The
+  help used is the larger of each count, the time the longer. The deal in play here stays in
+  play, unless no move was made in it and the backup's game in play is in progress: then
+  that one comes into play (a new device shows the game the player brought). The backup's
+  other games join the archive before this device's (the oldest first, the first dropped
+  beyond the archive's size);
+* the settings: this device's.
+
+Replacing (:func:`replace_parts`) takes the backup's parts, with its statistics marked reset
+at a time later than any reset either side knows (every variant, and the daily record): so
+another tab, which merges what it hears into its own statistics (:mod:`.statistics.merge`),
+takes the backup's records instead of bringing back the replaced ones, as it does after a
+reset of the statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from nestor import VARIANTS, Game
+
+from .events import ProgressSummary
+from .lines import join
+from .saved import Help, SavedGame
+from .settings import Settings
+from .statistics import DailyRecord, Stats, StatsData
+
+ARCHIVE_LIMIT = 20
+"""Most games a merge keeps in the archive by default (the storage passes its own
+:data:`~nestor_web.storage.keys.ARCHIVE_SIZE`)."""
+
+Key = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The player's progress, as values: what a backup holds, and what is held here.
+
+    The values are not changed by this module's functions (they make new ones); a caller
+    that keeps a ``Parts`` should not change them either (copy a ``Stats`` with
+    :meth:`Stats.copy`).
+
+    Attributes:
+        stats: the statistics.
+        game: the game in play, or ``None`` (a backup of stored values holding none).
+        archive: the games left in progress, oldest first, each of its own deal, none of the
+            deal of ``game``.
+        settings: the settings.
+    """
+
+    stats: Stats
+    game: SavedGame | None
+    archive: tuple[SavedGame, ...]
+    settings: Settings
+
+    def summary(self) -> ProgressSummary:
+        """Games played, won (all variants summed), dates won of the daily deal, games in
+        progress (the game in play if :func:`in_progress`, and the archive's)."""
+        data = self.stats.snapshot()
+        counts = data.counts.values()
+        playing = [g for g in (self.game, *self.archive) if g is not None and in_progress(g)]
+        return ProgressSummary(
+            games=sum(c.played for c in counts),
+            won=sum(c.won + c.won_with_help for c in counts),
+            daily_won=len(data.daily.won),
+            in_progress=len({g.key for g in playing}),
+        )
+
+
+@dataclass(frozen=True)
+class Merged:
+    """What :func:`merge_parts` gives.
+
+    Attributes:
+        parts: the united progress.
+        diverged: lines of a deal played on both sides that are not whole in the joined
+            game kept in ``parts`` (to keep apart, so no move is lost); oldest first.
+    """
+
+    parts: Parts
+    diverged: tuple[SavedGame, ...] = ()
+
+
+def in_progress(saved: SavedGame) -> bool:
+    """Whether ``saved`` is a game in progress: a move in effect, and not ended (the games the
+    archive keeps)."""
+    return saved.game.cursor >= 1 and saved.game.position.outcome() is None
+
+
+def holds(line: SavedGame, other: SavedGame) -> bool:
+    """Whether ``line``, of the same deal, holds ``other``'s whole record: its moves in effect
+    and those kept for Redo are the first of ``line``'s."""
+    ahead, behind = line.game.all_moves, other.game.all_moves
+    return line.key == other.key and ahead[: len(behind)] == behind
+
+
+def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGame, ...]]:
+    """One game of a deal from two saves of it: the one that holds the other (:func:`holds`;
+    ``mine`` when each holds the other), else the two joined (:func:`.lines.join`), with the
+    larger of each help count and the longer time.
+
+    Returns:
+        The game, and the lines not whole in it (``()`` unless they were joined).
+
+    Raises:
+        ValueError: the two are of different deals.
+    """
+    if mine.key != theirs.key:
+        raise ValueError(f"{mine.key} and {theirs.key} are different deals")
+    if holds(mine, theirs):
+        base = mine.game
+    elif holds(theirs, mine):
+        base = theirs.game
+    else:
+        joined = SavedGame(join(mine, theirs).saved.game)
+        # A line that holds the joined game (its moves kept for Redo were all the join
+        # dropped) is the joined game with more: it is kept instead.
+        base = next((s.game for s in (mine, theirs) if holds(s, joined)), joined.game)
+    help_ = Help(
+        max(mine.help.hints, theirs.help.hints),
+        max(mine.help.solver_moves, theirs.help.solver_moves),
+        max(mine.help.replayed, theirs.help.replayed),
+        max(mine.help.reviewed, theirs.help.reviewed),
+    )
+    united = SavedGame(base, help_, max(mine.elapsed_ms, theirs.elapsed_ms))
+    left_over = tuple(line for line in (mine, theirs) if not holds(united, line))
+    return united, left_over
+
+
+def united_stats(mine: Stats, theirs: Stats) -> Stats:
+    """``mine`` with every record of ``theirs`` merged in (:meth:`Stats.merge`), whatever
+    either reset: ``theirs`` is read with ``mine``'s reset times, so the merge is the union
+    of both. ``mine`` and ``theirs`` are not changed; this tab's unsettled game stays its own.
+    """
+    if mine == theirs:
+        return mine.copy()  # (a merge of records at one millisecond may order them anew)
+    mine_data = mine.snapshot()
+    aligned = with_resets(theirs, mine_data.resets, mine_data.daily.reset_ms)
+    merged = mine.copy()
+    merged.merge(aligned)
+    return merged
+
+
+def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | None) -> Stats:
+    """A copy of ``stats`` whose reset times are ``resets`` (by variant) and whose daily
+    record was reset at ``daily_reset_ms``; every record kept.
+
+    Raises:
+        NestorError: (never for statistics that keep the rules) as :meth:`Stats.restore`.
+    """
+    data = stats.snapshot()
+    if dict(data.resets) == dict(resets) and data.daily.reset_ms == daily_reset_ms:
+        return stats.copy()
+    daily = DailyRecord(data.daily.won, data.daily.best_streak, daily_reset_ms)
+    return Stats.restore(StatsData(data.counts, data.deals, data.history, dict(resets), daily))
+
+
+def latest_reset(*stats: Stats) -> int:
+    """The latest reset time any of ``stats`` holds (of a variant or the daily record), or
+    -1."""
+    times = [-1]
+    for one in stats:
+        data = one.snapshot()
+        times.extend(data.resets.values())
+        if data.daily.reset_ms is not None:
+            times.append(data.daily.reset_ms)
+    return max(times)
+
+
+def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merged:
+    """``theirs`` (a backup) merged into ``mine`` (what is here): see the module's docstring.
+
+    The archive keeps at most ``limit`` games (the oldest dropped first: the backup's new
+    games come before this device's).
+    """
+    diverged: list[SavedGame] = []
+    game = mine.game
+    here = {g.key: g for g in mine.archive}
+    brought = {g.key: g for g in theirs.archive}
+    if theirs.game is not None:
+        brought.pop(theirs.game.key, None)
+        brought[theirs.game.key] = theirs.game  # their newest: last among theirs
+    if theirs.game is not None and (
+        game is None or not game.game.all_moves and in_progress(theirs.game)
+    ):
+        game = theirs.game  # nothing played here yet: the backup's game comes into play
+        brought.pop(game.key)
+    if game is not None:
+        if game.key in brought:
+            game, left = unite(game, brought.pop(game.key))
+            diverged.extend(left)
+        if game.key in here:  # (not from this module: an archive holding the deal in play)
+            game, left = unite(game, here.pop(game.key))
+            diverged.extend(left)
+    archive: dict[Key, SavedGame] = {}
+    for key, saved in brought.items():
+        if key not in here and in_progress(saved):
+            archive[key] = saved
+    for key, saved in here.items():
+        if key in brought:
+            saved, left = unite(saved, brought[key])
+            diverged.extend(left)
+        archive[key] = saved
+    kept = tuple(archive.values())[-limit:] if limit > 0 else ()
+    stats = united_stats(mine.stats, theirs.stats)
+    return Merged(
+        Parts(stats, game, kept, copy_settings(mine.settings)), tuple(_once(diverged))
+    )
+
+
+def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
+    """``theirs`` (a backup) in place of ``mine`` (what is here): its statistics marked reset
+    (every variant, and the daily record) at ``now_ms`` or later, after every reset either
+    holds, so that older copies of the statistics merged later (another tab's) give way to
+    them. A backup without a game in play leaves ``mine``'s in play; a backup's settings
+    without a language keep ``mine``'s.
+    """
+    marker = max(now_ms, latest_reset(mine.stats, theirs.stats) + 1)
+    stats = with_resets(theirs.stats, dict.fromkeys(VARIANTS, marker), marker)
+    settings = copy_settings(theirs.settings)
+    if settings.language is None:
+        settings.language = mine.settings.language
+    game = theirs.game if theirs.game is not None else mine.game
+    archive = tuple(g for g in theirs.archive if game is None or g.key != game.key)
+    return Parts(stats, game, archive, settings)
+
+
+def copy_game(saved: SavedGame) -> SavedGame:
+    """A copy of ``saved`` whose game changes apart from it (a session plays on the game it
+    is given)."""
+    return SavedGame(Game.from_json(saved.game.to_json()), saved.help, saved.elapsed_ms)
+
+
+def copy_settings(settings: Settings) -> Settings:
+    """A copy of ``settings`` that changes apart from it."""
+    return replace(settings)
+
+
+def _once(lines: Iterable[SavedGame]) -> list[SavedGame]:
+    """``lines`` without repeats (the same deal, moves, cursor and help), in order."""
+    seen: list[tuple[Key, tuple[str, ...], int, Help]] = []
+    out: list[SavedGame] = []
+    for line in lines:
+        mark = (line.key, tuple(str(m) for m in line.game.all_moves), line.game.cursor,
+                line.help)
+        if mark not in seen:
+            seen.append(mark)
+            out.append(line)
+    return out
+
+
+__all__ = [
+    "ARCHIVE_LIMIT", "Merged", "Parts", "copy_game", "copy_settings", "holds", "in_progress",
+    "latest_reset", "merge_parts", "replace_parts", "unite", "united_stats", "with_resets",
+]

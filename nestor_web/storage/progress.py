@@ -1,0 +1,529 @@
+"""The backup of the player's progress: its file, its copy-and-paste code, and its reader.
+
+A backup holds everything the game keeps of the player's progress (the rules of merging and
+replacing it are :mod:`nestor_web.app.backup`'s; this module only writes and reads it).
+
+File, version 1 (``nestor-progress-YYYY-MM-DD.json``), a JSON object, each key on a line::
+
+    {"format": "nestor-progress",
+     "version": 1,
+     "game_version": "0.1.0",                  the game that wrote it (nestor.__version__)
+     "date": "2026-12-05",                     the date of the backup (the player's)
+     "stats": {statistics},                    the statistics codec's object (stats_codec)
+     "game": {saved game} | null,              the game in play (codecs, saved-game object)
+     "archive": [{saved game}, ...],           games left in progress, oldest first
+     "settings": {settings}}                   the settings codec's object (codecs)
+
+Each part is the very object the storage keeps under its key (:mod:`.codecs`,
+:mod:`.stats_codec`), read by the same reader, with its own version inside, so a backup of
+version 1 stays readable when a part's format moves on (the part's reader reads its older
+versions). The archive holds at most :data:`.keys.ARCHIVE_SIZE` games, each of another deal,
+none of the game in play's, each in progress (a move in effect, not ended). Unknown keys are
+ignored. The text is ASCII (JSON escapes the rest), so its length is its size in bytes.
+
+Code, version 1 (for a phone that cannot easily move a file): ``NESTOR1:`` then the file's
+text compressed with zlib, in base64url without padding. Blanks and line breaks inside a code
+are ignored (a messenger may wrap it).
+
+:func:`read_progress` reads either, and refuses anything else with a :class:`ProgressError`
+(a :class:`nestor.NestorError`) whose ``code`` is one of :data:`PROGRESS_CODES`; nothing is
+stored by reading. Older versions are upgraded by :data:`UPGRADES` (none yet: version 1 is
+the first).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import TypeVar
+
+from nestor import NestorError, __version__
+from nestor.daily import parse_date
+from nestor.errors import clip, type_name
+from nestor.jsontext import loads
+
+from ..app.backup import Parts, in_progress, merge_parts, replace_parts
+from ..app.events import ProgressSummary
+from ..app.saved import SavedGame
+from ..app.settings import Settings
+from ..app.statistics import Stats
+from .archive import archive_from_text
+from .codecs import game_from_text, game_to_text, settings_from_text, settings_to_text
+from .keys import (
+    ARCHIVE_KEY,
+    ARCHIVE_SIZE,
+    DIVERGED_KEY,
+    REPLACED_KEY,
+    SAVE_KEY,
+    SETTINGS_KEY,
+    STATS_KEY,
+)
+from .stats_codec import stats_data_from_text, stats_from_text, stats_to_text
+
+FORMAT = "nestor-progress"
+"""The value of a backup's ``"format"``."""
+
+PROGRESS_VERSION = 1
+"""The version of the file this module writes (the shape above)."""
+
+CODE_VERSION = 1
+"""The version of the code this module writes: ``NESTOR1:``."""
+
+CODE_PREFIX = f"NESTOR{CODE_VERSION}:"
+
+MAX_SIZE = 2_000_000
+"""The longest text read, in characters (a file's bytes: a backup is ASCII), file or code.
+The largest backup the game can write (5,000 deals remembered, 500 settlements, 1,000 dates
+won, 20 games in progress) is under 400,000."""
+
+GAME_VERSION = __version__
+"""The game's version, written in each backup (``"game_version"``)."""
+
+PROGRESS_CODES: dict[str, tuple[str, ...]] = {
+    "progress.too_large": ("size", "limit"),  # longer than MAX_SIZE: refused before reading
+    "progress.not_json": ("line", "column"),  # not JSON (nor a code); 0, 0: not text at all
+    "progress.truncated": (),  # a file (JSON object) or code that stops short
+    "progress.code": (),  # a code whose characters or compressed data are damaged
+    "progress.foreign": ("format",),  # JSON, but not a backup (format: what it says, clipped)
+    "progress.newer": ("version", "known"),  # written by a newer game: a version not known yet
+    "progress.version": ("value",),  # the version is not a whole number from 1
+    "progress.part": ("where",),  # a part missing, of the wrong kind, or too long
+    "progress.stats": ("reason",),  # the statistics cannot be read (a missing field, a name)
+    "progress.numbers": ("reason",),  # the statistics' numbers disagree, or are negative
+    "progress.game": ("where", "reason"),  # a saved game cannot be read (where: game, archive[i])
+    "progress.settings": ("name", "value"),  # a setting has a value it cannot take
+}
+"""Every code :func:`read_progress` refuses with, and the names of its details (all given).
+``reason`` is the code of the error underneath (:attr:`ProgressError.error`, which the view
+may word too); ``where`` names the part (``"stats"``, ``"game"``, ``"archive[2]"``,
+``"settings"``, ``"date"``, ``"game_version"``, ``"archive"``)."""
+
+T = TypeVar("T")
+
+_VERSION_TEXT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}")
+_CODE_HEAD = re.compile(r"NESTOR(\d{1,6}):")
+_CODE_BODY = re.compile(r"[A-Za-z0-9_-]*")
+_CUT_NUMBER = re.compile(r"[-+.eE0-9]*")
+
+
+class ProgressError(NestorError):
+    """A text that is not a backup this game can read.
+
+    Attributes:
+        code: one of :data:`PROGRESS_CODES`.
+        details: its details (see there).
+        error: the error underneath (a part's reader's), or ``None``.
+    """
+
+    def __init__(
+        self, message: str, *, code: str, error: NestorError | None = None, **details: str | int
+    ) -> None:
+        super().__init__(message, code=code, **details)
+        self.error = error
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A backup read (:func:`read_progress`).
+
+    Attributes:
+        parts: what it holds (:class:`~nestor_web.app.backup.Parts`: the statistics, the
+            game in play, the archive, the settings). Not to be changed: copy first.
+        game_version: the version of the game that wrote it.
+        date: the date it was made.
+        version: the version it was written in (before any upgrade).
+    """
+
+    parts: Parts
+    game_version: str
+    date: date
+    version: int = PROGRESS_VERSION
+
+    def summary(self) -> ProgressSummary:
+        """Games, wins, dates won of the daily deal, games in progress (see
+        :meth:`~nestor_web.app.backup.Parts.summary`)."""
+        return self.parts.summary()
+
+
+# ---- writing -------------------------------------------------------------------------------
+
+
+def backup_name(today: date) -> str:
+    """The file name of a backup made on ``today``: ``nestor-progress-YYYY-MM-DD.json``."""
+    return f"{FORMAT}-{today.isoformat()}.json"
+
+
+def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -> str:
+    """The backup file of ``parts`` made on ``today`` (the shape above), each top-level key
+    on a line."""
+    fields: list[tuple[str, object]] = [
+        ("format", FORMAT),
+        ("version", PROGRESS_VERSION),
+        ("game_version", game_version),
+        ("date", today.isoformat()),
+        ("stats", json.loads(stats_to_text(parts.stats))),
+        ("game", None if parts.game is None else json.loads(game_to_text(parts.game))),
+        ("archive", [json.loads(game_to_text(g)) for g in parts.archive]),
+        ("settings", json.loads(settings_to_text(parts.settings))),
+    ]
+    lines = (f"{json.dumps(k)}:{json.dumps(v, separators=(',', ':'))}" for k, v in fields)
+    return "{" + ",\n".join(lines) + "}\n"
+
+
+def parts_from_values(values: Mapping[str, str]) -> Parts:
+    """What the stored ``values`` (key -> text, as the storage keeps them) hold of the
+    player's progress. A value that cannot be read counts as missing (the storage sets such
+    values aside and reports them): no statistics are empty statistics, no settings the
+    defaults; a game of the archive that cannot be read, that is not in progress, or that is
+    of the deal in play, is left out."""
+    game = _or_none(game_from_text, values.get(SAVE_KEY))
+    stats = _or_none(stats_from_text, values.get(STATS_KEY)) or Stats()
+    settings = _or_none(settings_from_text, values.get(SETTINGS_KEY)) or Settings()
+    archive: dict[tuple[str, int], SavedGame] = {}
+    raw = values.get(ARCHIVE_KEY)
+    entries: dict[str, str] = {}
+    if raw is not None:
+        try:
+            entries = archive_from_text(raw)
+        except ValueError:
+            entries = {}
+    for text in entries.values():
+        saved = _or_none(game_from_text, text)
+        if saved is not None and in_progress(saved) and (game is None or saved.key != game.key):
+            archive.pop(saved.key, None)
+            archive[saved.key] = saved
+    return Parts(stats, game, tuple(archive.values())[-ARCHIVE_SIZE:], settings)
+
+
+def values_from_parts(parts: Parts) -> dict[str, str]:
+    """The stored values of ``parts``: the game (if any), the statistics, the archive and the
+    settings, as the storage writes them."""
+    values = {
+        STATS_KEY: stats_to_text(parts.stats),
+        ARCHIVE_KEY: archive_text(parts.archive),
+        SETTINGS_KEY: settings_to_text(parts.settings),
+    }
+    if parts.game is not None:
+        values[SAVE_KEY] = game_to_text(parts.game)
+    return values
+
+
+def archive_text(archive: tuple[SavedGame, ...]) -> str:
+    """The stored archive (``{"variant/deal": saved-game text}``, oldest first) of
+    ``archive``."""
+    return json.dumps(
+        {f"{g.key[0]}/{g.key[1]}": game_to_text(g) for g in archive}, separators=(",", ":")
+    )
+
+
+def export_progress(
+    values: Mapping[str, str], today: date, game_version: str = GAME_VERSION
+) -> str:
+    """The backup file of the stored ``values`` (key -> text), made on ``today``
+    (:func:`parts_from_values`, :func:`progress_text`)."""
+    return progress_text(parts_from_values(values), today, game_version)
+
+
+def merge_values(values: Mapping[str, str], progress: Progress) -> dict[str, str]:
+    """The stored ``values`` (key -> text) with the backup ``progress`` merged in
+    (:func:`~nestor_web.app.backup.merge_parts`): the game, statistics, archive and settings
+    written as the storage writes them, lines that could not be joined added to
+    ``nestor.diverged``; every other key as it was."""
+    merged = merge_parts(parts_from_values(values), progress.parts, ARCHIVE_SIZE)
+    out = dict(values)
+    out.update(values_from_parts(merged.parts))
+    if merged.diverged:
+        kept = _diverged(values.get(DIVERGED_KEY))
+        for line in merged.diverged:
+            text = game_to_text(line)
+            if text not in kept:
+                kept.append(text)
+        out[DIVERGED_KEY] = json.dumps(kept[-ARCHIVE_SIZE:], separators=(",", ":"))
+    return out
+
+
+def replace_values(
+    values: Mapping[str, str], progress: Progress, now_ms: int, today: date,
+    game_version: str = GAME_VERSION,
+) -> dict[str, str]:
+    """The stored ``values`` (key -> text) replaced by the backup ``progress``
+    (:func:`~nestor_web.app.backup.replace_parts`, its statistics marked reset at ``now_ms``
+    or later), what they held kept under ``nestor.replaced`` as a backup file made on
+    ``today``; every other key as it was."""
+    here = parts_from_values(values)
+    out = dict(values)
+    out.update(values_from_parts(replace_parts(here, progress.parts, now_ms)))
+    out[REPLACED_KEY] = progress_text(here, today, game_version)
+    return out
+
+
+def _diverged(text: str | None) -> list[str]:
+    """The stored ``nestor.diverged`` list (empty if none or unreadable)."""
+    data = _or_none(loads, text)
+    return list(data) if isinstance(data, list) and all(isinstance(v, str) for v in data) else []
+
+
+def progress_to_code(text: str) -> str:
+    """The code of the backup file ``text``: ``NESTOR1:`` and its text compressed, in
+    base64url without padding (ASCII, no blank)."""
+    packed = zlib.compress(text.encode("utf-8"), 9)
+    return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+# ---- reading -------------------------------------------------------------------------------
+
+Upgrade = Callable[[dict[str, object]], dict[str, object]]
+
+UPGRADES: dict[int, Upgrade] = {}
+"""How to read an older version: ``UPGRADES[v]`` turns the object of a file of version ``v``
+into one of version ``v + 1`` (its ``"version"`` too). Version 1 is the first: when version 2
+comes, ``UPGRADES[1]`` is how a version-1 file is read."""
+
+
+def read_progress(text: str) -> Progress:
+    """Read a backup: the file's text, or its code (:func:`progress_to_code`).
+
+    Everything is checked before anything is returned: each part by the reader of the value
+    the storage keeps (:func:`.stats_codec.stats_from_text`, :func:`.codecs.game_from_text`,
+    :func:`.codecs.settings_from_text`), and the file's own fields. No text is ever taken as
+    markup: every string of a backup is a known value (a variant name, a card, a setting's
+    value, a date, a version), and anything else refuses the backup.
+
+    Raises:
+        ProgressError: with one of the codes of :data:`PROGRESS_CODES`: ``too_large`` (over
+            :data:`MAX_SIZE` characters, before anything is parsed), ``not_json``,
+            ``truncated`` (a file or code cut short: JSON that stops inside its object, or a
+            code whose compressed data stops early), ``code`` (a damaged code),
+            ``foreign`` (JSON that is not a backup: not an object, or no ``"format":
+            "nestor-progress"``), ``newer`` (a later version, file or code), ``version``,
+            ``part``, ``stats``, ``numbers`` (numbers that disagree, such as more wins than
+            games, or negative ones), ``game`` and ``settings``.
+    """
+    if not isinstance(text, str):
+        raise ProgressError(
+            f"a backup is text, not {type_name(text)}", code="progress.not_json", line=0,
+            column=0,
+        )
+    if len(text) > MAX_SIZE:
+        raise ProgressError(
+            f"{len(text)} characters, more than any backup ({MAX_SIZE})",
+            code="progress.too_large", size=len(text), limit=MAX_SIZE,
+        )
+    start = text.lstrip()
+    if start.startswith("NESTOR"):
+        text = _decode(start)
+    return _read_file(text)
+
+
+def _decode(code: str) -> str:
+    """The file text of a code (blanks inside it ignored)."""
+    head = _CODE_HEAD.match(code)
+    if head is None:
+        raise ProgressError("not a code: it has no NESTOR<version>: prefix", code="progress.code")
+    version = int(head.group(1))
+    if version > CODE_VERSION:
+        raise ProgressError(
+            f"a code of version {version}: a newer game wrote it (this one reads "
+            f"{CODE_VERSION})", code="progress.newer", version=version, known=CODE_VERSION,
+        )
+    if version != CODE_VERSION:
+        raise ProgressError(f"there is no code of version {version}", code="progress.code")
+    body = "".join(code[head.end():].split())
+    if not _CODE_BODY.fullmatch(body):
+        raise ProgressError("the code holds characters no code has", code="progress.code")
+    if len(body) % 4 == 1:
+        body = body[:-1]  # a character short of a byte: cut off there
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError):  # pragma: no cover - the alphabet is checked above
+        raise ProgressError("the code cannot be decoded", code="progress.code") from None
+    inflate = zlib.decompressobj()
+    try:
+        data = inflate.decompress(packed, MAX_SIZE + 1)
+    except zlib.error:
+        raise ProgressError("the code's data is damaged", code="progress.code") from None
+    if len(data) > MAX_SIZE or inflate.unconsumed_tail:
+        raise ProgressError(
+            f"the code holds more than any backup ({MAX_SIZE} characters)",
+            code="progress.too_large", size=len(data), limit=MAX_SIZE,
+        )
+    if not inflate.eof:
+        raise ProgressError("the code stops short", code="progress.truncated")
+    if inflate.unused_data:
+        raise ProgressError("the code goes on after its data", code="progress.code")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProgressError("the code's data is not text", code="progress.code") from None
+
+
+def _read_file(text: str) -> Progress:
+    """Read the file's text (the shape in the module's docstring)."""
+    try:
+        data = loads(text)
+    except NestorError as exc:
+        if exc.code == "json.invalid" and _cut_short(text, exc):
+            raise ProgressError(
+                f"the backup stops short ({exc})", code="progress.truncated", error=exc
+            ) from None
+        line, column = exc.details.get("line", 0), exc.details.get("column", 0)
+        raise ProgressError(
+            f"not a backup: not JSON ({exc})", code="progress.not_json", error=exc,
+            line=int(line), column=int(column),
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        shown = "" if found is None else clip(found if isinstance(found, str) else repr(found))
+        raise ProgressError(
+            f"not a backup of this game: JSON with format {shown!r}" if shown else
+            f"not a backup of this game: JSON {type_name(data)} with no format",
+            code="progress.foreign", format=shown,
+        )
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        shown = clip(repr(version))
+        raise ProgressError(
+            f"the backup's version {shown} is not one", code="progress.version", value=shown
+        )
+    if version > PROGRESS_VERSION:
+        raise ProgressError(
+            f"a backup of version {version}: a newer game wrote it (this one reads "
+            f"{PROGRESS_VERSION})", code="progress.newer", version=version,
+            known=PROGRESS_VERSION,
+        )
+    written = version
+    while version < PROGRESS_VERSION:
+        data = UPGRADES[version](data)
+        version += 1
+    return _read_current(data, written)
+
+
+def _cut_short(text: str, exc: NestorError) -> bool:
+    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: it
+    starts as one, and the parser stopped at its end (in a string, a number or a word that
+    the text's end cut)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    if str(exc).find("Unterminated string") >= 0:
+        return True  # a string runs to the end of the text
+    line, column = exc.details.get("line", 1), exc.details.get("column", 1)
+    lines = text.split("\n")
+    pos = sum(len(part) + 1 for part in lines[: int(line) - 1]) + int(column) - 1
+    tail = text[pos:].rstrip()
+    if not tail:
+        return True
+    words = ("true", "false", "null")
+    return any(w.startswith(tail) for w in words) or bool(_CUT_NUMBER.fullmatch(tail))
+
+
+def _read_current(data: dict[str, object], written: int) -> Progress:
+    """Read the object of a file of the current version."""
+    game_version = data.get("game_version")
+    if not isinstance(game_version, str) or not _VERSION_TEXT.fullmatch(game_version):
+        raise _part("game_version", "is not a version of the game")
+    try:
+        made = parse_date(data.get("date"))
+    except NestorError as exc:
+        raise _part("date", "is not a date", exc) from None
+    stats = _read_stats(_object(data, "stats"))
+    game_data = data.get("game")
+    game = None if game_data is None else _read_game(_object(data, "game"), "game")
+    archive_data = data.get("archive")
+    if not isinstance(archive_data, list):
+        raise _part("archive", "is not a list")
+    if len(archive_data) > ARCHIVE_SIZE:
+        raise _part("archive", f"holds more than {ARCHIVE_SIZE} games")
+    archive: list[SavedGame] = []
+    deals = {game.key} if game is not None else set()
+    for i, item in enumerate(archive_data):
+        where = f"archive[{i}]"
+        if not isinstance(item, dict):
+            raise _part(where, "is not an object")
+        saved = _read_game(item, where)
+        if saved.key in deals:
+            raise _part(where, "is of a deal the backup holds already")
+        if not in_progress(saved):
+            raise _part(where, "is not a game in progress")
+        deals.add(saved.key)
+        archive.append(saved)
+    settings = _read_settings(_object(data, "settings"))
+    return Progress(Parts(stats, game, tuple(archive), settings), game_version, made, written)
+
+
+def _object(data: dict[str, object], key: str) -> dict[str, object]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise _part(key, "is missing" if value is None else "is not an object")
+    return value
+
+
+def _part(where: str, what: str, error: NestorError | None = None) -> ProgressError:
+    return ProgressError(
+        f"the backup's {where!r} {what}", code="progress.part", error=error, where=where
+    )
+
+
+def _read_stats(data: dict[str, object]) -> Stats:
+    """The statistics part, by the statistics codec: its numbers disagreeing (or negative, or
+    not whole) is ``progress.numbers``, anything else ``progress.stats``."""
+    text = json.dumps(data)
+    try:
+        values = stats_data_from_text(text)
+    except NestorError as exc:
+        code = "progress.numbers" if exc.code.startswith("number.") else "progress.stats"
+        raise ProgressError(
+            f"the backup's statistics cannot be read: {exc}", code=code, error=exc,
+            reason=exc.code,
+        ) from None
+    try:
+        return Stats.restore(values)
+    except NestorError as exc:
+        raise ProgressError(
+            f"the backup's statistics disagree: {exc}", code="progress.numbers", error=exc,
+            reason=exc.code,
+        ) from None
+
+
+def _read_game(data: dict[str, object], where: str) -> SavedGame:
+    try:
+        return game_from_text(json.dumps(data))
+    except NestorError as exc:
+        raise ProgressError(
+            f"the backup's {where} cannot be read: {exc}", code="progress.game", error=exc,
+            where=where, reason=exc.code,
+        ) from None
+
+
+def _read_settings(data: dict[str, object]) -> Settings:
+    try:
+        return settings_from_text(json.dumps(data))
+    except NestorError as exc:
+        name, value = exc.details.get("name", ""), exc.details.get("value", "")
+        raise ProgressError(
+            f"the backup's settings cannot be used: {exc}", code="progress.settings",
+            error=exc, name=str(name), value=str(value),
+        ) from None
+
+
+def _or_none(read: Callable[[str], T], text: str | None) -> T | None:
+    """``read(text)``, or ``None`` for no text or one it refuses."""
+    if text is None:
+        return None
+    try:
+        return read(text)
+    except (NestorError, ValueError):
+        return None
+
+
+__all__ = [
+    "CODE_PREFIX", "CODE_VERSION", "FORMAT", "GAME_VERSION", "MAX_SIZE", "PROGRESS_CODES",
+    "PROGRESS_VERSION", "UPGRADES", "Progress", "ProgressError", "archive_text", "backup_name",
+    "export_progress", "merge_values", "parts_from_values", "progress_text", "progress_to_code",
+    "read_progress", "replace_values", "values_from_parts",
+]
