@@ -53,6 +53,8 @@ NOT_AT_STARTUP = {
     "nestor_web.app.review", "nestor_web.app.statistics.merge", "nestor_web.view.review",
     "nestor_web.view.timeline",
     "nestor_web.view.dialogs", "nestor_web.view.chart",
+    "nestor_web.app.backup", "nestor_web.browser.backup", "nestor_web.storage.progress",
+    "nestor_web.view.backup",
 }
 """What the first tap does not need: the solver (hints, Solve, the end screen's verdict), the
 review and the statistics dialog."""

@@ -13,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import importlib
 from collections.abc import Callable, Coroutine, Generator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from nestor import NestorError, get_variant
 
-from ..app.events import Event, Problem
+from ..app.events import Event, Problem, SettingChanged
 from ..app.replay import replay_request
 from ..app.session import Session
 from ..app.settings import ANIMATION_SCALE, shown_animations
@@ -43,6 +43,9 @@ from .review import ReviewPanel
 from .solver_work import SolverWork
 from .tasks import Tasks
 from .tooltip import Tooltips
+
+if TYPE_CHECKING:  # imported on its first use (App.progress)
+    from .backup import ProgressPanel
 
 window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
 
@@ -122,6 +125,9 @@ class App:
         self.end = EndScreen(self)
         self.solver_work = SolverWork(self)
         self.tooltips = Tooltips()
+        self._progress: ProgressPanel | None = None  # Settings' "Your progress", on first use
+        self._installed = create_proxy(lambda _event: self.progress().keep_for_good())
+        window.addEventListener("appinstalled", self._installed)
         self.controller = Controller(session, self.storage, self, _NextTask())
         self._visibility = create_proxy(self.visibility_changed)
         document.addEventListener("visibilitychange", self._visibility)
@@ -195,15 +201,23 @@ class App:
         return self.actuator.measure() if self.animations() else None
 
     def follow(self, session: Session) -> None:
-        """After a command: the end screen's state follows the game."""
+        """After a command: the end screen's state follows the game; at a win the browser
+        is asked to keep the game's storage for good (once a page)."""
         self.end.follow(session, self.replays.shown)
+        if session.position.is_empty():
+            self.progress().keep_for_good()
 
     def draw(
         self, session: Session, events: tuple[Event, ...], said: str | None, drawn: Any
     ) -> None:
         """Draw the board, its counters and controls, the daily deal's line and the end
         screen; start the solver work the new position needs (the winnable indicator, the
-        check behind Finish)."""
+        check behind Finish). A change of language (the setting, another tab's, a restored
+        backup's) first puts the page's own words in it."""
+        if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
+            self._use_language()
+            self.actuator.fill_texts()
+            self.replays.draw()
         self.actuator.apply_settings(session.settings, self.motion())
         self.actuator.draw(board_view(session), events, said, drawn)
         self.daily.draw(session)
@@ -299,6 +313,15 @@ class App:
 
     # ---- what the panels ask of the page (their ports: EndPort, ReplayPort, ReviewPort) ---
 
+    def progress(self) -> ProgressPanel:
+        """Settings' "Your progress" (:mod:`.backup`, imported on its first use: the first
+        tap does not need it)."""
+        if self._progress is None:
+            from .backup import ProgressPanel
+
+            self._progress = ProgressPanel(self)
+        return self._progress
+
     def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run the coroutine ``make()`` returns as a task of the page (:meth:`Tasks.spawn`)."""
         self.tasks.spawn(make)
@@ -357,6 +380,8 @@ class App:
             self.open_review()
         elif name in ("keys", "settings", "rules"):
             self.actuator.toggle_dialog(name)
+            if name == "settings" and self.actuator.el["settings-dialog"].open:
+                self.progress().draw()
         elif name == "stats":
             from ..view.dialogs import stats_html
 
@@ -391,10 +416,6 @@ class App:
         except NestorError as exc:
             events = self.session.notice(Problem("setting.refused", exc))
             self.actuator.forget("settings")  # put the control back to the setting's value
-        if name == "language":
-            self._use_language()
-            self.actuator.fill_texts()
-            self.replays.draw()
         self.update(events)
 
     def address_changed(self) -> None:

@@ -1,0 +1,295 @@
+"""Issue 23 in Chromium: progress backed up in one on-disk profile and restored in fresh ones
+(a file, then a code), merged twice without a change, merged with a third device's for the
+union; bad files and codes refused in English and German with nothing stored changed
+(localStorage and the IndexedDB copy, key by key); the browser asked to keep the storage at
+a win, not at load."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    _watch,
+    control,
+    saves_done,
+    wait_ready_page,
+)
+from lines import find_winnable, losing_line
+from playwright.sync_api import BrowserContext, Page, Playwright, expect
+from test_end_screen import winnable_deal_lost_by_first_moves
+from test_play import open_game, play
+
+from nestor import Game, Pair
+from nestor.daily import daily_deal
+from nestor_web.storage.progress import read_progress
+from nestor_web.storage.stats_codec import stats_from_text
+
+ROOT = Path(__file__).resolve().parent.parent
+V1 = (ROOT / "tests" / "data" / "progress-v1.json").read_text()
+"""A version-1 backup (tests/test_progress.py reads it too)."""
+
+STORED = """() => new Promise((resolve, reject) => {
+  const local = {};
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith("nestor.") && key !== "nestor.board") local[key] = localStorage.getItem(key);
+  }
+  const request = indexedDB.open("nestor", 1);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const all = {};
+    const cursor = request.result.transaction("kv").objectStore("kv").openCursor();
+    cursor.onsuccess = () => {
+      const at = cursor.result;
+      if (at) { all[at.key] = at.value; at.continue(); return; }
+      request.result.close();
+      resolve({local, durable: all});
+    };
+    cursor.onerror = () => reject(cursor.error);
+  };
+})"""
+"""Everything the game keeps (but the board of the first paint, a drawing): localStorage's
+keys and the IndexedDB copy's, key by key."""
+
+TODAY = """() => { const d = new Date(), two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`; }"""
+"""The page's local date, as ISO text (the daily deal's)."""
+
+PERSIST_CALLS = """
+window.__persistCalls = 0;
+if (navigator.storage && navigator.storage.persist) {
+  const persist = navigator.storage.persist.bind(navigator.storage);
+  navigator.storage.persist = () => { window.__persistCalls += 1; return persist(); };
+}"""
+"""Count the page's calls of ``navigator.storage.persist``."""
+
+
+def disk_profile(playwright: Playwright, base_url: str, folder: Path,
+                 request: pytest.FixtureRequest) -> BrowserContext:
+    """A browser with its profile on disk at ``folder`` (as a player's), recorded and checked
+    like the other contexts; the clipboard allowed (Back up copies the code)."""
+    context = playwright.chromium.launch_persistent_context(
+        folder, executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True,
+        base_url=base_url, reduced_motion="reduce", service_workers="block",
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    _watch(request.node, context, base_url)
+    return context
+
+
+def first_page(context: BrowserContext) -> Page:
+    return context.pages[0] if context.pages else context.new_page()
+
+
+def win(page: Page, variant: str, deal: int, query: str | None = None) -> None:
+    line = find_line(variant, deal)
+    open_game(page, wait_ready_page, query or f"?variant={variant}&deal={deal}")
+    for move in line:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+
+
+def find_line(variant: str, deal: int) -> list[Any]:
+    from lines import winning_line
+
+    line = winning_line(Game(variant, deal).start)
+    assert line is not None, (variant, deal)
+    return line
+
+
+def open_restore(page: Page) -> None:
+    if not page.locator("#settings-dialog").evaluate("d => d.open"):
+        control(page, "settings").click()
+    if page.locator("#restore-box").is_hidden():
+        page.locator('[data-action="restore"]').click()
+    expect(page.locator("[data-restore-code]")).to_be_visible()
+
+
+def back_up(page: Page) -> tuple[str, str]:
+    """Back up from Settings: the file downloaded (its name and text) and the code shown."""
+    control(page, "settings").click()
+    with page.expect_download() as caught:
+        page.locator('[data-action="backup"]').click()
+    download = caught.value
+    text = Path(download.path()).read_text()
+    expect(page.locator("[data-backup-code]")).to_be_visible()
+    code = page.locator("[data-backup-code]").input_value()
+    assert code.startswith("NESTOR1:")
+    assert read_progress(code).parts.stats.summary("doublets") == read_progress(
+        text).parts.stats.summary("doublets")
+    page.keyboard.press("Escape")
+    return download.suggested_filename, text
+
+
+def restore_file(page: Page, name: str, text: str, mode: str) -> str:
+    """Restore ``text`` as a picked file, ``mode`` "merge" or "replace"; what it said it
+    brings."""
+    open_restore(page)
+    page.locator("[data-restore-file]").set_input_files(
+        {"name": name, "mimeType": "application/json", "buffer": text.encode()})
+    summary = page.locator("[data-restore-summary]")
+    expect(summary).to_be_visible()
+    brings = page.locator("#restore-brings").inner_text()
+    page.locator(f'[data-action="restore-{mode}"]').click()
+    expect(page.locator("#restore-done")).to_be_visible()
+    saves_done(page)
+    return brings
+
+
+def figures(page: Page, today: date) -> dict[str, Any]:
+    """What the statistics panel would show: each variant's counters (streaks too) and the
+    daily record."""
+    stats = stats_from_text(page.evaluate("localStorage.getItem('nestor.stats')"))
+    out: dict[str, Any] = {v: stats.summary(v) for v in ("standard", "doublets", "vertical")}
+    out["daily"] = stats.daily_summary(today)
+    return out
+
+
+def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
+    playwright: Playwright, base_url: str, tmp_path: Path, request: pytest.FixtureRequest,
+    site_context: Any,
+) -> None:
+    # Device A (a profile on disk): two wins (one of them today's daily deal), a loss, a game
+    # in progress. The browser is asked to keep the storage at the win, not at load.
+    a = disk_profile(playwright, base_url, tmp_path / "a", request)
+    page = first_page(a)
+    page.add_init_script(PERSIST_CALLS)
+    doublets, _line = find_winnable("doublets")
+    win(page, "doublets", doublets)
+    assert page.evaluate("window.__persistCalls") == 1
+    lost = winnable_deal_lost_by_first_moves()
+    open_game(page, wait_ready_page, f"?variant=standard&deal={lost}")
+    assert page.evaluate("window.__persistCalls") == 0  # (a new page: not at load)
+    for move in losing_line("standard", lost):
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "lost")
+    today = date.fromisoformat(page.evaluate(TODAY))
+    variant, deal = daily_deal(today)
+    win(page, variant, deal, f"?daily={today.isoformat()}")
+    in_progress = find_winnable("vertical")[0]
+    open_game(page, wait_ready_page, f"?variant=vertical&deal={in_progress}")
+    first = next(m for m in Game("vertical", in_progress).legal_moves() if isinstance(m, Pair))
+    play(page, first)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    saves_done(page)
+    expected = figures(page, today)
+    name, text = back_up(page)
+    assert name == f"nestor-progress-{today.isoformat()}.json"
+    backup = json.loads(text)
+    assert (backup["format"], backup["version"]) == ("nestor-progress", 1)
+    a.close()
+
+    # Device B, fresh: the file restored, merged: the same statistics, streaks and daily
+    # record, and the game in progress comes into play.
+    b = disk_profile(playwright, base_url, tmp_path / "b", request)
+    page = first_page(b)
+    open_game(page, wait_ready_page, "?variant=standard&deal=1")
+    brings = restore_file(page, name, text, "merge")
+    summary = read_progress(text).summary()
+    assert f"{summary.games} games played ({summary.won} won)" in brings
+    assert figures(page, today) == expected
+    page.keyboard.press("Escape")
+    expect(page.locator("#deal-number")).to_have_text(str(in_progress))
+    expect(page.locator("#moves-made")).to_have_text("1")
+    # The same file again: nothing stored changes.
+    before = page.evaluate(STORED)
+    restore_file(page, name, text, "merge")
+    assert page.evaluate(STORED) == before
+
+    # Device C (a fresh profile): a win of its own, brought to B by its code: B holds the union.
+    c = site_context(base_url, permissions=["clipboard-read", "clipboard-write"])
+    other = c.new_page()
+    win(other, "doublets", find_winnable("doublets", doublets + 30)[0])
+    _name, text_c = back_up(other)
+    code_c = other.locator("[data-backup-code]").input_value()
+    theirs = stats_from_text(other.evaluate("localStorage.getItem('nestor.stats')"))
+    open_restore(page)
+    page.locator("[data-restore-code]").fill(code_c)
+    expect(page.locator("[data-restore-summary]")).to_be_visible()
+    page.locator('[data-action="restore-merge"]').click()
+    expect(page.locator("#restore-done")).to_be_visible()
+    saves_done(page)
+    union = figures(page, today)
+    assert union["doublets"].won == expected["doublets"].won + theirs.summary("doublets").won
+    assert union["standard"] == expected["standard"]
+    assert text_c
+    b.close()
+
+
+BAD = {
+    "not JSON": ("notes.txt", "my solitaire notes\n",
+                 "This is not a backup of Nestor: it is not a file the game wrote.",
+                 "Das ist keine Sicherung von Nestor"),
+    "another program's JSON": ("scores.json", json.dumps({"app": "other", "scores": [1, 2]}),
+                               "This file comes from another program, not from Nestor.",
+                               "Diese Datei stammt von einem anderen Programm"),
+    "a newer version": ("new.json", V1.replace('"version":1,', '"version":7,', 1),
+                        "This backup was made by a newer version of Nestor (format 7;",
+                        "Diese Sicherung stammt von einer neueren Version von Nestor (Format 7;"),
+    "cut short": ("cut.json", V1[: len(V1) // 2],
+                  "This backup is cut short: part of it is missing",
+                  "Diese Sicherung ist abgeschnitten"),
+    "10 MB": ("big.json", '{"format":"nestor-progress","x":"' + "x" * 10_000_000 + '"}',
+              "This file is too large to be a backup of Nestor (10.0 MB; a backup is at most "
+              "2.0 MB).",
+              "Diese Datei ist zu groß für eine Sicherung von Nestor (10,0 MB; eine Sicherung "
+              "hat höchstens 2,0 MB)."),
+    "more wins than games": ("odd.json", V1.replace('"played":1,"won":1', '"played":1,"won":5'),
+                             "The statistics in this backup do not add up:",
+                             "Die Statistik in dieser Sicherung geht nicht auf:"),
+    "HTML in a name": ("html.json", V1.replace('"doublets":{', '"<img src=x onerror=alert(1)>":{'),
+                       "The statistics in this backup cannot be read:",
+                       "Die Statistik in dieser Sicherung lässt sich nicht lesen:"),
+    "a damaged code": (None, "NESTOR1:eJzz!!!not-base64", "This code is damaged",
+                       "Dieser Code ist beschädigt"),
+}
+"""Bad backups: a file's name and text (``None``: pasted as a code), and the start of what the
+player reads, in English and German."""
+
+
+@pytest.mark.parametrize("language", [
+    "en",
+    # make test-slow: the German words of each refusal are tests/test_backup_words.py's too
+    pytest.param("de", marks=pytest.mark.slow),
+])
+def test_bad_backups_are_refused_in_the_players_language_and_change_nothing(
+    page: Page, wait_ready, language: str
+) -> None:
+    open_game(page, wait_ready, "?variant=doublets&deal=3")
+    play(page, next(m for m in Game("doublets", 3).legal_moves() if isinstance(m, Pair)))
+    if language == "de":
+        control(page, "settings").click()
+        page.select_option("#opt-language", "de")
+    saves_done(page)
+    before = page.evaluate(STORED)
+    assert before["local"]["nestor.game"]
+    error = page.locator("[data-restore-error]")
+    for what, (name, text, english, german) in BAD.items():
+        open_restore(page)
+        if name is None:
+            page.locator("[data-restore-code]").fill(text)
+        else:
+            page.locator("[data-restore-code]").fill("")
+            page.locator("[data-restore-file]").set_input_files(
+                {"name": name, "mimeType": "application/json", "buffer": text.encode()})
+        expect(error, what).to_be_visible()
+        expect(error, what).to_contain_text(english if language == "en" else german)
+        expect(error, what).to_contain_text("Nothing was changed." if language == "en"
+                                            else "Es wurde nichts geändert.")
+        expect(page.locator("[data-restore-summary]"), what).to_be_hidden()
+        expect(page.locator("img")).to_have_count(0)  # the name was text, not markup
+        saves_done(page)
+        assert page.evaluate(STORED) == before, what
+    # A good one after them shows what it brings, and nothing is stored until merge.
+    page.locator("[data-restore-code]").fill("")
+    page.locator("[data-restore-file]").set_input_files(
+        {"name": "good.json", "mimeType": "application/json", "buffer": V1.encode()})
+    expect(page.locator("[data-restore-summary]")).to_be_visible()
+    expect(error).to_be_hidden()
+    assert page.evaluate(STORED) == before

@@ -1,0 +1,261 @@
+"""Settings' "Your progress" in the page: Back up (a file downloaded, and its code copied or
+shown selected), Restore (a file picked or a code pasted, what it brings shown, then merge or
+replace), bringing back what a replace replaced, and the browser's keeping of the storage
+(``navigator.storage``: asked to keep it for good at the first win or an install, never at
+first load; whether it does and how much the game uses, shown in Settings).
+
+The backup's format and the rules of a restore are the storage room's
+(:mod:`nestor_web.storage.progress`, :meth:`~nestor_web.storage.manager.StorageManager.restore`);
+the words the view's (:mod:`nestor_web.view.backup`). A backup is data: every text of it goes
+to the page through ``textContent`` or a field's ``value``, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pyodide.ffi import create_once_callable, create_proxy
+from pyscript import document, window
+
+from nestor import NestorError
+
+from ..app.events import Event, Restored
+from ..app.session import Session
+from .clipboard import to_clipboard
+from .daily import local_today
+from .dom import missing
+
+if TYPE_CHECKING:
+    from ..storage.manager import StorageManager
+    from ..storage.progress import Progress
+
+
+class BackupPort(Protocol):
+    """What the progress part of Settings asks of the page (the composition root)."""
+
+    @property
+    def session(self) -> Session:
+        """The session of the game in play."""
+
+    @property
+    def storage(self) -> StorageManager:
+        """The storage manager (the backup is made from it, and restored through it)."""
+
+    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
+        """Run a session command the page's way: what other tabs saved first, then the
+        command, drawn and saved."""
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` returns as a task of the page."""
+
+
+class ProgressPanel:
+    """Draws and runs Settings' "Your progress" for ``app``."""
+
+    def __init__(self, app: BackupPort) -> None:
+        self.app = app
+        self.el = {
+            name: document.getElementById(name)
+            for name in ("progress", "progress-storage", "backup-box", "backup-words",
+                         "backup-code", "restore-box", "restore-file", "restore-code",
+                         "restore-error", "restore-summary", "restore-brings", "restore-done")
+        }
+        self.restore_button = self.el["progress"].querySelector('[data-action="restore"]')
+        self.replaced_button = self.el["progress"].querySelector(
+            '[data-action="restore-replaced"]')
+        self.pending: Progress | None = None  # the backup read, waiting for merge or replace
+        self._asked_to_keep = False
+        self._proxies: list[Any] = []
+        for target, kind, handler in (
+            (self.el["progress"], "click", self.on_click),
+            (self.el["restore-file"], "change", self.on_file),
+            (self.el["restore-code"], "input", self.on_code),
+        ):
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            target.addEventListener(kind, proxy)
+
+    # ---- events --------------------------------------------------------------------------
+
+    def on_click(self, event: Any) -> None:  # noqa: ANN401
+        """A button of "Your progress"."""
+        target = event.target.closest("[data-action]")
+        if missing(target) or target.disabled:
+            return
+        action = str(target.getAttribute("data-action"))
+        if action == "backup":
+            self.app.spawn(self.back_up)
+        elif action == "restore":
+            self.show_restore(self.el["restore-box"].hidden)
+        elif action in ("restore-merge", "restore-replace") and self.pending is not None:
+            self.restore(self.pending, action.removeprefix("restore-"))
+        elif action == "restore-replaced":
+            replaced = self.app.storage.replaced_progress()
+            if replaced is not None:
+                self.restore(replaced, "replace")
+
+    def on_file(self, _event: Any) -> None:  # noqa: ANN401
+        """A backup file was picked: read it (refused unread when far too large)."""
+        files = self.el["restore-file"].files
+        if missing(files) or int(files.length) == 0:
+            return
+        self.app.spawn(lambda: self._read_file(files.item(0)))
+
+    def on_code(self, _event: Any) -> None:  # noqa: ANN401
+        """The pasted code changed: read it (nothing shown while the field is empty)."""
+        text = str(self.el["restore-code"].value).strip()
+        if not text:
+            self._show(None, None)
+            return
+        self._read(text)
+
+    # ---- commands ------------------------------------------------------------------------
+
+    async def back_up(self) -> None:
+        """Back up: the progress held here as a file to download, and its code, copied to
+        the clipboard or else shown selected to copy by hand."""
+        from ..storage.progress import backup_name, progress_to_code
+        from ..view.backup import backup_words
+
+        text = self.app.storage.export_progress(self.app.session)
+        name = backup_name(local_today())
+        _download(text, name)
+        code = progress_to_code(text)
+        field = self.el["backup-code"]
+        field.value = code
+        copied = await to_clipboard(code)
+        self.el["backup-words"].textContent = backup_words(name, copied)
+        self.el["backup-box"].hidden = False
+        self.el["backup-box"].setAttribute("data-copied", "true" if copied else "false")
+        if not copied:
+            field.focus()
+            field.select()
+
+    def show_restore(self, shown: bool) -> None:
+        """Show or hide Restore's file picker and code field (hiding forgets what was read)."""
+        self.el["restore-box"].hidden = not shown
+        self.restore_button.setAttribute("aria-expanded", "true" if shown else "false")
+        if not shown:
+            self.el["restore-code"].value = ""
+            self.el["restore-file"].value = ""
+            self._show(None, None)
+
+    def restore(self, progress: Progress, mode: str) -> None:
+        """Merge or replace with ``progress``: one save, drawn, and said."""
+        from ..view.backup import restored_text
+
+        happened: list[Event] = []
+
+        def command() -> tuple[Event, ...]:  # the storage writes it as one save
+            events = self.app.storage.restore(self.app.session, progress, mode)
+            happened.extend(events)
+            return events
+
+        self.app.run(command, animate=False)
+        done = next((e for e in happened if isinstance(e, Restored)), None)
+        self.show_restore(False)
+        if done is not None:
+            self.el["restore-done"].textContent = restored_text(done.mode, done.summary)
+            self.el["restore-done"].hidden = False
+        self.draw()
+
+    def keep_for_good(self) -> None:
+        """Ask the browser to keep the game's storage for good (``navigator.storage.persist``):
+        at the first win of this page, or when the game is installed; once a page."""
+        if self._asked_to_keep:
+            return
+        self._asked_to_keep = True
+        self.app.spawn(self._persist)
+
+    # ---- drawing -------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        """Settings was opened (or a restore done): whether the browser keeps the storage and
+        how much it uses, and whether a replaced progress can be brought back."""
+        self.replaced_button.hidden = self.app.storage.replaced_progress() is None
+        self.app.spawn(self._draw_storage)
+
+    async def _draw_storage(self) -> None:
+        from ..view.backup import storage_text
+
+        storage: Any = getattr(window.navigator, "storage", None)
+        persisted: bool | None = None
+        used: int | None = None
+        quota: int | None = None
+        if not missing(storage):
+            try:
+                persisted = bool(await storage.persisted())
+            except Exception:  # noqa: BLE001 - a browser without it, or refusing
+                persisted = None
+            try:
+                estimate = await storage.estimate()
+                used, quota = int(estimate.usage), int(estimate.quota)
+            except Exception:  # noqa: BLE001
+                used = quota = None
+        self.el["progress-storage"].textContent = storage_text(persisted, used, quota)
+
+    async def _persist(self) -> None:
+        storage: Any = getattr(window.navigator, "storage", None)
+        if missing(storage):
+            return
+        try:
+            if not bool(await storage.persisted()):
+                await storage.persist()
+        except Exception:  # noqa: BLE001 - refused or not offered: the game plays on
+            return
+        if self.el["progress"].closest("dialog").open:
+            await self._draw_storage()
+
+    async def _read_file(self, file: Any) -> None:  # noqa: ANN401
+        from ..storage.progress import MAX_SIZE, ProgressError
+
+        if int(file.size) > MAX_SIZE:  # refused without reading 10 MB into the page
+            self._show(None, ProgressError(
+                "too large", code="progress.too_large", size=int(file.size), limit=MAX_SIZE))
+            return
+        self.el["restore-code"].value = ""
+        self._read(str(await file.text()))
+
+    def _read(self, text: str) -> None:
+        from ..storage.progress import read_progress
+
+        try:
+            progress = read_progress(text)
+        except NestorError as exc:
+            self._show(None, exc)
+            return
+        self._show(progress, None)
+
+    def _show(self, progress: Progress | None, error: NestorError | None) -> None:
+        """Show what ``progress`` brings (and its buttons), or why it was refused."""
+        from ..view.backup import refusal_text, summary_text
+
+        self.pending = progress
+        self.el["restore-done"].hidden = True
+        box = self.el["restore-error"]
+        box.textContent = "" if error is None else refusal_text(error)
+        box.hidden = error is None
+        summary = self.el["restore-summary"]
+        if progress is not None:
+            self.el["restore-brings"].textContent = summary_text(progress.summary())
+        summary.hidden = progress is None
+
+
+def _download(text: str, name: str) -> None:
+    """Hand ``text`` to the browser as a downloaded file called ``name`` (JSON)."""
+    parts = window.Array.new()
+    parts.push(text)
+    blob = window.Blob.new(parts, window.Object.fromEntries([["type", "application/json"]]))
+    url = window.URL.createObjectURL(blob)
+    link = document.createElement("a")
+    link.href = url
+    link.download = name
+    link.hidden = True
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 10_000)
+
+
+__all__ = ["BackupPort", "ProgressPanel"]
