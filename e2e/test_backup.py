@@ -293,3 +293,22 @@ def test_bad_backups_are_refused_in_the_players_language_and_change_nothing(
     expect(page.locator("[data-restore-summary]")).to_be_visible()
     expect(error).to_be_hidden()
     assert page.evaluate(STORED) == before
+    # Settings says whether the browser keeps the storage, and what the game takes up.
+    expect(page.locator("#progress-storage")).to_contain_text(
+        "take up" if language == "en" else "belegen")
+    # Replace: the backup's game comes into play; what was here is brought back at a tap.
+    page.locator('[data-action="restore-replace"]').click()
+    expect(page.locator("#restore-done")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#deal-number")).to_have_text("60")  # the backup's game in play
+    expect(page.locator("#moves-made")).to_have_text("2")
+    control(page, "settings").click()
+    page.locator('[data-action="restore-replaced"]').click()
+    page.keyboard.press("Escape")
+    expect(page.locator("#deal-number")).to_have_text("3")
+    expect(page.locator("#moves-made")).to_have_text("1")
+    saves_done(page)
+    back = page.evaluate(STORED)
+    for key in ("nestor.game", "nestor.archive", "nestor.settings"):  # (no archive: {})
+        assert json.loads(back["local"].get(key) or "{}") == json.loads(
+            before["local"].get(key) or "{}"), key
