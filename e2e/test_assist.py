@@ -21,6 +21,17 @@ def hinted_cards(page: Page) -> list[str]:
     ))
 
 
+def recount(game: Game) -> str:
+    """The start of a hint's first step for ``game``'s position, worked out plainly."""
+    position = game.position
+    pairs = [m for m in position.legal_moves() if isinstance(m, Pair)]
+    losing = sum(solve(position.apply(m)).status is Status.LOST for m in pairs)
+    made = f"{len(pairs)} pair{'s' if len(pairs) != 1 else ''} can be made"
+    if losing == 0:
+        return made + ("; it keeps" if len(pairs) == 1 else "; none of them loses")
+    return made
+
+
 def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) -> None:
     deal = next(
         d for d in range(50) if solve(deal_position("standard", d)).status is Status.WINNABLE
@@ -28,11 +39,19 @@ def test_hint_keeps_a_winnable_game_winnable_and_counts(page: Page, wait_ready) 
     game = Game("standard", deal)
     open_game(page, wait_ready, f"?variant=standard&deal={deal}")
     # Play two real moves first, then ask for a hint, three times over.
-    for _ in range(3):
+    for shown in range(3):
         move = solve(game.position).best_move
         assert isinstance(move, Pair)
         play(page, move)
         game.push(move)
+        # The first press says how many pairs there are and how many lose, shows none and
+        # counts no help (issue 24 (3)); the second shows the best pair.
+        count = recount(game)
+        page.click('[data-action="hint"]')
+        expect(page.locator("#status")).to_contain_text(count)
+        expect(page.locator("[data-hint]")).to_have_count(0)
+        saves_done(page)
+        assert json.loads(stored(page, "nestor.game") or "{}").get("hints", 0) == shown
         page.click('[data-action="hint"]')
         expect(page.locator("#status")).to_contain_text("Hint: remove the")
         cards = hinted_cards(page)
@@ -52,6 +71,11 @@ def test_hint_on_a_lost_position_says_so(page: Page, wait_ready) -> None:
     # Deal 0 of standard cannot be won from the start.
     assert solve(deal_position("standard", 0)).status is Status.LOST
     open_game(page, wait_ready, "?variant=standard&deal=0")
+    page.click('[data-action="hint"]')  # its first step: every pair loses
+    expect(page.locator("#status")).to_contain_text(
+        "and every one of them loses the game: no winning line remains.")
+    saves_done(page)
+    assert json.loads(stored(page, "nestor.game") or "{}").get("hints", 0) == 0
     page.click('[data-action="hint"]')
     expect(page.locator("#status")).to_contain_text("No winning line remains")
     expect(page.locator("[data-hint]")).to_have_count(0)

@@ -185,10 +185,10 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     assert (backup["format"], backup["version"]) == ("nestor-progress", 1)
     a.close()
 
-    # Device B, fresh: the file restored, merged: the same statistics, streaks and daily
+    # Device B, a fresh profile: the file restored, merged: the same statistics, streaks and daily
     # record, and the game in progress comes into play.
-    b = disk_profile(playwright, base_url, tmp_path / "b", request)
-    page = first_page(b)
+    b = site_context(base_url)
+    page = b.new_page()
     open_game(page, wait_ready_page, "?variant=standard&deal=1")
     brings = restore_file(page, name, text, "merge")
     summary = read_progress(text).summary()
@@ -219,7 +219,6 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     assert union["doublets"].won == expected["doublets"].won + theirs.summary("doublets").won
     assert union["standard"] == expected["standard"]
     assert text_c
-    b.close()
 
 
 BAD = {

@@ -183,9 +183,18 @@ NEXT_BOARD = """{ const next = sessionStorage.getItem("next-board");
   } }"""
 
 
+SOME_KINDS = ("none", "meta", "handler")
+"""make test's: the good board, the meta refresh that sent the page away (issue 19) and an
+event handler; make test-slow runs every kind (the allow-list itself: tests/test_markup.py)."""
+
+
 @pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
+@pytest.mark.parametrize("kinds", [
+    pytest.param(SOME_KINDS, id="some-kinds"),
+    pytest.param(KINDS, id="every-kind", marks=pytest.mark.slow),
+])
 def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
-    page: Page, wait_ready
+    page: Page, wait_ready, kinds: tuple[str, ...]
 ) -> None:
     # Issue 19 (3): the stored board was written into the page as HTML, and a
     # <meta http-equiv="refresh"> in it sent the page away. Each kind of stored board in
@@ -203,7 +212,7 @@ def test_a_stored_board_is_data_and_nothing_in_it_runs_or_navigates(
     page.on("framenavigated", lambda frame: navigations.append(frame.url))
     page.on("request", lambda request: requests.append(request.url))
     url = page.url
-    for kind in KINDS:
+    for kind in kinds:
         navigations.clear()
         page.evaluate("board => sessionStorage.setItem('next-board', board)",
                       json.dumps(poisoned(data, kind)))

@@ -112,10 +112,28 @@ class DailyOpened:
 
 
 @dataclass(frozen=True)
+class PairCount:
+    """A hint's first step: the pairs that can be made on the board, and what they do.
+
+    Attributes:
+        pairs: the legal pairs (Strict's stock turn is not one).
+        losing: those after which the game can no longer be won (Strict: no chance left).
+        unknown: those the solver gave up on (within
+            :data:`~nestor_web.app.solving.HINT_COUNT_NODES`).
+    """
+
+    pairs: int
+    losing: int
+    unknown: int = 0
+
+
+@dataclass(frozen=True)
 class HintShown:
-    """A hint was asked for; ``move`` is what it showed (``None``: no move to show)."""
+    """A hint was asked for; ``move`` is what it showed (``None``: no move to show). Its first
+    step shows ``count`` (a :class:`~nestor_web.app.solving.PairCount`) and no move."""
 
     move: Move | None
+    count: PairCount | None = None
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from .events import (
     FromOtherTab,
     Moved,
     Noticed,
+    PairCount,
     Problem,
     Selected,
     SettingChanged,
@@ -83,6 +84,8 @@ class Session(DealCommands, SolverCommands):
         selected: the selected available card, or ``None``.
         hint: the move the hint shows, while its position is on the board.
         hint_solution: the solution that hint came from.
+        hint_count: a hint's first step (:meth:`show_pair_count`): the position it was
+            shown for and its :class:`~nestor_web.app.solving.PairCount`, else ``None``.
         notices: problems to report to the player, oldest first.
         solving: Solve is playing the winning line.
         thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
@@ -129,6 +132,7 @@ class Session(DealCommands, SolverCommands):
         self.selected: str | None = None
         self.hint: Move | None = None
         self.hint_solution: Solution | None = None
+        self.hint_count: tuple[Position, PairCount] | None = None
         self.notices: list[Problem] = []
         self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
         self.solving = False
@@ -472,6 +476,7 @@ class Session(DealCommands, SolverCommands):
         self.selected = None
         self.hint = None
         self.hint_solution = None
+        self.hint_count = None
 
     def _play(
         self, move: Move, by_solver: bool = False, by_finish: bool = False

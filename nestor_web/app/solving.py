@@ -12,7 +12,7 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
-from .events import Event, HintShown, SolverBusy
+from .events import Event, HintShown, PairCount, SolverBusy
 
 if TYPE_CHECKING:
     from nestor import Game, Move, Position
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 
 FINISH_NODES = 2_000
 """Positions the finish check looks at before it gives up (and Finish is not offered)."""
+
+HINT_COUNT_NODES = 50_000
+"""The node budget of each search of a hint's first step (one per pair on the board, sharing
+what they learn: :class:`nestor.solver.oracle.Oracle`), as the review's."""
+
 
 Thinking = Literal["hint", "deal"]
 """What the solver may be busy with for the player: a hint, or a winnable deal."""
@@ -41,6 +46,7 @@ class SolverCommands:
     thinking: Thinking | None
     hint: Move | None
     hint_solution: Solution | None
+    hint_count: tuple[Position, PairCount] | None  # a hint's first step, for that position
     _analysis: tuple[Position, Solution] | None
     _finish: tuple[Position, bool | None] | None  # the finish check's answer
 
@@ -106,6 +112,43 @@ class SolverCommands:
         solution = yield from solve_steps(position, max_nodes, known_order=False)
         self._analysis = (position, solution)
         return solution
+
+    def hint_step(self) -> int:
+        """Which step the next press of Hint is: ``1``, the count of the pairs on the board
+        and how many of them lose (no help: nothing is shown); ``2``, the best pair (as
+        :meth:`show_hint`), once the first was shown for this position, or when no pair can
+        be made (Strict's stock turn)."""
+        position = self.game.position
+        if self.hint_count is not None and self.hint_count[0] == position:
+            return 2
+        if not any(True for _ in position.pairs()):
+            return 2
+        return 1
+
+    def count_pairs_steps(
+        self, max_nodes: int = HINT_COUNT_NODES
+    ) -> Generator[None, None, PairCount]:
+        """A hint's first step: for each legal pair, whether the game can still be won after
+        it (:meth:`nestor.solver.oracle.Oracle.choices`; Strict: a chance above 0); a
+        generator like :meth:`analyse_steps`."""
+        from nestor import Pair
+        from nestor.solver import Status
+        from nestor.solver.oracle import Oracle
+
+        position = self.game.position
+        choices = yield from Oracle(position, max_nodes).choices(position)
+        pairs = [c for c in choices if isinstance(c.move, Pair)]
+        return PairCount(
+            pairs=len(pairs),
+            losing=sum(1 for c in pairs if c.status is Status.LOST),
+            unknown=sum(1 for c in pairs if c.status is Status.UNKNOWN),
+        )
+
+    def show_pair_count(self, count: PairCount) -> tuple[Event, ...]:
+        """Show a hint's first step (for the current position): counted as no help, since
+        no pair is shown; the next press shows the best pair."""
+        self.hint_count = (self.game.position, count)
+        return (HintShown(None, count=count),)
 
     def show_hint(self, solution: Solution) -> tuple[Event, ...]:
         """Show the hint of ``solution`` (for the current position).

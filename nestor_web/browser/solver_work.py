@@ -60,13 +60,23 @@ class SolverWork:
         self.finish_for: object = None
 
     async def hint_task(self) -> None:
-        """Hint: solve the current position and show the best move."""
+        """Hint, in two steps (issue 24 (3)): the first press says how many pairs can be
+        made and how many of them lose; the next, at the same position, solves it and shows
+        the best move."""
         session = self.app.session
         position = session.position
         if position.outcome() is not None:
             return
         self.app.update(session.think("hint"))
         start = time.perf_counter()
+        if session.hint_step() == 1:
+            count = await self.app.sliced(session.count_pairs_steps())
+            elapsed = (time.perf_counter() - start) * 1000
+            document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
+            done = session.think(None)
+            self.app.update(done + (
+                session.show_pair_count(count) if session.position is position else ()))
+            return
         solution = await self.app.sliced(session.analyse_steps())
         elapsed = (time.perf_counter() - start) * 1000
         document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")

@@ -199,11 +199,13 @@ RULES: list[tuple[str, str]] = [
     )),
     ("h2", N_("Help from the solver")),
     ("p", N_(
-        "<strong>Hint</strong> shows a pair that keeps the game winnable, or says plainly that "
-        "no winning line is left. In Strict it shows the move with the best chance, since nobody "
-        "knows the order of the face-down stock. <strong>Solve</strong> plays the winning line "
-        "from where you are, one pair at a time; press Stop, or any card, to take over. Games "
-        "where you used either count as assisted. The solver is exact: when it says a game "
+        "<strong>Hint</strong> works in two steps. First it says how many pairs can be made "
+        "and how many of them lose the game, without showing one; pressed again, it shows a "
+        "pair that keeps the game winnable, or says plainly that no winning line is left. In "
+        "Strict it shows the move with the best chance, since nobody knows the order of the "
+        "face-down stock. <strong>Solve</strong> plays the winning line from where you are, one "
+        "pair at a time; press Stop, or any card, to take over. Games where Hint showed a pair "
+        "or Solve played one count as assisted. The solver is exact: when it says a game "
         "cannot be won, it has checked every way of playing it."
     )),
     ("h2", N_("How often can it be won?")),

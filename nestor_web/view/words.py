@@ -14,11 +14,13 @@ from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
 
 from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack, WentBack
 from ..app.session import Session
-from .i18n import LANGUAGES, N_, _, card_name, percent
+from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent
 from .texts import setting_label
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
     from nestor.solver import Solution
+
+    from ..app.events import PairCount
 
 # ---- engine errors --------------------------------------------------------------------------
 
@@ -249,6 +251,8 @@ def announcement(events: Iterable[Event], session: Session) -> str | None:
                 "Back at the position before move {number}, {move}: the moves after it can "
                 "be redone."
             ).format(number=event.index + 1, move=move_words(event.move))
+        if isinstance(event, HintShown) and event.count is not None:
+            return pair_count_text(event.count)
         if isinstance(event, HintShown) and session.hint_solution is not None:
             return hint_text(session.position, session.hint_solution)
         if isinstance(event, DealChanged):
@@ -287,6 +291,29 @@ def hint_text(position: Position, solution: Solution) -> str:
     return text
 
 
+def pair_count_text(count: PairCount) -> str:
+    """A hint's first step: how many pairs can be made, and how many of them lose the game
+    (issue 24 (3): a hint that says a move exists without giving it away)."""
+    pairs, losing = count.pairs, count.losing
+    made = ngettext("{count} pair can be made", "{count} pairs can be made", pairs).format(
+        count=pairs)
+    if losing == 0 and count.unknown == 0:
+        what = ngettext("it keeps the game winnable", "none of them loses the game", pairs)
+    elif losing == pairs:
+        what = ngettext("and it loses the game", "and every one of them loses the game", pairs)
+    elif losing == 0:
+        what = ngettext("the solver could not tell about one of them",
+                        "the solver could not tell about {count} of them",
+                        count.unknown).format(count=count.unknown)
+    else:
+        what = ngettext("one of them loses the game", "{count} of them lose the game",
+                        losing).format(count=losing)
+    if losing == pairs:
+        return _("{pairs}, {what}: no winning line remains.").format(pairs=made, what=what)
+    return _("{pairs}; {what}. Press Hint again to see the best one.").format(
+        pairs=made, what=what)
+
+
 CHECKING = N_("Checking whether the game can still be won…")
 
 
@@ -323,6 +350,8 @@ def status_text(session: Session) -> str:
         return _("Solve is playing the winning line, one pair at a time: press Stop to take over.")
     if session.hint_solution is not None:
         return hint_text(position, session.hint_solution)
+    if session.hint_count is not None and session.hint_count[0] == position:
+        return pair_count_text(session.hint_count[1])
     if outcome is not None:
         return f"{outcome_text(session)} {streak_text(session)}"
     if position.can_turn_stock():
