@@ -163,6 +163,10 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     doublets, _line = find_winnable("doublets")
     win(page, "doublets", doublets)
     assert page.evaluate("window.__persistCalls") == 1
+    page.reload()  # the won board shown again: no win now, nothing asked
+    wait_ready_page(page)
+    saves_done(page)
+    assert page.evaluate("window.__persistCalls") == 0
     lost = winnable_deal_lost_by_first_moves()
     open_game(page, wait_ready_page, f"?variant=standard&deal={lost}")
     assert page.evaluate("window.__persistCalls") == 0  # (a new page: not at load)
@@ -201,13 +205,23 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     before = page.evaluate(STORED)
     restore_file(page, name, text, "merge")
     assert page.evaluate(STORED) == before
+    expect(page.locator("#restore-done")).to_have_text(
+        "Nothing to bring in: everything in this backup is here already.")
 
     # Device C (a fresh profile): a win of its own, brought to B by its code: B holds the union.
     c = site_context(base_url, permissions=["clipboard-read", "clipboard-write"])
     other = c.new_page()
     win(other, "doublets", find_winnable("doublets", doublets + 30)[0])
-    _name, text_c = back_up(other)
+    # The statistics' reset offers a backup first (issue 23 (5)): C backs up from there.
+    control(other, "stats").click()
+    other.locator('[data-action="stats-reset"]').click()
+    with other.expect_download() as caught:
+        other.locator('[data-action="stats-backup"]').click()
+    expect(other.locator("#stats-backup-words")).to_contain_text(caught.value.suggested_filename)
+    other.locator('[data-action="stats-reset-cancel"]').click()
+    other.keyboard.press("Escape")
     code_c = other.locator("[data-backup-code]").input_value()
+    assert read_progress(code_c).summary().won == 1
     theirs = stats_from_text(other.evaluate("localStorage.getItem('nestor.stats')"))
     open_restore(page)
     page.locator("[data-restore-code]").fill(code_c)
@@ -218,7 +232,6 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     union = figures(page, today)
     assert union["doublets"].won == expected["doublets"].won + theirs.summary("doublets").won
     assert union["standard"] == expected["standard"]
-    assert text_c
 
 
 BAD = {

@@ -55,6 +55,7 @@ def test_the_other_words(german: None) -> None:
         "laufende Spiele.")
     assert restored_text("merge", summary) == (
         "Zusammengeführt: Du hast jetzt 5 Spiele gespielt, 3 gewonnen.")
+    assert restored_text("merge", summary, changed=False).startswith("Nichts einzubringen")
     name = "nestor-progress-2026-12-03.json"
     assert name in backup_words(name, False)
     assert storage_text(True, 15_200_000, 10_800_000_000).endswith(

@@ -908,3 +908,43 @@ def test_parts_of_unreadable_values_are_empty_and_nothing_is_raised():
 
 def test_the_replaced_key_is_one_of_the_games_keys():
     assert REPLACED_KEY in KEYS
+
+
+def test_a_deal_ended_here_is_not_brought_back_by_merging_an_older_backup_again() -> None:
+    """Review of issue 23: device B merged A's backup, played its game in progress to the end
+    and moved on; merging the same backup again brought that deal back in progress."""
+    a = device(1, 40, 60)
+    text = a.storage.export_progress(a.session)
+    b = fresh()
+    restore(b, read_progress(text), "merge")
+    ended = b.session.key
+    while b.session.position.outcome() is None:
+        move = b.session.game.legal_moves()[0]
+        assert isinstance(move, Pair)
+        b.play_pair(move.first, move.second)
+    b.new_deal()
+    first = b.session.position.pairs()[0]
+    b.play_pair(first.first, first.second)
+    before = b.storage.held_parts(b.session).summary()
+    events = restore(b, read_progress(text), "merge")
+    assert events[-1].summary == before  # type: ignore[attr-defined]
+    assert f"{ended[0]}/{ended[1]}" not in json.loads(stored(b)[ARCHIVE_KEY])
+    assert b.session.stats.deal_result(*ended) in ("won", "lost")
+
+
+def test_the_game_left_by_new_deal_settles_in_the_statistics_a_merge_brings() -> None:
+    """Review of issue 23: the game left for Undo settled in the statistics the merge then
+    replaced, so it stayed "playing" beside the game brought into play."""
+    a = device(1, 40, 60)
+    text = a.storage.export_progress(a.session)
+    b = Page(MemoryStore(), f"?variant=standard&deal={playable(300)}", random.Random(0),
+             clock=clock(9_000_000), durable=MemoryCopy(), today=Calendar(DAY), keep_board=False)
+    pair(b)
+    left = b.session.key
+    b.new_deal()
+    restore(b, read_progress(text), "merge")
+    assert b.session.key != left
+    assert b.session.stats.deal_result(*left) == "lost"
+    playing = [(e.variant, e.deal) for e in b.session.stats.snapshot().deals
+               if e.state == "playing"]
+    assert playing == [b.session.key]

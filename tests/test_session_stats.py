@@ -188,7 +188,8 @@ def test_statistics_dialog_content() -> None:
     assert cells.actions == ["stats-reset"]
     confirm = Cells()
     confirm.feed(stats_html(page.session, confirm_reset=True))
-    assert confirm.actions == ["stats-reset-confirm", "stats-reset-cancel"]
+    # A backup offered first (issue 23 (5)), then the reset or not.
+    assert confirm.actions == ["stats-backup", "stats-reset-confirm", "stats-reset-cancel"]
     assert 'role="img"' in html
 
 

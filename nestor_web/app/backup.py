@@ -201,6 +201,7 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
         brought[theirs.game.key] = theirs.game  # their newest: last among theirs
     if theirs.game is not None and (
         game is None or not game.game.all_moves and in_progress(theirs.game)
+        and not _ended(mine, theirs.game.key)
     ):
         game = theirs.game  # nothing played here yet: the backup's game comes into play
         brought.pop(game.key)
@@ -213,8 +214,14 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
             diverged.extend(left)
     archive: dict[Key, SavedGame] = {}
     for key, saved in brought.items():
+        # A deal that ended here (won, or lost and left) is not brought back in progress by
+        # an older backup of it (merged twice, a backup changes nothing); its line is kept
+        # with the lines that could not be joined, so no move is lost.
         if key not in here and in_progress(saved):
-            archive[key] = saved
+            if _ended(mine, key):
+                diverged.append(saved)
+            else:
+                archive[key] = saved
     for key, saved in here.items():
         if key in brought:
             saved, left = unite(saved, brought[key])
@@ -225,6 +232,11 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
     return Merged(
         Parts(stats, game, kept, copy_settings(mine.settings)), tuple(_once(diverged))
     )
+
+
+def _ended(parts: Parts, key: Key) -> bool:
+    """Whether the deal ``key`` ended in ``parts``' statistics (won, or lost)."""
+    return parts.stats.deal_result(*key) not in (None, "playing")
 
 
 def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:

@@ -416,6 +416,10 @@ class Session(DealCommands, SolverCommands):
         self.solving = False
         if replacing:
             self._kept.left = None
+        # The statistics first: the game left settles in the ones that stay (settled in the
+        # old ones, which these replace, its loss was lost and it stayed "playing").
+        self.stats = stats
+        self.stats_changes += 1
         if saved is not None and (
             saved.key, saved.game.all_moves, saved.game.cursor, saved.help, saved.elapsed_ms
         ) != (self.key, self.game.all_moves, self.game.cursor, self.help, self._timer.ms):
@@ -424,8 +428,6 @@ class Session(DealCommands, SolverCommands):
             self._bring(saved)
             self._mark_daily(None)
             events.append(DealChanged(*self.key, resumed=saved.game.cursor > 0))
-        self.stats = stats
-        self.stats_changes += 1
         self.stats.claim(*self.key)
         if settings is not None:
             for name in Settings.names():

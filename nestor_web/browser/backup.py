@@ -85,7 +85,7 @@ class ProgressPanel:
             return
         action = str(target.getAttribute("data-action"))
         if action == "backup":
-            self.app.spawn(self.back_up)
+            self.app.spawn(lambda: self.back_up())
         elif action == "restore":
             self.show_restore(self.el["restore-box"].hidden)
         elif action in ("restore-merge", "restore-replace") and self.pending is not None:
@@ -112,9 +112,10 @@ class ProgressPanel:
 
     # ---- commands ------------------------------------------------------------------------
 
-    async def back_up(self) -> None:
+    async def back_up(self, words_id: str | None = None) -> None:
         """Back up: the progress held here as a file to download, and its code, copied to
-        the clipboard or else shown selected to copy by hand."""
+        the clipboard or else shown selected to copy by hand (in Settings). ``words_id``:
+        another element that says so too (the statistics' reset, which offers a backup)."""
         from ..storage.progress import backup_name, progress_to_code
         from ..view.backup import backup_words
 
@@ -126,6 +127,10 @@ class ProgressPanel:
         field.value = code
         copied = await to_clipboard(code)
         self.el["backup-words"].textContent = backup_words(name, copied)
+        if words_id is not None:
+            said = document.getElementById(words_id)
+            if not missing(said):
+                said.textContent = backup_words(name, copied)
         self.el["backup-box"].hidden = False
         self.el["backup-box"].setAttribute("data-copied", "true" if copied else "false")
         if not copied:
@@ -156,7 +161,8 @@ class ProgressPanel:
         done = next((e for e in happened if isinstance(e, Restored)), None)
         self.show_restore(False)
         if done is not None:
-            self.el["restore-done"].textContent = restored_text(done.mode, done.summary)
+            self.el["restore-done"].textContent = restored_text(
+                done.mode, done.summary, done.changed)
             self.el["restore-done"].hidden = False
         self.draw()
 

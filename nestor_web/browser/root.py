@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from nestor import NestorError, get_variant
+from nestor import NestorError, Outcome, get_variant
 
-from ..app.events import Event, Problem, SettingChanged
+from ..app.events import Event, Moved, Problem, SettingChanged
 from ..app.replay import replay_request
 from ..app.session import Session
 from ..app.settings import ANIMATION_SCALE, shown_animations
@@ -201,11 +201,8 @@ class App:
         return self.actuator.measure() if self.animations() else None
 
     def follow(self, session: Session) -> None:
-        """After a command: the end screen's state follows the game; at a win the browser
-        is asked to keep the game's storage for good (once a page)."""
+        """After a command: the end screen's state follows the game."""
         self.end.follow(session, self.replays.shown)
-        if session.position.is_empty():
-            self.progress().keep_for_good()
 
     def draw(
         self, session: Session, events: tuple[Event, ...], said: str | None, drawn: Any
@@ -218,6 +215,8 @@ class App:
             self._use_language()
             self.actuator.fill_texts()
             self.replays.draw()
+        if any(isinstance(e, Moved) and e.outcome is Outcome.WON for e in events):
+            self.progress().keep_for_good()  # a win just now (not a won board shown again)
         self.actuator.apply_settings(session.settings, self.motion())
         self.actuator.draw(board_view(session), events, said, drawn)
         self.daily.draw(session)
@@ -391,6 +390,8 @@ class App:
             for dialog in DIALOGS:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
+        elif name == "stats-backup":  # the reset's confirmation offers a backup first
+            self.tasks.spawn(lambda: self.progress().back_up("stats-backup-words"))
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
             from ..view.dialogs import stats_html
 

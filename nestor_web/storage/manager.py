@@ -94,6 +94,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from nestor import NestorError
+from nestor.jsontext import loads
 
 from ..app.events import Event, Problem, Restored
 from ..app.session import SavedGame, Session
@@ -473,6 +474,15 @@ class StorageManager(Archive, TabSync):
 
         return progress_text(self.held_parts(session), session.today())
 
+    def _diverged_texts(self) -> list[str]:
+        """The saved-game texts kept under ``nestor.diverged`` (none if it cannot be read)."""
+        raw = self._get(DIVERGED_KEY)
+        try:
+            data = loads(raw) if raw is not None else []
+        except ValueError:
+            return []
+        return [v for v in data if isinstance(v, str)] if isinstance(data, list) else []
+
     def replaced_progress(self) -> Progress | None:
         """The progress the last restore that replaced (``nestor.replaced``) took the place
         of, to restore again (:meth:`restore`), or ``None`` if there is none (or it cannot be
@@ -520,6 +530,8 @@ class StorageManager(Archive, TabSync):
         else:
             result = replace_parts(here, progress.parts, session.clock())
         after = _texts(result)
+        kept = set(self._diverged_texts())
+        diverged = tuple(d for d in diverged if game_to_text(d) not in kept)  # (kept already)
         changed = after != before or bool(diverged)
         events: tuple[Event, ...] = ()
         if changed:

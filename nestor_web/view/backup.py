@@ -83,8 +83,11 @@ def summary_text(summary: ProgressSummary) -> str:
                                                       going=going)
 
 
-def restored_text(mode: str, summary: ProgressSummary) -> str:
-    """After a restore (``mode`` ``"merge"`` or ``"replace"``): what is here now."""
+def restored_text(mode: str, summary: ProgressSummary, changed: bool = True) -> str:
+    """After a restore (``mode`` ``"merge"`` or ``"replace"``): what is here now; a merge
+    that brought nothing new (``changed`` false: the same backup again) says so."""
+    if not changed:
+        return _("Nothing to bring in: everything in this backup is here already.")
     games = ngettext("{count} game played", "{count} games played", summary.games).format(
         count=summary.games)
     won = ngettext("{count} won", "{count} won", summary.won).format(count=summary.won)

@@ -60,10 +60,14 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
     if confirm_reset:
         question = escape(_("Reset all statistics? This cannot be undone."))
         yes, keep = escape(_("Yes, reset")), escape(_("Keep them"))
+        # Issue 23 (5): a backup offered first (a file and its code, as Settings makes it).
+        first = escape(_("Back up my progress first"))
         reset = (
             f'<p class="confirm">{question} '
+            f'<button type="button" data-action="stats-backup">{first}</button> '
             f'<button type="button" data-action="stats-reset-confirm">{yes}</button> '
             f'<button type="button" data-action="stats-reset-cancel">{keep}</button></p>'
+            '<p id="stats-backup-words" role="status"></p>'
         )
     else:
         ask = escape(_("Reset statistics…"))
