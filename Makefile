@@ -17,6 +17,8 @@
 #                      time, taps, one DOM call over the bridge (not part of make test)
 #   make bench-review  reviewing 200 finished games per variant, CPython and Chromium, beside
 #                      one solve of the deal (not part of make test)
+#   make grade-table   the difficulty grades over the first deals of every variant: cut points
+#                      and the table of docs/odds.md (not part of make test; ½ to 1½ hours)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle),
 #                      the property tests with twice the examples (Hypothesis "thorough"), and
 #                      the browser tests marked slow (every bad link, the whole layout audit)
@@ -238,6 +240,17 @@ bench-tabs: $(VENV_STAMP) vendor chromium
 # fails on a time. Several minutes. BENCH_ARGS="--games 50" for a quicker look.
 bench-review: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/review.py --browser $(BENCH_ARGS)
+
+# Issue 24: the difficulty grades (nestor/grade.py) of deals 0..D-1 of every variant, graded and
+# played once by each strategy (scripts/grade_table.py): the cut points (terciles of the score
+# among the winnable deals) and the tables of docs/odds.md, "Difficulty grades". Both cores,
+# at the lowest priority. The full run (D = 10,000) takes about half an hour on 2 cores, up to
+# an hour and a half beside other work: GRADE_ARGS="--deals 10000 --rows grades.jsonl --write"
+# (--write stores the cut points). GRADE_ARGS="--deals 400" for a look (about a minute).
+GRADE_ARGS ?=
+.PHONY: grade-table
+grade-table: $(VENV_STAMP)
+	nice -n 19 $(VENV)/bin/python scripts/grade_table.py $(GRADE_ARGS)
 
 # The npm package lighthouse (bench/package.json's, pinned by bench/package-lock.json and
 # installed into bench/node_modules here only: a fresh clone's npm ci for make play and make test

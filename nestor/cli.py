@@ -9,6 +9,7 @@ Commands:
     odds      solve a range of deals and print the share that can be won (or, with
               --strategy, the share a strategy wins: nestor/strategies.py)
     daily     print the daily deal of a date (variant and deal number)
+    grade     print a deal's difficulty: easy, medium, hard or unwinnable (nestor/grade.py)
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
@@ -34,6 +35,7 @@ from .daily import DAILY_VARIANTS, DAILY_VERSION, daily_deal, parse_date
 from .deal import MAX_DEAL, SHUFFLE_VERSION, check_deal_number, deal_position
 from .errors import NestorError
 from .game import Record
+from .grade import GRADES, TIPS_PLAYOUTS, UNWINNABLE, Grade, grade
 from .jsontext import loads
 from .link import record_from_query, record_query
 from .position import Move, Pair, Position
@@ -123,6 +125,22 @@ def format_strategy_odds(report: dict[str, Any]) -> str:
         body = (f"  won: {report['won']}/{n} = {report['share']:.2%} "
                 f"(95% CI {lo:.2%} to {hi:.2%})")
     return head + "\n" + body
+
+
+def format_grade(result: Grade) -> str:
+    """A grade as one line of text, e.g. ``standard deal 4: medium (tips win 8/16 = 50%,
+    narrow 5, 26 moves)``; Strict adds the chance with best play."""
+    head = f"{result.variant} deal {result.deal}: {result.grade}"
+    if result.grade == UNWINNABLE:
+        line = f"{head}: no way of playing wins it as dealt, proved by the solver"
+        if result.chance:
+            line += f" (chance with best play, stock order unknown: {result.chance:.1%})"
+        return line
+    parts = [f"tips win {result.tips_wins}/{result.playouts} = {result.tips_win_rate:.0%}",
+             f"narrow {result.narrow}", f"{result.line} moves"]
+    if result.chance is not None:
+        parts.insert(0, f"chance with best play {result.chance:.1%}")
+    return f"{head} ({', '.join(parts)})"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -240,6 +258,27 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the calendar date (default: today, in local time)")
     daily.add_argument("--json", action="store_true",
                        help='print {"date", "variant", "deal"} as JSON')
+
+    grade_cmd = sub.add_parser(
+        "grade",
+        help="print a deal's difficulty grade and the figures it comes from",
+        description=f"Grade one deal: {', '.join(GRADES)} or {UNWINNABLE} (proved by the "
+        f"solver; strict: with the stock order dealt). The figures: tips_win_rate, the share "
+        f"of {TIPS_PLAYOUTS} games of the tips strategy (ties drawn with seeds 0 to "
+        f"{TIPS_PLAYOUTS - 1}) that win, and narrow, the positions of the solver's winning "
+        "line where only one of two or more pairs keeps the game winnable (strict: keeps a "
+        "chance above 0). The grade is read from the score tips_win_rate - narrow / 4, its "
+        "ties broken by strict's chance with best play, then by the share of random games "
+        "won, with cut points per variant measured over the first deals (nestor/grade.py, "
+        "docs/odds.md). With --json, one object: "
+        "{\"variant\", \"deal\", \"grade\", \"tips_win_rate\", \"narrow\", ...}. A bad "
+        "variant or deal exits 2.",
+    )
+    grade_cmd.add_argument("--variant", type=_variant_name, required=True,
+                           help=f"one of: {', '.join(VARIANTS)}")
+    grade_cmd.add_argument("--deal", type=_deal_number, required=True, metavar="N",
+                           help=f"deal number, 0 to {MAX_DEAL - 1}")
+    grade_cmd.add_argument("--json", action="store_true", help="print the grade as JSON")
 
     sub.add_parser("variants", help="list the variants", description="List every variant.")
     return parser
@@ -414,6 +453,9 @@ def _run(args: argparse.Namespace) -> int:
                 print(json.dumps({"date": day.isoformat(), "variant": variant, "deal": number}))
             else:
                 print(f"{day.isoformat()}: {get_variant(variant).title}, deal {number}")
+        elif args.command == "grade":
+            result = grade(args.variant, args.deal)
+            print(json.dumps(result.to_json()) if args.json else format_grade(result))
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":

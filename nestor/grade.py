@@ -1,0 +1,477 @@
+"""How hard a deal is: Easy, Medium, Hard or Unwinnable, measured with the engine (issue 24).
+
+A deal's grade comes from the solver's verdict and three figures (the sources: the three
+beginners' tips of ``shared/seeds`` 000, played by :func:`nestor.strategies.play_tips`; the
+rules of 000/001, searched by :mod:`nestor.solver`):
+
+* ``tips_win_rate``: the share of :data:`TIPS_PLAYOUTS` games of the ``tips`` strategy that
+  win the deal. Game ``s`` (``s = 0 .. TIPS_PLAYOUTS - 1``) draws its ties with
+  :func:`nestor.strategies.deal_rng` ``(s, variant, "tips", deal)``, so game 0 is the game the
+  skill table of docs/odds.md plays, and every game can be replayed with
+  ``play_out(deal_position(variant, deal), play_tips, deal_rng(s, variant, "tips", deal))``.
+  A deal proven unwinnable is not played: no play wins it, its rate is ``0.0``.
+* ``random_win_rate``: the same with the ``random`` strategy (game ``s`` seeded
+  ``deal_rng(s, variant, "random", deal)``): how far a player without skill gets. It only
+  breaks the ties of the other figures, which are many: the tips win most deals of Vertical
+  and Doublets in all 16 games or in none (deals 0 to 299: 60% of the Doublets deals in all
+  16, 35% of the Vertical ones in none).
+* ``narrow``: on the solver's winning line from the deal (:attr:`nestor.solver.Solution.line`,
+  the first one its search finds), the number of positions where the player has a choice
+  (two legal pairs or more) and exactly one of the pairs keeps the game winnable, every other
+  one proven lost. The positions with a single legal pair are counted apart (``forced``: no
+  choice, no way to go wrong), and so are those the node budget (:data:`NARROW_MAX_NODES`
+  per search) left undecided (``undecided``: not counted as narrow). The pairs are judged by
+  :meth:`nestor.solver.oracle.Oracle.choices`, as the game review judges them.
+
+  Strict: the player cannot see the stock, so "keeps the game winnable" is what the player
+  can know: the pair's chance with best play, every stock order equally likely, is above 0
+  (the others' is 0). The line is the winning line with the dealt stock order (the order
+  the game really turns), and a stock turn is no choice.
+
+The grade:
+
+* ``"unwinnable"`` when the solver proves that no way of playing wins the deal as dealt:
+  the open variants, :class:`~nestor.solver.Status` ``LOST``; Strict, ``known_order`` ``LOST``
+  (the stock order dealt allows no win; this includes every deal whose chance with best play
+  is 0). The floor below which a Strict deal counts as unwinnable is that proof, nothing
+  more (:data:`STRICT_CHANCE_FLOOR` is ``0.0``): a deal that can be won with its stock has a
+  chance above 0, and a low chance grades it Hard.
+* else ``"easy"``, ``"medium"`` or ``"hard"`` by its :func:`score`, three numbers compared
+  left to right (higher is easier)::
+
+      (tips_win_rate - narrow / 4,  chance,  random_win_rate)
+
+  * first, the tips' share less a quarter for each one-way position (:data:`NARROW_WEIGHT`:
+    a one-way position weighs as much as 4 of the 16 tips' games lost);
+  * then the chance with best play (Strict: stock order unknown,
+    :attr:`nestor.solver.Solution.win_probability`; the open variants: ``1.0``, best play
+    wins every winnable deal, so it breaks no tie there);
+  * then the share of random games won.
+
+  Why this weight, and the chance second: measured over deals 0 to 399 of each variant
+  (``scripts/grade_table.py --deals 400``, then ``--from-rows`` with each formula), the
+  issue's test, Easy's tips share above Medium's above Hard's in games the grade did not
+  play, held in every variant with a weight of 1/4 and failed with the others tried: with
+  1/8 or 1/16 (or narrow only breaking ties) the tips won none of Overlapping's Medium
+  deals' games, as none of its Hard ones (over two thirds of its winnable deals are never
+  won by the tips, in 128 games each), and with 1/2 or 1 Overlapping's Hard deals came out
+  above its Medium ones; graded by the chance first, Strict's came out in reverse (deals 0
+  to 299: 21%, 27%, 38%).
+
+  With the variant's :class:`Cuts`: ``score >= easy`` is Easy, ``score >= medium`` Medium,
+  below that Hard. The cut points are data (:data:`CUTS`), measured by
+  ``scripts/grade_table.py`` over the first deals of each variant so that the three grades
+  are about equally common among the winnable ones (terciles of the score).
+
+Standard library only, pure Python; the browser may import it. :func:`grade_steps` yields
+between slices of work (one move of a playout, a few dozen solver nodes), as the solver does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .checks import whole_number
+from .deal import check_deal_number, deal_position
+from .position import Move, Pair, Position
+from .solver import Solution, Status, solve_steps
+from .solver.oracle import Oracle
+from .steps import run_to_end
+from .strategies import deal_rng, get_strategy
+from .variants import get_variant
+
+__all__ = [
+    "CUTS",
+    "GRADES",
+    "NARROW_MAX_NODES",
+    "NARROW_WEIGHT",
+    "STRICT_CHANCE_FLOOR",
+    "TIPS_PLAYOUTS",
+    "UNWINNABLE",
+    "Cuts",
+    "Grade",
+    "LineCount",
+    "derive_cuts",
+    "grade",
+    "grade_steps",
+    "narrow",
+    "narrow_steps",
+    "score",
+    "tips_win_rate",
+    "wins_steps",
+]
+
+NARROW_WEIGHT = 0.25
+"""What one one-way position takes off the tips' share in the :func:`score` (4 of 16 games)."""
+
+TIPS_PLAYOUTS = 16
+"""Games played per deal with each of the ``tips`` and ``random`` strategies (seeds ``0 ..
+15``). Grading one deal took 11 to 123 ms on average, by variant, 58 to 164 ms at the 95th
+percentile (CPython, two worker processes on this project's 2-core machine beside other work;
+docs/odds.md, "Difficulty grades"). 32 games would cut the noise of a share by 30% (its standard
+error is at most 0.125 with 16) at about twice the time."""
+
+NARROW_MAX_NODES = 50_000
+"""The node budget of each search that judges a pair for :func:`narrow` (the review's
+``DEFAULT_MAX_NODES``); a pair it leaves unknown makes its position ``undecided``."""
+
+STRICT_CHANCE_FLOOR = 0.0
+"""Strict: a deal whose chance with best play is at or below this is unwinnable. ``0.0``:
+only the solver's proof makes a deal unwinnable (see the module docstring)."""
+
+GRADES = ("easy", "medium", "hard")
+"""The grades of a winnable deal, easiest first."""
+
+UNWINNABLE = "unwinnable"
+"""The grade of a deal that no way of playing wins."""
+
+Score = tuple[float, float, float]
+"""A deal's score, compared left to right, higher is easier (see :func:`score`)."""
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """One variant's cut points between the grades, and what they were measured over.
+
+    Attributes:
+        variant: variant name.
+        easy: the lowest :func:`score` that is Easy.
+        medium: the lowest score that is Medium; a winnable deal below it is Hard.
+        deals: the deals measured (deal numbers ``0 .. deals - 1``).
+        winnable: how many of them were winnable (the cut points are terciles among them).
+        provisional: measured over fewer deals than the issue's 10,000.
+    """
+
+    variant: str
+    easy: Score
+    medium: Score
+    deals: int
+    winnable: int
+    provisional: bool
+
+    def grade_of(self, key: Score) -> str:
+        """The grade of a winnable deal with score ``key``: ``"easy"``, ``"medium"`` or
+        ``"hard"``."""
+        if key >= self.easy:
+            return "easy"
+        if key >= self.medium:
+            return "medium"
+        return "hard"
+
+
+# BEGIN CUTS (written by scripts/grade_table.py --write)
+# Measured over deals 0 to 399 of each variant:
+# python scripts/grade_table.py --deals 400 --seed 16 --write
+# PROVISIONAL: 400 deals per variant, not the issue's 10,000 (the full run: docs/odds.md).
+CUTS: dict[str, Cuts] = {
+    "standard": Cuts(
+        "standard",
+        easy=(0.0, 1.0, 0.0625),
+        medium=(-0.75, 1.0, 0.0),
+        deals=400, winnable=210, provisional=True,
+    ),
+    "strict": Cuts(
+        "strict",
+        easy=(0.5, 0.25, 0.25),
+        medium=(-0.25, 0.5, 0.125),
+        deals=400, winnable=46, provisional=True,
+    ),
+    "vertical": Cuts(
+        "vertical",
+        easy=(1.0, 1.0, 0.0),
+        medium=(0.0, 1.0, 0.0625),
+        deals=400, winnable=385, provisional=True,
+    ),
+    "doublets": Cuts(
+        "doublets",
+        easy=(1.0, 1.0, 0.4375),
+        medium=(0.75, 1.0, 0.4375),
+        deals=400, winnable=400, provisional=True,
+    ),
+    "overlapping": Cuts(
+        "overlapping",
+        easy=(0.0, 1.0, 0.0),
+        medium=(-1.0, 1.0, 0.125),
+        deals=400, winnable=78, provisional=True,
+    ),
+}
+# END CUTS
+"""Every variant's cut points (by variant name), written by ``scripts/grade_table.py``."""
+
+
+@dataclass(frozen=True)
+class LineCount:
+    """What :func:`narrow_steps` found along a winning line.
+
+    Attributes:
+        narrow: positions with two legal pairs or more of which exactly one keeps the game
+            winnable (every other one proven lost; Strict: chance 0).
+        forced: positions with exactly one legal pair (no choice).
+        undecided: positions with a choice where the node budget left a pair unknown and
+            no two pairs were proven to keep the game winnable.
+        positions: positions of the line looked at (one per move; a stock turn included).
+    """
+
+    narrow: int
+    forced: int
+    undecided: int
+    positions: int
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grade of one deal and the figures it comes from.
+
+    Attributes:
+        variant: variant name.
+        deal: deal number.
+        grade: ``"easy"``, ``"medium"``, ``"hard"`` or ``"unwinnable"``.
+        tips_win_rate: ``tips_wins / playouts``, ``0.0 .. 1.0``.
+        narrow: one-way positions on the winning line (:class:`LineCount`); 0 if unwinnable.
+        tips_wins: games of the tips strategy won, ``0 .. playouts``.
+        random_win_rate: ``random_wins / playouts``, ``0.0 .. 1.0``.
+        random_wins: games of the random strategy won, ``0 .. playouts``.
+        playouts: games played with each of the two strategies (:data:`TIPS_PLAYOUTS`; 0 for
+            an unwinnable deal, which is not played).
+        forced: positions of the line with a single legal pair.
+        undecided: positions of the line the node budget left undecided.
+        line: moves of the winning line (0 if unwinnable).
+        chance: Strict only: the chance with best play, stock order unknown, ``0.0 .. 1.0``;
+            ``None`` in the open variants.
+        score: the pair the grade is read from (:func:`score`); ``None`` if unwinnable.
+        cut_deals: the deals the variant's cut points were measured over.
+        provisional: the cut points are provisional (fewer than 10,000 deals).
+    """
+
+    variant: str
+    deal: int
+    grade: str
+    tips_win_rate: float
+    narrow: int
+    tips_wins: int
+    random_win_rate: float
+    random_wins: int
+    playouts: int
+    forced: int
+    undecided: int
+    line: int
+    chance: float | None
+    score: Score | None
+    cut_deals: int
+    provisional: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The grade as a JSON object: ``{"variant", "deal", "grade", "tips_win_rate",
+        "narrow", "tips_wins", "random_win_rate", "random_wins", "playouts", "forced",
+        "undecided", "line", "chance", "score", "cut_deals", "provisional"}`` (``score`` a
+        list of three numbers or ``null``)."""
+        return {
+            "variant": self.variant,
+            "deal": self.deal,
+            "grade": self.grade,
+            "tips_win_rate": self.tips_win_rate,
+            "narrow": self.narrow,
+            "tips_wins": self.tips_wins,
+            "random_win_rate": self.random_win_rate,
+            "random_wins": self.random_wins,
+            "playouts": self.playouts,
+            "forced": self.forced,
+            "undecided": self.undecided,
+            "line": self.line,
+            "chance": self.chance,
+            "score": None if self.score is None else list(self.score),
+            "cut_deals": self.cut_deals,
+            "provisional": self.provisional,
+        }
+
+
+def score(
+    tips_win_rate: float, narrow: int, chance: float | None, random_win_rate: float
+) -> Score:
+    """The score a winnable deal is graded by, compared left to right, higher is easier.
+
+    Args:
+        tips_win_rate, random_win_rate: ``0.0 .. 1.0``.
+        narrow: one-way positions on the winning line, ``0`` or more.
+        chance: Strict: the chance with best play, stock order unknown, ``0.0 .. 1.0``;
+            ``None`` in the open variants, where best play wins a winnable deal: ``1.0``.
+
+    Returns:
+        ``(tips_win_rate - NARROW_WEIGHT * narrow, chance, random_win_rate)``: the first
+        from ``-NARROW_WEIGHT * narrow`` to ``1.0``, the others ``0.0 .. 1.0``. Every part is
+        a whole number of sixteenths (or Strict's chance), so the sum is exact.
+    """
+    return (tips_win_rate - NARROW_WEIGHT * narrow, 1.0 if chance is None else chance,
+            random_win_rate)
+
+
+def wins_steps(
+    variant: str, deal: int, strategy: str = "tips", playouts: int = TIPS_PLAYOUTS
+) -> Generator[None, None, int]:
+    """Play the deal ``playouts`` times with ``strategy``; the number of games won.
+
+    Game ``s`` (``0 .. playouts - 1``) draws its ties with ``deal_rng(s, variant, strategy,
+    deal)``: game 0 is ``play_deal(variant, strategy, deal)``. A generator: yields after
+    every move; its value is the count, ``0 .. playouts``.
+
+    Raises:
+        VariantError: unknown variant. DealNumberError: bad deal number.
+        NestorError: unknown strategy (``strategy.unknown``).
+    """
+    start = deal_position(variant, deal)
+    name = start.variant.name
+    play = get_strategy(strategy)
+    won = 0
+    for seed in range(playouts):
+        rng = deal_rng(seed, name, strategy, deal)
+        position = start
+        while (outcome := position.outcome()) is None:
+            position = position.apply(play(position, rng))
+            yield None
+        won += outcome.won
+    return won
+
+
+def tips_win_rate(variant: str, deal: int, playouts: int = TIPS_PLAYOUTS) -> float:
+    """The share of ``playouts`` seeded games of the ``tips`` strategy that win the deal.
+
+    ``0.0 .. 1.0``; see :func:`wins_steps`. Raises VariantError, DealNumberError.
+    """
+    return run_to_end(wins_steps(variant, deal, "tips", playouts)) / playouts
+
+
+def narrow_steps(
+    start: Position, line: Sequence[Move], max_nodes: int = NARROW_MAX_NODES
+) -> Generator[None, None, LineCount]:
+    """Count the one-way positions along ``line``, a winning line from ``start``.
+
+    Every position before a move of ``line`` is looked at: its legal pairs are judged with
+    one :class:`~nestor.solver.oracle.Oracle` (node budget ``max_nodes`` per search), see
+    :class:`LineCount`. Open variants: winnable means proven winnable; Strict: a chance with
+    best play above 0, stock order unknown. A generator (yields between solver slices); its
+    value is the :class:`LineCount`. ``line`` is not checked (an illegal move gives wrong
+    counts). Raises nothing.
+    """
+    oracle = Oracle(start, max_nodes)
+    if not oracle.strict and line:
+        oracle.learn(oracle.search.hkey, line)  # the line itself proves its positions winnable
+    position = start
+    narrow = forced = undecided = 0
+    for move in line:
+        choices = yield from oracle.choices(position)
+        pairs = [c for c in choices if isinstance(c.move, Pair)]
+        if len(pairs) == 1:
+            forced += 1
+        elif len(pairs) >= 2:
+            keep = sum(1 for c in pairs if c.status is Status.WINNABLE)
+            lost = sum(1 for c in pairs if c.status is Status.LOST)
+            if keep == 1 and lost == len(pairs) - 1:
+                narrow += 1
+            elif keep < 2:
+                undecided += 1
+        oracle.advance(position, move)
+        position = position.apply(move)
+    return LineCount(narrow, forced, undecided, len(line))
+
+
+def narrow(variant: str, deal: int, max_nodes: int = NARROW_MAX_NODES) -> int:
+    """The one-way positions on the solver's winning line of a deal; 0 when it has none.
+
+    See :func:`narrow_steps`. Raises VariantError, DealNumberError.
+    """
+    start = deal_position(variant, deal)
+    solution = run_to_end(solve_steps(start))
+    return run_to_end(narrow_steps(start, solution.line, max_nodes)).narrow
+
+
+def _winnable(solution: Solution, strict: bool) -> bool:
+    """The deal can be won as dealt (Strict: with its stock order, and above the floor)."""
+    if strict:
+        return (solution.known_order is Status.WINNABLE
+                and (solution.win_probability or 0.0) > STRICT_CHANCE_FLOOR)
+    return solution.status is Status.WINNABLE
+
+
+def grade_steps(
+    variant: str, deal: int, cuts: Cuts | None = None, playouts: int = TIPS_PLAYOUTS
+) -> Generator[None, None, Grade]:
+    """Grade deal number ``deal`` of ``variant`` (see the module docstring).
+
+    Args:
+        variant: a variant name (any case, as :func:`nestor.variants.get_variant` reads).
+        deal: a deal number, ``0 .. MAX_DEAL - 1``.
+        cuts: the cut points to grade by; default the variant's :data:`CUTS`.
+        playouts: games of the tips strategy (default :data:`TIPS_PLAYOUTS`).
+
+    A generator: yields between slices of work (one move, a few dozen solver nodes); its
+    value is the :class:`Grade`. The deal is solved in full (no budget: an unwinnable
+    verdict is a proof), then played (tips, then random), then its line is walked.
+
+    Raises:
+        VariantError: unknown variant. DealNumberError: bad deal number.
+        NestorError: ``playouts`` is not a whole number of at least 1 (``number.not_whole``,
+            ``number.too_small``).
+    """
+    v = get_variant(variant)
+    number = check_deal_number(deal)
+    whole_number(playouts, "playouts", low=1)
+    cut = CUTS[v.name] if cuts is None else cuts
+    start = deal_position(v, number)
+    solution = yield from solve_steps(start)
+    chance = solution.win_probability if v.has_stock else None
+    if not _winnable(solution, v.has_stock):
+        return Grade(v.name, number, UNWINNABLE, 0.0, 0, 0, 0.0, 0, 0, 0, 0, 0, chance, None,
+                     cut.deals, cut.provisional)
+    wins = yield from wins_steps(v.name, number, "tips", playouts)
+    random_wins = yield from wins_steps(v.name, number, "random", playouts)
+    counted = yield from narrow_steps(start, solution.line)
+    rate, random_rate = wins / playouts, random_wins / playouts
+    key = score(rate, counted.narrow, chance, random_rate)
+    return Grade(v.name, number, cut.grade_of(key), rate, counted.narrow, wins, random_rate,
+                 random_wins, playouts, counted.forced, counted.undecided,
+                 len(solution.line), chance, key, cut.deals, cut.provisional)
+
+
+def grade(variant: str, deal: int, cuts: Cuts | None = None,
+          playouts: int = TIPS_PLAYOUTS) -> Grade:
+    """Grade a deal in one go: :func:`grade_steps` run to its end.
+
+    Raises:
+        VariantError: unknown variant. DealNumberError: bad deal number.
+    """
+    return run_to_end(grade_steps(variant, deal, cuts, playouts))
+
+
+def _threshold(ordered: Sequence[Score], share: float) -> Score:
+    """The score ``t`` among ``ordered`` (ascending) with the count below ``t`` nearest
+    ``share * len(ordered)`` (on a tie of distances, the lower ``t``)."""
+    target = share * len(ordered)
+    best: tuple[float, Score] | None = None
+    for i, key in enumerate(ordered):
+        if i and ordered[i - 1] == key:
+            continue  # the count below a score is the index of its first occurrence
+        distance = abs(i - target)
+        if best is None or distance < best[0]:
+            best = (distance, key)
+    assert best is not None
+    return best[1]
+
+
+def derive_cuts(variant: str, keys: Sequence[Score], deals: int) -> Cuts:
+    """The cut points that split ``keys`` (the scores of the winnable deals among the first
+    ``deals``) into three about equal parts.
+
+    ``medium`` is the score with about a third of ``keys`` below it, ``easy`` the one with
+    about two thirds below it (:func:`_threshold`; scores that tie fall on one side, so the
+    parts are equal only as far as the ties allow). ``provisional`` when ``deals < 10_000``.
+
+    Raises:
+        ValueError: ``keys`` is empty.
+    """
+    if not keys:
+        raise ValueError("no winnable deal to cut")
+    ordered = sorted(keys)
+    return Cuts(get_variant(variant).name, _threshold(ordered, 2 / 3),
+                _threshold(ordered, 1 / 3), deals, len(keys), deals < 10_000)
