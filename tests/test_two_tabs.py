@@ -215,3 +215,20 @@ def test_a_setting_changed_in_one_tab_is_taken_by_the_other_and_not_written_back
     assert (saved["theme"], saved["sounds"]) == ("dark", True)
     tab_a.receive()
     assert (tab_a.session.settings.theme, tab_a.session.settings.sounds) == ("dark", True)
+
+
+def test_back_in_one_tab_keeps_the_longer_line_another_tab_played_of_the_game_left() -> None:
+    """Back after New deal brings the game left as it was, unless another tab played on
+    from it meanwhile (review of the Back mend): then that tab's longer line, which the
+    archive holds, comes back, not the shorter one."""
+    store = SharedStore()
+    tab_a = Page(store, "?variant=standard&deal=3", random.Random(0))
+    pair(tab_a)
+    tab_a.new_deal()
+    tab_b = Page(store.tab(), "?variant=standard&deal=3", random.Random(1))
+    assert len(tab_b.session.game.moves) == 1  # the archive's copy of tab A's game
+    pair(tab_b)
+    tab_b.new_deal()
+    tab_a.receive()
+    tab_a.open_deal("standard", 3)  # Back in tab A
+    assert len(tab_a.session.game.moves) == 2

@@ -107,6 +107,9 @@ class Kept:
         left = self.left
         if left is not None and left.key == (variant, deal) and (
             left.game.position.outcome() is None  # in progress (a lost one starts afresh)
+        ) and not (  # the storage's copy, when another tab played on from the game left
+            kept is not None and len(kept.game.all_moves) > len(left.game.all_moves)
+            and kept.game.all_moves[: left.game.cursor] == left.game.moves
         ):
             # The game left by the last New deal (Back, or its link): as it was left, newer
             # than the storage's copy, which the save after leaving it may not have made yet.
