@@ -46,7 +46,11 @@ def no_violations(page: Page, state: str) -> None:
 
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page
 @pytest.mark.parametrize("width,height", [(360, 640), (1280, 800)], ids=["360", "1280"])
-@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("language", [
+    # make test-slow: English too (German's words are the longer: Rückgängig, Wiederherstellen)
+    pytest.param("en", marks=pytest.mark.slow),
+    "de",
+])
 def test_the_controls_are_one_row(page: Page, wait_ready, width: int, height: int,
                                   language: str) -> None:
     page.add_init_script(

@@ -144,6 +144,7 @@ def test_time_layout_and_indices_apply_at_once_and_after_a_reload(
     assert shown_counters(page) == ["Karten übrig", "Züge", "Paare", "Zeit"]
 
 
+@pytest.mark.slow  # make test-slow: each speed's durations are tests/test_settings_more.py's
 def test_the_animations_speed_times_the_flights_the_slide_back_and_the_marks(
     page: Page, wait_ready
 ) -> None:
