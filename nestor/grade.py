@@ -162,39 +162,38 @@ class Cuts:
 
 
 # BEGIN CUTS (written by scripts/grade_table.py --write)
-# Measured over deals 0 to 399 of each variant:
-# python scripts/grade_table.py --deals 400 --seed 16 --write
-# PROVISIONAL: 400 deals per variant, not the 10,000 (the full run: docs/odds.md).
+# Measured over deals 0 to 9999 of each variant:
+# python scripts/grade_table.py --deals 10000 --seed 16 --write
 CUTS: dict[str, Cuts] = {
     "standard": Cuts(
         "standard",
-        easy=(0.0, 1.0, 0.0625),
-        medium=(-0.75, 1.0, 0.0),
-        deals=400, winnable=210, provisional=True,
+        easy=(0.0, 1.0, 0.25),
+        medium=(-0.75, 1.0, 0.0625),
+        deals=10000, winnable=5341, provisional=False,
     ),
     "strict": Cuts(
         "strict",
-        easy=(0.5, 0.25, 0.25),
-        medium=(-0.25, 0.5, 0.125),
-        deals=400, winnable=46, provisional=True,
+        easy=(0.375, 0.5, 0.3125),
+        medium=(-0.25, 0.7083333333333333, 0.0625),
+        deals=10000, winnable=1553, provisional=False,
     ),
     "vertical": Cuts(
         "vertical",
         easy=(1.0, 1.0, 0.0),
         medium=(0.0, 1.0, 0.0625),
-        deals=400, winnable=385, provisional=True,
+        deals=10000, winnable=9609, provisional=False,
     ),
     "doublets": Cuts(
         "doublets",
         easy=(1.0, 1.0, 0.4375),
-        medium=(0.75, 1.0, 0.4375),
-        deals=400, winnable=400, provisional=True,
+        medium=(0.75, 1.0, 0.125),
+        deals=10000, winnable=10000, provisional=False,
     ),
     "overlapping": Cuts(
         "overlapping",
-        easy=(0.0, 1.0, 0.0),
-        medium=(-1.0, 1.0, 0.125),
-        deals=400, winnable=78, provisional=True,
+        easy=(0.0, 1.0, 0.1875),
+        medium=(-0.75, 1.0, 0.0),
+        deals=10000, winnable=2547, provisional=False,
     ),
 }
 # END CUTS
