@@ -6,24 +6,13 @@ shared Web Lock) settles them; while another tab is open, nothing it may show is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
-from webpage import Page, SharedStore
+from webpage import Page, SharedStore, clock
 
 from nestor_web.app.statistics import Stats
 from nestor_web.storage.manager import STATS_KEY, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
-
-
-def clock(start: int) -> Callable[[], int]:
-    now = [start]
-
-    def tick() -> int:
-        now[0] += 1000
-        return now[0]
-
-    return tick
 
 
 def pair(page: Page) -> None:

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
-from webpage import Page, SharedStore
+from webpage import Page, SharedStore, clock
 
 from nestor import Game, Pair, deal_position
 from nestor.daily import daily_deal
@@ -92,16 +92,6 @@ class CountingCopy(MemoryCopy):
     def write(self, seq: int, entries: Mapping[str, str], done: Done) -> None:
         self.writes += 1
         super().write(seq, entries, done)
-
-
-def clock(start: int) -> Callable[[], int]:
-    now = [start]
-
-    def tick() -> int:
-        now[0] += 1000
-        return now[0]
-
-    return tick
 
 
 def winnable(variant: str, start: int) -> int:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 
 import pytest
-from webpage import LaggingStore, Page, SharedStore
+from webpage import LaggingStore, Page, SharedStore, clock
 
 from nestor import Game, Pair, deal_position
 from nestor_web.app.lines import descends, join
@@ -24,16 +23,6 @@ from nestor_web.app.session import Help, SavedGame
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.manager import DIVERGED_KEY, SAVE_KEY, STATS_KEY
 from nestor_web.storage.stats_codec import stats_from_text
-
-
-def clock(start: int) -> Callable[[], int]:
-    now = [start]
-
-    def tick() -> int:
-        now[0] += 1000
-        return now[0]
-
-    return tick
 
 
 def first_pairs(variant: str, deal: int, count: int) -> list[Pair]:

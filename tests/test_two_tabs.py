@@ -6,9 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable
 
-from webpage import LaggingStore, Page, SharedStore
+from webpage import LaggingStore, Page, SharedStore, clock
 
 from nestor import Pair, deal_position
 from nestor.solver import solve
@@ -17,16 +16,6 @@ from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.manager import ARCHIVE_KEY, SAVE_KEY, STATS_KEY, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 from nestor_web.view import i18n
-
-
-def clock(start: int) -> Callable[[], int]:
-    now = [start]
-
-    def tick() -> int:
-        now[0] += 1000
-        return now[0]
-
-    return tick
 
 
 def winnable(variant: str, start: int) -> int:

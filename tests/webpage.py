@@ -31,6 +31,17 @@ from nestor_web.view.board import BoardView, board_view
 from nestor_web.view.words import notice_text
 
 
+def clock(start: int) -> Callable[[], int]:
+    """A clock for the statistics' times (ms) that moves on by a second each time it is read,
+    from ``start``."""
+    now = [start]
+
+    def tick() -> int:
+        now[0] += 1000
+        return now[0]
+
+    return tick
+
 class SharedStore(MemoryStore):
     """A :class:`MemoryStore` that :meth:`tab` opens again, as a second browser tab sees the
     same localStorage: a write through one view calls the ``on_change`` listener of the
