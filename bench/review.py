@@ -15,7 +15,8 @@ For every variant it makes ``--games`` finished games (seeded), the players in t
 Each game is reviewed with :func:`nestor.review.review` (the default node budget), and timed
 against a floor measured in the same run, on the same game: one plain ``solve`` of its deal
 (what the Hint does at the first move). It prints, per variant, the won and lost games, the
-median, p95 and worst time per game and the floor's, the review's ratio to the floor, and the
+median, p95 and worst time per game and the floor's, the review's ratio to the floor, the
+review's CPU time in CPython (``time.process_time``, which the load disturbs less), and the
 slowest game's record (to reproduce it with ``python -m nestor review``).
 
 With ``--browser`` it then serves the site on 127.0.0.1 (run ``make vendor`` first: the page
@@ -137,6 +138,7 @@ class Row:
     review_nodes: list[float] = field(default_factory=list)
     floor_nodes: list[float] = field(default_factory=list)
     sliced: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     won: int = 0
     lost: int = 0
     slowest: tuple[float, str] = (0.0, "")
@@ -163,6 +165,10 @@ def print_table(title: str, rows: dict[str, Row], sliced: bool = False) -> None:
         tail = f"  {three(row.sliced)}" if sliced else ""
         print(f"{variant:12} {len(row.review):5} {row.won:4} {row.lost:4} | {three(row.review)}"
               f" |       {three(row.floor)} | {ratio_median:8.1f} {ratio_p95:6.1f}{tail}")
+    if any(row.cpu for row in rows.values()):
+        print("review CPU time per game (time.process_time, ms; the load disturbs it less)")
+        for variant, row in rows.items():
+            print(f"  {variant:12} {three(row.cpu)}")
     if any(row.review_nodes for row in rows.values()):
         print("solver nodes per game (the same on every machine): review | floor")
         for variant, row in rows.items():
@@ -180,9 +186,10 @@ def cpython(games: dict[str, list[tuple[str, Record]]]) -> dict[str, Row]:
             start = time.perf_counter()
             plain = solve(deal_position(variant, record.deal), known_order=False)
             floor = (time.perf_counter() - start) * 1000
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             result = review(record)
             ms = (time.perf_counter() - start) * 1000
+            row.cpu.append((time.process_time() - cpu) * 1000)
             assert result.outcome is not None
             row.add(ms, floor, record, result.outcome.won)
             row.review_nodes.append(result.nodes)

@@ -43,7 +43,7 @@ def best_chance(
         """The chance from here; ``new_forced`` is a rank the last move left with two cards."""
         if search.tick():
             yield
-        removed, tops = search.safe_closure()
+        removed = search.safe_closure(root)
         best: tuple[float, Move | None] = (1.0, None)
         if any(search.heights):
             key = (search.key(), len(search.stock))
@@ -53,15 +53,15 @@ def best_chance(
                 best = (0.0, None)  # R4
                 memo[key] = 0.0
             else:
-                best = yield from expand(tops)
+                best = yield from expand()
                 memo[key] = best[0]
         first = search.removed_moves(removed)[:1]
         search.restore_pairs(removed)
         return (best[0], first[0]) if first and best[0] > 0.0 else best
 
-    def expand(tops: dict[int, list[int]]) -> Generator[None, None, tuple[float, Move | None]]:
+    def expand() -> Generator[None, None, tuple[float, Move | None]]:
         best: tuple[float, Move | None] = (0.0, None)
-        moves = search.moves(tops)
+        moves = search.moves()
         for a, b in moves:
             r = search.pop_pair(a, b)
             p, _ = yield from value(r if search.remaining[r] == 2 else -1)
@@ -74,9 +74,9 @@ def best_chance(
             return best
         total = 0.0
         for card in sorted(set(search.stock)):
-            match = tops.get(RANKS.index(card[0]))
-            if match:
-                p, _ = yield from search.turned(card, match[0], value)
+            match = search.top_stack(RANKS.index(card[0]))
+            if match >= 0:
+                p, _ = yield from search.turned(card, match, value)
                 total += p
         return total / len(search.stock), TurnStock()
 

@@ -2,7 +2,9 @@
 
 :func:`winning_line` is a depth-first search over :class:`~.model.Search`
 with R1-R4 (R2 and R3 only where ``prune_free``) and a memo of positions
-proved lost. It is exhaustive, so ``None`` is a proof that no line wins.
+proved lost (keyed before R1 and after it, see "Memo" in :mod:`.model`: a
+child already in it costs one node and no search). It is exhaustive, so
+``None`` is a proof that no line wins.
 """
 
 from __future__ import annotations
@@ -40,11 +42,16 @@ def winning_line(
     if failed is None:
         failed = set()
 
-    def rec(new_forced: int = -1) -> Generator[None, None, list[Move] | None]:
-        """Search from here; ``new_forced`` is a rank the last move left with two cards."""
+    def rec(new_forced: int = -1, root: bool = False) -> Generator[None, None, list[Move] | None]:
+        """Search from here; ``new_forced`` is a rank the last move left with two cards.
+
+        ``root``: the search's first position (R1 looks at every rank there, see
+        :meth:`~.model.Search.safe_closure`).
+        """
         if search.tick():
             yield
-        removed, tops = search.safe_closure()
+        seen = (search.hkey, len(search.stock))
+        removed = search.safe_closure(root)
         line: list[Move] | None = None
         if not any(search.heights):
             # Tableau empty: what is left of the stock pairs off (our Strict rule).
@@ -58,31 +65,42 @@ def winning_line(
                 if new_forced >= 0 and search.forced_cycle(new_forced):
                     line = None  # R4 (R1 never touches a rank caught in a cycle)
                 else:
-                    line = yield from expand(tops)
+                    line = yield from expand()
                 if line is None:
                     failed.add(key)
+            if line is None and removed:
+                failed.add(seen)  # lost before R1 too (R1 never changes the answer)
         prefix = search.removed_moves(removed) if line is not None else []
         search.restore_pairs(removed)
         return None if line is None else prefix + line
 
-    def expand(tops: dict[int, list[int]]) -> Generator[None, None, list[Move] | None]:
-        moves = search.moves(tops)
+    def expand() -> Generator[None, None, list[Move] | None]:
+        moves = search.moves()
+        left = len(search.stock)
         for a, b in moves:
             r = search.pop_pair(a, b)
+            if (search.hkey, left) in failed:
+                # Proved lost before: the node rec would count, with no search (no
+                # generator, no R1: the memo holds the key before R1 as well as after).
+                search.dirty = 0
+                if search.tick():
+                    yield
+                search.restore_pair(a, b)
+                continue
             line = yield from rec(r if search.remaining[r] == 2 else -1)
             search.restore_pair(a, b)
             if line is not None:
                 return [search.top_pair(a, b), *line]
-        if moves or not search.stock or any(len(lst) >= 2 for lst in tops.values()):
+        if moves or not search.stock or search.pair_open():
             return None  # a pair was open (perhaps pruned): the stock may not be turned
         card = search.stock[0]
-        match = tops.get(RANKS.index(card[0]))
-        if not match:
+        match = search.top_stack(RANKS.index(card[0]))
+        if match < 0:
             return None  # the turned card cannot pair: lost
-        line = yield from search.turned(card, match[0], rec)
+        line = yield from search.turned(card, match, rec)
         return None if line is None else [TurnStock(), *line]
 
     if search.forced_cycle():
         return None
-    result = yield from rec()
+    result = yield from rec(root=True)
     return result

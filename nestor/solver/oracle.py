@@ -196,13 +196,13 @@ class Oracle:
         if known is not None:
             return known
         search = self.search
-        saved = (list(search.heights), search.hkey, list(search.remaining))
+        saved = search.snapshot()
         search.nodes, search.max_nodes = 0, self.max_nodes
         self.searches += 1
         try:
             line = yield from winning_line(search, self.failed, self.won)
         except BudgetExceeded:
-            search.heights[:], search.hkey, search.remaining[:] = saved
+            search.resume(saved)
             status = Status.UNKNOWN
         else:
             status = Status.LOST if line is None else Status.WINNABLE
@@ -256,13 +256,13 @@ class Oracle:
         if not any(search.heights):
             chance = 1.0  # the tableau is empty: the stock's cards pair off
         else:
-            saved = (list(search.heights), search.hkey, list(search.remaining))
+            saved = search.snapshot()
             search.nodes, search.max_nodes = 0, self.max_nodes
             self.searches += 1
             try:
                 chance, _ = yield from best_chance(search, self.memo)
             except BudgetExceeded:
-                search.heights[:], search.hkey, search.remaining[:] = saved
+                search.resume(saved)
                 chance = None
             self.nodes += search.nodes
         self.chance[key] = chance
