@@ -19,6 +19,10 @@
 #                      one solve of the deal (not part of make test)
 #   make grade-table   the difficulty grades over the first deals of every variant: cut points
 #                      and the table of docs/odds.md (not part of make test; ½ to 1½ hours)
+#   make graded-deals  the grades shipped with the game (nestor/graded_deals.py) written again;
+#                      make graded-deals-check grades each of its 50,000 deals again
+#   make bench-grade   New deal of a grade in Chromium, click to the deal's grade shown, beside
+#                      New deal of any deal (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle),
 #                      the property tests with twice the examples (Hypothesis "thorough"), and
 #                      the browser tests marked slow (every bad link, the whole layout audit)
@@ -64,7 +68,8 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium engines lint unit e2e test test-twice test-slow test-soak measure bench-move \
-        bench-boot bench-worker bench-tabs bench-review lighthouse clean distclean
+        bench-boot bench-worker bench-tabs bench-review bench-grade graded-deals \
+        graded-deals-check lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -241,6 +246,12 @@ bench-tabs: $(VENV_STAMP) vendor chromium
 bench-review: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/review.py --browser $(BENCH_ARGS)
 
+# Issue 24 (2): New deal of a grade (drawn from nestor/graded_deals.py) in Chromium with a profile on
+# disk, click to the deal's grade shown, beside New deal of any deal (the floor) and the grade of
+# such a deal worked out in the page. It never fails on a time. A few minutes.
+bench-grade: $(VENV_STAMP) vendor chromium
+	$(VENV)/bin/python bench/grade.py $(BENCH_ARGS)
+
 # Issue 24: the difficulty grades (nestor/grade.py) of deals 0..D-1 of every variant, graded and
 # played once by each strategy (scripts/grade_table.py): the cut points (terciles of the score
 # among the winnable deals) and the tables of docs/odds.md, "Difficulty grades". Both cores,
@@ -251,6 +262,17 @@ GRADE_ARGS ?=
 .PHONY: grade-table
 grade-table: $(VENV_STAMP)
 	nice -n 19 $(VENV)/bin/python scripts/grade_table.py $(GRADE_ARGS)
+
+# Issue 24 (2): the grades shipped with the game (nestor/graded_deals.py, New deal's Easy,
+# Medium and Hard), deals 0..9,999 of every variant graded by the engine (about 10 minutes on
+# 2 cores; GRADE_ARGS="--from-rows grades.jsonl" writes them from a grade-table run's rows).
+# tests/test_graded_deals.py checks a sample and the cut points in make test;
+# graded-deals-check grades every deal of the table again.
+graded-deals: $(VENV_STAMP)
+	nice -n 19 $(VENV)/bin/python scripts/grade_table.py --deals 10000 --table $(GRADE_ARGS)
+
+graded-deals-check: $(VENV_STAMP)
+	nice -n 19 $(VENV)/bin/python scripts/grade_table.py --check
 
 # The npm package lighthouse (bench/package.json's, pinned by bench/package-lock.json and
 # installed into bench/node_modules here only: a fresh clone's npm ci for make play and make test

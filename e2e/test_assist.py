@@ -124,7 +124,7 @@ def test_solve_wins_and_can_be_stopped(page: Page, wait_ready) -> None:
     assert game.position.is_empty()
 
 
-def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
+def test_indicator_and_any_winnable_deal_setting(page: Page, wait_ready) -> None:
     open_game(page, wait_ready, "?variant=overlapping&deal=0")
     expect(page.locator("#indicator")).to_be_hidden()  # off by default
     control(page, "settings").click()
@@ -132,10 +132,10 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     won = solve(deal_position("overlapping", 0)).status is Status.WINNABLE
     expected = "yes" if won else "no"
     expect(page.locator("#indicator")).to_contain_text(f"Winnable: {expected}")
-    page.check("#opt-winnable-only")
+    page.select_option('select[data-setting="difficulty"]', "winnable")
     # Saving runs in the task after the board is drawn: wait for it.
     page.wait_for_function(
-        "() => JSON.parse(localStorage.getItem('nestor.settings')).winnable_only === true"
+        "() => JSON.parse(localStorage.getItem('nestor.settings')).difficulty === 'winnable'"
     )
     settings = json.loads(stored(page, "nestor.settings"))
     assert settings["winnable_indicator"] is True and settings["winnable_only"] is True
@@ -155,4 +155,4 @@ def test_indicator_and_winnable_only_setting(page: Page, wait_ready) -> None:
     page.reload()
     wait_ready(page)
     expect(page.locator("#opt-indicator")).to_be_checked()
-    expect(page.locator("#opt-winnable-only")).to_be_checked()
+    expect(page.locator("#opt-difficulty")).to_have_value("winnable")

@@ -105,6 +105,8 @@ CODES: dict[str, tuple[str, ...]] = {
     "date.syntax": ("value",),  # not YYYY-MM-DD
     "date.unknown": ("value",),  # no such date (2026-02-30)
     "date.future": ("value", "today"),  # a daily deal after today: both ISO dates
+    # graded_deals: deals_of_grade, pick_deal
+    "grade.unknown": ("grade",),  # not easy, medium, hard or unwinnable
     # cli
     "cli.line": ("line", "reason"),  # solve: input line (from 1) is not a position
     # the solver (nestor.solver) and any error raised without a code

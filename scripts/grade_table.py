@@ -3,7 +3,8 @@
 Usage::
 
     python scripts/grade_table.py [--deals D] [--variants V,V] [--jobs J] [--seed K]
-                                  [--rows FILE] [--from-rows FILE] [--write]
+                                  [--rows FILE] [--from-rows FILE] [--write] [--table]
+    python scripts/grade_table.py --check [--jobs J]
 
 For deals ``0 .. D-1`` of each variant (D default 10,000) it grades the deal
 (:func:`nestor.grade.grade`: the solver's verdict, the tips' and random play's shares
@@ -23,6 +24,11 @@ score among the winnable deals) and prints:
 3. per variant, whether the grades order the tips' share, Easy above Medium above Hard (the
    issue's test), in the ``--seed`` games and in the grade's own;
 4. the time to grade one deal, per variant: mean and p95 in ms (CPython, in the workers).
+
+``--table`` writes the grade of every deal measured into nestor/graded_deals.py (the table
+New deal draws a deal of a grade from; ``make graded-deals``); ``--check`` measures nothing
+but grades every deal of that table again and reports those that disagree
+(``make graded-deals-check``).
 
 ``--rows FILE`` also writes one JSON object per deal (the figures measured); ``--from-rows
 FILE`` measures nothing and does the rest from such a file, scoring its figures as
@@ -48,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from nestor.grade import (  # noqa: E402
+    CUTS,
     GRADES,
     TIPS_PLAYOUTS,
     UNWINNABLE,
@@ -56,6 +63,13 @@ from nestor.grade import (  # noqa: E402
     grade,
     score,
 )
+from nestor.graded_deals import (  # noqa: E402
+    GRADED_DEALS,
+    LETTERS,
+    TABLE,
+    cuts_fingerprint,
+    known_grade,
+)
 from nestor.strategies import play_deal  # noqa: E402
 from nestor.variants import VARIANTS, get_variant  # noqa: E402
 
@@ -63,6 +77,30 @@ PLAYED = ("random", "tips", "greedy")
 """The strategies played once per deal; ``perfect`` is read from the grade's solve."""
 
 GRADE_FILE = ROOT / "nestor" / "grade.py"
+TABLE_FILE = ROOT / "nestor" / "graded_deals.py"
+TABLE_WIDTH = 80
+"""Letters per line of the shipped table's texts."""
+
+
+def regrade(job: tuple[str, int]) -> tuple[str, int, str]:
+    """One deal ``(variant, deal)`` graded by the engine: ``(variant, deal, grade)``."""
+    variant, deal = job
+    return variant, deal, grade(variant, deal).grade
+
+
+def check_table(jobs: int) -> int:
+    """Grade every deal of nestor/graded_deals.py again with the engine; print each one whose
+    letter disagrees and a summary line. The number of disagreements (0: the table holds)."""
+    work = [(v, d) for v in TABLE for d in range(GRADED_DEALS)]
+    began = time.perf_counter()
+    with Pool(jobs) as pool:
+        found = pool.map(regrade, work, chunksize=16)
+    wrong = [(v, d, g) for v, d, g in found if known_grade(v, d) != g]
+    for v, d, g in wrong:
+        print(f"{v} deal {d}: the table says {known_grade(v, d)}, the engine {g}")
+    print(f"{len(found)} deals graded again in {time.perf_counter() - began:.0f} s: "
+          f"{len(wrong)} disagree")
+    return len(wrong)
 
 
 def measure(job: tuple[str, int, int]) -> dict[str, Any]:
@@ -112,6 +150,42 @@ def write_cuts(text: str, note: str) -> None:
         raise SystemExit("nestor/grade.py has no BEGIN CUTS / END CUTS block")
     block = f"# BEGIN CUTS (written by scripts/grade_table.py --write)\n{note}{text}\n# END CUTS"
     GRADE_FILE.write_text(pattern.sub(lambda _: block, source, count=1))
+
+
+def table_text(rows: Sequence[dict[str, Any]], cuts: dict[str, Cuts], deals: int) -> str:
+    """The ``BEGIN TABLE`` block of nestor/graded_deals.py: every variant's grade letters of
+    deals ``0 .. deals - 1``, graded by ``cuts`` (those nestor/grade.py holds when the block
+    is written), with their fingerprint."""
+    letter = {grade: key for key, grade in LETTERS.items()}
+    lines = [f"GRADED_DEALS = {deals}",
+             f'CUTS_FINGERPRINT = "{cuts_fingerprint(repr(cuts))}"',
+             "TABLE: dict[str, str] = {"]
+    for variant in cuts:
+        graded = {r["deal"]: r for r in rows if r["variant"] == variant}
+        if sorted(graded) != list(range(deals)):
+            raise SystemExit(f"--table needs deals 0 to {deals - 1} of {variant}")
+        text = "".join(
+            "u" if graded[n]["grade"] == UNWINNABLE
+            else letter[cuts[variant].grade_of(tuple(graded[n]["score"]))]
+            for n in range(deals)
+        )
+        lines.append(f'    "{variant}": (')
+        lines += [f'        "{text[i:i + TABLE_WIDTH]}"' for i in range(0, deals, TABLE_WIDTH)]
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def write_table(text: str) -> None:
+    """Replace the lines from ``# BEGIN TABLE`` to ``# END TABLE`` of nestor/graded_deals.py
+    with ``text`` and those two lines."""
+    source = TABLE_FILE.read_text()
+    pattern = re.compile(r"^# BEGIN TABLE.*?^# END TABLE$", re.S | re.M)
+    if not pattern.search(source):
+        raise SystemExit("nestor/graded_deals.py has no BEGIN TABLE / END TABLE block")
+    block = ("# BEGIN TABLE (written by scripts/grade_table.py --table; do not edit)\n"
+             f"{text}\n# END TABLE")
+    TABLE_FILE.write_text(pattern.sub(lambda _: block, source, count=1))
 
 
 def pct(value: float) -> str:
@@ -190,10 +264,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "to this file as JSON Lines")
     parser.add_argument("--write", action="store_true", help="write the cut points into "
                         "nestor/grade.py")
+    parser.add_argument("--table", action="store_true", help="write the grade of every deal "
+                        "measured into nestor/graded_deals.py (graded with the cut points "
+                        "written by --write, else with those nestor/grade.py holds)")
+    parser.add_argument("--check", action="store_true", help="measure nothing: grade every "
+                        "deal of nestor/graded_deals.py again and report those that disagree "
+                        "(exit status 1 if any does)")
     parser.add_argument("--from-rows", type=Path, default=None, metavar="FILE",
                         help="measure nothing: read the deals' figures from a --rows file "
                         "(scored again as nestor/grade.py scores now)")
     args = parser.parse_args(argv)
+    if args.check:
+        raise SystemExit(1 if check_table(args.jobs) else 0)
     began = time.perf_counter()
     if args.from_rows is not None:
         rows = [json.loads(line) for line in args.from_rows.read_text().splitlines() if line]
@@ -246,6 +328,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                      "(the full run: docs/odds.md).\n")
         write_cuts(text, note)
         print("written to nestor/grade.py")
+    if args.table:
+        if set(variants) != set(VARIANTS):
+            raise SystemExit("--table needs every variant (the table holds them all)")
+        in_effect = cuts if args.write else dict(CUTS)
+        write_table(table_text(rows, {v: in_effect[v] for v in VARIANTS}, args.deals))
+        print("written to nestor/graded_deals.py")
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from nestor import (
 from nestor import errors as errors_module
 from nestor.cli import main, solve_lines
 from nestor.daily import check_daily_date, parse_date
+from nestor.graded_deals import deals_of_grade
 from nestor.jsontext import MAX_DEPTH, load_object, loads
 from nestor.link import decode_moves
 from nestor.strategies import get_strategy
@@ -208,6 +209,8 @@ CASES: list[tuple[str, Callable[[], object], type[NestorError], dict[str, str | 
      {"value": "2026-12-02", "today": "2026-12-01"}),
     ("history.undo", undo_fresh, HistoryError, {}),
     ("history.redo", redo_fresh, HistoryError, {}),
+    ("grade.unknown", lambda: deals_of_grade("standard", "easiest"), NestorError,
+     {"grade": "easiest"}),
     ("cli.line", lambda: solve_lines(['{"variant": "standard", "columns": []}', "[1"],
                                      io.StringIO()),
      NestorError, {"line": 1, "reason": "position.columns"}),

@@ -210,10 +210,10 @@ def test_a_refused_setting_is_worded_in_the_pages_language() -> None:
         )
         assert page.session.settings.theme == "system"
         page.dismiss()
-        page.set_setting("winnable_only", "yes")
+        page.set_setting("difficulty", "yes")
         assert page.notice == (
-            "Diese Einstellung ließ sich nicht ändern: die Einstellung „Neues Spiel: nur "
-            "Spiele, die aufgehen können (der Löser prüft es vorher)“ kann nicht 'yes' sein."
+            "Diese Einstellung ließ sich nicht ändern: die Einstellung „Schwierigkeit neuer "
+            "Spiele“ kann nicht 'yes' sein."
         )
         page.set_setting("language", "en")
         page.dismiss()

@@ -112,6 +112,16 @@ class DailyOpened:
 
 
 @dataclass(frozen=True)
+class GradeKnown:
+    """The grade of ``deal`` of ``variant`` became known (:mod:`nestor_web.app.grades`):
+    ``"easy"``, ``"medium"``, ``"hard"`` or ``"unwinnable"``."""
+
+    variant: str
+    deal: int
+    grade: str
+
+
+@dataclass(frozen=True)
 class PairCount:
     """A hint's first step: the pairs that can be made on the board, and what they do.
 
@@ -225,6 +235,6 @@ class Restored:
 
 Event = (
     Selected | Moved | TookBack | WentBack | DealChanged | DailyOpened | HintShown | SettingChanged
-    | Noticed | FromOtherTab | TimerChanged | SolverBusy | Restored
+    | Noticed | FromOtherTab | TimerChanged | SolverBusy | Restored | GradeKnown
 )
 """Anything a command reports."""

@@ -56,6 +56,7 @@ from .events import (
     TookBack,
     WentBack,
 )
+from .grades import GradeCommands
 from .kept import Kept
 from .saved import Help, NoShelf, SavedGame, Shelf
 from .settings import Settings
@@ -71,7 +72,7 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
 __all__ = ["FINISH_NODES", "Help", "NoShelf", "SavedGame", "Session", "Shelf", "Thinking"]
 
 
-class Session(DealCommands, SolverCommands):
+class Session(DealCommands, SolverCommands, GradeCommands):
     """The game in play and everything about it that is not a word or a pixel.
 
     Build it with :meth:`start`. Attributes (read them; change them with the commands):
@@ -101,6 +102,8 @@ class Session(DealCommands, SolverCommands):
             ``time.monotonic``, which a change of the computer's clock does not move).
         today: the player's local date (the daily deal's).
         daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
+        grades, graded: the deals' grades known, and those this page worked out
+            (:class:`~nestor_web.app.grades.GradeCommands`).
         pointer: how the player last pointed at a card: ``"touch"`` (the default),
             ``"mouse"`` (a pen too) or ``"keyboard"``; the browser sets it (from the screen's
             kind at start-up, then from each press), the view words its advice by it.
@@ -144,6 +147,8 @@ class Session(DealCommands, SolverCommands):
         self.pointer = "touch"
         self._timer = Timer()
         self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
+        self.grades: dict[tuple[str, int], str] = {}
+        self.graded: dict[tuple[str, int], str] = {}
 
     @classmethod
     def start(

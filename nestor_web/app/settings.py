@@ -20,6 +20,12 @@ SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
 """Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`: slow leaves time to
 read each pair, fast barely shows each one fly."""
 
+DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
+"""What New deal deals (issue 24): any deal; a deal the solver proves winnable first (Strict:
+with the stock as it lies); or a deal of one grade, Easy, Medium or Hard
+(:mod:`nestor.grade`), drawn from the grades shipped with the game
+(:mod:`nestor.graded_deals`)."""
+
 ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
 """How the board moves: no animation, or the flights of removed pairs, a win's celebration
 and a dropped card's slide back at one of three speeds (see :data:`ANIMATION_SCALE`)."""
@@ -55,8 +61,10 @@ class Settings:
             pair at once. Off by default.
         winnable_indicator: after each move, show whether the game can still be won
             (Strict: the chance). Off by default.
-        winnable_only: "New deal" picks only deals the solver proves winnable (Strict:
-            winnable with the actual stock order).
+        difficulty: what "New deal" deals, one of :data:`DIFFICULTIES`: any deal (the
+            default), only deals the solver proves winnable (Strict: winnable with the
+            actual stock order; it was the setting ``winnable_only``), or a deal of one
+            grade.
         highlight_partners: the cards the selected card (or the card being dragged) can
             pair with are marked. On by default.
         sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
@@ -77,7 +85,7 @@ class Settings:
     theme: str = "system"
     auto_pair: bool = False
     winnable_indicator: bool = False
-    winnable_only: bool = False
+    difficulty: str = "any"
     highlight_partners: bool = True
     sounds: bool = False
     solve_speed: str = "normal"
@@ -107,6 +115,8 @@ class Settings:
             ok = value in THEMES
         elif name == "solve_speed":
             ok = value in SOLVE_SPEEDS
+        elif name == "difficulty":
+            ok = value in DIFFICULTIES
         elif name == "animations":
             ok = value is None or value in ANIMATION_SPEEDS
         else:

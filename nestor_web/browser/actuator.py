@@ -48,7 +48,7 @@ ELEMENTS = (
     "variant-title", "cards-left", "moves-made", "indicator", "settings", "announce",
     "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
     "rules-text", "keys-text", "opt-language", "review-dialog",
-    "discard", "pairs", "timer",
+    "discard", "pairs", "timer", "deal-grade",
 )
 """The ids of the page's elements the game uses."""
 
@@ -176,6 +176,8 @@ class Actuator:
         el = self.el
         self._text("variant-title", view.variant_title)
         self._text("deal-number", str(view.deal))
+        self._text("deal-grade", view.grade_text)
+        self._once("grade", view.grade, lambda: _grade_attribute(view.grade))
         self._text("cards-left", str(view.cards_left))
         self._text("moves-made", str(view.moves_made))
         self._text("pairs", str(view.pairs))
@@ -400,6 +402,14 @@ _NEVER = object()
 
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
+
+
+def _grade_attribute(grade: str | None) -> None:
+    """``<body data-grade>``: the shown deal's grade once known (issue 24's hook), else none."""
+    if grade is None:
+        document.body.removeAttribute("data-grade")
+    else:
+        document.body.setAttribute("data-grade", grade)
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:

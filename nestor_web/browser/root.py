@@ -190,9 +190,7 @@ class App:
         """Another tab wrote ``key``: the controller takes it in; the statistics dialog, when
         it is open, shows the merged statistics."""
         if self.controller.other_tab(key) and self.actuator.el["stats-dialog"].open:
-            from ..view.dialogs import stats_html
-
-            self.actuator.fill_stats(stats_html(self.session))
+            self.actuator.fill_stats(self.stats_html())
 
     # ---- the screen the controller draws on (controller.Screen) ---------------------------
 
@@ -230,6 +228,8 @@ class App:
             self.tasks.spawn(work.indicator_task)
         if session.finishable() is None and work.finish_for is not session.position:
             self.tasks.spawn(work.finish_check_task)
+        if session.grade is None and session.key not in work.grading:
+            self.tasks.spawn(work.grade_task)
 
     def draw_problems(self, session: Session) -> None:
         """Draw the notices a save reported (the board view carries them)."""
@@ -329,6 +329,18 @@ class App:
         """Run ``steps`` to its end in the page's time slices (:meth:`Tasks.sliced`)."""
         return await self.tasks.sliced(steps)
 
+    def kept_grades(self) -> dict[tuple[str, int], str]:
+        """The grades the page worked out before, for deals beyond the shipped table
+        (:meth:`StorageManager.kept_grades`)."""
+        return self.storage.kept_grades()
+
+    def stats_html(self, confirm_reset: bool = False) -> str:
+        """The statistics panel's content (:func:`~nestor_web.view.dialogs.stats_html`), with
+        the wins per grade of the deals whose grade is known."""
+        from ..view.dialogs import stats_html
+
+        return stats_html(self.session, confirm_reset, self.kept_grades())
+
     def restore_focus(self, card: str = "") -> None:
         """Give the board the focus: ``card`` if available, else the first available card."""
         self.actuator.restore_focus(card, None)
@@ -382,9 +394,7 @@ class App:
             if name == "settings" and self.actuator.el["settings-dialog"].open:
                 self.progress().draw()
         elif name == "stats":
-            from ..view.dialogs import stats_html
-
-            self.actuator.fill_stats(stats_html(s))
+            self.actuator.fill_stats(self.stats_html())
             self.actuator.toggle_dialog("stats")
         elif name == "close":
             for dialog in DIALOGS:
@@ -393,13 +403,11 @@ class App:
         elif name == "stats-backup":  # the reset's confirmation offers a backup first
             self.tasks.spawn(lambda: self.progress().back_up("stats-backup-words"))
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
-            from ..view.dialogs import stats_html
-
             if name == "stats-reset-confirm":
                 s.reset_stats()
                 self.controller.schedule_save()
             self.actuator.fill_stats(
-                stats_html(s, confirm_reset=name == "stats-reset"),
+                self.stats_html(confirm_reset=name == "stats-reset"),
                 '#stats-text [data-action="stats-reset-cancel"], '
                 '#stats-text [data-action="stats-reset"]',
             )
@@ -435,16 +443,20 @@ class App:
             self.update(self.session.notice(problem))
 
     def deal_new(self, variant: str) -> None:
-        """New deal of ``variant``: any deal, or a proved winnable one if so set."""
+        """New deal of ``variant``, as the setting ``difficulty`` says: any deal, one the
+        solver proves winnable first, or one of the grade chosen."""
         try:
             get_variant(variant)
         except NestorError as exc:
             self.update(self.session.notice(Problem("deal.refused", exc)))
             return
-        if self.session.settings.winnable_only:
+        difficulty = self.session.settings.difficulty
+        if difficulty == "winnable":
             self.tasks.spawn(lambda: self.solver_work.winnable_deal_task(variant))
-        else:
+        elif difficulty == "any":
             self.run(lambda: self.session.new_deal(variant), animate=False)
+        else:  # a grade: drawn from the grades shipped with the game (nestor.graded_deals)
+            self.run(lambda: self.session.new_graded_deal(variant, difficulty), animate=False)
 
 
 async def start() -> App:

@@ -44,6 +44,9 @@ class SolverPort(Protocol):
     async def sliced(self, steps: Generator[None, None, T]) -> T:
         """Run ``steps`` to its end in the page's time slices; its value."""
 
+    def kept_grades(self) -> dict[tuple[str, int], str]:
+        """The grades the page worked out before (the storage manager keeps them)."""
+
 
 class SolverWork:
     """The solver's tasks for the page ``app``.
@@ -52,12 +55,14 @@ class SolverWork:
         indicator_for, finish_for: the position the winnable indicator's and the Finish
             check's task works on now (``None``: none runs), so a draw does not start a
             second one for the same position.
+        grading: the deals whose grade a task works out now.
     """
 
     def __init__(self, app: SolverPort) -> None:
         self.app = app
         self.indicator_for: object = None
         self.finish_for: object = None
+        self.grading: set[tuple[str, int]] = set()
 
     async def hint_task(self) -> None:
         """Hint, in two steps (issue 24 (3)): the first press says how many pairs can be
@@ -129,6 +134,22 @@ class SolverWork:
         else:
             events += session.open_deal(variant, found)
         self.app.update(events)
+
+    async def grade_task(self) -> None:
+        """The grade of the deal shown (issue 24): from the table shipped with the game or the
+        grades kept, else worked out in the page's time slices (and kept)."""
+        session = self.app.session
+        key = session.key
+        if key in self.grading:
+            return
+        self.grading.add(key)
+        try:
+            events = session.look_up_grade(self.app.kept_grades())
+            if not events and session.grade is None:
+                events = await self.app.sliced(session.grade_steps())
+            self.app.update(events)
+        finally:
+            self.grading.discard(key)
 
     async def finish_check_task(self) -> None:
         """Can the game still be lost? If not, Finish is offered (see nestor.finish)."""

@@ -25,6 +25,10 @@ older save's ``"animations": true`` without it is the normal speed. Any other va
 either refuses the whole text (the storage manager sets it aside and starts with the
 default settings).
 
+``difficulty`` (what New deal deals, issue 24) replaced ``winnable_only``, which is still
+written, ``true`` for any difficulty but ``"any"``, for older games; stored settings without
+``difficulty`` read ``"winnable_only": true`` as ``"winnable"``, else ``"any"``.
+
 The board as last drawn, version 2 (read only by static/js/wake.js, before Python starts)::
 
     {"version": 2, "game": saved-game text, "language": str, "board": [node, ...],
@@ -56,6 +60,9 @@ from ..app.settings import ANIMATION_SPEEDS, Settings
 
 ANIMATION_SPEED_KEY = "animation_speed"
 """The stored key of the animations' speed, beside ``animations`` (the shape above)."""
+
+WINNABLE_ONLY_KEY = "winnable_only"
+"""The stored key of the setting ``difficulty`` replaced (the shape above)."""
 
 _ON_SPEEDS = tuple(s for s in ANIMATION_SPEEDS if s != "off")
 
@@ -104,6 +111,7 @@ def settings_to_text(settings: Settings) -> str:
     data["animations"] = None if chosen is None else chosen != "off"
     if chosen is not None and chosen != "off":
         data[ANIMATION_SPEED_KEY] = chosen
+    data[WINNABLE_ONLY_KEY] = settings.difficulty != "any"  # what older versions read
     return _dumps(data)
 
 
@@ -121,6 +129,8 @@ def settings_from_text(text: str) -> Settings:
     for name in Settings.names():
         if name == "animations":
             settings.set(name, _animations(data))
+        elif name == "difficulty" and name not in data:
+            settings.set(name, "winnable" if data.get(WINNABLE_ONLY_KEY) is True else "any")
         elif name in data:
             settings.set(name, data[name])
     return settings

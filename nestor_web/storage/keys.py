@@ -18,14 +18,20 @@ BOARD_KEY = "nestor.board"
 DIVERGED_KEY = "nestor.diverged"
 REPLACED_KEY = "nestor.replaced"
 """The progress a restore replaced, as a backup file (:mod:`.progress`), to bring back."""
+GRADES_KEY = "nestor.grades"
+"""The grades the page worked out for deals beyond the shipped table (:mod:`.grades`)."""
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
-KEYS = (SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY, REPLACED_KEY)
+KEYS = (
+    SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY, REPLACED_KEY,
+    GRADES_KEY,
+)
 """Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
 
-NOT_DURABLE = (BOARD_KEY,)
-"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else."""
+NOT_DURABLE = (BOARD_KEY, GRADES_KEY)
+"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else;
+the grades are a cache of what the engine can work out again."""
 
 ARCHIVE_SIZE = 20
 """Most games kept in the archive; the oldest is dropped first."""
@@ -92,7 +98,8 @@ def refusal_name(exc: Exception) -> str:
 
 
 __all__ = [
-    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "KEYS", "LOST", "NOT_DURABLE",
-    "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore",
+    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "GRADES_KEY", "KEYS", "LOST",
+    "NOT_DURABLE", "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY", "UNREADABLE",
+    "KeyValueStore",
     "MemoryStore", "StoreRefused", "refusal_name",
 ]

@@ -115,6 +115,7 @@ from .keys import (
     ARCHIVE_SIZE,
     BOARD_KEY,
     DIVERGED_KEY,
+    GRADES_KEY,
     KEYS,
     LOST,
     NOT_DURABLE,
@@ -224,6 +225,7 @@ class StorageManager(Archive, TabSync):
         self._settings_stale = False  # another tab wrote the settings: follow() takes them
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._bad_archive: str | None = None  # an unreadable archive already reported
+        self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
         self._seq = seq_of(store.get(SEQ_KEY))
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
         self.restored = newer(self._seq, snapshot)
@@ -389,7 +391,36 @@ class StorageManager(Archive, TabSync):
         if session.stats_changes != self._stats_saved:
             self._stats_saved = session.stats_changes
             self._write(STATS_KEY, stats_to_text(session.stats))
+        if session.graded.keys() - self._grades_kept:
+            self._keep_grades(session)
         self._commit()
+
+    # ---- the grades the page worked out (.grades) ------------------------------------------
+
+    def kept_grades(self) -> dict[tuple[str, int], str]:
+        """The grades this page or another worked out for deals beyond the shipped table,
+        oldest first (:mod:`.grades`: ``{}`` if none, or none readable)."""
+        from nestor.graded_deals import CUTS_FINGERPRINT
+
+        from .grades import grades_from_text
+
+        return grades_from_text(self.store.get(GRADES_KEY), CUTS_FINGERPRINT)
+
+    def _keep_grades(self, session: Session) -> None:
+        """Keep the grades ``session`` worked out, united with those kept (another tab's)."""
+        from nestor.graded_deals import CUTS_FINGERPRINT
+
+        from .grades import grades_to_text
+
+        grades = self.kept_grades()
+        for key, grade in session.graded.items():
+            grades.pop(key, None)
+            grades[key] = grade
+        try:
+            self.store.set(GRADES_KEY, grades_to_text(grades, CUTS_FINGERPRINT))
+        except Exception:  # a full or refused store: a cache, not worth a notice
+            return
+        self._grades_kept = set(session.graded)
 
     def _commit(self) -> None:
         """Send what this save wrote to the durable copy, in one write with a new number."""

@@ -18,7 +18,7 @@ from ..app.session import Session
 from .faces import face_class, face_html
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
 from .markup import element_tree
-from .words import clock_text, indicator_text, notice_text, status_text
+from .words import clock_text, grade_name, indicator_text, notice_text, status_text
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,9 @@ class BoardView:
         hint_stock: the hint says to turn the stock card.
         indicator: the winnable indicator's text, or ``None`` when it is off;
             while the solver works: ``"Checking whether the game can be won…"``.
-        winnable_indicator, winnable_only: the settings.
+        winnable_indicator, difficulty: the settings.
+        grade: the deal's grade once known (``"easy"``, ``"medium"``, ``"hard"``,
+            ``"unwinnable"``), else ``None``; ``grade_text``: its name ("" while unknown).
         helped: a hint showed a move, or Solve played one, in this deal.
         solving: Solve is playing.
         solve_label: the Solve control's word: "Solve", or "Stop" while Solve plays.
@@ -117,7 +119,9 @@ class BoardView:
     hint_stock: bool = False
     indicator: str | None = None
     winnable_indicator: bool = False
-    winnable_only: bool = False
+    difficulty: str = "any"
+    grade: str | None = None
+    grade_text: str = ""
     helped: bool = False
     solving: bool = False
     pairs: int = 0
@@ -229,7 +233,9 @@ def board_view(session: Session) -> BoardView:
         hint_stock=isinstance(session.hint, TurnStock),
         indicator=indicator,
         winnable_indicator=session.settings.winnable_indicator,
-        winnable_only=session.settings.winnable_only,
+        difficulty=session.settings.difficulty,
+        grade=session.grade,
+        grade_text=grade_name(session.grade),
         helped=session.help.used,
         solving=session.solving,
         pairs=session.pairs_removed(),
@@ -378,6 +384,6 @@ def first_paint(view: BoardView) -> tuple[list[object], dict[str, str]]:
     counters' texts by the id of their element."""
     return list(element_tree(render_board(view))), {
         "variant-title": view.variant_title, "deal-number": str(view.deal),
-        "cards-left": str(view.cards_left), "moves-made": str(view.moves_made),
-        "pairs": str(view.pairs), "timer": view.timer,
+        "deal-grade": view.grade_text, "cards-left": str(view.cards_left),
+        "moves-made": str(view.moves_made), "pairs": str(view.pairs), "timer": view.timer,
     }

@@ -1,7 +1,9 @@
-"""The statistics dialog's content: a table of every variant, a chart, the reset control."""
+"""The statistics dialog's content: a table of every variant, the wins per grade of the
+variant in play, a chart, the reset control."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 from nestor import VARIANTS
@@ -9,7 +11,8 @@ from nestor import VARIANTS
 from ..app.session import Session
 from .chart import CHART_LABELS, chart_svg
 from .daily import daily_stats_html
-from .i18n import _, percent, variant_title
+from .i18n import _, ngettext, percent, variant_title
+from .words import grade_name
 
 
 def _duration(ms: int | None) -> str:
@@ -19,10 +22,48 @@ def _duration(ms: int | None) -> str:
     return _("{minutes}:{seconds:02d} min").format(minutes=seconds // 60, seconds=seconds % 60)
 
 
-def stats_html(session: Session, confirm_reset: bool = False) -> str:
-    """The statistics dialog's content: a table of every variant, the current
-    variant's recent results as a chart, and the reset control (with its
-    confirmation step when ``confirm_reset``)."""
+def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = None) -> str:
+    """The wins per grade of the variant in play (issue 24), over the deals the statistics
+    remember: a table ``<table data-grades>``, one row ``data-grade-row="easy"`` (…) per
+    grade, and how many settled deals are not graded yet (``kept``: the grades the page
+    worked out before)."""
+    variant = session.game.variant.name
+    records, unknown = session.grade_records(variant, kept)
+    head = [_("Grade"), _("Played"), _("Won"), _("Win rate")]
+    rows = "".join(
+        f'<tr data-grade-row="{r.grade}"><th scope="row">{escape(grade_name(r.grade))}</th>'
+        + "".join(
+            f'<td data-head="{escape(h)}">{escape(c)}</td>'
+            for h, c in zip(head[1:], (
+                str(r.played), str(r.won),
+                percent(r.win_rate) if r.win_rate is not None else "–",
+            ), strict=True)
+        ) + "</tr>"
+        for r in records
+    )
+    caption = escape(_("Games by grade, {variant}").format(variant=variant_title(variant)))
+    note = ""
+    if unknown:
+        note = '<p class="grades-note">' + escape(ngettext(
+            "{count} deal played is not graded yet.", "{count} deals played are not graded yet.",
+            unknown,
+        ).format(count=unknown)) + "</p>"
+    return (
+        f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+        f'<table class="stats grades" data-grades><caption>{caption}</caption>'
+        "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+        + "</tr></thead><tbody>" + rows + "</tbody></table></div>" + note
+    )
+
+
+def stats_html(
+    session: Session, confirm_reset: bool = False,
+    kept_grades: Mapping[tuple[str, int], str] | None = None,
+) -> str:
+    """The statistics dialog's content: a table of every variant, the wins per grade of the
+    variant in play (:func:`grades_html`, ``kept_grades`` the grades the page worked out
+    before), the current variant's recent results as a chart, and the reset control (with
+    its confirmation step when ``confirm_reset``)."""
     head = [
         _("Variant"), _("Played"), _("Won"), _("Won with help"), _("Win rate"),
         _("Streak"), _("Best streak"), _("Fastest win"),
@@ -72,4 +113,5 @@ def stats_html(session: Session, confirm_reset: bool = False) -> str:
     else:
         ask = escape(_("Reset statistics…"))
         reset = f'<p><button type="button" data-action="stats-reset">{ask}</button></p>'
-    return table + daily_stats_html(session) + f'<div class="chart">{chart}</div>' + reset
+    return (table + daily_stats_html(session) + grades_html(session, kept_grades)
+            + f'<div class="chart">{chart}</div>' + reset)

@@ -63,7 +63,12 @@ TEXTS: dict[str, str] = {
     "opt-indicator": N_(
         "After each move, show whether the game can still be won (in Strict: the chance)"
     ),
-    "opt-winnable-only": N_("New deal: only deals that can be won (the solver proves it first)"),
+    "opt-difficulty": N_("Difficulty of new deals"),
+    "difficulty-any": N_("Any deal"),
+    "difficulty-winnable": N_("A deal that can be won"),
+    "difficulty-easy": N_("Easy"),
+    "difficulty-medium": N_("Medium"),
+    "difficulty-hard": N_("Hard"),
     "opt-highlight-partners": N_("Mark the cards the selected card can pair with"),
     "opt-sounds": N_("Sounds for pairs, a win and a loss (made in the page)"),
     "opt-show-timer": N_("Show the time"),
@@ -117,7 +122,7 @@ TEXTS.update(INSTALL_TEXTS)  # the install control's and its how-to's (view/inst
 SETTING_TEXTS: dict[str, str] = {
     "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
     "animations": "opt-animations", "auto_pair": "opt-auto-pair",
-    "winnable_indicator": "opt-indicator", "winnable_only": "opt-winnable-only",
+    "winnable_indicator": "opt-indicator", "difficulty": "opt-difficulty",
     "highlight_partners": "opt-highlight-partners",
     "sounds": "opt-sounds",
     "solve_speed": "opt-solve-speed",

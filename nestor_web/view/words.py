@@ -316,6 +316,21 @@ def pair_count_text(count: PairCount) -> str:
 
 CHECKING = N_("Checking whether the game can still be won…")
 
+GRADE_WORDS: Mapping[str, str] = {
+    "easy": N_("Easy"),
+    "medium": N_("Medium"),
+    "hard": N_("Hard"),
+    "unwinnable": N_("Unwinnable"),
+}
+"""The name of each grade of a deal (:data:`nestor_web.app.grades.GRADE_NAMES`)."""
+
+
+def grade_name(grade: str | None) -> str:
+    """The name of a deal's ``grade`` in the player's language ("" for ``None``: not known
+    yet)."""
+    return "" if grade is None else _(GRADE_WORDS[grade])
+
+
 
 def indicator_text(solution: Solution | None) -> str:
     """The winnable indicator's sentence (``None``: the solver is still working)."""

@@ -151,7 +151,8 @@
     if (built === null) return false;
     const counters = b.counters || {};
     document.getElementById("board").replaceChildren(built);
-    for (const id of ["variant-title", "deal-number", "cards-left", "moves-made", "pairs", "timer"]) {
+    for (const id of ["variant-title", "deal-number", "deal-grade", "cards-left", "moves-made", "pairs",
+                      "timer"]) {
       const element = document.getElementById(id);
       if (element && typeof counters[id] === "string") element.textContent = counters[id];
     }

@@ -343,6 +343,12 @@ class Stats:
         """
         return self._deal_state(check_key(variant, deal))
 
+    def deal_states(self, variant: str) -> tuple[tuple[int, str], ...]:
+        """The deals of variant ``variant`` remembered (at most :data:`DEAL_MEMORY` of all
+        variants), least recently changed first: ``(deal, state)``, the state one of
+        ``"playing"``, ``"lost"``, ``"won"``, ``"assisted"``."""
+        return tuple((e.deal, e.state) for (name, _), e in self._deals.items() if name == variant)
+
     # ---- as plain data -----------------------------------------------------------------
 
     def snapshot(self) -> StatsData:
