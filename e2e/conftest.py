@@ -268,8 +268,20 @@ def _problems(item: pytest.Item) -> list[str]:
     ]
 
 
+GUIDE_SEEN = """try {
+  if (localStorage.getItem("nestor.tutorial") === null) {
+    localStorage.setItem("nestor.tutorial", "done");
+  }
+} catch (e) {}"""
+"""An init script: the player has seen the guided first game (issue 24 (4)), which a first
+visit starts by itself, on a deal of its own, with a sheet over the foot of the screen. Every
+context of the browser tests plays as such a player, but a test marked ``first_visit``."""
+
+
 def _watch(item: pytest.Item, context: BrowserContext, origin: str) -> PageLog:
     log = PageLog(origin=origin.rstrip("/"))
+    if item.get_closest_marker("first_visit") is None:
+        context.add_init_script(GUIDE_SEEN)
     log.watch(context)
     item.stash.setdefault(_PAGE_LOGS, []).append(log)
     return log
@@ -332,6 +344,7 @@ class SharedContext:
         context.on("weberror", lambda e: self.log.on_web_error(e))
         context.expose_function("__nestorCspViolation", lambda t: self.log.on_csp_violation(t))
         context.add_init_script(CSP_LISTENER)
+        context.add_init_script(GUIDE_SEEN)  # no test of the shared context is a first visit
 
     def page_for(self, item: pytest.Item, own: bool) -> Page:
         """The page of test ``item``, the origin's site data cleared first.

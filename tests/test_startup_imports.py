@@ -22,7 +22,7 @@ STARTUP = {
     "nestor.game", "nestor.jsontext", "nestor.link", "nestor.measured", "nestor.position",
     "nestor.variants",
     "nestor_web", "nestor_web.app", "nestor_web.app.deals", "nestor_web.app.ending",
-    "nestor_web.app.grades",
+    "nestor_web.app.grades", "nestor_web.app.tutorial",
     "nestor_web.app.events", "nestor_web.app.kept", "nestor_web.app.keymap",
     "nestor_web.app.lines", "nestor_web.app.replay", "nestor_web.app.saved",
     "nestor_web.app.session", "nestor_web.app.settings", "nestor_web.app.slices",

@@ -112,6 +112,14 @@ class DailyOpened:
 
 
 @dataclass(frozen=True)
+class TutorialChanged:
+    """The guided first game (:mod:`nestor_web.app.tutorial`) showed its step ``step``, or
+    ended (``None``)."""
+
+    step: str | None
+
+
+@dataclass(frozen=True)
 class GradeKnown:
     """The grade of ``deal`` of ``variant`` became known (:mod:`nestor_web.app.grades`):
     ``"easy"``, ``"medium"``, ``"hard"`` or ``"unwinnable"``."""
@@ -236,5 +244,6 @@ class Restored:
 Event = (
     Selected | Moved | TookBack | WentBack | DealChanged | DailyOpened | HintShown | SettingChanged
     | Noticed | FromOtherTab | TimerChanged | SolverBusy | Restored | GradeKnown
+    | TutorialChanged
 )
 """Anything a command reports."""

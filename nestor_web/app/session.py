@@ -63,6 +63,7 @@ from .settings import Settings
 from .solving import FINISH_NODES, SolverCommands, Thinking
 from .statistics import Stats
 from .timer import Timer
+from .tutorial import TutorialCommands, TutorialStep
 from .url import DealRequest, daily_query, deal_query
 
 if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
@@ -72,7 +73,7 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
 __all__ = ["FINISH_NODES", "Help", "NoShelf", "SavedGame", "Session", "Shelf", "Thinking"]
 
 
-class Session(DealCommands, SolverCommands, GradeCommands):
+class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
     """The game in play and everything about it that is not a word or a pixel.
 
     Build it with :meth:`start`. Attributes (read them; change them with the commands):
@@ -104,6 +105,8 @@ class Session(DealCommands, SolverCommands, GradeCommands):
         daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
         grades, graded: the deals' grades known, and those this page worked out
             (:class:`~nestor_web.app.grades.GradeCommands`).
+        tutorial, tutorial_seen: the guided first game's step shown, and whether it was
+            started or done (:class:`~nestor_web.app.tutorial.TutorialCommands`).
         pointer: how the player last pointed at a card: ``"touch"`` (the default),
             ``"mouse"`` (a pen too) or ``"keyboard"``; the browser sets it (from the screen's
             kind at start-up, then from each press), the view words its advice by it.
@@ -149,6 +152,8 @@ class Session(DealCommands, SolverCommands, GradeCommands):
         self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
         self.grades: dict[tuple[str, int], str] = {}
         self.graded: dict[tuple[str, int], str] = {}
+        self.tutorial: TutorialStep | None = None
+        self.tutorial_seen: str | None = None
 
     @classmethod
     def start(

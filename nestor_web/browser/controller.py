@@ -115,6 +115,7 @@ class Controller:
         session = self.session
         for problem in self.storage.take_problems():
             session.notice(problem)
+        events += session.follow_tutorial(events)  # the guided game moves on after a move
         self.screen.follow(session)
         said = announcement(events, session)
         if said:

@@ -58,6 +58,8 @@ class Input:
             ("keys-dialog", "click", self.on_control_click),
             ("stats-dialog", "click", self.on_control_click),
             ("share", "click", self.on_control_click),
+            ("rules-dialog", "click", self.on_control_click),  # "Show me on the board"
+            ("tutorial", "click", self.on_control_click),  # the guide's Next and Skip
         ):
             self._listen(document.getElementById(name), kind, handler)
         self._listen(window, "popstate", lambda _event: commands.address_changed())

@@ -44,8 +44,9 @@ from .solver_work import SolverWork
 from .tasks import Tasks
 from .tooltip import Tooltips
 
-if TYPE_CHECKING:  # imported on its first use (App.progress)
+if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial)
     from .backup import ProgressPanel
+    from .tutorial import TutorialPanel
 
 window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
 
@@ -137,7 +138,14 @@ class App:
             window.history.replaceState(None, "", session.query())
         if replay is not None:  # first, so the game's first draw leaves the address alone
             self.replays.show(replay)
-        self.update(())
+        self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
+        linked = replaying or parse_query(search, local_today())[0] is not None
+        guided: tuple[Event, ...] = ()
+        if not linked and (self.storage.first_visit or session.tutorial_seen == "started"):
+            # A first visit (or a reload in the guide's middle): the guided first game, on an
+            # Easy deal, or on the game in play if it has moves.
+            guided = session.start_tutorial(fresh=session.game.cursor == 0)
+        self.update(guided)
         self._wake_up()
         self.actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
@@ -217,6 +225,10 @@ class App:
             self.progress().keep_for_good()  # a win just now (not a won board shown again)
         self.actuator.apply_settings(session.settings, self.motion())
         self.actuator.draw(board_view(session), events, said, drawn)
+        if session.tutorial is not None or self._tutorial is not None:
+            from ..view.tutorial import tutorial_view
+
+            self.tutorial().draw(tutorial_view(session))
         self.daily.draw(session)
         self.end.draw(session, events)
         work = self.solver_work
@@ -329,6 +341,14 @@ class App:
         """Run ``steps`` to its end in the page's time slices (:meth:`Tasks.sliced`)."""
         return await self.tasks.sliced(steps)
 
+    def tutorial(self) -> TutorialPanel:
+        """The guided first game's sheet (made on first use)."""
+        if self._tutorial is None:
+            from .tutorial import TutorialPanel
+
+            self._tutorial = TutorialPanel()
+        return self._tutorial
+
     def kept_grades(self) -> dict[tuple[str, int], str]:
         """The grades the page worked out before, for deals beyond the shipped table
         (:meth:`StorageManager.kept_grades`)."""
@@ -385,6 +405,15 @@ class App:
             self.tasks.spawn(lambda: self.daily.share(s))
         elif name == "variant" and value is not None:
             self.deal_new(value)
+        elif name == "tutorial":  # How to play's "Show me on the board"
+            if self.actuator.el["rules-dialog"].open:
+                self.actuator.toggle_dialog("rules")
+            self.run(lambda: s.start_tutorial(fresh=True), animate=False)
+            self.restore_focus()
+        elif name == "tutorial-next":
+            self.run(s.tutorial_next, animate=False)
+        elif name == "tutorial-skip":
+            self.run(s.end_tutorial, animate=False)
         elif name == "copy-link":
             self.replays.copy_link()
         elif name == "review":

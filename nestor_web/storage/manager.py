@@ -123,6 +123,7 @@ from .keys import (
     SAVE_KEY,
     SETTINGS_KEY,
     STATS_KEY,
+    TUTORIAL_KEY,
     UNREADABLE,
     KeyValueStore,
     MemoryStore,
@@ -228,6 +229,7 @@ class StorageManager(Archive, TabSync):
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
         self._seq = seq_of(store.get(SEQ_KEY))
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
+        self.first_visit = False  # resume(): nothing at all was stored
         self.restored = newer(self._seq, snapshot)
         if snapshot is not None and self.restored:
             self._overlay = self._readable_over(snapshot)
@@ -302,6 +304,9 @@ class StorageManager(Archive, TabSync):
         closed settles as lost (:meth:`Session.settle_left_games`); with another tab open,
         the stored game of another deal than the URL's is not left (that tab may show it).
         """
+        self.first_visit = all(
+            self._get(key) is None for key in (SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY)
+        )
         settings = self._read(SETTINGS_KEY, settings_from_text, "settings.unreadable")
         if settings is None:
             settings = Settings()
@@ -327,6 +332,9 @@ class StorageManager(Archive, TabSync):
         )
         if alone:
             session.settle_left_games()
+        seen = self._get(TUTORIAL_KEY)
+        session.tutorial_seen = seen if seen in ("started", "done") else None
+        self._written[TUTORIAL_KEY] = seen or ""
         self.save(session)
         return session
 
@@ -391,6 +399,8 @@ class StorageManager(Archive, TabSync):
         if session.stats_changes != self._stats_saved:
             self._stats_saved = session.stats_changes
             self._write(STATS_KEY, stats_to_text(session.stats))
+        if session.tutorial_seen and session.tutorial_seen != self._written.get(TUTORIAL_KEY):
+            self._write(TUTORIAL_KEY, session.tutorial_seen)
         if session.graded.keys() - self._grades_kept:
             self._keep_grades(session)
         self._commit()

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
 
-from ..app.events import DealChanged, Event, HintShown, Moved, Problem, TookBack, WentBack
+from ..app.events import (
+    DealChanged,
+    Event,
+    HintShown,
+    Moved,
+    Problem,
+    TookBack,
+    TutorialChanged,
+    WentBack,
+)
 from ..app.session import Session
 from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent
 from .texts import setting_label
@@ -240,7 +249,23 @@ def moved_text(event: Moved) -> str:
 
 
 def announcement(events: Iterable[Event], session: Session) -> str | None:
-    """The live region's sentence for what a command did, or ``None`` (nothing to say)."""
+    """The live region's sentence for what a command did, or ``None`` (nothing to say); then
+    the guided first game's new step (heading and sentence), if it showed one."""
+    events = tuple(events)
+    said = _announcement(events, session)
+    if session.tutorial is not None and any(
+        isinstance(e, TutorialChanged) and e.step is not None for e in events
+    ):
+        from .tutorial import tutorial_view
+
+        view = tutorial_view(session)
+        if view is not None:
+            said = " ".join(x for x in (said, f"{view.title}: {view.text}") if x)
+    return said
+
+
+def _announcement(events: tuple[Event, ...], session: Session) -> str | None:
+    """The sentence for what a command did (:func:`announcement`)."""
     for event in events:
         if isinstance(event, Moved):
             return moved_text(event)

@@ -1,0 +1,132 @@
+"""Issue 24 (4) in Chromium: the guided first game on a first visit (fresh profiles), played
+through or skipped, never shown again after; a returning player never sees it; How to play
+starts it again. The deal it plays is Easy (checked with the command line)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import axe_violations, control, saves_done, still, stored
+from playwright.sync_api import Page, expect
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = "#tutorial[data-tutorial]"
+
+
+def step(page: Page, name: str) -> None:
+    expect(page.locator(GUIDE)).to_have_attribute("data-tutorial", name)
+    expect(page.locator(GUIDE)).to_be_visible()
+
+
+def targets(page: Page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#board [data-tutorial-target]", "els => els.map(e => e.dataset.card)")
+
+
+def take(page: Page, cards: list[str], touch: bool) -> None:
+    for card in cards:
+        locator = page.locator(f'#board [data-card="{card}"][data-available]')
+        if touch:
+            locator.tap()
+        else:
+            locator.click()
+
+
+def cli_grade(variant: str, deal: int) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "nestor", "grade", "--variant", variant, "--deal", str(deal),
+         "--json"], cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
+    ).stdout
+    return str(json.loads(out)["grade"])
+
+
+@pytest.mark.first_visit
+def test_a_first_visit_is_guided_through_the_rules_and_never_again(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
+    page.goto("/")
+    wait_ready(page)
+    step(page, "pair")
+    expect(page.locator("#tutorial-title")).to_have_text("Your first game, step 1 of 5")
+    assert page.get_attribute("body", "data-variant") == "standard"
+    deal = int(page.inner_text("#deal-number"))
+    expect(page.locator("body")).to_have_attribute("data-grade", "easy")
+    assert cli_grade("standard", deal) == "easy"
+    pair = targets(page)
+    assert len(pair) == 2 and pair[0][0] == pair[1][0]
+    assert axe_violations(page) == []  # the sheet over the game, its ring, its buttons
+    take(page, pair, touch=False)
+    step(page, "covered")
+    covered, top = targets(page)[:2]
+    expect(page.locator(f'#board [data-card="{covered}"]')).not_to_have_attribute(
+        "data-available", "")
+    page.keyboard.press("Tab")  # Next is reached from the keyboard, and pressed with it
+    page.locator('[data-action="tutorial-next"]').focus()
+    page.keyboard.press("Enter")
+    step(page, "reserve")
+    take(page, targets(page)[:2], touch=False)
+    step(page, "undo")
+    expect(page.locator('#controls [data-action="undo"]')).to_have_attribute(
+        "data-tutorial-target", "")
+    control(page, "undo").click()
+    step(page, "done")
+    expect(page.locator("#moves-made")).to_have_text("1")
+    page.click('[data-action="tutorial-next"]')  # Play on
+    expect(page.locator(GUIDE)).to_be_hidden()
+    assert not targets(page)
+    assert stored(saves_done(page), "nestor.tutorial") == "done"
+    page.reload()
+    wait_ready(page)
+    still(page)
+    expect(page.locator(GUIDE)).to_be_hidden()
+    assert int(page.inner_text("#deal-number")) == deal  # the guided game goes on
+    # How to play shows it again, on a new Easy deal.
+    control(page, "rules").click()
+    page.click('#rules-dialog [data-action="tutorial"]')
+    expect(page.locator("#rules-dialog")).to_be_hidden()
+    step(page, "pair")
+    assert int(page.inner_text("#deal-number")) != deal
+
+
+@pytest.mark.first_visit
+def test_skipped_on_a_phone_in_german_and_never_shown_to_a_returning_player(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    phone = {"viewport": {"width": 360, "height": 640}, "has_touch": True, "is_mobile": True,
+             "locale": "de-DE"}
+    page = site_context(base_url, **phone).new_page()
+    page.goto("/")
+    wait_ready(page)
+    step(page, "pair")
+    expect(page.locator("#tutorial-title")).to_have_text("Dein erstes Spiel, Schritt 1 von 5")
+    expect(page.locator("#tutorial-text")).to_contain_text("Tippe die eine an")
+    box = page.locator(GUIDE).bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    for card in targets(page):  # what it points at is not under the sheet
+        ring = page.locator(f'#board [data-card="{card}"]').bounding_box()
+        assert ring is not None
+        assert ring["y"] >= box["y"] + box["height"] or ring["y"] + ring["height"] <= box["y"]
+    page.locator('[data-action="tutorial-skip"]').tap()
+    expect(page.locator(GUIDE)).to_be_hidden()
+    assert stored(saves_done(page), "nestor.tutorial") == "done"
+    page.reload()
+    wait_ready(page)
+    still(page)
+    expect(page.locator(GUIDE)).to_be_hidden()
+    # A player of the game before the guide: their settings stored, no word of the guide.
+    returning = site_context(base_url, **phone)
+    returning.add_init_script(
+        "try { localStorage.getItem('nestor.settings') || localStorage.setItem("
+        "'nestor.settings', JSON.stringify({language: 'de'})); } catch (e) {}")
+    other = returning.new_page()
+    other.goto("/")
+    wait_ready(other)
+    still(other)
+    expect(other.locator(GUIDE)).to_be_hidden()
+    assert other.evaluate("localStorage.getItem('nestor.tutorial')") is None

@@ -1,0 +1,259 @@
+"""The guided first game (issue 24 (4)): a short tour of the rules on the real board, on an
+Easy deal, with the real engine.
+
+:class:`TutorialCommands` is a part of :class:`~nestor_web.app.session.Session` (its base
+class). The guide goes through :data:`TUTORIAL_STEPS`; each :class:`TutorialStep` names the
+cards (or the control) it points at, worked out from the position on the board by the engine:
+
+1. ``"pair"``: two available cards of one rank in the tableau, a pair the solver says keeps
+   the game winnable; the player removes a pair (any pair moves the guide on).
+2. ``"covered"``: a covered card and the card on it: why it cannot be taken yet (and, if
+   there is one, that the available card of its rank must wait for it). Next moves on.
+3. ``"reserve"``: the reserve, whose cards are all available, and a pair of a reserve card
+   that keeps the game winnable; the player removes a pair. With no such pair, Next.
+4. ``"undo"``: Undo takes the last pair back; the player presses it.
+5. ``"done"``: the hand-over: the rest of the game is the player's. "Play on" ends the guide.
+
+Skip ends it at any step. Ended either way, or left for another deal, it is not started
+again by itself (:attr:`TutorialCommands.tutorial_seen` ``"done"``, which the storage manager
+keeps); How to play starts it again. No words, no DOM.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from nestor import Game, Pair, Position, deal_position
+
+from .events import DealChanged, Event, Moved, TookBack, TutorialChanged
+
+if TYPE_CHECKING:
+    from .kept import Kept
+    from .statistics import Stats
+
+TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
+"""The guide's steps, in order (see the module docstring)."""
+
+TUTORIAL_VARIANT = "standard"
+"""The variant of the guided game: the game as the sources deal it."""
+
+DEAL_TRIES = 12
+"""Easy deals looked at for one the guide can show every step on (else the first one)."""
+
+
+@dataclass(frozen=True)
+class TutorialStep:
+    """One step of the guide, as the view shows it.
+
+    Attributes:
+        step: one of :data:`TUTORIAL_STEPS`.
+        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"``
+            the covered card, then the card on it, then (if any) the available card of its
+            rank; ``"reserve"`` the reserve card and its partner, or with no pair to show
+            every reserve card; ``()`` for the others (``"undo"`` points at the Undo control).
+        column: ``"covered"``: the column of the covered card, from 1; else 0.
+        waits: the step moves on by the player's move (a pair, Undo), not by Next.
+    """
+
+    step: str
+    cards: tuple[str, ...] = ()
+    column: int = 0
+    waits: bool = False
+
+    @property
+    def number(self) -> int:
+        """The step's number, from 1 (of ``len(TUTORIAL_STEPS)``)."""
+        return TUTORIAL_STEPS.index(self.step) + 1
+
+
+def _keeps_winnable(position: Position, pair: Pair) -> bool:
+    """Does removing ``pair`` leave a position the solver proves winnable?"""
+    from nestor.solver import Status, solve
+
+    return solve(position.apply(pair)).status is Status.WINNABLE
+
+
+def _in_columns(position: Position, pair: Pair) -> bool:
+    places = position.available()
+    return all(places[c].area == "column" for c in pair.cards)
+
+
+def _with_reserve(position: Position, pair: Pair) -> bool:
+    places = position.available()
+    return any(places[c].area == "reserve" for c in pair.cards)
+
+
+def tableau_pair(position: Position) -> Pair | None:
+    """Two available cards of one rank in the tableau whose removal keeps the game winnable
+    (the first in :meth:`~nestor.Position.pairs` order), else any pair of two tableau cards,
+    else ``None``."""
+    pairs = [p for p in position.pairs() if _in_columns(position, p)]
+    return next((p for p in pairs if _keeps_winnable(position, p)), pairs[0] if pairs else None)
+
+
+def reserve_pair(position: Position) -> Pair | None:
+    """A pair of a reserve card whose removal keeps the game winnable, else ``None``."""
+    return next(
+        (p for p in position.pairs()
+         if _with_reserve(position, p) and _keeps_winnable(position, p)),
+        None,
+    )
+
+
+def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
+    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the
+    available card of its rank or None)``, preferring one whose rank has an available card
+    (the player sees a partner that must wait); ``None`` when no column holds two cards."""
+    found: list[tuple[str, str, int, str | None]] = []
+    places = position.available()
+    for i, column in enumerate(position.columns, 1):
+        if len(column) < 2:
+            continue
+        card, top = column[-2], column[-1]
+        partner = next((c for c in places if c[0] == card[0] and c != top), None)
+        found.append((card, top, i, partner))
+    return next((f for f in found if f[3] is not None), found[0] if found else None)
+
+
+def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
+    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the
+    guide can show every step: a tableau pair that keeps it winnable, and after it a
+    reserve pair that does. Of :data:`DEAL_TRIES` drawn with ``rng`` (leaving out
+    ``played``), the first that can; else the first drawn."""
+    from nestor.graded_deals import pick_deal
+
+    avoid = set(played)
+    first: int | None = None
+    for _ in range(DEAL_TRIES):
+        deal = pick_deal(TUTORIAL_VARIANT, "easy", rng, avoid)
+        if deal is None:
+            break
+        first = deal if first is None else first
+        avoid.add(deal)
+        position = deal_position(TUTORIAL_VARIANT, deal)
+        pair = tableau_pair(position)
+        if pair is not None and _keeps_winnable(position, pair) and reserve_pair(
+            position.apply(pair)
+        ) is not None:
+            return deal
+    return first if first is not None else 0
+
+
+class TutorialCommands:
+    """The guide of a :class:`~nestor_web.app.session.Session`.
+
+    Attributes:
+        tutorial: the step shown, or ``None`` while no guide runs.
+        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (finished,
+            skipped or left): what the storage manager keeps, so that the guide starts by
+            itself only on a first visit, or again after a reload in its middle.
+    """
+
+    game: Game
+    rng: random.Random
+    stats: Stats
+    tutorial: TutorialStep | None
+    tutorial_seen: str | None
+    _kept: Kept
+
+    if TYPE_CHECKING:
+
+        def new_deal(
+            self, variant: str | None = None, deal: int | None = None
+        ) -> tuple[Event, ...]: ...
+
+    def start_tutorial(self, fresh: bool = True) -> tuple[Event, ...]:
+        """Start the guide: on a new Easy deal (``fresh``, the game in play left as New
+        deal leaves it), else on the game in play; its first step."""
+        events: tuple[Event, ...] = ()
+        if fresh:
+            untouched = self.game.cursor == 0
+            played = [d for d, _ in self.stats.deal_states(TUTORIAL_VARIANT)]
+            events = self.new_deal(TUTORIAL_VARIANT, tutorial_deal(self.rng, played))
+            if untouched:  # a deal never played: Undo does not bring it back (a first visit)
+                self._kept.settle()
+        self.tutorial_seen = "started"
+        return events + self._show(self._step("pair"))
+
+    def tutorial_next(self) -> tuple[Event, ...]:
+        """Next, on a step that waits for none of the player's moves (the last one: the
+        guide ends, finished)."""
+        step = self.tutorial
+        if step is None:
+            return ()
+        if step.step == "done":
+            return self.end_tutorial()
+        return self._show(self._after(step.step))
+
+    def end_tutorial(self) -> tuple[Event, ...]:
+        """Skip, or the last step's Play on: the guide ends and does not start by itself
+        again."""
+        self.tutorial_seen = "done"
+        if self.tutorial is None:
+            return ()
+        return self._show(None)
+
+    def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
+        ``"undo"``; a move at any other step shows that step again for the new position; a
+        deal brought into play by anything but the guide itself ends it (left: done)."""
+        step = self.tutorial
+        if step is None:
+            return ()
+        events = tuple(events)
+        if any(isinstance(e, TutorialChanged) for e in events):
+            return ()  # the guide's own command (it deals its game)
+        if any(isinstance(e, DealChanged) for e in events):
+            return self.end_tutorial()
+        if step.step == "undo":
+            if any(isinstance(e, TookBack) for e in events):
+                return self._show(self._step("done"))
+            return ()
+        if not any(isinstance(e, (Moved, TookBack)) for e in events):
+            return ()
+        moved = any(isinstance(e, Moved) for e in events)
+        if step.step in ("pair", "reserve") and moved:
+            return self._show(self._after(step.step))
+        if step.step == "done":
+            return ()
+        return self._show(self._step(step.step))  # the same step, for the new position
+
+    # ---- the steps, from the position on the board ---------------------------------------
+
+    def _after(self, name: str) -> TutorialStep:
+        """The step after ``name``."""
+        return self._step(TUTORIAL_STEPS[TUTORIAL_STEPS.index(name) + 1])
+
+    def _step(self, name: str) -> TutorialStep:
+        """Step ``name`` for the position on the board (a step with nothing to show on it
+        gives the next one)."""
+        position = self.game.position
+        if name == "pair":
+            pair = tableau_pair(position)
+            if pair is None:
+                return self._step("covered")
+            return TutorialStep("pair", pair.cards, waits=True)
+        if name == "covered":
+            found = covered_card(position)
+            if found is None:
+                return self._step("reserve")
+            card, top, column, partner = found
+            cards = (card, top) if partner is None else (card, top, partner)
+            return TutorialStep("covered", cards, column)
+        if name == "reserve":
+            pair = reserve_pair(position)
+            if pair is None:
+                return TutorialStep("reserve", tuple(position.reserve))
+            return TutorialStep("reserve", pair.cards, waits=True)
+        if name == "undo":
+            if self.game.cursor == 0:
+                return self._step("done")
+            return TutorialStep("undo", waits=True)
+        return TutorialStep("done")
+
+    def _show(self, step: TutorialStep | None) -> tuple[Event, ...]:
+        self.tutorial = step
+        return (TutorialChanged(None if step is None else step.step),)

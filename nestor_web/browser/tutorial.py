@@ -1,0 +1,93 @@
+"""The guided first game in the page (issue 24 (4)): ``#tutorial`` (``[data-tutorial]``, the
+step's name while it is shown), a sheet over the game like the end screen, and the ring on
+what it points at (``data-tutorial-target`` on the cards, or on the Undo control).
+
+The sheet lies at the foot of the screen, or at its top when what it points at would be under
+it (``data-at="top"``). Its words are the view's (:mod:`nestor_web.view.tutorial`); the page's
+live region says each step as it comes (:func:`nestor_web.view.words.announcement`); the focus
+stays where the player plays (the board, the controls), and Tab reaches Next and Skip. Kept
+apart from the actuator: it draws only ``#tutorial`` and the rings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyscript import document, window
+
+from ..view.tutorial import TutorialView
+from .dom import missing
+
+MARK = "data-tutorial-target"
+"""The attribute of each element the guide points at."""
+
+MARGIN_PX = 12
+"""Kept between the sheet and what it points at."""
+
+
+class TutorialPanel:
+    """Draws the guide's :class:`TutorialView` (``None``: no guide) on the page."""
+
+    def __init__(self) -> None:
+        self.section = document.getElementById("tutorial")
+        self.title = document.getElementById("tutorial-title")
+        self.text = document.getElementById("tutorial-text")
+        self.next = self.section.querySelector('[data-action="tutorial-next"]')
+        self.skip = self.section.querySelector('[data-action="tutorial-skip"]')
+        self._shown: TutorialView | None = None
+
+    def draw(self, view: TutorialView | None) -> None:
+        """Show ``view`` (its words, its rings, the sheet where it hides none of them), or
+        hide the guide. The words are written only when they change."""
+        if view != self._shown:
+            self._shown = view
+            if view is None:
+                self.section.hidden = True
+                self.section.setAttribute("data-tutorial", "")
+                document.body.removeAttribute("data-tutorial")
+            else:
+                self.section.setAttribute("data-tutorial", view.step)
+                document.body.setAttribute("data-tutorial", view.step)
+                self.title.textContent = view.title
+                self.text.textContent = view.text
+                self.next.textContent = view.next_label
+                self.next.hidden = not view.next_label
+                self.skip.textContent = view.skip_label
+                self.skip.hidden = not view.skip_label
+                self.section.hidden = False
+        self._mark(view)
+
+    def _mark(self, view: TutorialView | None) -> None:
+        """Ring what ``view`` points at (after every draw: the board may have drawn its cards
+        again), and place the sheet clear of it."""
+        wanted: list[Any] = []
+        if view is not None:
+            for card in view.cards:
+                element = document.querySelector(f'#board [data-card="{card}"]')
+                if not missing(element):
+                    wanted.append(element)
+            if view.control:
+                element = document.querySelector(f'#controls [data-action="{view.control}"]')
+                if not missing(element):
+                    wanted.append(element)
+        for element in document.querySelectorAll(f"[{MARK}]"):
+            element.removeAttribute(MARK)
+        for element in wanted:
+            element.setAttribute(MARK, "")
+        if view is not None:
+            self._place(wanted)
+
+    def _place(self, targets: list[Any]) -> None:
+        """The sheet at the screen's foot, unless the targets reach under it there and would
+        be clear of it at the top."""
+        if not targets:
+            self.section.setAttribute("data-at", "bottom")
+            return
+        height = float(self.section.getBoundingClientRect().height)
+        screen = float(window.innerHeight)
+        boxes = [t.getBoundingClientRect() for t in targets]
+        low = max(float(b.bottom) for b in boxes)
+        high = min(float(b.top) for b in boxes)
+        under = low > screen - height - MARGIN_PX
+        clear_at_top = high > height + MARGIN_PX
+        self.section.setAttribute("data-at", "top" if under and clear_at_top else "bottom")

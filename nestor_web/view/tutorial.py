@@ -1,0 +1,99 @@
+"""The guided first game's words and what it points at (issue 24 (4)), from the session's
+:class:`~nestor_web.app.tutorial.TutorialStep`: the heading, the sentence of each step for the
+way the player points (tap, click, or the keys), the buttons' words. Nothing here changes
+state or touches the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..app.session import Session
+from ..app.tutorial import TUTORIAL_STEPS, TutorialStep
+from .i18n import _, card_name
+
+
+@dataclass(frozen=True)
+class TutorialView:
+    """What the guide shows.
+
+    Attributes:
+        step: the step's name (:data:`~nestor_web.app.tutorial.TUTORIAL_STEPS`), the value of
+            ``[data-tutorial]``.
+        title: its heading ("Your first game, step 2 of 5").
+        text: what it says.
+        cards: the cards it points at (``data-tutorial-target`` on each).
+        control: the ``data-action`` of the control it points at (``"undo"``), or ``""``.
+        next_label: the word of its Next button ("" when the step waits for a move).
+        skip_label: the word of Skip ("" on the last step, whose Play on ends the guide).
+    """
+
+    step: str
+    title: str
+    text: str
+    cards: tuple[str, ...]
+    control: str
+    next_label: str
+    skip_label: str
+
+
+def _take(pointer: str) -> str:
+    """How to remove a pair, for the way the player points."""
+    if pointer == "mouse":
+        return _("Click one, then the other, to remove them as a pair.")
+    if pointer == "keyboard":
+        return _("Choose one with the arrow keys and Enter, then the other, to remove them as "
+                 "a pair.")
+    return _("Tap one, then the other, to remove them as a pair.")
+
+
+def step_text(step: TutorialStep, pointer: str) -> str:
+    """The sentence of ``step`` (``pointer``: :attr:`Session.pointer`)."""
+    cards = [card_name(c) for c in step.cards]
+    if step.step == "pair":
+        return _("The {first} and the {second} are both available: no card lies on them, and "
+                 "they are of one rank.").format(first=cards[0], second=cards[1]) + " " + (
+                     _take(step_pointer(pointer)))
+    if step.step == "covered":
+        said = _("The {card} in column {column} is covered: the {top} lies on it. A covered "
+                 "card cannot be taken until every card on it is gone.").format(
+                     card=cards[0], column=step.column, top=cards[1])
+        if len(cards) > 2:
+            said += " " + _("So the {partner}, of the same rank, must wait for it.").format(
+                partner=cards[2])
+        return said
+    if step.step == "reserve":
+        if step.waits:
+            return _("The reserve's cards are all available, whatever lies in the tableau. "
+                     "Pair the {first} with the {second}.").format(
+                         first=cards[0], second=cards[1]) + " " + _take(step_pointer(pointer))
+        return _("The reserve's cards are all available, whatever lies in the tableau; none "
+                 "of them pairs now, so they wait for a partner.")
+    if step.step == "undo":
+        return _("Changed your mind? Undo takes back the last pair. Press Undo now.")
+    return _("That is the whole game: remove all 52 cards, two of one rank at a time. When no "
+             "pair is left, the game is lost; Hint helps when you are stuck. The rest of "
+             "this game is yours.")
+
+
+def step_pointer(pointer: str) -> str:
+    """The way of pointing the words are for (:attr:`Session.pointer`, ``"touch"`` for any
+    other value)."""
+    return pointer if pointer in ("mouse", "keyboard") else "touch"
+
+
+def tutorial_view(session: Session) -> TutorialView | None:
+    """What the guide shows for ``session``, or ``None`` while no guide runs."""
+    step = session.tutorial
+    if step is None:
+        return None
+    last = step.step == TUTORIAL_STEPS[-1]
+    return TutorialView(
+        step=step.step,
+        title=_("Your first game, step {number} of {count}").format(
+            number=step.number, count=len(TUTORIAL_STEPS)),
+        text=step_text(step, session.pointer),
+        cards=step.cards,
+        control="undo" if step.step == "undo" else "",
+        next_label="" if step.waits else (_("Play on") if last else _("Next")),
+        skip_label="" if last else _("Skip the guide"),
+    )

@@ -1,0 +1,194 @@
+"""Issue 24 (4): the guided first game without a browser: its steps worked out by the engine
+from the real board, how the player's moves move it on, Skip, and what the storage manager
+keeps so that it starts by itself only on a first visit (the page's loop: tests/webpage.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from webpage import Page
+
+from nestor import Pair, deal_position
+from nestor.graded_deals import known_grade
+from nestor.solver import Status, solve
+from nestor_web.app.events import TutorialChanged
+from nestor_web.app.tutorial import TUTORIAL_STEPS, tutorial_deal
+from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY
+from nestor_web.storage.manager import MemoryStore, StorageManager
+from nestor_web.view import i18n
+from nestor_web.view.tutorial import tutorial_view
+from nestor_web.view.words import announcement
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    i18n.set_language("en")
+
+
+def guided(seed: int = 1, store: MemoryStore | None = None) -> Page:
+    page = Page(store, rng=random.Random(seed))
+    page.run(page.session.start_tutorial())
+    return page
+
+
+def step(page: Page) -> str:
+    assert page.session.tutorial is not None
+    return page.session.tutorial.step
+
+
+def winnable_after(page: Page, pair: Pair) -> bool:
+    return solve(page.session.position.apply(pair)).status is Status.WINNABLE
+
+
+def test_the_guide_plays_an_easy_deal_and_points_at_a_pair_of_the_tableau() -> None:
+    page = guided()
+    variant, deal = page.session.key
+    assert variant == "standard" and known_grade(variant, deal) == "easy"
+    assert page.session.tutorial_seen == "started"
+    assert step(page) == "pair"
+    tutorial = page.session.tutorial
+    assert tutorial is not None and tutorial.waits and len(tutorial.cards) == 2
+    places = page.session.position.available()
+    first, second = tutorial.cards
+    assert {places[first].area, places[second].area} == {"column"}
+    assert first[0] == second[0]
+    assert winnable_after(page, Pair(first, second))  # it does not lead a beginner astray
+
+
+def test_each_step_in_turn_as_the_player_plays_it() -> None:
+    page = guided(2)
+    seen = [step(page)]
+    position = page.session.position
+    page.play_pair(*(page.session.tutorial.cards))  # type: ignore[union-attr]
+    seen.append(step(page))
+    covered = page.session.tutorial
+    assert covered is not None and not covered.waits
+    card, top = covered.cards[:2]
+    column = page.session.position.columns[covered.column - 1]
+    assert column[-2:] == (card, top)  # the card under the column's available one
+    assert card not in page.session.position.available()
+    if len(covered.cards) == 3:
+        partner = covered.cards[2]
+        assert partner[0] == card[0] and partner in page.session.position.available()
+    assert page.session.position is not position
+    page.run(page.session.tutorial_next())
+    seen.append(step(page))
+    reserve = page.session.tutorial
+    assert reserve is not None and reserve.waits
+    places = page.session.position.available()
+    assert "reserve" in {places[c].area for c in reserve.cards}
+    assert winnable_after(page, Pair(*reserve.cards))
+    page.play_pair(*reserve.cards)
+    seen.append(step(page))
+    assert page.session.tutorial is not None and page.session.tutorial.waits
+    page.undo()
+    seen.append(step(page))
+    assert seen == list(TUTORIAL_STEPS)
+    view = tutorial_view(page.session)
+    assert view is not None and view.next_label == "Play on" and view.skip_label == ""
+    page.run(page.session.tutorial_next())
+    assert page.session.tutorial is None and page.session.tutorial_seen == "done"
+    assert page.store.get(TUTORIAL_KEY) == "done"
+
+
+def test_any_pair_moves_the_first_step_on_and_a_move_shows_a_step_again_for_the_new_board(
+) -> None:
+    page = guided(3)
+    tutorial = page.session.tutorial
+    assert tutorial is not None
+    other = next(p for p in page.session.position.pairs() if set(p.cards) != set(tutorial.cards))
+    page.play_pair(other.first, other.second)
+    assert step(page) == "covered"
+    shown = page.session.tutorial
+    pair = page.session.position.pairs()[0]
+    page.play_pair(pair.first, pair.second)  # the covered step, for the board after it
+    assert step(page) == "covered"
+    again = page.session.tutorial
+    assert again is not None and again.cards[0] not in page.session.position.available()
+    assert shown is not None and page.session.game.cursor == 2
+
+
+def test_skip_ends_the_guide_at_any_step_and_it_is_kept_done() -> None:
+    for steps in range(3):
+        page = guided(10 + steps)
+        for _ in range(steps):
+            if page.session.tutorial and page.session.tutorial.waits:
+                page.play_pair(*page.session.tutorial.cards[:2])
+            else:
+                page.run(page.session.tutorial_next())
+        events = page.run(page.session.end_tutorial())
+        assert TutorialChanged(None) in events
+        assert page.session.tutorial is None and page.store.get(TUTORIAL_KEY) == "done"
+        assert tutorial_view(page.session) is None
+
+
+def test_another_deal_ends_the_guide() -> None:
+    page = guided(4)
+    page.new_deal()
+    assert page.session.tutorial is None and page.store.get(TUTORIAL_KEY) == "done"
+
+
+def test_the_guide_starts_by_itself_only_on_a_first_visit_or_after_a_reload_in_its_middle(
+) -> None:
+    empty = MemoryStore()
+    manager = StorageManager(empty)
+    session = manager.resume("", "en")
+    assert manager.first_visit and session.tutorial_seen is None
+    # A player of an earlier version: settings stored, never a guide: not a first visit.
+    returning = StorageManager(MemoryStore({SETTINGS_KEY: '{"language": "en"}'}))
+    assert not returning.first_visit and returning.resume("", "en").tutorial_seen is None
+    store = MemoryStore()
+    page = guided(5, store)
+    assert store.get(TUTORIAL_KEY) == "started"
+    again = StorageManager(store)
+    assert again.resume("", "en").tutorial_seen == "started" and not again.first_visit
+    page.run(page.session.end_tutorial())
+    assert StorageManager(store).resume("", "en").tutorial_seen == "done"
+
+
+def test_the_guide_started_again_from_how_to_play_leaves_the_game_in_play_for_undo() -> None:
+    page = Page(query="?variant=vertical&deal=3")
+    pair = page.session.position.pairs()[0]
+    page.play_pair(pair.first, pair.second)
+    page.run(page.session.start_tutorial())
+    assert page.session.key[0] == "standard" and page.session.left is not None
+    assert page.session.left.key == ("vertical", 3)
+
+
+def test_the_deal_of_the_guide_can_show_every_step() -> None:
+    for seed in range(4):
+        deal = tutorial_deal(random.Random(seed))
+        assert known_grade("standard", deal) == "easy"
+        position = deal_position("standard", deal)
+        assert any(
+            all(position.available()[c].area == "column" for c in p.cards)
+            for p in position.pairs()
+        )
+    assert tutorial_deal(random.Random(7)) == tutorial_deal(random.Random(7))
+
+
+@pytest.mark.parametrize(("pointer", "verb"), [("touch", "Tap one"), ("mouse", "Click one"),
+                                               ("keyboard", "arrow keys and Enter")])
+def test_the_words_follow_the_way_the_player_points(pointer: str, verb: str) -> None:
+    page = guided(6)
+    page.session.pointer = pointer
+    view = tutorial_view(page.session)
+    assert view is not None and verb in view.text
+    assert view.title == "Your first game, step 1 of 5" and view.skip_label == "Skip the guide"
+    assert view.next_label == ""  # the step waits for the player's pair
+
+
+def test_each_step_is_said_by_the_live_region_in_german() -> None:
+    page = Page(rng=random.Random(8), languages=("de",))
+    events = page.run(page.session.start_tutorial())
+    said = announcement(events, page.session)
+    assert said is not None and said.startswith("Dein erstes Spiel, Schritt 1 von 5: ")
+    assert "sind beide frei" in said
+    tutorial = page.session.tutorial
+    assert tutorial is not None
+    page.play_pair(*tutorial.cards)
+    assert page.announcement is not None and "Schritt 2 von 5" in page.announcement
+    view = tutorial_view(page.session)
+    assert view is not None and view.next_label == "Weiter"
+    assert "ist verdeckt" in view.text and view.skip_label == "Anleitung überspringen"
