@@ -36,13 +36,6 @@ def english() -> None:
     i18n.set_language("en")
 
 
-def win(page: Page) -> None:
-    """Play the daily deal's winning line by taps."""
-    for move in solve(page.session.position).line:
-        assert isinstance(move, Pair)
-        page.play_pair(move.first, move.second)
-    assert page.session.position.is_empty()
-
 
 def test_the_link_names_the_daily_deal_of_its_date() -> None:
     request, problem = parse_query("?daily=2026-12-01", DAY)
@@ -102,11 +95,11 @@ def test_a_win_on_its_own_date_counts_for_the_daily_streak() -> None:
     calendar = Calendar(DAY - timedelta(days=1))
     page = Page(today=calendar)
     page.open_daily()  # yesterday's deal, yesterday
-    win(page)
+    page.win()
     calendar.day = DAY
     page.open_daily()
     assert page.session.key == DEAL and page.session.query() == "?daily=2026-12-01"
-    win(page)
+    page.win()
     summary = page.session.stats.daily_summary(DAY)
     assert (summary.won_today, summary.streak, summary.best_streak) == (True, 2, 2)
     assert 'data-daily-streak="2"' in stats_html(page.session)
@@ -119,7 +112,7 @@ def test_a_past_dates_deal_won_later_is_an_ordinary_game() -> None:
     page = Page(today=Calendar(DAY))
     page.open_daily(DAY - timedelta(days=3))
     assert page.session.daily == DAY - timedelta(days=3)
-    win(page)
+    page.win()
     assert page.session.stats.daily_summary(DAY).days_won == 0
     assert page.session.stats.summary(page.session.game.variant.name).won == 1
 

@@ -9,10 +9,9 @@ import random
 import pytest
 from webpage import Page, SharedStore
 
-from nestor import NestorError, Pair
+from nestor import NestorError
 from nestor.grade import grade
 from nestor.graded_deals import CUTS_FINGERPRINT, GRADED_DEALS, known_grade
-from nestor.solver import solve
 from nestor_web.app.events import GradeKnown
 from nestor_web.app.settings import DIFFICULTIES, Settings
 from nestor_web.storage.codecs import settings_from_text, settings_to_text
@@ -43,12 +42,6 @@ def finish(steps):
         except StopIteration as done:
             return done.value
 
-
-def win(page: Page) -> None:
-    for move in solve(page.session.position).line:
-        assert isinstance(move, Pair)
-        page.play_pair(move.first, move.second)
-    assert page.session.position.is_empty()
 
 
 # ---- the setting ------------------------------------------------------------------------
@@ -197,7 +190,7 @@ def test_a_store_that_refuses_the_grades_costs_no_notice() -> None:
 def test_the_statistics_count_the_games_of_each_grade() -> None:
     page = Page(rng=random.Random(9))
     page.command(lambda: page.session.new_graded_deal("standard", "easy"))
-    win(page)
+    page.win()
     page.command(lambda: page.session.new_graded_deal("standard", "hard"))
     first = page.session.position.pairs()[0]
     page.play_pair(first.first, first.second)

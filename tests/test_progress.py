@@ -98,12 +98,6 @@ def winnable(variant: str, start: int) -> int:
     return next(d for d in range(start, start + 200) if solve(deal_position(variant, d)).line)
 
 
-def win(page: Page) -> None:
-    for move in solve(page.session.position).line:
-        assert isinstance(move, Pair)
-        page.play_pair(move.first, move.second)
-    assert page.session.position.is_empty()
-
 
 def pair(page: Page) -> None:
     first = page.session.position.pairs()[0]
@@ -137,11 +131,11 @@ def played(win_from: int, lose: int, in_progress: int, start: int) -> tuple[
         random.Random(0), clock=clock(start), durable=durable, today=Calendar(DAY),
         keep_board=False,
     )
-    win(page)
+    page.win()
     page.open_deal("standard", playable(lose, 1))
     pair(page)
     page.open_daily()  # leaves the deal: it settles as lost at the first move of the daily
-    win(page)
+    page.win()
     page.open_deal("standard", playable(in_progress))
     pair(page)
     pair(page)
@@ -643,7 +637,7 @@ def test_a_replace_is_taken_in_by_the_other_tab_and_does_not_come_back(device_a)
     store, tab_a, tab_b = two_tabs()
     one = winnable("standard", 300)
     tab_b.open_deal("standard", one)
-    win(tab_b)  # a result the replace drops
+    tab_b.win()  # a result the replace drops
     tab_a.receive()
     assert tab_a.session.stats.deal_result("standard", one) == "won"
     restore(tab_a, read_progress(text), "replace")

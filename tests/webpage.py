@@ -354,3 +354,13 @@ class Page:
         """Tap two cards of a rank, checking each tap did something."""
         assert self.tap(first)
         assert self.tap(second)
+
+    def win(self) -> None:
+        """Play the solver's winning line of the game in play by taps, to the empty board."""
+        from nestor import Pair
+        from nestor.solver import solve
+
+        for move in solve(self.session.position).line:
+            assert isinstance(move, Pair)
+            self.play_pair(move.first, move.second)
+        assert self.session.position.is_empty()
