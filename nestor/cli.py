@@ -128,7 +128,7 @@ def format_strategy_odds(report: dict[str, Any]) -> str:
 
 
 def format_grade(result: Grade) -> str:
-    """A grade as one line of text, e.g. ``standard deal 4: medium (tips win 8/16 = 50%,
+    """A grade as one line of text, e.g. ``standard deal 4: hard (tips win 8/16 = 50%,
     narrow 5, 26 moves)``; Strict adds the chance with best play."""
     head = f"{result.variant} deal {result.deal}: {result.grade}"
     if result.grade == UNWINNABLE:

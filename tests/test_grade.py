@@ -271,3 +271,11 @@ def test_the_command_in_a_real_process() -> None:
     bad = subprocess.run([sys.executable, "-m", "nestor", "grade", "--variant", "nope",
                           "--deal", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == "" and "unknown variant" in bad.stderr
+
+
+def test_the_odds_page_shows_what_the_command_prints(capsys) -> None:
+    # docs/odds.md's example said "medium" once the measured cut points made deal 4 Hard.
+    doc = (ROOT / "docs" / "odds.md").read_text()
+    shown = doc.split("$ python -m nestor grade --variant standard --deal 4\n", 1)[1]
+    assert main(["grade", "--variant", "standard", "--deal", "4"]) == 0
+    assert shown.splitlines()[0] + "\n" == capsys.readouterr().out

@@ -13,11 +13,11 @@ from nestor import Pair, deal_position
 from nestor.graded_deals import known_grade
 from nestor.solver import Status, solve
 from nestor_web.app.events import TutorialChanged
-from nestor_web.app.tutorial import TUTORIAL_STEPS, tutorial_deal
+from nestor_web.app.tutorial import TUTORIAL_STEPS, TutorialStep, reserve_pair, tutorial_deal
 from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY
 from nestor_web.storage.manager import MemoryStore, StorageManager
 from nestor_web.view import i18n
-from nestor_web.view.tutorial import tutorial_view
+from nestor_web.view.tutorial import step_text, tutorial_view
 from nestor_web.view.words import announcement
 
 
@@ -192,3 +192,38 @@ def test_each_step_is_said_by_the_live_region_in_german() -> None:
     view = tutorial_view(page.session)
     assert view is not None and view.next_label == "Weiter"
     assert "ist verdeckt" in view.text and view.skip_label == "Anleitung überspringen"
+
+
+def test_restart_starts_the_guide_again_on_the_same_deal() -> None:
+    page = guided(12)
+    tutorial = page.session.tutorial
+    assert tutorial is not None
+    page.play_pair(*tutorial.cards)
+    assert step(page) == "covered"
+    key = page.session.key
+    page.restart()
+    assert page.session.key == key and step(page) == "pair"
+    assert page.session.tutorial_seen == "started"
+
+
+def test_a_reserve_pair_that_would_lose_is_shown_as_one_to_keep() -> None:
+    deal = next(d for d in range(200)
+                if solve(deal_position("standard", d)).status is Status.LOST
+                and reserve_pair(deal_position("standard", d)) is not None)
+    position = deal_position("standard", deal)
+    offered = reserve_pair(position)
+    assert offered is not None
+    pair, keeps = offered
+    assert not keeps and pair in position.pairs()
+    assert "reserve" in {position.available()[c].area for c in pair.cards}
+    said = step_text(TutorialStep("reserve", pair.cards, loses=True), "touch")
+    assert "would lose this game: keep it for later" in said
+    assert "none of them pairs" not in said
+    view_words = step_text(TutorialStep("reserve", tuple(position.reserve)), "touch")
+    assert "none of them pairs now" in view_words
+
+
+def test_the_undo_step_names_the_key_to_a_keyboard_player() -> None:
+    undo = TutorialStep("undo", waits=True)
+    assert "Press U (or Undo) now." in step_text(undo, "keyboard")
+    assert "Press Undo now." in step_text(undo, "touch")

@@ -10,11 +10,13 @@ cards (or the control) it points at, worked out from the position on the board b
 2. ``"covered"``: a covered card and the card on it: why it cannot be taken yet (and, if
    there is one, that the available card of its rank must wait for it). Next moves on.
 3. ``"reserve"``: the reserve, whose cards are all available, and a pair of a reserve card
-   that keeps the game winnable; the player removes a pair. With no such pair, Next.
+   that keeps the game winnable; the player removes a pair. With no such pair, Next (a
+   reserve pair that would lose is shown as one to keep for later).
 4. ``"undo"``: Undo takes the last pair back; the player presses it.
 5. ``"done"``: the hand-over: the rest of the game is the player's. "Play on" ends the guide.
 
-Skip ends it at any step. Ended either way, or left for another deal, it is not started
+Restart starts its steps again on the same deal. Skip ends it at any step. Ended either
+way, or left for another deal, it is not started
 again by itself (:attr:`TutorialCommands.tutorial_seen` ``"done"``, which the storage manager
 keeps); How to play starts it again. No words, no DOM.
 """
@@ -56,12 +58,15 @@ class TutorialStep:
             every reserve card; ``()`` for the others (``"undo"`` points at the Undo control).
         column: ``"covered"``: the column of the covered card, from 1; else 0.
         waits: the step moves on by the player's move (a pair, Undo), not by Next.
+        loses: ``"reserve"``: its pair is legal but loses the game (no reserve pair keeps it
+            winnable): shown as one to keep for later, and Next moves on.
     """
 
     step: str
     cards: tuple[str, ...] = ()
     column: int = 0
     waits: bool = False
+    loses: bool = False
 
     @property
     def number(self) -> int:
@@ -94,13 +99,14 @@ def tableau_pair(position: Position) -> Pair | None:
     return next((p for p in pairs if _keeps_winnable(position, p)), pairs[0] if pairs else None)
 
 
-def reserve_pair(position: Position) -> Pair | None:
-    """A pair of a reserve card whose removal keeps the game winnable, else ``None``."""
-    return next(
-        (p for p in position.pairs()
-         if _with_reserve(position, p) and _keeps_winnable(position, p)),
-        None,
-    )
+def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
+    """A pair of a reserve card, and whether removing it keeps the game winnable: the first
+    that does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
+    pairs = [p for p in position.pairs() if _with_reserve(position, p)]
+    good = next((p for p in pairs if _keeps_winnable(position, p)), None)
+    if good is not None:
+        return good, True
+    return (pairs[0], False) if pairs else None
 
 
 def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
@@ -135,9 +141,10 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
         avoid.add(deal)
         position = deal_position(TUTORIAL_VARIANT, deal)
         pair = tableau_pair(position)
-        if pair is not None and _keeps_winnable(position, pair) and reserve_pair(
-            position.apply(pair)
-        ) is not None:
+        after = reserve_pair(position.apply(pair)) if pair is not None else None
+        if pair is not None and _keeps_winnable(position, pair) and after is not None and (
+            after[1]
+        ):
             return deal
     return first if first is not None else 0
 
@@ -206,7 +213,10 @@ class TutorialCommands:
         events = tuple(events)
         if any(isinstance(e, TutorialChanged) for e in events):
             return ()  # the guide's own command (it deals its game)
-        if any(isinstance(e, DealChanged) for e in events):
+        changed = [e for e in events if isinstance(e, DealChanged)]
+        if changed and all(e.restarted for e in changed):
+            return self._show(self._step("pair"))  # Restart: the same deal, from the start
+        if changed:
             return self.end_tutorial()
         if step.step == "undo":
             if any(isinstance(e, TookBack) for e in events):
@@ -232,10 +242,10 @@ class TutorialCommands:
         gives the next one)."""
         position = self.game.position
         if name == "pair":
-            pair = tableau_pair(position)
-            if pair is None:
+            first = tableau_pair(position)
+            if first is None:
                 return self._step("covered")
-            return TutorialStep("pair", pair.cards, waits=True)
+            return TutorialStep("pair", first.cards, waits=True)
         if name == "covered":
             found = covered_card(position)
             if found is None:
@@ -244,9 +254,12 @@ class TutorialCommands:
             cards = (card, top) if partner is None else (card, top, partner)
             return TutorialStep("covered", cards, column)
         if name == "reserve":
-            pair = reserve_pair(position)
-            if pair is None:
+            offered = reserve_pair(position)
+            if offered is None:
                 return TutorialStep("reserve", tuple(position.reserve))
+            pair, keeps = offered
+            if not keeps:  # a pair there is, but it loses: shown, with Next
+                return TutorialStep("reserve", pair.cards, loses=True)
             return TutorialStep("reserve", pair.cards, waits=True)
         if name == "undo":
             if self.game.cursor == 0:

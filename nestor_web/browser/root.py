@@ -139,12 +139,18 @@ class App:
         if replay is not None:  # first, so the game's first draw leaves the address alone
             self.replays.show(replay)
         self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
-        linked = replaying or parse_query(search, local_today())[0] is not None
+        asked = None if replaying else parse_query(search, local_today())[0]
         guided: tuple[Event, ...] = ()
-        if not linked and (self.storage.first_visit or session.tutorial_seen == "started"):
-            # A first visit (or a reload in the guide's middle): the guided first game, on an
-            # Easy deal, or on the game in play if it has moves.
-            guided = session.start_tutorial(fresh=session.game.cursor == 0)
+        if (self.storage.first_visit and asked is None and not replaying) or (
+            session.tutorial_seen == "started" and not replaying and (
+                asked is None or (asked.daily is None and asked.deal is not None
+                                  and (asked.variant.name, asked.deal) == session.key))
+        ):
+            # A first visit with no link: the guided first game, on an Easy deal of its own; a
+            # reload in the guide's middle (its address names the game in play): again, on
+            # that game.
+            guided = session.start_tutorial(
+                fresh=self.storage.first_visit and session.game.cursor == 0)
         self.update(guided)
         self._wake_up()
         self.actuator.ready()
@@ -410,10 +416,11 @@ class App:
                 self.actuator.toggle_dialog("rules")
             self.run(lambda: s.start_tutorial(fresh=True), animate=False)
             self.restore_focus()
-        elif name == "tutorial-next":
-            self.run(s.tutorial_next, animate=False)
-        elif name == "tutorial-skip":
-            self.run(s.end_tutorial, animate=False)
+        elif name in ("tutorial-next", "tutorial-skip"):
+            self.run(s.tutorial_next if name == "tutorial-next" else s.end_tutorial,
+                     animate=False)
+            if not self.tutorial().focus_next():  # the button pressed may be gone:
+                self.restore_focus()  # the board takes the focus
         elif name == "copy-link":
             self.replays.copy_link()
         elif name == "review":

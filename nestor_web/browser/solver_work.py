@@ -144,7 +144,9 @@ class SolverWork:
             return
         self.grading.add(key)
         try:
-            events = session.look_up_grade(self.app.kept_grades())
+            events = session.look_up_grade()  # the table first: no need to read the kept ones
+            if not events and session.grade is None:
+                events = session.look_up_grade(self.app.kept_grades())
             if not events and session.grade is None:
                 events = await self.app.sliced(session.grade_steps())
             self.app.update(events)

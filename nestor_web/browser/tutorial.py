@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyscript import document, window
+from pyscript import document
 
 from ..view.tutorial import TutorialView
 from .dom import missing
@@ -78,16 +78,35 @@ class TutorialPanel:
             self._place(wanted)
 
     def _place(self, targets: list[Any]) -> None:
-        """The sheet at the screen's foot, unless the targets reach under it there and would
-        be clear of it at the top."""
-        if not targets:
-            self.section.setAttribute("data-at", "bottom")
-            return
-        height = float(self.section.getBoundingClientRect().height)
-        screen = float(window.innerHeight)
-        boxes = [t.getBoundingClientRect() for t in targets]
-        low = max(float(b.bottom) for b in boxes)
-        high = min(float(b.top) for b in boxes)
-        under = low > screen - height - MARGIN_PX
-        clear_at_top = high > height + MARGIN_PX
-        self.section.setAttribute("data-at", "top" if under and clear_at_top else "bottom")
+        """The sheet at the screen's foot or top, whichever covers none of the targets and
+        the fewest available cards (the foot when both do as well)."""
+        cards = list(document.querySelectorAll("#board [data-available]"))
+        best: tuple[int, int, int] | None = None
+        chosen = "bottom"
+        for rank, at in enumerate(("bottom", "top")):
+            self.section.setAttribute("data-at", at)
+            sheet = self.section.getBoundingClientRect()
+            covered = (
+                sum(_overlaps(sheet, t.getBoundingClientRect()) for t in targets),
+                sum(_overlaps(sheet, c.getBoundingClientRect()) for c in cards),
+                rank,
+            )
+            if best is None or covered < best:
+                best, chosen = covered, at
+        self.section.setAttribute("data-at", chosen)
+
+    def focus_next(self) -> bool:
+        """Give the keyboard focus to Next, if the guide shows it; ``True`` if it did."""
+        if self.section.hidden or self.next.hidden:
+            return False
+        self.next.focus()
+        return True
+
+
+def _overlaps(a: Any, b: Any) -> bool:
+    """Do the boxes ``a`` and ``b`` (``DOMRect``) overlap by more than a margin?"""
+    return bool(
+        float(a.left) + MARGIN_PX < float(b.right) and float(b.left) + MARGIN_PX < float(a.right)
+        and float(a.top) + MARGIN_PX < float(b.bottom)
+        and float(b.top) + MARGIN_PX < float(a.bottom)
+    )

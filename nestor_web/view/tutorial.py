@@ -66,9 +66,15 @@ def step_text(step: TutorialStep, pointer: str) -> str:
             return _("The reserve's cards are all available, whatever lies in the tableau. "
                      "Pair the {first} with the {second}.").format(
                          first=cards[0], second=cards[1]) + " " + _take(step_pointer(pointer))
+        if step.loses:
+            return _("The reserve's cards are all available, whatever lies in the tableau. The "
+                     "{first} could pair with the {second} now, but that would lose this game: "
+                     "keep it for later.").format(first=cards[0], second=cards[1])
         return _("The reserve's cards are all available, whatever lies in the tableau; none "
                  "of them pairs now, so they wait for a partner.")
     if step.step == "undo":
+        if step_pointer(pointer) == "keyboard":
+            return _("Changed your mind? Undo takes back the last pair. Press U (or Undo) now.")
         return _("Changed your mind? Undo takes back the last pair. Press Undo now.")
     return _("That is the whole game: remove all 52 cards, two of one rank at a time. When no "
              "pair is left, the game is lost; Hint helps when you are stuck. The rest of "
