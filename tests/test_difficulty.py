@@ -232,3 +232,31 @@ def test_the_wins_per_grade_are_worded_in_german() -> None:
     assert page.view().grade_text == {"easy": "Leicht", "medium": "Mittel", "hard": "Schwer",
                                       "unwinnable": "Unlösbar"}[page.session.grade or ""]
 
+
+
+# ---- a bad stored value costs that setting only -------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ['"impossible"', "5", "null", '"<b>hard</b>"'])
+def test_a_bad_difficulty_stored_costs_only_that_setting(bad: str) -> None:
+    text = ('{"language": "en", "four_colours": true, "theme": "dark", "difficulty": '
+            + bad + "}")
+    store = MemoryStore({"nestor.settings": text})
+    page = Page(store)
+    settings = page.session.settings
+    assert (settings.four_colours, settings.theme, settings.difficulty) == (True, "dark", "any")
+    assert page.notice is not None and page.notice.startswith(
+        "One of your settings could not be read: the setting “Difficulty of new deals” "
+        "cannot be ")
+    assert "your other settings are as you left them" in page.notice
+    assert "<b>" not in page.notice or "&lt;" not in page.notice  # words, never markup
+    assert store.get("nestor.settings.unreadable") == text  # kept as it was
+    assert json.loads(store.get("nestor.settings") or "")["four_colours"] is True
+
+
+def test_settings_that_are_no_object_are_still_set_aside_whole() -> None:
+    store = MemoryStore({"nestor.settings": "[1, 2]"})
+    page = Page(store)
+    assert page.session.settings.four_colours is False
+    assert page.notice is not None and page.notice.startswith("Your settings could not be read")
+    assert store.get("nestor.settings.unreadable") == "[1, 2]"

@@ -22,8 +22,10 @@ reads as its default), but for the animations, which keep the shape older games 
 
 ``animation_speed`` is written only when the animations are on, and read only then; an
 older save's ``"animations": true`` without it is the normal speed. Any other value of
-either refuses the whole text (the storage manager sets it aside and starts with the
-default settings).
+either is a value the setting cannot take: :func:`settings_from_text` refuses the whole
+text; :func:`settings_kept_from_text` (the storage manager's, at start-up) reads that
+setting as its default and the others as stored (the manager sets the text aside and says
+which setting fell back).
 
 ``difficulty`` (what New deal deals, issue 24) replaced ``winnable_only``, which is still
 written, ``true`` for any difficulty but ``"any"``, for older games; stored settings without
@@ -134,6 +136,30 @@ def settings_from_text(text: str) -> Settings:
         elif name in data:
             settings.set(name, data[name])
     return settings
+
+
+def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...]]:
+    """Read stored settings as :func:`settings_from_text` does, but a value a setting cannot
+    take costs that setting only: it reads as its default, the others as stored. Returns the
+    settings and the errors of the settings that fell back (``()``: all read).
+
+    Raises:
+        NestorError: not a JSON object (then nothing of it can be read).
+    """
+    data = load_object(text)
+    settings = Settings()
+    errors: list[NestorError] = []
+    for name in Settings.names():
+        try:
+            if name == "animations":
+                settings.set(name, _animations(data))
+            elif name == "difficulty" and name not in data:
+                settings.set(name, "winnable" if data.get(WINNABLE_ONLY_KEY) is True else "any")
+            elif name in data:
+                settings.set(name, data[name])
+        except NestorError as exc:
+            errors.append(exc)
+    return settings, tuple(errors)
 
 
 def _animations(data: dict[str, object]) -> str | None:

@@ -107,6 +107,7 @@ from .codecs import (
     game_from_text,
     game_to_text,
     settings_from_text,
+    settings_kept_from_text,
     settings_to_text,
 )
 from .durable import SEQ_KEY, DurableCopy, Snapshot, newer, next_seq, seq_of
@@ -307,9 +308,7 @@ class StorageManager(Archive, TabSync):
         self.first_visit = all(
             self._get(key) is None for key in (SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY)
         )
-        settings = self._read(SETTINGS_KEY, settings_from_text, "settings.unreadable")
-        if settings is None:
-            settings = Settings()
+        settings = self._read_settings()
         if settings.language is None:
             settings.language = language
         request, link_problem = parse_query(query, today() if today is not None else None)
@@ -337,6 +336,25 @@ class StorageManager(Archive, TabSync):
         self._written[TUTORIAL_KEY] = seen or ""
         self.save(session)
         return session
+
+    def _read_settings(self) -> Settings:
+        """The stored settings (the defaults if none). A value a setting cannot take costs that
+        setting only (issue 24's test: one bad value reset every setting): the text is set
+        aside all the same, and the notice ``settings.partly`` names the first bad one; a text
+        that is no settings object at all is set aside whole (``settings.unreadable``)."""
+        text = self._get(SETTINGS_KEY)
+        if text is None:
+            return Settings()
+        try:
+            settings, bad = settings_kept_from_text(text)
+        except NestorError as exc:
+            self._set_aside(SETTINGS_KEY, text, "settings.unreadable", exc)
+            return Settings()
+        if bad:
+            self._set_aside(SETTINGS_KEY, text, "settings.partly", bad[0])
+        else:
+            self._written[SETTINGS_KEY] = text
+        return settings
 
     def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
         """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""

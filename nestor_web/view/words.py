@@ -117,6 +117,15 @@ PROBLEM_WORDS: Mapping[str, str] = {
         "Your settings could not be read: {error}. They were set aside and the defaults "
         "are used."
     ),
+    "settings.partly": N_(
+        "One of your settings could not be read: {error}. It is back to its default, and "
+        "your other settings are as you left them."
+    ),
+    "settings.partly.lost": N_(
+        "One of your settings could not be read: {error}. It is back to its default, and "
+        "your other settings are as you left them; no copy of the stored settings could be "
+        "kept, as the browser's storage refused one ({refusal})."
+    ),
     "stats.unreadable": N_(
         "Your statistics could not be read: {error}. They were set aside and start again "
         "from zero."
