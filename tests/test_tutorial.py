@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from webpage import Page
+from webpage import Page, SharedStore
 
 from nestor import Pair, deal_position
 from nestor.graded_deals import known_grade
@@ -227,3 +227,15 @@ def test_the_undo_step_names_the_key_to_a_keyboard_player() -> None:
     undo = TutorialStep("undo", waits=True)
     assert "Press U (or Undo) now." in step_text(undo, "keyboard")
     assert "Press Undo now." in step_text(undo, "touch")
+
+
+def test_the_guide_ended_in_another_tab_ends_in_this_one() -> None:
+    store = SharedStore()
+    one = guided(13, store)
+    two = Page(store.tab(), rng=random.Random(14))
+    two.run(two.session.start_tutorial(fresh=False))
+    assert two.session.tutorial is not None
+    one.run(one.session.end_tutorial())
+    events = two.receive()
+    assert TutorialChanged(None) in events and two.session.tutorial is None
+    assert two.session.tutorial_seen == "done"

@@ -225,6 +225,7 @@ class StorageManager(Archive, TabSync):
         self._stats_stale = False  # another tab wrote the statistics: merge before saving
         self._game_stale = False  # another tab wrote the game slot: follow() looks at it
         self._settings_stale = False  # another tab wrote the settings: follow() takes them
+        self._tutorial_stale = False  # another tab wrote the guide's state
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._bad_archive: str | None = None  # an unreadable archive already reported
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written

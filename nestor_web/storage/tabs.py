@@ -25,6 +25,7 @@ from .keys import (
     SAVE_KEY,
     SETTINGS_KEY,
     STATS_KEY,
+    TUTORIAL_KEY,
     UNREADABLE,
     KeyValueStore,
 )
@@ -48,6 +49,7 @@ class TabSync:
     _stats_stale: bool  # another tab wrote the statistics: merge before saving
     _game_stale: bool  # another tab wrote the game slot: follow() looks at it
     _settings_stale: bool  # another tab wrote the settings: follow() takes them
+    _tutorial_stale: bool  # another tab wrote the guide's state: follow() looks at it
     _seen: int  # the highest sequence number this tab wrote or took in
 
     if TYPE_CHECKING:  # the manager's (nestor_web.storage.manager.StorageManager)
@@ -71,6 +73,8 @@ class TabSync:
             self._game_stale = True
         if key in (None, SETTINGS_KEY):
             self._settings_stale = True
+        if key in (None, TUTORIAL_KEY):
+            self._tutorial_stale = True
 
     def catch_up(self, session: Session) -> tuple[Event, ...]:
         """Before a command: if another tab saved since this tab last saved or heard (its
@@ -91,6 +95,7 @@ class TabSync:
         what happened (draw it)."""
         self._seen = max(self._seen, seq_of(self.store.get(SEQ_KEY)))
         events = self._follow_stats(session) + self._follow_settings(session)
+        events += self._follow_tutorial(session)
         if self._game_stale:
             self._game_stale = False
             events += self._follow_game(session)
@@ -120,6 +125,17 @@ class TabSync:
                     continue  # (not a value a setting can take: this tab keeps its own)
         self._written[SETTINGS_KEY] = text
         return tuple(events)
+
+    def _follow_tutorial(self, session: Session) -> tuple[Event, ...]:
+        """The guided first game ended in another tab (finished or skipped there): it ends
+        here too."""
+        if not self._tutorial_stale:
+            return ()
+        self._tutorial_stale = False
+        if self.store.get(TUTORIAL_KEY) != "done":
+            return ()
+        self._written[TUTORIAL_KEY] = "done"
+        return session.end_tutorial()
 
     def _follow_game(self, session: Session) -> tuple[Event, ...]:
         """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""
