@@ -47,7 +47,8 @@ def test_axe_finds_nothing_in_the_main_states(page: Page, wait_ready) -> None:
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
     no_violations(page, "won")
     control(page, "stats").click()
-    expect(page.locator("#stats-dialog table")).to_be_visible()
+    expect(page.locator("#stats-dialog table").first).to_be_visible()
+    expect(page.locator("#stats-dialog [data-grades]")).to_be_visible()  # the games by grade
     no_violations(page, "statistics")
     page.keyboard.press("Escape")
     page.goto("/?variant=standard&deal=2")

@@ -227,6 +227,8 @@ class App:
             self._use_language()
             self.actuator.fill_texts()
             self.replays.draw()
+            if self._progress is not None:  # Settings' "Your progress", in the new words
+                self._progress.draw()
         if any(isinstance(e, Moved) and e.outcome is Outcome.WON for e in events):
             self.progress().keep_for_good()  # a win just now (not a won board shown again)
         self.actuator.apply_settings(session.settings, self.motion())
