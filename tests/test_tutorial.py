@@ -239,3 +239,32 @@ def test_the_guide_ended_in_another_tab_ends_in_this_one() -> None:
     events = two.receive()
     assert TutorialChanged(None) in events and two.session.tutorial is None
     assert two.session.tutorial_seen == "done"
+
+
+def test_the_guide_is_due_only_on_a_first_visit_without_a_link_or_after_a_reload_in_it(
+) -> None:
+    from nestor import get_variant
+    from nestor_web.app.url import DealRequest
+
+    standard = get_variant("standard")
+    fresh = Page(rng=random.Random(15))
+    first_deal = fresh.session.key
+    events = fresh.run(fresh.session.open_tutorial(True, None))
+    assert step(fresh) == "pair" and fresh.session.key != first_deal  # a deal of its own
+    assert any(isinstance(e, TutorialChanged) for e in events)
+    for first_visit, asked, replaying in (
+        (True, DealRequest(standard, 7), False),  # a link to a deal
+        (True, None, True),  # a replay link
+        (False, None, False),  # a returning player
+    ):
+        page = Page(rng=random.Random(16))
+        assert page.session.open_tutorial(first_visit, asked, replaying) == ()
+        assert page.session.tutorial is None
+    page = Page(rng=random.Random(17))
+    page.session.tutorial_seen = "started"  # a reload in its middle: again, on that game
+    key = page.session.key
+    assert page.session.open_tutorial(False, DealRequest(standard, key[1]))
+    assert page.session.key == key and step(page) == "pair"
+    other = Page(rng=random.Random(18))
+    other.session.tutorial_seen = "started"
+    assert other.session.open_tutorial(False, DealRequest(standard, 12345)) == ()

@@ -35,6 +35,7 @@ from .events import DealChanged, Event, Moved, TookBack, TutorialChanged
 if TYPE_CHECKING:
     from .kept import Kept
     from .statistics import Stats
+    from .url import DealRequest
 
 TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
 """The guide's steps, in order (see the module docstring)."""
@@ -171,6 +172,26 @@ class TutorialCommands:
         def new_deal(
             self, variant: str | None = None, deal: int | None = None
         ) -> tuple[Event, ...]: ...
+
+    def open_tutorial(
+        self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
+    ) -> tuple[Event, ...]:
+        """At start-up: start the guide by itself where it is due, else nothing. It is due on
+        a first visit (``first_visit``: nothing at all was stored) whose address asks for no
+        deal (``asked``, the address's request, is ``None``) and no replay (``replaying``):
+        then on an Easy deal of its own (the first deal, never played, gives way); and after
+        a reload in its middle (:attr:`tutorial_seen` ``"started"``) whose address asks for
+        no deal or for the deal in play, then on the game in play."""
+        if replaying:
+            return ()
+        if first_visit and asked is None:
+            return self.start_tutorial(fresh=self.game.cursor == 0)
+        if self.tutorial_seen == "started" and (asked is None or (
+            asked.daily is None and asked.deal is not None
+            and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
+        )):
+            return self.start_tutorial(fresh=False)
+        return ()
 
     def start_tutorial(self, fresh: bool = True) -> tuple[Event, ...]:
         """Start the guide: on a new Easy deal (``fresh``, the game in play left as New

@@ -140,18 +140,7 @@ class App:
             self.replays.show(replay)
         self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
         asked = None if replaying else parse_query(search, local_today())[0]
-        guided: tuple[Event, ...] = ()
-        if (self.storage.first_visit and asked is None and not replaying) or (
-            session.tutorial_seen == "started" and not replaying and (
-                asked is None or (asked.daily is None and asked.deal is not None
-                                  and (asked.variant.name, asked.deal) == session.key))
-        ):
-            # A first visit with no link: the guided first game, on an Easy deal of its own; a
-            # reload in the guide's middle (its address names the game in play): again, on
-            # that game.
-            guided = session.start_tutorial(
-                fresh=self.storage.first_visit and session.game.cursor == 0)
-        self.update(guided)
+        self.update(session.open_tutorial(self.storage.first_visit, asked, replaying))
         self._wake_up()
         self.actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
