@@ -173,6 +173,9 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     page.add_init_script(PERSIST_CALLS)
     doublets, _line = find_winnable("doublets")
     win(page, "doublets", doublets)
+    # The ask is a task the winning move's draw starts: wait for it, then once only.
+    page.wait_for_function("() => window.__persistCalls > 0")
+    saves_done(page)
     assert page.evaluate("window.__persistCalls") == 1
     if whole:
         page.reload()  # the won board shown again: no win now, nothing asked
