@@ -126,6 +126,9 @@ def test_skipped_on_a_phone_in_german_and_never_shown_to_a_returning_player(
     step(page, "pair")
     expect(page.locator("#tutorial-title")).to_have_text("Dein erstes Spiel, Schritt 1 von 5")
     expect(page.locator("#tutorial-text")).to_contain_text("Tippe die eine an")
+    # The page opens on the guide's deal: the focus is not taken to a card (its ring beside
+    # the guide's rings), as no deal changed before the player's eyes.
+    assert page.evaluate("document.activeElement === document.body")
     box = page.locator(GUIDE).bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
     for card in targets(page):  # what it points at is not under the sheet

@@ -12,7 +12,7 @@ from webpage import Page, SharedStore
 from nestor import Pair, deal_position
 from nestor.graded_deals import known_grade
 from nestor.solver import Status, solve
-from nestor_web.app.events import TutorialChanged
+from nestor_web.app.events import DealChanged, TutorialChanged
 from nestor_web.app.tutorial import TUTORIAL_STEPS, TutorialStep, reserve_pair, tutorial_deal
 from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY
 from nestor_web.storage.manager import MemoryStore, StorageManager
@@ -252,6 +252,7 @@ def test_the_guide_is_due_only_on_a_first_visit_without_a_link_or_after_a_reload
     events = fresh.run(fresh.session.open_tutorial(True, None))
     assert step(fresh) == "pair" and fresh.session.key != first_deal  # a deal of its own
     assert any(isinstance(e, TutorialChanged) for e in events)
+    assert not any(isinstance(e, DealChanged) for e in events)  # the page opens on it
     for first_visit, asked, replaying in (
         (True, DealRequest(standard, 7), False),  # a link to a deal
         (True, None, True),  # a replay link

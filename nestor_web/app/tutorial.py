@@ -185,7 +185,10 @@ class TutorialCommands:
         if replaying:
             return ()
         if first_visit and asked is None:
-            return self.start_tutorial(fresh=self.game.cursor == 0)
+            # The page opens on the guide's deal: no deal changed before the player's eyes
+            # (a DealChanged would have the focus taken to the board, its ring shown).
+            events = self.start_tutorial(fresh=self.game.cursor == 0)
+            return tuple(e for e in events if not isinstance(e, DealChanged))
         if self.tutorial_seen == "started" and (asked is None or (
             asked.daily is None and asked.deal is not None
             and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
