@@ -64,6 +64,7 @@ def test_a_first_visit_is_guided_through_the_rules_and_never_again(
     page.goto("/")
     wait_ready(page)
     step(page, "pair")
+    expect(page.locator("[data-tutorial]")).to_have_count(1)  # the hook names the guide alone
     expect(page.locator("#tutorial-title")).to_have_text("Your first game, step 1 of 5")
     assert page.get_attribute("body", "data-variant") == "standard"
     deal = int(page.inner_text("#deal-number"))

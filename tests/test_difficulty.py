@@ -249,7 +249,8 @@ def test_a_bad_difficulty_stored_costs_only_that_setting(bad: str) -> None:
         "One of your settings could not be read: the setting “Difficulty of new deals” "
         "cannot be ")
     assert "your other settings are as you left them" in page.notice
-    assert "<b>" not in page.notice or "&lt;" not in page.notice  # words, never markup
+    # The value as the words say it (repr), as text: the page writes the notice as text.
+    assert f"cannot be {json.loads(bad)!r}." in page.notice
     assert store.get("nestor.settings.unreadable") == text  # kept as it was
     assert json.loads(store.get("nestor.settings") or "")["four_colours"] is True
 
@@ -260,3 +261,13 @@ def test_settings_that_are_no_object_are_still_set_aside_whole() -> None:
     assert page.session.settings.four_colours is False
     assert page.notice is not None and page.notice.startswith("Your settings could not be read")
     assert store.get("nestor.settings.unreadable") == "[1, 2]"
+
+
+def test_the_web_layers_grade_names_are_the_engines() -> None:
+    from nestor.grade import GRADES, UNWINNABLE
+    from nestor.graded_deals import LETTERS
+    from nestor_web.app.grades import GRADE_NAMES
+    from nestor_web.view.words import GRADE_WORDS
+
+    assert GRADE_NAMES == (*GRADES, UNWINNABLE) == tuple(LETTERS.values())
+    assert tuple(GRADE_WORDS) == GRADE_NAMES

@@ -220,16 +220,6 @@ class Search:
             raise BudgetExceeded("node budget exceeded")
         return self.nodes % YIELD_EVERY == 0
 
-    def tops(self) -> dict[int, list[int]]:
-        """Available stacks grouped by the rank of their top card.
-
-        Ranks in the order of their lowest stack, stacks ascending (read from
-        ``avail``; the searches read ``avail`` itself).
-        """
-        avail = self.avail
-        order = sorted((m & -m, r) for r, m in enumerate(avail) if m)
-        return {r: list(stacks_in(avail[r])) for _, r in order}
-
     def top_stack(self, rank: int) -> int:
         """The lowest stack whose top card has ``rank`` (0-12), or -1 when none has."""
         m = self.avail[rank]
@@ -468,10 +458,6 @@ class Search:
                         continue  # R2
                     scored.append((h[others[0]] + h[others[1]], others[0], others[1]))
                     continue
-            if len(lst) == 2:
-                a, b = lst
-                scored.append((h[a] + h[b], a, b))
-                continue
             for x in range(len(lst)):
                 for y in range(x + 1, len(lst)):
                     a, b = lst[x], lst[y]

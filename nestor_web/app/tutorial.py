@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nestor import Game, Pair, Position, deal_position
+from nestor.cards import rank_of
 
 from .events import DealChanged, Event, Moved, TookBack, TutorialChanged
 
@@ -92,22 +93,26 @@ def _with_reserve(position: Position, pair: Pair) -> bool:
     return any(places[c].area == "reserve" for c in pair.cards)
 
 
-def tableau_pair(position: Position) -> Pair | None:
-    """Two available cards of one rank in the tableau whose removal keeps the game winnable
-    (the first in :meth:`~nestor.Position.pairs` order), else any pair of two tableau cards,
-    else ``None``."""
-    pairs = [p for p in position.pairs() if _in_columns(position, p)]
-    return next((p for p in pairs if _keeps_winnable(position, p)), pairs[0] if pairs else None)
+def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
+    """The first of ``pairs`` whose removal keeps the game winnable, with ``True``; else the
+    first of them, with ``False``; ``None`` when there are none."""
+    good = next((p for p in pairs if _keeps_winnable(position, p)), None)
+    if good is not None:
+        return good, True
+    return (pairs[0], False) if pairs else None
+
+
+def tableau_pair(position: Position) -> tuple[Pair, bool] | None:
+    """Two available cards of one rank in the tableau, and whether removing them keeps the
+    game winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else
+    the first; ``None`` when no two tableau cards pair."""
+    return _best(position, [p for p in position.pairs() if _in_columns(position, p)])
 
 
 def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
     """A pair of a reserve card, and whether removing it keeps the game winnable: the first
     that does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
-    pairs = [p for p in position.pairs() if _with_reserve(position, p)]
-    good = next((p for p in pairs if _keeps_winnable(position, p)), None)
-    if good is not None:
-        return good, True
-    return (pairs[0], False) if pairs else None
+    return _best(position, [p for p in position.pairs() if _with_reserve(position, p)])
 
 
 def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
@@ -120,7 +125,7 @@ def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
         if len(column) < 2:
             continue
         card, top = column[-2], column[-1]
-        partner = next((c for c in places if c[0] == card[0] and c != top), None)
+        partner = next((c for c in places if rank_of(c) == rank_of(card)), None)
         found.append((card, top, i, partner))
     return next((f for f in found if f[3] is not None), found[0] if found else None)
 
@@ -141,11 +146,11 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
         first = deal if first is None else first
         avoid.add(deal)
         position = deal_position(TUTORIAL_VARIANT, deal)
-        pair = tableau_pair(position)
-        after = reserve_pair(position.apply(pair)) if pair is not None else None
-        if pair is not None and _keeps_winnable(position, pair) and after is not None and (
-            after[1]
-        ):
+        opening = tableau_pair(position)
+        if opening is None or not opening[1]:
+            continue
+        after = reserve_pair(position.apply(opening[0]))
+        if after is not None and after[1]:
             return deal
     return first if first is not None else 0
 
@@ -269,7 +274,7 @@ class TutorialCommands:
             first = tableau_pair(position)
             if first is None:
                 return self._step("covered")
-            return TutorialStep("pair", first.cards, waits=True)
+            return TutorialStep("pair", first[0].cards, waits=True)
         if name == "covered":
             found = covered_card(position)
             if found is None:

@@ -39,15 +39,15 @@ class TutorialPanel:
     def draw(self, view: TutorialView | None) -> None:
         """Show ``view`` (its words, its rings, the sheet where it hides none of them), or
         hide the guide. The words are written only when they change."""
+        if view is None and self._shown is None:
+            return  # no guide, and none shown: nothing to draw (the move path stays as it was)
         if view != self._shown:
             self._shown = view
             if view is None:
                 self.section.hidden = True
                 self.section.setAttribute("data-tutorial", "")
-                document.body.removeAttribute("data-tutorial")
             else:
                 self.section.setAttribute("data-tutorial", view.step)
-                document.body.setAttribute("data-tutorial", view.step)
                 self.title.textContent = view.title
                 self.text.textContent = view.text
                 self.next.textContent = view.next_label

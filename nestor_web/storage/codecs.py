@@ -124,24 +124,19 @@ def settings_from_text(text: str) -> Settings:
 
     Raises:
         NestorError: not a JSON object, or a value a setting cannot take (code
-            ``"setting.value"`` with ``name`` and ``value``).
+            ``"setting.value"`` with ``name`` and ``value``: the first such setting).
     """
-    data = load_object(text)
-    settings = Settings()
-    for name in Settings.names():
-        if name == "animations":
-            settings.set(name, _animations(data))
-        elif name == "difficulty" and name not in data:
-            settings.set(name, "winnable" if data.get(WINNABLE_ONLY_KEY) is True else "any")
-        elif name in data:
-            settings.set(name, data[name])
+    settings, errors = settings_kept_from_text(text)
+    if errors:
+        raise errors[0]
     return settings
 
 
 def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...]]:
     """Read stored settings as :func:`settings_from_text` does, but a value a setting cannot
     take costs that setting only: it reads as its default, the others as stored. Returns the
-    settings and the errors of the settings that fell back (``()``: all read).
+    settings and the errors of the settings that fell back (``()``: all read), in the order
+    of :meth:`Settings.names`.
 
     Raises:
         NestorError: not a JSON object (then nothing of it can be read).

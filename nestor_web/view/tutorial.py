@@ -52,7 +52,7 @@ def step_text(step: TutorialStep, pointer: str) -> str:
     if step.step == "pair":
         return _("The {first} and the {second} are both available: no card lies on them, and "
                  "they are of one rank.").format(first=cards[0], second=cards[1]) + " " + (
-                     _take(step_pointer(pointer)))
+                     _take(pointer))
     if step.step == "covered":
         said = _("The {card} in column {column} is covered: the {top} lies on it. A covered "
                  "card cannot be taken until every card on it is gone.").format(
@@ -65,7 +65,7 @@ def step_text(step: TutorialStep, pointer: str) -> str:
         if step.waits:
             return _("The reserve's cards are all available, whatever lies in the tableau. "
                      "Pair the {first} with the {second}.").format(
-                         first=cards[0], second=cards[1]) + " " + _take(step_pointer(pointer))
+                         first=cards[0], second=cards[1]) + " " + _take(pointer)
         if step.loses:
             return _("The reserve's cards are all available, whatever lies in the tableau. The "
                      "{first} could pair with the {second} now, but that would lose this game: "
@@ -73,18 +73,12 @@ def step_text(step: TutorialStep, pointer: str) -> str:
         return _("The reserve's cards are all available, whatever lies in the tableau; none "
                  "of them pairs now, so they wait for a partner.")
     if step.step == "undo":
-        if step_pointer(pointer) == "keyboard":
+        if pointer == "keyboard":
             return _("Changed your mind? Undo takes back the last pair. Press U (or Undo) now.")
         return _("Changed your mind? Undo takes back the last pair. Press Undo now.")
     return _("That is the whole game: remove all 52 cards, two of one rank at a time. When no "
              "pair is left, the game is lost; Hint helps when you are stuck. The rest of "
              "this game is yours.")
-
-
-def step_pointer(pointer: str) -> str:
-    """The way of pointing the words are for (:attr:`Session.pointer`, ``"touch"`` for any
-    other value)."""
-    return pointer if pointer in ("mouse", "keyboard") else "touch"
 
 
 def tutorial_view(session: Session) -> TutorialView | None:
