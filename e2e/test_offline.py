@@ -53,10 +53,17 @@ def saved(page: Page) -> dict[str, object]:
     return out
 
 
-def first_visit(context: BrowserContext, wait_ready, query: str = "") -> Page:
+def first_visit(
+    context: BrowserContext, wait_ready, query: str = "", worker: bool = True
+) -> Page:
+    """A first visit, ready, and (``worker``) once the service worker it registers when ready
+    controls it."""
     page = context.new_page()
     page.goto("/" + query)
-    return wait_ready(page)
+    wait_ready(page)
+    if worker:
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    return page
 
 
 def test_first_visit_then_offline_reload_resumes_and_plays(
@@ -65,7 +72,8 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     context = site_context(site_copy.origin, service_workers="allow")
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
 
-    # The worker took the page during the first visit, and the wasm crossed the network once.
+    # The worker took the page once the game was ready, and the wasm crossed the network once:
+    # the worker's install took the page's own copy.
     assert controlled(page)
     assert [path for path, _ in site_copy.sent].count(WASM) == 1, site_copy.sent
     print(f"\nfirst visit with the service worker: {site_copy.bytes_sent():,} bytes")
@@ -100,7 +108,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
 def test_plays_without_service_workers(site_copy, site_context, wait_ready) -> None:
     # A browser that refuses service workers (here: Playwright blocks them) still plays online.
     context = site_context(site_copy.origin, service_workers="block")
-    page = first_visit(context, wait_ready, "?variant=doublets&deal=3")
+    page = first_visit(context, wait_ready, "?variant=doublets&deal=3", worker=False)
     assert not controlled(page)
     assert [path for path, _ in site_copy.sent].count(WASM) == 1
     print(f"\nfirst visit without a service worker: {site_copy.bytes_sent():,} bytes")
@@ -239,24 +247,24 @@ new MutationObserver(() => {
 def test_a_first_visit_shows_its_download_in_the_browsers_language(
     site_copy, site_context, wait_ready
 ) -> None:
-    site_copy.chunk_delay = 0.02  # about 1 s more for the 13 MB: several reports on the way
+    site_copy.chunk_delay = 0.02  # about 1 s more for the 12 MB: several reports on the way
     context = site_context(site_copy.origin, locale="de-DE", service_workers="allow")
     context.add_init_script(DOWNLOAD_PROBE)
     page = context.new_page()
     page.goto("/")
     wait_ready(page)
-    expect(page.locator(".download-bar")).to_have_count(0)  # gone once the worker took over
+    expect(page.locator(".download-bar")).to_have_count(0)  # gone once the game is ready
 
-    total = int(re.search(r"NESTOR_PRECACHE=\{bytes:(\d+),", (site_copy.root / "sw.js")
+    total = int(re.search(r"NESTOR_BOOT=\{bytes:(\d+)\}", (site_copy.root / "sw.js")
                           .read_text()).group(1))
     mb = f"{total / 1e6:.1f}".replace(".", ",")
     seen = page.evaluate("window.__download")
     while seen and seen[0][1] == "Das Spiel wird geladen…":
-        seen.pop(0)  # the loading line, until the worker's first report
+        seen.pop(0)  # the loading line, until the total is known
     shares = [share for share, _, _ in seen]
     assert shares == sorted(shares), seen  # it only goes forward
     assert any(0 < share < 100 for share in shares), seen  # it moved on the way
-    assert shares[-1] == 100, seen  # every byte counted: the worker's bytes are the sizes on disk
+    assert shares[-1] == 100, seen  # every byte counted: decoded, they are the sizes on disk
     for _, line, label in seen:
         assert re.fullmatch(rf"Das Spiel wird geladen: \d+,\d von {mb} MB", line), line
         assert label == "Herunterladen des Spiels zum Spielen ohne Netz"

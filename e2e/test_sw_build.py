@@ -7,8 +7,7 @@ import re
 from test_offline import deploy
 
 IMPORTS = re.compile(r'importScripts\("([^"]+)"\)')
-TOTAL = re.compile(r"^self\.NESTOR_PRECACHE=\{bytes:(\d+),files:(\d+)\};")
-ENTRY = re.compile(r'\{url:"([^"]+)"')
+BOOT = re.compile(r"^self\.NESTOR_BOOT=\{bytes:(\d+)\};")
 
 
 def test_a_new_deployment_changes_sw_js_alone(site_copy) -> None:
@@ -20,7 +19,7 @@ def test_a_new_deployment_changes_sw_js_alone(site_copy) -> None:
     root = site_copy.root
     before = (root / "sw.js").read_text()
     imported = IMPORTS.findall(before)
-    assert imported == ["static/js/sw-progress.js"]
+    assert imported == ["static/js/sw-install.js"]
     scripts = {name: (root / name).read_bytes() for name in imported}
 
     deploy(site_copy, 2)
@@ -30,9 +29,10 @@ def test_a_new_deployment_changes_sw_js_alone(site_copy) -> None:
     assert {name: (root / name).read_bytes() for name in imported} == scripts
     assert not (root / "sw.next.js").exists()  # written whole, then renamed into place
 
-    # The total the progress bar counts up to is sw.js's first line: the manifest's files.
-    total = TOTAL.match(after)
+    # The total the download bar counts up to is sw.js's first line: what a boot fetches.
+    total = BOOT.match(after)
     assert total, after[:200]
-    files = ENTRY.findall(after)
-    assert int(total.group(2)) == len(files)
-    assert int(total.group(1)) == sum((root / name).stat().st_size for name in files)
+    fetched = ["main.py", "pyscript.toml", "static/nestor.zip", *(
+        f"static/vendor/pyodide/{name}"
+        for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"))]
+    assert int(total.group(1)) == sum((root / name).stat().st_size for name in fetched)

@@ -19,13 +19,15 @@
 //     script reads the config with that very parser, and checks it is in the manifest);
 //   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
 //
-// While it installs, sw.js reports its download's progress to the page (static/js/sw-progress.js,
-// an imported script, kept by the browser with sw.js itself, not precached). The total it counts
-// up to is written into sw.js itself, as its first line (self.NESTOR_PRECACHE), and sw.js is
-// written whole, under a temporary name renamed into place: a browser's update check compares
-// sw.js and each imported script byte for byte, so a total kept in a file of its own, written a
-// moment before sw.js, made a worker of the old manifest and the new total when a check fell
-// between the two writes (it showed the old version after the takeover, then offered another).
+// A first visit boots before it registers the worker (static/js/pwa.js); the worker's install
+// takes what that boot fetched from the page's copies, and revalidates the rest against the
+// browser's HTTP cache (static/js/sw-install.js, an imported script, kept by the browser with
+// sw.js itself, not precached). sw.js's first line (self.NESTOR_BOOT) is the size of what a boot
+// fetches (Pyodide's wasm, standard library and lock file, the config, main.py and the files it
+// ships): the total of the first visit's download bar. sw.js is written whole, under a
+// temporary name renamed into place: a browser's update check compares sw.js and each imported
+// script byte for byte, so a figure kept in a file of its own, written a moment before sw.js,
+// made a worker of the old manifest and the new figure when a check fell between the two writes.
 //
 // Navigations such as ./?variant=standard&deal=7 are answered with the precached index.html.
 // The worker waits when a new version is installed until the page lets it take over: it
@@ -41,6 +43,15 @@ import workboxBuild from "workbox-build";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const site = resolve(process.argv[2] ?? ROOT);
 
+// What a boot fetches with fetch() (beside the config's files): the download bar's total.
+const BOOT_FETCHED = [
+  "main.py",
+  "pyscript.toml",
+  "static/vendor/pyodide/pyodide.asm.wasm",
+  "static/vendor/pyodide/python_stdlib.zip",
+  "static/vendor/pyodide/pyodide-lock.json",
+];
+
 // Files a static host serves that the game needs, relative to the site's root.
 const FIXED = [
   "index.html",
@@ -54,9 +65,9 @@ const FIXED = [
   "static/manifest.webmanifest",
   "docs/odds.md",
 ];
-// Imported by sw.js (importScripts), not precached: the progress reporter.
-const IMPORTED = ["static/js/sw-progress.js"];
-// generateSW writes here first; the total is put in front and the whole renamed to sw.js.
+// Imported by sw.js (importScripts), not precached: the install's fetches.
+const IMPORTED = ["static/js/sw-install.js"];
+// generateSW writes here first; the boot's size is put in front and the whole renamed to sw.js.
 const NEXT = "sw.next.js";
 const UNUSED = [
   ...IMPORTED,
@@ -114,8 +125,6 @@ async function main() {
     // Names that carry a hash of their content need no revision of their own.
     dontCacheBustURLsMatching: /-[A-Za-z0-9_-]{8}\.js$/,
   };
-  // The same manifest generateSW will write: its total is what the progress bar counts up to.
-  const manifest = await workboxBuild.getManifest(globs);
   const { count, size, warnings, filePaths } = await workboxBuild.generateSW({
     ...globs,
     swDest: join(site, NEXT),
@@ -131,9 +140,6 @@ async function main() {
     skipWaiting: false, // a new version waits for the page's word (SKIP_WAITING)
     navigationPreload: false,
   });
-  if (size !== manifest.size || count !== manifest.count) {
-    throw new Error(`the precache total (${manifest.size} bytes) is not sw.js's (${size})`);
-  }
   const hard = warnings.filter((w) => !/^The following files are not precached/.test(w));
   for (const w of warnings) console.warn(`build_sw: ${w}`);
   if (hard.length) {
@@ -141,10 +147,11 @@ async function main() {
     throw new Error("Workbox warned; see above");
   }
   const generated = readFileSync(join(site, NEXT), "utf8");
+  const boot = [...BOOT_FETCHED, ...files].reduce((sum, p) => sum + statSync(join(site, p)).size, 0);
   writeFileSync(
     join(site, NEXT),
-    "self.NESTOR_PRECACHE={bytes:" + manifest.size + ",files:" + manifest.count + "};" +
-      " // written by scripts/build_sw.mjs: what this worker precaches (static/js/sw-progress.js)\n" +
+    "self.NESTOR_BOOT={bytes:" + boot + "};" +
+      " // written by scripts/build_sw.mjs: what a boot fetches (static/js/pwa.js's download bar)\n" +
       generated,
   );
   renameSync(join(site, NEXT), join(site, "sw.js"));

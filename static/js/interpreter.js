@@ -2,12 +2,9 @@
 // scripts/pyscript_config.py): the vendored Pyodide, started as early as the page can.
 //
 // PyScript calls `loadPyodide` only once its own core is imported, its config fetched and
-// parsed and its package store opened: on a return visit, 120-130 ms after static/js/pwa.js
-// first runs (issue 20's phase table, docs/startup.md). Pyodide needs no part of that, so
-// pwa.js calls `start()` at its first line wherever the files come from the service worker's
-// cache (or where there is no service worker at all): the wasm, the interpreter's start and the
-// standard library run while PyScript starts. A first visit under a worker that is still
-// precaching does not start early: the wasm would cross the network twice.
+// parsed and its package store opened. Pyodide needs no part of that, so pwa.js calls `start()`
+// at its first line: the wasm is fetched and compiled as it arrives, and the interpreter and
+// the standard library start while PyScript does.
 //
 // polyscript imports this module, reads `version` and calls `loadPyodide(options)` with its
 // stdout and stderr and an indexURL of this file's folder. It gets the one Pyodide `start()`

@@ -1,14 +1,16 @@
 // Offline play and updates. index.html loads this module instead of PyScript itself:
 //
-// 1. It registers sw.js, the Workbox service worker (scripts/build_sw.mjs) that precaches the
-//    whole game, Pyodide's 9.6 MB wasm included.
-// 2. It starts PyScript (and Pyodide, static/js/interpreter.js) once the page loads through that
-//    worker. On a first visit it waits for the worker to finish precaching, so each file
-//    crosses the network once (a page that booted at the same time would download the wasm a
-//    second time: it does not fit the browser's memory cache), and shows that download's
-//    progress: bytes of the total, as the worker reports them (static/js/sw-progress.js), in a
-//    bar and in the loading line, in the page's language (static/js/texts.js). Later visits
-//    come from the cache and need no network.
+// 1. Pyodide (static/js/interpreter.js) and PyScript start at once, on every visit: on a first
+//    visit the runtime is fetched and compiled as it arrives, as a bare Pyodide page does.
+// 2. It registers sw.js, the Workbox service worker (scripts/build_sw.mjs) that precaches the
+//    whole game, Pyodide's 9.6 MB wasm included. On a first visit only once the game is ready,
+//    so its download does not compete with the boot's; and so that each file crosses the
+//    network once, the page keeps a copy of every file it fetched while booting (the wasm, the
+//    standard library, our archive) in a cache the worker's install takes them from
+//    (static/js/sw-install.js), and the rest of the install revalidates what the browser's HTTP
+//    cache holds. Meanwhile a bar shows the boot's download, bytes of the total (sw.js's
+//    NESTOR_BOOT), in the page's language (static/js/texts.js). Later visits come from the
+//    worker's cache and need no network.
 // 3. It looks for a new version, never in the way of the game: on a return visit the game starts
 //    at once and the check runs beside the boot (a slow or hanging network delays nothing). A new
 //    version found then, or while a game runs (checked when the page comes back into view, and
@@ -31,14 +33,63 @@ mark("pwa-runs");
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
 let switching = false;
 
-// Pyodide starts now, beside PyScript's own start, where its files are at hand: on a return
-// visit (the worker controls the page, its cache holds them) and where there is no service
-// worker (nothing to wait for). A first visit under a worker waits for the precache, as
-// startGame does. PyScript's "interpreter" is that module (static/js/interpreter.js says how).
+// The cache in which a first visit keeps what it fetched for the service worker's install
+// (static/js/sw-install.js reads and deletes it).
+const HANDOFF = "nestor-first-visit";
+const firstVisit = container !== null && !container.controller;
+
+// A first visit's own fetches (Pyodide's wasm, standard library and lock file, PyScript's config,
+// main.py, our archive) as they arrive: each same-origin answer is counted (decoded bytes, for
+// the download bar) and a copy is kept in HANDOFF. Installed before Pyodide is imported, which
+// looks fetch up at each call; the page's fetch is itself again once the game is ready.
+const pageFetch = window.fetch.bind(window); // before keepFetched wraps it
+const arrived = new EventTarget();
+let arrivedBytes = 0;
+const keeping = []; // the copies being written
+function keepFetched() {
+  if (typeof caches === "undefined" || typeof TransformStream !== "function") return () => {};
+  const original = window.fetch;
+  const handoff = caches.open(HANDOFF).catch(() => null);
+  window.fetch = function (input, init) {
+    return original.call(this, input, init).then((response) => {
+      const url = new URL(response.url || location.href);
+      if (response.status !== 200 || !response.body || url.origin !== location.origin ||
+          (init && init.method && init.method !== "GET")) return response;
+      const counter = new TransformStream({
+        transform(chunk, controller) {
+          arrivedBytes += chunk.byteLength;
+          arrived.dispatchEvent(new Event("bytes"));
+          controller.enqueue(chunk);
+        },
+      });
+      const copy = new Response(response.clone().body.pipeThrough(counter),
+        { status: 200, statusText: response.statusText, headers: response.headers });
+      keeping.push(handoff.then((cache) => (cache ? cache.put(url.href, copy) : copy.arrayBuffer()))
+        .catch(() => {}));
+      return response;
+    });
+  };
+  return () => { window.fetch = original; };
+}
+const stopKeeping = firstVisit ? keepFetched() : () => {};
+
+// Pyodide starts now, beside PyScript's own start: PyScript's "interpreter" is that module
+// (static/js/interpreter.js says how).
 const INTERPRETER = new URL("./interpreter.js", import.meta.url).href;
-if (!container || container.controller) {
-  import(INTERPRETER).then((module) => module.start())
-    .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));
+import(INTERPRETER).then((module) => module.start())
+  .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));
+
+// Resolves once Python marks the page ready for input (body[data-ready]).
+function gameReady() {
+  return new Promise((resolve) => {
+    const check = () => document.body && document.body.hasAttribute("data-ready");
+    if (check()) { resolve(); return; }
+    const observer = new MutationObserver(() => {
+      if (check()) { observer.disconnect(); resolve(); }
+    });
+    observer.observe(document.documentElement, { subtree: true, attributes: true,
+      attributeFilter: ["data-ready"] });
+  });
 }
 
 // PyScript's default plugins the game does not use: the same list as the "plugins" entry of the
@@ -84,16 +135,6 @@ async function startGame() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Resolves once `worker` controls this page (true), or has failed (false).
-function controlling(worker) {
-  return new Promise((resolve) => {
-    container.addEventListener("controllerchange", () => resolve(true), { once: true });
-    worker.addEventListener("statechange", () => {
-      if (worker.state === "redundant") resolve(false);
-    });
-  });
-}
-
 // Resolves with `worker` once it is installed and waiting, or null if it failed.
 function installed(worker) {
   return new Promise((resolve) => {
@@ -127,18 +168,22 @@ function text() {
   return t.ready && t.reload && t.later ? t : null;
 }
 
-// The first visit's download, as the installing worker reports it: a bar at the top of the page
-// (.download-bar, role progressbar, aria-valuenow 0-100) and the loading line in words.
-// Returns the function that takes both away once the worker has finished: it waits for the
-// worker's last report (its messages may come after the worker took the page), at most
-// FINAL_REPORT_MS, so the bar shows the whole download before it goes.
-const FINAL_REPORT_MS = 500;
+// The first visit's download, as the page's own fetches arrive: a bar at the top of the page
+// (.download-bar, role progressbar, aria-valuenow 0-100) and the loading line in words. The
+// total is what a boot fetches (sw.js's first line, NESTOR_BOOT: decoded bytes, as counted).
+// Returns the function that takes both away (once the game is ready).
+async function bootBytes() {
+  const response = await pageFetch(SW_URL, { cache: "no-cache" });
+  const match = /NESTOR_BOOT=\{bytes:(\d+)/.exec(await response.text());
+  return match ? Number(match[1]) : 0;
+}
+
 function showDownload() {
   const texts = window.NESTOR_TEXTS || {};
   const language = document.documentElement.lang || "en";
   const words = texts[language] || texts.en || {};
   const line = document.querySelector('#loading [data-text="loading"]');
-  if (!words.download || !line) return async () => {};
+  if (!words.download || !line) return () => {};
   const bar = document.createElement("div");
   bar.className = "download-bar";
   bar.setAttribute("role", "progressbar");
@@ -149,34 +194,26 @@ function showDownload() {
   const fill = document.createElement("div");
   bar.append(fill);
   document.body.prepend(bar);
-  let complete = false;
-  let whenComplete = () => {};
   const mb = (bytes) => (bytes / 1e6).toLocaleString(language,
     { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  const onMessage = (event) => {
-    const data = event.data;
-    if (!data || data.type !== "nestor:precache" || !(data.total > 0)) return;
-    const share = Math.max(0, Math.min(1, data.loaded / data.total));
-    const text = words.download.replace("{loaded}", mb(share * data.total))
-      .replace("{total}", mb(data.total));
+  let total = 0;
+  let shown = -1;
+  const update = () => {
+    if (!(total > 0)) return;
+    const share = Math.max(0, Math.min(1, arrivedBytes / total));
+    const percent = Math.round(share * 100);
+    if (percent === shown) return;
+    shown = percent;
+    const text = words.download.replace("{loaded}", mb(share * total)).replace("{total}", mb(total));
     fill.style.transform = `scaleX(${share})`;
-    bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+    bar.setAttribute("aria-valuenow", String(percent));
     bar.setAttribute("aria-valuetext", text);
     line.textContent = text;
-    if (data.loaded >= data.total) {
-      complete = true;
-      whenComplete();
-    }
   };
-  container.addEventListener("message", onMessage);
-  return async (finished = true) => {
-    if (finished && !complete) {
-      await new Promise((resolve) => {
-        whenComplete = resolve;
-        setTimeout(resolve, FINAL_REPORT_MS);
-      });
-    }
-    container.removeEventListener("message", onMessage);
+  bootBytes().then((bytes) => { total = bytes; update(); }).catch(() => {});
+  arrived.addEventListener("bytes", update);
+  return () => {
+    arrived.removeEventListener("bytes", update);
     bar.remove();
     if (words.loading) line.textContent = words.loading;
   };
@@ -235,8 +272,10 @@ function watch(registration) {
   setInterval(check, RECHECK_MS);
 }
 
-// Everything before PyScript starts: registers the worker, and resolves when the game may start
-// (at once on a return visit) with what to do once it has (watch for new versions).
+// The service worker's registration: on a return visit at once (the update check runs beside
+// the boot), on a first visit once the game is ready (its install then finds what the boot
+// fetched in HANDOFF). Resolves with what to do once the game has started (watch for new
+// versions), or null.
 async function prepare() {
   if (!container) return null;
   if (container.controller) {
@@ -249,34 +288,25 @@ async function prepare() {
     });
     return () => registering.then((registration) => registration && watch(registration));
   }
-  // Listening before the worker is registered: its first reports may come at once.
   const done = showDownload();
-  let registration;
-  let downloaded = false;
-  try {
-    registration = await container.register(SW_URL);
-  } catch (error) {
-    await done(false); // nothing was downloaded: no report to wait for
-    console.warn("Nestor: no offline play here (the service worker was refused):", error.message);
-    return null;
-  }
-  try {
-    if (!registration) return null; // a stand-in that registers nothing (test browsers do that)
-    // A first visit: let the worker fill its cache and take the page, then boot from it, so
-    // each file crosses the network once. (After a reload that bypassed the worker, such as
-    // Shift+Reload, there is nothing to wait for.)
-    const worker = registration.installing || registration.waiting;
-    if (worker && !registration.active) {
-      await controlling(worker);
-      downloaded = true;
+  return async () => {
+    await gameReady();
+    stopKeeping();
+    done();
+    await Promise.all(keeping); // every copy written before the install looks for it
+    let registration = null;
+    try {
+      registration = await container.register(SW_URL);
+    } catch (error) {
+      console.warn("Nestor: no offline play here (the service worker was refused):", error.message);
     }
-  } finally {
-    await done(downloaded);
-  }
-  // A version found on an earlier visit and left waiting is offered by the notice (watch), not
-  // taken here: Chromium does not activate it while this page is still loading under the old
-  // worker (SKIP_WAITING then waited out takeOver's 10 s), so the boot would only be delayed.
-  return () => watch(registration);
+    // Nothing to install (a stand-in that registers nothing, or a worker already active after a
+    // reload that bypassed it): the copies are not needed.
+    if (!registration || !(registration.installing || registration.waiting)) {
+      caches.delete(HANDOFF).catch(() => {});
+    }
+    if (registration) watch(registration);
+  };
 }
 
 // The page must play even if something above breaks. The update check starts once the game has.
@@ -285,6 +315,6 @@ prepare()
   .then((then) => {
     mark("sw-prepared");
     const started = startGame();
-    if (then) then();
+    if (then) then().catch((error) => console.warn("Nestor: offline support failed:", error));
     return started;
   });
