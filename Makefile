@@ -60,8 +60,7 @@ VENV_STAMP   := $(VENV)/.installed
 BUILD_STAMP  := $(VENV)/.build-installed
 CATALOG_STAMP := locale/.stamp
 # What sw.js precaches (scripts/build_sw.mjs): when one of these changes, sw.js is rebuilt.
-SHIPPED      = $(shell $(PYTHON) -c 'import tomllib; print(*tomllib.load(open("pyscript.toml", "rb"))["files"])')
-SW_INPUTS    = index.html main.py pyscript.toml $(wildcard $(SHIPPED)) scripts/build_sw.mjs \
+SW_INPUTS    = index.html main.py pyscript.toml static/nestor.zip scripts/build_sw.mjs \
                $(wildcard static/css/* static/js/* static/manifest.webmanifest docs/odds.md)
 # Type-check the packages that exist (the tree may be partial while it is being built).
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)

@@ -17,7 +17,6 @@ import importlib.util
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -36,14 +35,10 @@ def pyscript_config() -> ModuleType:
     return module
 
 
-def site_files(root: Path = ROOT) -> list[str]:
-    """Paths (relative to the repo) of the files to publish, static/ excepted (the archive the
-    config ships is in static/)."""
-    with (root / "pyscript.toml").open("rb") as f:
-        config = tomllib.load(f)
-    shipped = [src.removeprefix("./") for src in config.get("files", {})]
-    shipped = [path for path in shipped if not path.startswith("static/")]
-    return ["index.html", "main.py", "pyscript.toml", *shipped, *DOCS]
+def site_files() -> list[str]:
+    """Paths (relative to the repo) of the files to publish, static/ excepted (the archive of
+    our modules is in static/)."""
+    return ["index.html", "main.py", "pyscript.toml", *DOCS]
 
 
 def build_sw(dest: Path, quiet: bool = False) -> None:

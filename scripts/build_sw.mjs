@@ -8,8 +8,8 @@
 // revision computed from its content, so any change to any of them makes a new sw.js, which
 // browsers pick up as a new version (static/js/pwa.js then switches to it):
 //
-//   - index.html, main.py and pyscript.toml, and every file pyscript.toml ships to Python
-//     (so a module or catalogue added there is precached without touching this script);
+//   - index.html, main.py and pyscript.toml, our archive (static/nestor.zip, which
+//     static/js/interpreter.js writes for Python), and any file pyscript.toml ships;
 //   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and
 //     PyScript's chunks except the code editor's and terminal's (CodeMirror, xterm.js), which
 //     load only for <py-editor> and terminal scripts, and the game has neither, and the plugins
@@ -46,6 +46,7 @@ const site = resolve(process.argv[2] ?? ROOT);
 // What a boot fetches with fetch() (beside the config's files): the download bar's total.
 const BOOT_FETCHED = [
   "main.py",
+  "static/nestor.zip",
   "pyscript.toml",
   "static/vendor/pyodide/pyodide.asm.wasm",
   "static/vendor/pyodide/python_stdlib.zip",
@@ -57,6 +58,7 @@ const FIXED = [
   "index.html",
   "main.py",
   "pyscript.toml",
+  "static/nestor.zip",
   "static/vendor/pyodide/*",
   "static/vendor/pyscript/*.{js,css}",
   "static/css/*.css",

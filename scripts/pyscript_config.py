@@ -4,21 +4,19 @@
 Usage: python3 scripts/pyscript_config.py [--check]
 
 The archive holds nestor/, nestor_web/ (every .py file, and its bytecode ``X.pyc`` right after
-it) and the compiled catalogs, at their paths in the repo. The config's ``files`` has PyScript
-write it, as it is, into Python's working folder (``"./static/nestor.zip" = "./nestor.zip"``),
-and ``main.py`` puts it on ``sys.path``: Python imports the modules from the archive
-(zipimport, as it does the standard library), which is one request instead of one per module,
-nothing unpacked (unpacking the 141 members took 35-50 ms of a warm visit, issue 20) and no
+it) and the compiled catalogs, at their paths in the repo. static/js/interpreter.js fetches it
+while Pyodide starts and writes it, as it is, into Python's working folder
+(``/home/pyodide/nestor.zip``); ``main.py`` puts it on ``sys.path``. Python imports the modules
+from it (zipimport, as it does the standard library): one request, nothing unpacked, and no
 module compiled from source in the page (the bytecode is written by the vendored Pyodide's own
-Python, scripts/compile_stdlib.mjs ``--beside``: in Node, about 60 ms to import every module
-instead of 340 ms). The catalogs are read through the modules' loader
-(nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
+Python, scripts/compile_stdlib.mjs ``--beside``). The catalogs are read through the modules'
+loader (nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
 (:func:`stamp`), so an archive already current is known without Node (``--check``,
-scripts/build_site.py). ``make vendor``
-runs this, and so does ``scripts/serve.py --rebuild-sw`` (make play) when a module changed;
-scripts/build_site.py writes the archive of the site it builds. ``--check`` only reports whether
-both are up to date (exit status 1 if not). The archive is the same bytes for the same files
-(fixed times and order), so an unchanged tree gives an unchanged sw.js.
+scripts/build_site.py). ``make vendor`` runs this, and so does ``scripts/serve.py
+--rebuild-sw`` (make play) when a module changed; scripts/build_site.py writes the archive of
+the site it builds. ``--check`` only reports whether both are up to date (exit status 1 if
+not). The archive is the same bytes for the same files (fixed times and order), so an
+unchanged tree gives an unchanged sw.js.
 
 The config is TOML, as the project's specification names it. PyScript reads it with the small
 TOML parser of its runtime (static/vendor/pyscript/toml-*.js, precached by sw.js), which knows
@@ -62,7 +60,6 @@ class Config(TypedDict):
 
     interpreter: str
     plugins: list[str]
-    files: dict[str, str]
 
 
 def members(root: Path = ROOT) -> list[str]:
@@ -187,15 +184,14 @@ def write_archive(dest: Path, data: bytes | None = None, root: Path = ROOT) -> b
 
 def data() -> Config:
     """The config: the vendored interpreter (through static/js/interpreter.js, which
-    static/js/pwa.js may have started already), the plugins off, the archive in the working folder.
+    static/js/pwa.js started already, and which writes the archive into the working folder),
+    and the plugins off.
 
-    Shape: ``{"interpreter": str, "plugins": [str, ...], "files": {"./static/nestor.zip":
-    "./nestor.zip"}}``, paths relative to the page; ``./`` is Python's working folder.
+    Shape: ``{"interpreter": str, "plugins": [str, ...]}``, paths relative to the page.
     """
     return {
         "interpreter": "./static/js/interpreter.js",
         "plugins": [f"!{name}" for name in PLUGINS_OFF],
-        "files": {f"./{ARCHIVE}": f"./{SHIPPED_AS}"},
     }
 
 
@@ -211,10 +207,7 @@ def config() -> str:
         "# Written by scripts/pyscript_config.py, with the archive it ships.",
         f"interpreter = {_string(config['interpreter'])}",
         "plugins = [" + ", ".join(_string(p) for p in config["plugins"]) + "]",
-        "",
-        "[files]",
     ]
-    lines += [f"{_string(src)} = {_string(dest)}" for src, dest in config["files"].items()]
     return "\n".join(lines) + "\n"
 
 

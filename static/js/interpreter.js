@@ -1,10 +1,13 @@
 // The interpreter module PyScript loads (pyscript.toml's "interpreter", written by
-// scripts/pyscript_config.py): the vendored Pyodide, started as early as the page can.
+// scripts/pyscript_config.py): the vendored Pyodide, started as early as the page can, with our
+// archive (static/nestor.zip: nestor/, nestor_web/, the catalogs) in its working folder.
 //
 // PyScript calls `loadPyodide` only once its own core is imported, its config fetched and
 // parsed and its package store opened. Pyodide needs no part of that, so pwa.js calls `start()`
 // at its first line: the wasm is fetched and compiled as it arrives, and the interpreter and
-// the standard library start while PyScript does.
+// the standard library start while PyScript does. The archive is asked for once the wasm has
+// arrived (over a slow link it would only have slowed the wasm down) and is written to
+// /home/pyodide/nestor.zip before PyScript gets the interpreter; main.py puts it on sys.path.
 //
 // polyscript imports this module, reads `version` and calls `loadPyodide(options)` with its
 // stdout and stderr and an indexURL of this file's folder. It gets the one Pyodide `start()`
@@ -16,10 +19,41 @@ import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.
 export { version };
 
 export const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
+const WASM_URL = new URL("pyodide.asm.wasm", INDEX_URL).href;
+const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
+export const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // main.py's sys.path entry
 
 let started = null; // the Promise of the one Pyodide of this page
+let archive = null; // the Promise of the archive's bytes
 
-// Begins loading Pyodide if nothing has yet; a Promise of the interpreter.
+// Resolves once the wasm's whole response has arrived (its Resource Timing entry), or once
+// `pyodide` has settled, whichever comes first.
+function wasmArrived(pyodide) {
+  return new Promise((resolve) => {
+    const arrivedIn = (entries) => entries.some((entry) => entry.name === WASM_URL);
+    if (arrivedIn(performance.getEntriesByType("resource"))) {
+      resolve();
+      return;
+    }
+    const observer = new PerformanceObserver((list) => {
+      if (arrivedIn(list.getEntries())) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    observer.observe({ type: "resource" });
+    pyodide.then(resolve, resolve);
+  });
+}
+
+async function fetchArchive() {
+  const response = await fetch(ARCHIVE_URL);
+  if (!response.ok) throw new Error(`${ARCHIVE_URL}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// Begins loading Pyodide if nothing has yet, and the archive after it; a Promise of the
+// interpreter.
 export function start() {
   if (started === null) {
     performance.mark("nestor:interpreter-start"); // the boot bench's phases (bench/boot.py)
@@ -27,14 +61,22 @@ export function start() {
       started = null;
       throw error;
     });
+    archive = wasmArrived(started).then(fetchArchive).catch((error) => {
+      archive = null;
+      throw error;
+    });
   }
   return started;
 }
 
-// What polyscript calls: the started Pyodide, its output to `options.stdout` and
-// `options.stderr` (line by line, as loadPyodide's own options would send it).
+// What polyscript calls: the started Pyodide, with the archive written into its working
+// folder, its output to `options.stdout` and `options.stderr` (line by line, as loadPyodide's
+// own options would send it).
 export async function loadPyodide(options = {}) {
   const pyodide = await start();
+  const bytes = await (archive ?? fetchArchive());
+  pyodide.FS.writeFile(ARCHIVE_PATH, bytes);
+  performance.mark("nestor:archive-written");
   if (typeof options.stdout === "function") pyodide.setStdout({ batched: options.stdout });
   if (typeof options.stderr === "function") pyodide.setStderr({ batched: options.stderr });
   return pyodide;
