@@ -115,7 +115,7 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 
-# The archive of our modules (each with its bytecode, written by the vendored Pyodide) and
+# The archive of our modules (their bytecode alone, written by the vendored Pyodide) and
 # catalogs that pyscript.toml ships, and the config itself (scripts/pyscript_config.py;
 # serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip

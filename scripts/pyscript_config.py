@@ -3,22 +3,24 @@
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
-The archive holds nestor/, nestor_web/ (every .py file, and its bytecode ``X.pyc`` right after
-it) and the compiled catalogs, at their paths in the repo. The config's ``files`` has PyScript
-write it, as it is, into Python's working folder (``"./static/nestor.zip" = "./nestor.zip"``),
-and ``main.py`` puts it on ``sys.path``: Python imports the modules from the archive
-(zipimport, as it does the standard library), which is one request instead of one per module,
-nothing unpacked (unpacking the 141 members took 35-50 ms of a warm visit, issue 20) and no
-module compiled from source in the page (the bytecode is written by the vendored Pyodide's own
-Python, scripts/compile_stdlib.mjs ``--beside``: in Node, about 60 ms to import every module
-instead of 340 ms). The catalogs are read through the modules' loader
-(nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
-(:func:`stamp`), so an archive already current is known without Node (``--check``,
-scripts/build_site.py). ``make vendor``
-runs this, and so does ``scripts/serve.py --rebuild-sw`` (make play) when a module changed;
-scripts/build_site.py writes the archive of the site it builds. ``--check`` only reports whether
-both are up to date (exit status 1 if not). The archive is the same bytes for the same files
-(fixed times and order), so an unchanged tree gives an unchanged sw.js.
+The archive holds nestor/ and nestor_web/ as bytecode alone (each module ``X.py`` as
+``X.pyc``, no source) and the compiled catalogs, at their paths in the repo. The config's
+``files`` has PyScript write it, as it is, into Python's working folder
+(``"./static/nestor.zip" = "./nestor.zip"``), and ``main.py`` puts it on ``sys.path``: Python
+imports the modules from the archive (zipimport, as it does the standard library), which is one
+request instead of one per module, nothing unpacked (unpacking the 141 members took 35-50 ms of
+a warm visit, issue 20) and no module compiled from source in the page. The bytecode is written
+by the vendored Pyodide's own Python (scripts/compile_stdlib.mjs: about 60 ms in Node to import
+every module instead of 340 ms from source) as ``python -OO`` would, asserts and docstrings
+out, a dataclass's docstring kept (``--keep-dataclass-docs``); a traceback names the module's
+file in the archive and its line, with no source line to show. The catalogs are read through
+the modules' loader (nestor_web/view/i18n.py). The archive's zip comment stamps what it was
+made from (:func:`stamp`), so an archive already current is known without Node (``--check``,
+scripts/build_site.py). ``make vendor`` runs this, and so does ``scripts/serve.py
+--rebuild-sw`` (make play) when a module changed; scripts/build_site.py writes the archive of
+the site it builds. ``--check`` only reports whether both are up to date (exit status 1 if
+not). The archive is the same bytes for the same files (fixed times and order), so an
+unchanged tree gives an unchanged sw.js.
 
 The config is TOML, as the project's specification names it. PyScript reads it with the small
 TOML parser of its runtime (static/vendor/pyscript/toml-*.js, precached by sw.js), which knows
@@ -82,7 +84,7 @@ def members(root: Path = ROOT) -> list[str]:
 
 def archive(root: Path = ROOT) -> bytes:
     """The zip of :func:`members` (deflated, each entry dated 1980-01-01, in that order), each
-    module followed by its bytecode (:func:`with_bytecode`).
+    module as its bytecode (:func:`with_bytecode`).
 
     Raises:
         FileNotFoundError: a catalog is not compiled yet.
@@ -136,7 +138,7 @@ def _stamped_with(dest: Path, comment: bytes) -> bool:
 
 
 def sources(root: Path = ROOT) -> bytes:
-    """The zip of :func:`members` alone, without bytecode."""
+    """The zip of :func:`members` as sources (what the archive's bytecode is made from)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in members(root):
@@ -148,9 +150,9 @@ def sources(root: Path = ROOT) -> bytes:
 
 
 def with_bytecode(zipped: bytes) -> bytes:
-    """``zipped`` with an unchecked-hash pyc beside each ``.py`` member, written by the
-    vendored Pyodide's Python in Node (scripts/compile_stdlib.mjs ``--beside``); the same bytes
-    for the same input.
+    """``zipped`` with each ``.py`` member replaced by its bytecode (``.pyc``), written by the
+    vendored Pyodide's Python in Node (scripts/compile_stdlib.mjs); the same bytes for the
+    same input.
 
     Raises:
         RuntimeError: Node or node_modules/pyodide is missing (``make vendor`` installs them),
@@ -160,7 +162,8 @@ def with_bytecode(zipped: bytes) -> bytes:
         source, output = Path(tmp) / "sources.zip", Path(tmp) / "archive.zip"
         source.write_bytes(zipped)
         cmd = ["node", str(ROOT / "scripts" / "compile_stdlib.mjs"), str(source), str(output),
-               "--beside", f"{WORKING_FOLDER}/{SHIPPED_AS}"]
+               "--optimize", "2", "--keep-dataclass-docs",
+               "--mount", f"{WORKING_FOLDER}/{SHIPPED_AS}"]
         try:
             result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         except FileNotFoundError as error:
