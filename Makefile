@@ -93,6 +93,7 @@ $(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.py
 STDLIB       := static/vendor/pyodide/python_stdlib.zip
 STDLIB_SRC   := build/python_stdlib.trimmed.zip
 $(STDLIB): $(VENDOR_STAMP) scripts/trim_stdlib.py scripts/compile_stdlib.mjs main.py \
+           scripts/pyscript_config.py \
            $(shell find nestor nestor_web -name '*.py' -not -path '*__pycache__*')
 	$(PYTHON) scripts/trim_stdlib.py --output $(STDLIB_SRC)
 	node scripts/compile_stdlib.mjs $(STDLIB_SRC) $@ --optimize 2

@@ -4,7 +4,8 @@
 Usage: python3 scripts/pyscript_config.py [--check]
 
 The archive holds nestor/ and nestor_web/ as bytecode alone (each module ``X.py`` as
-``X.pyc``, no source) and the compiled catalogs, at their paths in the repo. The config's
+``X.pyc``, no source), but for the command lines (:data:`LEFT_OUT`), and the compiled
+catalogs, at their paths in the repo. The config's
 ``files`` has PyScript write it, as it is, into Python's working folder
 (``"./static/nestor.zip" = "./nestor.zip"``), and ``main.py`` puts it on ``sys.path``: Python
 imports the modules from the archive (zipimport, as it does the standard library), which is one
@@ -47,6 +48,10 @@ WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
 SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
+LEFT_OUT = ("nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py")
+"""Modules of the packages the page never imports, not shipped: the command lines
+(tests/test_site.py checks that the page's imports reach every other module and none of
+these; scripts/trim_stdlib.py keeps no stdlib module only these import)."""
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
 # game does not use, turned off ("!name"): each one off is a chunk the page does not import.
 #   codemirror            the editor's loader, for <py-editor> (bundled: no request of its own)
@@ -67,19 +72,23 @@ class Config(TypedDict):
     files: dict[str, str]
 
 
+def modules(root: Path = ROOT) -> list[str]:
+    """The modules the archive ships, relative to ``root``: every ``.py`` file of both
+    packages but :data:`LEFT_OUT`, in order."""
+    found = (p for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py")))
+    return [path for p in found if (path := str(p.relative_to(root))) not in LEFT_OUT]
+
+
 def members(root: Path = ROOT) -> list[str]:
-    """The archive's files, relative to ``root``: each module of both packages, the catalogs.
+    """The archive's files, relative to ``root``: the :func:`modules`, the catalogs.
 
     Raises:
         FileNotFoundError: a catalog is not compiled yet (scripts/locales.py compile).
     """
-    paths = [
-        str(p.relative_to(root)) for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))
-    ]
     for catalog in CATALOGS:
         if not (root / catalog).is_file():
             raise FileNotFoundError(f"{catalog} is missing: run scripts/locales.py compile")
-    return [*paths, *CATALOGS]
+    return [*modules(root), *CATALOGS]
 
 
 def archive(root: Path = ROOT) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gettext
 import importlib.util
 import inspect
@@ -17,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from source_imports import every_import, package_of, targets
 
 import nestor.game as nestor_game
 
@@ -90,7 +92,55 @@ def test_pyscript_toml_is_what_the_generator_writes() -> None:
     assert not (ROOT / "pyscript.json").exists()
 
 
-def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
+def page_imports() -> set[str]:
+    """Our modules (of nestor and nestor_web) the page can import: those main.py imports, and
+    those they import, at start-up or later (inside functions too; ``if TYPE_CHECKING:`` left
+    out), as paths relative to the repo."""
+    seen: set[str] = set()
+
+    def visit(module: str) -> None:
+        base = ROOT.joinpath(*module.split("."))
+        path = next((p for p in (base / "__init__.py", base.with_suffix(".py")) if p.is_file()),
+                    None)
+        if path is None or str(path.relative_to(ROOT)) in seen:
+            return
+        seen.add(str(path.relative_to(ROOT)))
+        parts = module.split(".")
+        for i in range(1, len(parts)):  # a submodule's packages are imported first
+            visit(".".join(parts[:i]))
+        follow(path, package_of(module, path))
+
+    def follow(path: Path, package: str) -> None:
+        tree = ast.parse(path.read_text(), str(path))
+        typing_only = {
+            id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+            and "TYPE_CHECKING" in ast.unparse(block.test)
+            for statement in block.body for node in ast.walk(statement)
+        }
+        for node in every_import(tree):
+            if id(node) in typing_only:
+                continue
+            found = targets(node, package)
+            for name in found:
+                visit(name)
+            if isinstance(node, ast.ImportFrom):  # from a package import a submodule
+                for alias in node.names:
+                    visit(f"{found[0]}.{alias.name}")
+
+    follow(ROOT / "main.py", "")
+    return seen
+
+
+def test_the_archive_ships_the_modules_the_page_can_import_and_no_other() -> None:
+    # The command lines (LEFT_OUT) are the modules no import of the page reaches; a module
+    # added that only they or the tests use belongs there too.
+    module = generator()
+    assert page_imports() == set(module.modules())
+    assert not page_imports() & set(module.LEFT_OUT)
+    assert all((ROOT / path).is_file() for path in module.LEFT_OUT)
+
+
+def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
     tmp_path: Path,
 ) -> None:
     # One zip, written as it is into Python's working folder (main.py puts it on sys.path),
@@ -98,15 +148,15 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     config = pyscript_config()
     assert config["files"] == {"./static/nestor.zip": "./nestor.zip"}
     assert config["interpreter"] == "./static/js/interpreter.js"
+    module = generator()
     on_disk = {
         str(p.relative_to(ROOT))
         for pkg in ("nestor", "nestor_web")
         for p in (ROOT / pkg).rglob("*.py")
-    }
+    } - set(module.LEFT_OUT)
     catalogs = {"locale/de/LC_MESSAGES/nestor.mo"}
     if not (ROOT / "locale/de/LC_MESSAGES/nestor.mo").is_file():
         pytest.skip("the catalogs are not compiled (make vendor)")
-    module = generator()
     data = shipped_archive(module)
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         names = zf.namelist()
