@@ -19,7 +19,7 @@
 #                      one solve of the deal (not part of make test)
 #   make grade-table   the difficulty grades over the first deals of every variant: cut points
 #                      and the table of docs/odds.md (not part of make test; ½ to 1½ hours)
-#   make graded-deals  the grades shipped with the game (nestor/graded_deals.py) written again;
+#   make graded-deals  the grades shipped with the game (nestor/graded_deals.bin) written again;
 #                      make graded-deals-check grades each of its 50,000 deals again
 #   make bench-grade   New deal of a grade in Chromium, click to the deal's grade shown, beside
 #                      New deal of any deal (not part of make test)
@@ -121,7 +121,8 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 # serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip
 $(ARCHIVE): scripts/pyscript_config.py scripts/compile_stdlib.mjs $(NPM_STAMP) $(CATALOG_STAMP) \
-            $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
+            $(shell find nestor nestor_web \( -name '*.py' -o -name '*.bin' -o -type d \) \
+                    -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 
 sw.js: $(VENDOR_STAMP) $(STDLIB) $(ICON_STAMP) $(CATALOG_STAMP) $(ARCHIVE) $(SHELL_STAMP) $(SW_INPUTS)
@@ -264,7 +265,7 @@ GRADE_ARGS ?=
 grade-table: $(VENV_STAMP)
 	nice -n 19 $(VENV)/bin/python scripts/grade_table.py $(GRADE_ARGS)
 
-# Issue 24 (2): the grades shipped with the game (nestor/graded_deals.py, New deal's Easy,
+# Issue 24 (2): the grades shipped with the game (nestor/graded_deals.bin, New deal's Easy,
 # Medium and Hard), deals 0..9,999 of every variant graded by the engine (about 10 minutes on
 # 2 cores; GRADE_ARGS="--from-rows grades.jsonl" writes them from a grade-table run's rows).
 # tests/test_graded_deals.py checks a sample and the cut points in make test;

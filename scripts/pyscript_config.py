@@ -4,8 +4,8 @@
 Usage: python3 scripts/pyscript_config.py [--check]
 
 The archive holds nestor/ and nestor_web/ as bytecode alone (each module ``X.py`` as
-``X.pyc``, no source), but for the command lines (:data:`LEFT_OUT`), and the compiled
-catalogs, at their paths in the repo. The config's
+``X.pyc``, no source), but for the command lines (:data:`LEFT_OUT`), their data files
+(:data:`DATA`) and the compiled catalogs, at their paths in the repo. The config's
 ``files`` has PyScript write it, as it is, into Python's working folder
 (``"./static/nestor.zip" = "./nestor.zip"``), and ``main.py`` puts it on ``sys.path``: Python
 imports the modules from the archive (zipimport, as it does the standard library), which is one
@@ -48,6 +48,7 @@ WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
 SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
+DATA = ("nestor/graded_deals.bin",)  # the packages' data files, read through their loader
 LEFT_OUT = ("nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py")
 """Modules of the packages the page never imports, not shipped: the command lines
 (tests/test_site.py checks that the page's imports reach every other module and none of
@@ -80,7 +81,8 @@ def modules(root: Path = ROOT) -> list[str]:
 
 
 def members(root: Path = ROOT) -> list[str]:
-    """The archive's files, relative to ``root``: the :func:`modules`, the catalogs.
+    """The archive's files, relative to ``root``: the :func:`modules`, their :data:`DATA`,
+    the catalogs.
 
     Raises:
         FileNotFoundError: a catalog is not compiled yet (scripts/locales.py compile).
@@ -88,7 +90,7 @@ def members(root: Path = ROOT) -> list[str]:
     for catalog in CATALOGS:
         if not (root / catalog).is_file():
             raise FileNotFoundError(f"{catalog} is missing: run scripts/locales.py compile")
-    return [*modules(root), *CATALOGS]
+    return [*modules(root), *DATA, *CATALOGS]
 
 
 def archive(root: Path = ROOT) -> bytes:

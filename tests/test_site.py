@@ -21,6 +21,7 @@ import pytest
 from source_imports import every_import, package_of, targets
 
 import nestor.game as nestor_game
+import nestor.graded_deals as nestor_graded_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,8 +162,14 @@ def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         names = zf.namelist()
         assert len(names) == len(set(names))
-        assert set(names) == {pyc_path(n) for n in on_disk} | catalogs  # no source shipped
-        for name in catalogs:
+        files = set(module.DATA)
+        assert files == {  # every data file of the packages
+            str(p.relative_to(ROOT)) for pkg in ("nestor", "nestor_web")
+            for p in (ROOT / pkg).rglob("*")
+            if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
+        }
+        assert set(names) == {pyc_path(n) for n in on_disk} | files | catalogs  # no source
+        for name in files | catalogs:
             assert zf.read(name) == (ROOT / name).read_bytes()
         for name in on_disk:  # each module's bytecode, of the runtime's Python
             pyc = zf.read(pyc_path(name))
@@ -201,7 +208,7 @@ def test_the_page_imports_the_modules_and_reads_the_catalogs_from_the_archive(
 import json, sys, traceback
 sys.path.insert(0, {page_path!r})
 from nestor_web.view import i18n
-import nestor.game, nestor.variants
+import nestor.game, nestor.graded_deals, nestor.variants
 i18n.set_language("de")
 try:
     nestor.variants.get_variant("klondike")
@@ -214,6 +221,7 @@ json.dumps({{
     "dataclass": nestor.game.Record.__doc__,
     "undo": i18n._("Undo"),
     "trace": trace,
+    "grades": nestor.graded_deals.TABLE,
 }})
 """
     archive = tmp_path / module.SHIPPED_AS
@@ -227,6 +235,7 @@ json.dumps({{
     assert inspect.cleandoc(found["dataclass"]) == kept
     catalog = gettext.translation("nestor", localedir=ROOT / "locale", languages=["de"])
     assert found["undo"] == catalog.gettext("Undo") != "Undo"
+    assert found["grades"] == nestor_graded_deals.TABLE  # its data file, through the loader
     lines = (ROOT / "nestor" / "variants.py").read_text().splitlines()
     unknown = next(i for i, text in enumerate(lines) if 'code="variant.unknown"' in text)
     raised = max(i for i in range(unknown) if "raise VariantError(" in lines[i]) + 1
