@@ -19,7 +19,7 @@
 #                      one solve of the deal (not part of make test)
 #   make grade-table   the difficulty grades over the first deals of every variant: cut points
 #                      and the table of docs/odds.md (not part of make test; ½ to 1½ hours)
-#   make graded-deals  the grades shipped with the game (nestor/graded_deals.py) written again;
+#   make graded-deals  the grades shipped with the game (nestor/graded_deals.bin) written again;
 #                      make graded-deals-check grades each of its 50,000 deals again
 #   make bench-grade   New deal of a grade in Chromium, click to the deal's grade shown, beside
 #                      New deal of any deal (not part of make test)
@@ -92,6 +92,7 @@ $(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.py
 STDLIB       := static/vendor/pyodide/python_stdlib.zip
 STDLIB_SRC   := build/python_stdlib.trimmed.zip
 $(STDLIB): $(VENDOR_STAMP) scripts/trim_stdlib.py scripts/compile_stdlib.mjs main.py \
+           scripts/pyscript_config.py \
            $(shell find nestor nestor_web -name '*.py' -not -path '*__pycache__*')
 	$(PYTHON) scripts/trim_stdlib.py --output $(STDLIB_SRC)
 	node scripts/compile_stdlib.mjs $(STDLIB_SRC) $@ --optimize 2
@@ -114,12 +115,13 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py
 	$(VPY) scripts/build_shell.py
 	@touch $@
 
-# The archive of our modules (each with its bytecode, written by the vendored Pyodide) and
+# The archive of our modules (their bytecode alone, written by the vendored Pyodide) and
 # catalogs that pyscript.toml ships, and the config itself (scripts/pyscript_config.py;
 # serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip
 $(ARCHIVE): scripts/pyscript_config.py scripts/compile_stdlib.mjs $(NPM_STAMP) $(CATALOG_STAMP) \
-            $(shell find nestor nestor_web \( -name '*.py' -o -type d \) -not -path '*__pycache__*')
+            $(shell find nestor nestor_web \( -name '*.py' -o -name '*.bin' -o -type d \) \
+                    -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 
 sw.js: $(VENDOR_STAMP) $(STDLIB) $(ICON_STAMP) $(CATALOG_STAMP) $(ARCHIVE) $(SHELL_STAMP) $(SW_INPUTS)
@@ -262,7 +264,7 @@ GRADE_ARGS ?=
 grade-table: $(VENV_STAMP)
 	nice -n 19 $(VENV)/bin/python scripts/grade_table.py $(GRADE_ARGS)
 
-# Issue 24 (2): the grades shipped with the game (nestor/graded_deals.py, New deal's Easy,
+# Issue 24 (2): the grades shipped with the game (nestor/graded_deals.bin, New deal's Easy,
 # Medium and Hard), deals 0..9,999 of every variant graded by the engine (about 10 minutes on
 # 2 cores; GRADE_ARGS="--from-rows grades.jsonl" writes them from a grade-table run's rows).
 # tests/test_graded_deals.py checks a sample and the cut points in make test;

@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from conftest import BETWEEN_TESTS, READY_TIMEOUT_MS, control, saves_done, stored
+from conftest import BETWEEN_TESTS, READY_TIMEOUT_MS, ROOT, control, saves_done, stored
 from lines import find_winnable, losing_line
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
@@ -56,6 +56,11 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
     ):
         assert needed in paths, f"{needed} not requested; got {sorted(paths)}"
     assert page_log.external_requests() == []
+    # Each runtime file the page asked for is one sw.js precaches (of PyScript's chunks only
+    # those the page imports, scripts/build_sw.mjs): offline, one left out would be missing.
+    precached = set(re.findall(r'\{url:"([^"]+)"', (ROOT / "sw.js").read_text()))
+    runtime = {p.removeprefix("/") for p in paths if p.startswith("/static/vendor/")}
+    assert runtime <= precached, sorted(runtime - precached)
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
     expect(page.locator("#deal-number")).to_have_text("7")
     assert cards_on_page(page) == shown_codes(game)

@@ -10,13 +10,16 @@
 //
 //   - index.html, main.py and pyscript.toml, our archive (static/nestor.zip, which
 //     static/js/interpreter.js writes for Python), and any file pyscript.toml ships;
-//   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and
-//     PyScript's chunks except the code editor's and terminal's (CodeMirror, xterm.js), which
-//     load only for <py-editor> and terminal scripts, and the game has neither, and the plugins
-//     the config turns off (scripts/pyscript_config.py: deprecations-manager, donkey, py-editor,
-//     py-game, py-terminal, and the terminal's own mpy-/py- chunks), which the page never imports;
-//     PyScript's TOML parser chunk, which reads pyscript.toml, is precached like the rest (this
-//     script reads the config with that very parser, and checks it is in the manifest);
+//   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and of
+//     PyScript's dist/ only what the page imports (pyscriptChunks below): core.js, core.css,
+//     the core chunk, the TOML parser chunk that reads pyscript.toml (this script reads the
+//     config with that very parser), and the plugins the config leaves on (error). Its other
+//     chunks are imported only for what the game does not use: the plugins turned off
+//     (scripts/pyscript_config.py), the code editor's CodeMirror (and its index-* chunk), the
+//     terminal's xterm.js, a TOML parser of py-editor and py-game, the zip reader (for a
+//     `files` entry unpacked, "dir/*"), the packages graph (for `packages`), storage.js (an
+//     entry of its own, for pages that import it). A dynamic import the core chunk gains in
+//     an update fails the build until it is sorted here;
 //   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
 //
 // A first visit boots before it registers the worker (static/js/pwa.js); the worker's install
@@ -60,7 +63,7 @@ const FIXED = [
   "pyscript.toml",
   "static/nestor.zip",
   "static/vendor/pyodide/*",
-  "static/vendor/pyscript/*.{js,css}",
+  "static/vendor/pyscript/core.css",
   "static/css/*.css",
   "static/js/*.js",
   "static/icons/*.{svg,png}",
@@ -71,29 +74,73 @@ const FIXED = [
 const IMPORTED = ["static/js/sw-install.js"];
 // generateSW writes here first; the boot's size is put in front and the whole renamed to sw.js.
 const NEXT = "sw.next.js";
-const UNUSED = [
-  ...IMPORTED,
-  "static/vendor/pyscript/codemirror*",
-  "static/vendor/pyscript/xterm*",
-  "static/vendor/pyscript/{deprecations-manager,donkey,mpy,py}-*.js",
-];
+const UNUSED = [...IMPORTED];
+const PYSCRIPT = "static/vendor/pyscript";
+
+function pyscriptSource(name) {
+  return readFileSync(join(site, PYSCRIPT, name), "utf8");
+}
+
+// The chunk core.js re-exports (core-<hash>.js), which holds PyScript's runtime.
+function coreChunk() {
+  const chunk = /from"\.\/(core-[A-Za-z0-9_-]+\.js)"/.exec(pyscriptSource("core.js"))?.[1];
+  if (!chunk) throw new Error("PyScript's core.js imports no core-*.js chunk");
+  return chunk;
+}
 
 // The chunk of PyScript's runtime that parses a TOML config (the one core-*.js imports), and its
 // parse function: the config is read here exactly as the browser will read it.
 async function tomlParser() {
-  const vendor = join(site, "static/vendor/pyscript");
-  const core = readdirSync(vendor).find((n) => /^core-[A-Za-z0-9_-]+\.js$/.test(n));
-  const chunk = core && /import\("\.\/(toml-[A-Za-z0-9_-]+\.js)"\)/.exec(
-    readFileSync(join(vendor, core), "utf8"))?.[1];
+  const chunk = /import\("\.\/(toml-[A-Za-z0-9_-]+\.js)"\)/.exec(pyscriptSource(coreChunk()))?.[1];
   if (!chunk) throw new Error("no TOML parser chunk found in PyScript's core-*.js");
   // A data: URL: node would read a .js file outside a "type": "module" package as CommonJS.
-  const source = readFileSync(join(vendor, chunk), "utf8");
+  const source = pyscriptSource(chunk);
   const { parse } = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
-  return { chunk: `static/vendor/pyscript/${chunk}`, parse };
+  return { chunk, parse };
 }
 
-function pyscriptFiles(parse) {
-  const config = parse(readFileSync(join(site, "pyscript.toml"), "utf8"));
+// PyScript's chunks the page imports, paths under the site, read from the core chunk and the
+// config: the core chunk, the TOML parser, the plugins not turned off ("!name" in the config's
+// plugins; PyScript's table of plugins maps each name to its chunk), the zip reader only if
+// a `files` entry is unpacked ("dir/*"), and every chunk these import in turn. Throws on a
+// dynamic import of the core chunk that none of these explains, so an update of PyScript
+// that imports a new chunk is sorted out here before it can be left out of the precache.
+function pyscriptChunks(config, toml) {
+  const core = coreChunk();
+  const text = pyscriptSource(core);
+  const off = new Set((config.plugins ?? []).filter((p) => p.startsWith("!")).map((p) => p.slice(1)));
+  const plugins = new Map(
+    [...text.matchAll(/"?([a-z-]+)"?:\(\)=>import\("\.\/([A-Za-z0-9_-]+\.js)"\)/g)]
+      .map(([, name, chunk]) => [chunk, name]),
+  );
+  if (!plugins.size) throw new Error(`no plugin table found in PyScript's ${core}`);
+  const unpacked = Object.values(config.files ?? {}).some((dest) => dest.endsWith("/*"));
+  const wanted = [core];
+  for (const [, chunk] of text.matchAll(/import\("\.\/([A-Za-z0-9_-]+\.js)"\)/g)) {
+    let needed;
+    if (chunk === toml) needed = true; // pyscript.toml
+    else if (plugins.has(chunk)) needed = !off.has(plugins.get(chunk));
+    else if (chunk.startsWith("codemirror")) needed = !off.has("codemirror"); // the editor's
+    else if (chunk.startsWith("zip-")) needed = unpacked;
+    else if (chunk.startsWith("pyodide_graph-")) needed = "packages" in config;
+    else throw new Error(`PyScript's ${core} imports ${chunk}: teach scripts/build_sw.mjs whether the page needs it`);
+    if (needed && !wanted.includes(chunk)) wanted.push(chunk);
+  }
+  // What those import in turn (static imports; a dynamic one would need the same sorting).
+  for (let i = 1; i < wanted.length; i++) {
+    const source = pyscriptSource(wanted[i]);
+    const dynamic = /import\("\.\/([^"]+)"\)/.exec(source);
+    if (dynamic) {
+      throw new Error(`PyScript's ${wanted[i]} imports ${dynamic[1]}: teach scripts/build_sw.mjs whether the page needs it`);
+    }
+    for (const [, chunk] of source.matchAll(/from"\.\/([A-Za-z0-9_-]+\.js)"/g)) {
+      if (!wanted.includes(chunk)) wanted.push(chunk);
+    }
+  }
+  return ["core.js", ...wanted].map((chunk) => `${PYSCRIPT}/${chunk}`);
+}
+
+function pyscriptFiles(config) {
   for (const key of ["packages", "js_modules", "fetch"]) {
     if (key in config) {
       throw new Error(`pyscript.toml has "${key}": teach scripts/build_sw.mjs to precache it`);
@@ -109,8 +156,10 @@ function pyscriptFiles(parse) {
 
 async function main() {
   const toml = await tomlParser();
-  const files = pyscriptFiles(toml.parse);
-  const missing = [...FIXED.filter((p) => !p.includes("*")), ...files].filter(
+  const config = toml.parse(readFileSync(join(site, "pyscript.toml"), "utf8"));
+  const files = pyscriptFiles(config);
+  const chunks = pyscriptChunks(config, toml.chunk);
+  const missing = [...FIXED.filter((p) => !p.includes("*")), ...chunks, ...files].filter(
     (p) => !existsSync(join(site, p)),
   );
   if (missing.length) {
@@ -120,7 +169,7 @@ async function main() {
   const before = new Set(readdirSync(site).filter((n) => /^workbox-[0-9a-f]+\.js$/.test(n)));
   const globs = {
     globDirectory: site,
-    globPatterns: [...FIXED, ...files],
+    globPatterns: [...FIXED, ...chunks, ...files],
     globIgnores: UNUSED,
     // The wasm is 9.6 MB; Workbox skips files over 2 MiB unless told otherwise.
     maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
@@ -168,7 +217,10 @@ async function main() {
   if (!sw.includes("static/vendor/pyodide/pyodide.asm.wasm")) {
     throw new Error(`${wasm} (${statSync(wasm).size} bytes) is not precached`);
   }
-  if (!sw.includes(`"${toml.chunk}"`)) { // offline, PyScript could not read its config
+  for (const chunk of chunks) { // offline, PyScript would fail to import it
+    if (!sw.includes(`"${chunk}"`)) throw new Error(`${chunk} (imported by PyScript) is not precached`);
+  }
+  if (!chunks.includes(`${PYSCRIPT}/${toml.chunk}`)) { // offline, PyScript could not read its config
     throw new Error(`${toml.chunk} (PyScript's TOML parser) is not precached`);
   }
   const where = relative(process.cwd(), site) || ".";

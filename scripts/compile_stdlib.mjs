@@ -1,7 +1,8 @@
 // Compile a python_stdlib.zip to bytecode with the vendored Pyodide's own Python (the setup
 // step; make vendor runs it on the trimmed zip that scripts/trim_stdlib.py writes).
 //
-//   node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--beside PREFIX]
+//   node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs]
+//                                  [--mount PREFIX]
 //
 // Why: Pyodide's npm package ships its standard library as .py sources, so every boot compiles
 // each module it imports (asyncio, re, json, gettext, ...) from source, on the main thread. A
@@ -10,22 +11,26 @@
 // boots node_modules/pyodide (the package make vendor copies to static/vendor/pyodide/) in
 // Node and compiles there.
 //
-// Each member X.py becomes X.pyc (same folder, same date; the code's file name is the path
-// Pyodide mounts the stdlib at, so tracebacks name the module's usual path, without its source
-// lines); every other member is copied as it is. Members keep their order; the output is the
-// same bytes for the same input. Exits 1 (and writes nothing) if a member does not compile.
+// Each member X.py becomes X.pyc (same folder, same date, where zipimport finds a module
+// without its source); every other member is copied as it is. The code's file name is
+// PREFIX/X.py, PREFIX being the zip's path at run time: by default where Pyodide mounts the
+// stdlib; the game's own archive (scripts/pyscript_config.py) passes its path in PyScript's
+// working folder. So a traceback names the module's usual path and line, without its source
+// line (there is no source to show). zipimport looks for X.pyc whatever the interpreter's
+// optimization level, so bytecode compiled with --optimize 2 (no docstrings, no asserts, as
+// `python -OO`) loads in Pyodide, which runs without -O. Members keep their order; the output
+// is the same bytes for the same input. Exits 1 (and writes nothing) if a member does not
+// compile.
 //
-// --beside PREFIX (the game's own modules, scripts/pyscript_config.py): each X.py is kept and
-// its bytecode X.pyc written right after it, in the same folder, where zipimport looks first
-// when the archive itself is on sys.path, as an unchecked-hash pyc: the import reads it without
-// comparing it with the source, which comes from the same build. PREFIX is the archive's path
-// at run time (in PyScript's working folder), for the code's file name: a traceback names the
-// module inside the archive, and shows its source lines, as the source is there.
+// --keep-dataclass-docs (with --optimize 2): every docstring goes but a dataclass's. A
+// dataclass without one gets one made by inspect.signature when its module runs: under plain
+// -OO our start-up modules made 47 of them, 12-15 ms of their imports in Node (the docstrings
+// kept cost 14 KB of the archive's 516).
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 function usage(message) {
-  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--beside PREFIX]`);
+  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs] [--mount PREFIX]`);
   process.exit(2);
 }
 
@@ -37,11 +42,16 @@ if (at >= 0) {
   if (![0, 1, 2].includes(optimize)) usage("--optimize takes 0, 1 or 2");
   args.splice(at, 2);
 }
-let beside = null;
-const prefixAt = args.indexOf("--beside");
+const dataclassDocs = args.includes("--keep-dataclass-docs");
+if (dataclassDocs) {
+  if (optimize !== 2) usage("--keep-dataclass-docs goes with --optimize 2");
+  args.splice(args.indexOf("--keep-dataclass-docs"), 1);
+}
+let mount = null;
+const prefixAt = args.indexOf("--mount");
 if (prefixAt >= 0) {
-  beside = args[prefixAt + 1];
-  if (!beside || !beside.startsWith("/")) usage("--beside takes an absolute folder");
+  mount = args[prefixAt + 1];
+  if (!mount || !mount.startsWith("/")) usage("--mount takes an absolute path");
   args.splice(prefixAt, 2);
 }
 if (args.length !== 2) usage("expected SOURCE.zip and OUTPUT.zip");
@@ -50,35 +60,53 @@ const [source, output] = args;
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
 pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(source)));
 pyodide.globals.set("OPTIMIZE", optimize);
-pyodide.globals.set("BESIDE", beside);
+pyodide.globals.set("MOUNT", mount);
+pyodide.globals.set("DATACLASS_DOCS", dataclassDocs);
 let report;
 try {
   report = pyodide.runPython(`
-import importlib.util, sys, zipfile
-from importlib._bootstrap_external import _code_to_hash_pyc, _code_to_timestamp_pyc
+import ast, sys, zipfile
+from importlib._bootstrap_external import _code_to_timestamp_pyc
 
-mount = BESIDE or next(p for p in sys.path if p.endswith(".zip"))  # the stdlib's mount
+
+def is_dataclass(node):
+    """Whether the class statement node is decorated with dataclass."""
+    for decorator in node.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if getattr(called, "id", getattr(called, "attr", None)) == "dataclass":
+            return True
+    return False
+
+
+def without_docstrings(data):
+    """The tree of the source data without the docstrings -OO drops, but a dataclass's."""
+    tree = ast.parse(data)
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if not isinstance(node, kinds) or isinstance(node, ast.ClassDef) and is_dataclass(node):
+            continue
+        first = node.body[0] if node.body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \\
+                and isinstance(first.value.value, str):
+            node.body = node.body[1:] or [ast.copy_location(ast.Pass(), first)]
+    return tree
+
+mount = MOUNT or next(p for p in sys.path if p.endswith(".zip"))  # the stdlib's mount
 compiled = copied = 0
 with zipfile.ZipFile("/tmp/source.zip") as src, \\
         zipfile.ZipFile("/tmp/output.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
     for info in src.infolist():
         data = src.read(info)
-        if info.filename.endswith(".py") and BESIDE:
-            out.writestr(info, data)
-            code = compile(data, f"{mount}/{info.filename}", "exec", dont_inherit=True,
-                           optimize=OPTIMIZE)
+        if info.filename.endswith(".py"):
+            if DATACLASS_DOCS:  # -OO's asserts out (optimize 1), its docstrings by hand
+                code = compile(without_docstrings(data), f"{mount}/{info.filename}", "exec",
+                               dont_inherit=True, optimize=1)
+            else:
+                code = compile(data, f"{mount}/{info.filename}", "exec", dont_inherit=True,
+                               optimize=OPTIMIZE)
             member = zipfile.ZipInfo(info.filename + "c", info.date_time)
             member.compress_type = zipfile.ZIP_DEFLATED
             member.external_attr = info.external_attr
-            # checked=False: the import reads it without hashing the source again.
-            source_hash = importlib.util.source_hash(data)
-            out.writestr(member, bytes(_code_to_hash_pyc(code, source_hash, checked=False)))
-            compiled += 1
-        elif info.filename.endswith(".py"):
-            code = compile(data, f"{mount}/{info.filename}", "exec", dont_inherit=True,
-                           optimize=OPTIMIZE)
-            member = zipfile.ZipInfo(info.filename + "c", info.date_time)
-            member.compress_type = zipfile.ZIP_DEFLATED
             # A timestamp pyc with no source beside it: zipimport does not check the stamp.
             out.writestr(member, bytes(_code_to_timestamp_pyc(code, 0, len(data))))
             compiled += 1

@@ -25,10 +25,10 @@ score among the winnable deals) and prints:
    issue's test), in the ``--seed`` games and in the grade's own;
 4. the time to grade one deal, per variant: mean and p95 in ms (CPython, in the workers).
 
-``--table`` writes the grade of every deal measured into nestor/graded_deals.py (the table
-New deal draws a deal of a grade from; ``make graded-deals``); ``--check`` measures nothing
-but grades every deal of that table again and reports those that disagree
-(``make graded-deals-check``).
+``--table`` writes the grade of every deal measured into nestor/graded_deals.bin, and their
+number and cut points' fingerprint into nestor/graded_deals.py (the table New deal draws a
+deal of a grade from; ``make graded-deals``); ``--check`` measures nothing but grades every
+deal of that table again and reports those that disagree (``make graded-deals-check``).
 
 ``--rows FILE`` also writes one JSON object per deal (the figures measured); ``--from-rows
 FILE`` measures nothing and does the rest from such a file, scoring its figures as
@@ -45,7 +45,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,7 @@ from nestor.grade import (  # noqa: E402
     score,
 )
 from nestor.graded_deals import (  # noqa: E402
+    DATA_FILE,
     GRADED_DEALS,
     LETTERS,
     TABLE,
@@ -78,8 +79,7 @@ PLAYED = ("random", "tips", "greedy")
 
 GRADE_FILE = ROOT / "nestor" / "grade.py"
 TABLE_FILE = ROOT / "nestor" / "graded_deals.py"
-TABLE_WIDTH = 80
-"""Letters per line of the shipped table's texts."""
+DATA_PATH = ROOT / "nestor" / DATA_FILE
 
 
 def regrade(job: tuple[str, int]) -> tuple[str, int, str]:
@@ -89,7 +89,7 @@ def regrade(job: tuple[str, int]) -> tuple[str, int, str]:
 
 
 def check_table(jobs: int) -> int:
-    """Grade every deal of nestor/graded_deals.py again with the engine; print each one whose
+    """Grade every deal of the shipped table again with the engine; print each one whose
     letter disagrees and a summary line. The number of disagreements (0: the table holds)."""
     work = [(v, d) for v in TABLE for d in range(GRADED_DEALS)]
     began = time.perf_counter()
@@ -152,39 +152,61 @@ def write_cuts(text: str, note: str) -> None:
     GRADE_FILE.write_text(pattern.sub(lambda _: block, source, count=1))
 
 
-def table_text(rows: Sequence[dict[str, Any]], cuts: dict[str, Cuts], deals: int) -> str:
-    """The ``BEGIN TABLE`` block of nestor/graded_deals.py: every variant's grade letters of
-    deals ``0 .. deals - 1``, graded by ``cuts`` (those nestor/grade.py holds when the block
-    is written), with their fingerprint."""
+def table_letters(
+    rows: Sequence[dict[str, Any]], cuts: dict[str, Cuts], deals: int
+) -> dict[str, str]:
+    """Every variant's grade letters of deals ``0 .. deals - 1``, graded by ``cuts`` (those
+    nestor/grade.py holds when the table is written), by variant name in ``cuts``' order."""
     letter = {grade: key for key, grade in LETTERS.items()}
-    lines = [f"GRADED_DEALS = {deals}",
-             f'CUTS_FINGERPRINT = "{cuts_fingerprint(repr(cuts))}"',
-             "TABLE: dict[str, str] = {"]
+    table = {}
     for variant in cuts:
         graded = {r["deal"]: r for r in rows if r["variant"] == variant}
         if sorted(graded) != list(range(deals)):
             raise SystemExit(f"--table needs deals 0 to {deals - 1} of {variant}")
-        text = "".join(
+        table[variant] = "".join(
             "u" if graded[n]["grade"] == UNWINNABLE
             else letter[cuts[variant].grade_of(tuple(graded[n]["score"]))]
             for n in range(deals)
         )
-        lines.append(f'    "{variant}": (')
-        lines += [f'        "{text[i:i + TABLE_WIDTH]}"' for i in range(0, deals, TABLE_WIDTH)]
-        lines.append("    ),")
-    lines.append("}")
-    return "\n".join(lines)
+    return table
 
 
-def write_table(text: str) -> None:
-    """Replace the lines from ``# BEGIN TABLE`` to ``# END TABLE`` of nestor/graded_deals.py
-    with ``text`` and those two lines."""
+def pack(table: Mapping[str, str]) -> bytes:
+    """The bytes of nestor/graded_deals.bin for ``table`` (variant name -> grade letters, every
+    variant in the order of :data:`nestor.variants.VARIANTS`, each as long), as
+    :data:`nestor.graded_deals.DATA_FILE` describes them (:func:`nestor.graded_deals.unpack`
+    reads them).
+
+    Raises:
+        ValueError: another set or order of variants, texts of other lengths, or a letter not
+            of :data:`nestor.graded_deals.LETTERS`.
+    """
+    if list(table) != list(VARIANTS) or len({len(t) for t in table.values()}) != 1:
+        raise ValueError("the table needs every variant, in order, each as many deals")
+    code = {letter: i for i, letter in enumerate(LETTERS)}
+    out = bytearray()
+    for letters in table.values():
+        if not set(letters) <= set(code):
+            raise ValueError(f"a grade letter not one of {''.join(LETTERS)}")
+        for i in range(0, len(letters), 4):
+            out.append(sum(code[c] << (6 - 2 * j) for j, c in enumerate(letters[i:i + 4])))
+    return bytes(out)
+
+
+def write_table(table: dict[str, str], cuts: dict[str, Cuts]) -> None:
+    """Write ``table``'s letters into nestor/graded_deals.bin (:func:`pack`) and, between the
+    ``# BEGIN TABLE`` and ``# END TABLE`` lines of nestor/graded_deals.py, its number of
+    deals and the fingerprint of ``cuts``."""
     source = TABLE_FILE.read_text()
     pattern = re.compile(r"^# BEGIN TABLE.*?^# END TABLE$", re.S | re.M)
     if not pattern.search(source):
         raise SystemExit("nestor/graded_deals.py has no BEGIN TABLE / END TABLE block")
+    deals = len(next(iter(table.values())))
     block = ("# BEGIN TABLE (written by scripts/grade_table.py --table; do not edit)\n"
-             f"{text}\n# END TABLE")
+             f"GRADED_DEALS = {deals}\n"
+             f'CUTS_FINGERPRINT = "{cuts_fingerprint(repr(cuts))}"\n'
+             "# END TABLE")
+    DATA_PATH.write_bytes(pack(table))
     TABLE_FILE.write_text(pattern.sub(lambda _: block, source, count=1))
 
 
@@ -265,10 +287,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--write", action="store_true", help="write the cut points into "
                         "nestor/grade.py")
     parser.add_argument("--table", action="store_true", help="write the grade of every deal "
-                        "measured into nestor/graded_deals.py (graded with the cut points "
+                        "measured into nestor/graded_deals.bin (graded with the cut points "
                         "written by --write, else with those nestor/grade.py holds)")
     parser.add_argument("--check", action="store_true", help="measure nothing: grade every "
-                        "deal of nestor/graded_deals.py again and report those that disagree "
+                        "deal of nestor/graded_deals.bin again and report those that disagree "
                         "(exit status 1 if any does)")
     parser.add_argument("--from-rows", type=Path, default=None, metavar="FILE",
                         help="measure nothing: read the deals' figures from a --rows file "
@@ -332,8 +354,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         if set(variants) != set(VARIANTS):
             raise SystemExit("--table needs every variant (the table holds them all)")
         in_effect = cuts if args.write else dict(CUTS)
-        write_table(table_text(rows, {v: in_effect[v] for v in VARIANTS}, args.deals))
-        print("written to nestor/graded_deals.py")
+        graded_with = {v: in_effect[v] for v in VARIANTS}
+        write_table(table_letters(rows, graded_with, args.deals), graded_with)
+        print(f"written to nestor/{DATA_FILE} and nestor/graded_deals.py")
 
 
 if __name__ == "__main__":

@@ -3,15 +3,18 @@
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
-The archive holds nestor/, nestor_web/ (every .py file, and its bytecode ``X.pyc`` right after
-it) and the compiled catalogs, at their paths in the repo. static/js/interpreter.js fetches it
-while Pyodide starts and writes it, as it is, into Python's working folder
+The archive holds nestor/ and nestor_web/ as bytecode alone (each module ``X.py`` as
+``X.pyc``, no source), but for the command lines (:data:`LEFT_OUT`), their data files
+(:data:`DATA`) and the compiled catalogs, at their paths in the repo. static/js/interpreter.js
+fetches it while Pyodide starts and writes it, as it is, into Python's working folder
 (``/home/pyodide/nestor.zip``); ``main.py`` puts it on ``sys.path``. Python imports the modules
 from it (zipimport, as it does the standard library): one request, nothing unpacked, and no
-module compiled from source in the page (the bytecode is written by the vendored Pyodide's own
-Python, scripts/compile_stdlib.mjs ``--beside``). The catalogs are read through the modules'
-loader (nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
-(:func:`stamp`), so an archive already current is known without Node (``--check``,
+module compiled from source in the page. The bytecode is written by the vendored Pyodide's own
+Python (scripts/compile_stdlib.mjs) as ``python -OO`` would, asserts and docstrings out, a
+dataclass's docstring kept (``--keep-dataclass-docs``); a traceback names the module's file in
+the archive and its line, with no source line to show. The catalogs are read through the
+modules' loader (nestor_web/view/i18n.py). The archive's zip comment stamps what it was made
+from (:func:`stamp`), so an archive already current is known without Node (``--check``,
 scripts/build_site.py). ``make vendor`` runs this, and so does ``scripts/serve.py
 --rebuild-sw`` (make play) when a module changed; scripts/build_site.py writes the archive of
 the site it builds. ``--check`` only reports whether both are up to date (exit status 1 if
@@ -43,6 +46,11 @@ WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
 SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
+DATA = ("nestor/graded_deals.bin",)  # the packages' data files, read through their loader
+LEFT_OUT = ("nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py")
+"""Modules of the packages the page never imports, not shipped: the command lines
+(tests/test_site.py checks that the page's imports reach every other module and none of
+these; scripts/trim_stdlib.py keeps no stdlib module only these import)."""
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
 # game does not use, turned off ("!name"): each one off is a chunk the page does not import.
 #   codemirror            the editor's loader, for <py-editor> (bundled: no request of its own)
@@ -62,24 +70,29 @@ class Config(TypedDict):
     plugins: list[str]
 
 
+def modules(root: Path = ROOT) -> list[str]:
+    """The modules the archive ships, relative to ``root``: every ``.py`` file of both
+    packages but :data:`LEFT_OUT`, in order."""
+    found = (p for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py")))
+    return [path for p in found if (path := str(p.relative_to(root))) not in LEFT_OUT]
+
+
 def members(root: Path = ROOT) -> list[str]:
-    """The archive's files, relative to ``root``: each module of both packages, the catalogs.
+    """The archive's files, relative to ``root``: the :func:`modules`, their :data:`DATA`,
+    the catalogs.
 
     Raises:
         FileNotFoundError: a catalog is not compiled yet (scripts/locales.py compile).
     """
-    paths = [
-        str(p.relative_to(root)) for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))
-    ]
     for catalog in CATALOGS:
         if not (root / catalog).is_file():
             raise FileNotFoundError(f"{catalog} is missing: run scripts/locales.py compile")
-    return [*paths, *CATALOGS]
+    return [*modules(root), *DATA, *CATALOGS]
 
 
 def archive(root: Path = ROOT) -> bytes:
     """The zip of :func:`members` (deflated, each entry dated 1980-01-01, in that order), each
-    module followed by its bytecode (:func:`with_bytecode`).
+    module as its bytecode (:func:`with_bytecode`).
 
     Raises:
         FileNotFoundError: a catalog is not compiled yet.
@@ -133,7 +146,7 @@ def _stamped_with(dest: Path, comment: bytes) -> bool:
 
 
 def sources(root: Path = ROOT) -> bytes:
-    """The zip of :func:`members` alone, without bytecode."""
+    """The zip of :func:`members` as sources (what the archive's bytecode is made from)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in members(root):
@@ -145,9 +158,9 @@ def sources(root: Path = ROOT) -> bytes:
 
 
 def with_bytecode(zipped: bytes) -> bytes:
-    """``zipped`` with an unchecked-hash pyc beside each ``.py`` member, written by the
-    vendored Pyodide's Python in Node (scripts/compile_stdlib.mjs ``--beside``); the same bytes
-    for the same input.
+    """``zipped`` with each ``.py`` member replaced by its bytecode (``.pyc``), written by the
+    vendored Pyodide's Python in Node (scripts/compile_stdlib.mjs); the same bytes for the
+    same input.
 
     Raises:
         RuntimeError: Node or node_modules/pyodide is missing (``make vendor`` installs them),
@@ -157,7 +170,8 @@ def with_bytecode(zipped: bytes) -> bytes:
         source, output = Path(tmp) / "sources.zip", Path(tmp) / "archive.zip"
         source.write_bytes(zipped)
         cmd = ["node", str(ROOT / "scripts" / "compile_stdlib.mjs"), str(source), str(output),
-               "--beside", f"{WORKING_FOLDER}/{SHIPPED_AS}"]
+               "--optimize", "2", "--keep-dataclass-docs",
+               "--mount", f"{WORKING_FOLDER}/{SHIPPED_AS}"]
         try:
             result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         except FileNotFoundError as error:

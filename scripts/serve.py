@@ -192,7 +192,7 @@ def sw_stale(directory: Path) -> bool:
 
 def archive_stale(directory: Path) -> bool:
     """True if static/nestor.zip (the modules the config ships) is missing or older than a
-    module or catalog it holds, or than a module added since."""
+    module, data file or catalog it holds, or than a module added since."""
     try:
         built = (directory / "static" / "nestor.zip").stat().st_mtime_ns
     except FileNotFoundError:
@@ -200,7 +200,7 @@ def archive_stale(directory: Path) -> bool:
     inputs = [ROOT / "scripts" / "pyscript_config.py"]
     for name in ("nestor", "nestor_web", "locale"):
         top = directory / name
-        inputs += [p for p in top.rglob("*") if p.suffix in (".py", ".mo") and p.is_file()]
+        inputs += [p for p in top.rglob("*") if p.suffix in (".py", ".mo", ".bin") and p.is_file()]
         inputs += [p for p in top.rglob("*") if p.is_dir() and "__pycache__" not in p.parts]
     return any(p.stat().st_mtime_ns > built for p in inputs)
 

@@ -16,8 +16,10 @@ sources, which this Python cannot parse, so imports are read with a line scanner
    imports and ours. Measured in Debian Chromium, Pyodide 314.0.7, ``@pyscript/core`` 0.7.31
    (2026-12-01: 148 modules; ``sorted(sys.modules)`` read through a temporary hook in
    ``main.py``, in a page with service workers blocked).
-2. The standard-library modules that ``nestor/``, ``nestor_web/`` and ``main.py`` import
-   (scanned each run, so a new import in our code is kept without editing this file).
+2. The standard-library modules that ``main.py`` and the modules of ``nestor/`` and
+   ``nestor_web/`` the page ships import (scanned each run, so a new import in our code is
+   kept without editing this file; the command lines, which the page leaves out, are not
+   scanned: scripts/pyscript_config.py's ``LEFT_OUT``).
 3. :data:`CODECS`: the codecs a lookup by name may need (found at run time, never imported).
 4. The closure of 1-3 over module-level imports (an import inside a ``def`` runs only when
    called, one under ``if __name__ == "__main__":`` never on import) and over the parent
@@ -33,6 +35,7 @@ Usage: python3 scripts/trim_stdlib.py [--source ZIP] [--output ZIP] [--quiet]
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import re
 import sys
 import zipfile
@@ -42,8 +45,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 OUTPUT = ROOT / "build" / "python_stdlib.trimmed.zip"
-OUR_CODE = ("nestor", "nestor_web", "main.py")
-"""Paths under ROOT (folders are scanned for ``*.py``) whose imports are kept."""
 
 IN_USE: tuple[str, ...] = (
     "__future__", "_collections_abc", "_colorize", "_opcode_metadata", "_py_warnings", "_pyodide",
@@ -181,15 +182,28 @@ class Stdlib:
         return kept
 
 
-def our_imports(root: Path = ROOT, paths: Iterable[str] = OUR_CODE) -> set[str]:
-    """Every dotted name imported anywhere (also inside functions) in our shipped Python."""
+def our_imports(root: Path = ROOT, paths: Iterable[str] | None = None) -> set[str]:
+    """Every dotted name imported anywhere (also inside functions) in ``paths`` under ``root``
+    (folders are scanned for ``*.py``; default: :func:`shipped`)."""
     found: set[str] = set()
-    for entry in paths:
+    for entry in shipped(root) if paths is None else paths:
         target = root / entry
         files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
         for file in files:
             found.update(imported_names(file.read_text(encoding="utf-8"), ""))
     return found
+
+
+def shipped(root: Path = ROOT) -> tuple[str, ...]:
+    """The files of our code the page runs: ``main.py`` and the modules static/nestor.zip
+    ships (scripts/pyscript_config.py's ``modules``), relative to ``root``."""
+    spec = importlib.util.spec_from_file_location(
+        "nestor_trim_pyscript_config", ROOT / "scripts" / "pyscript_config.py"
+    )
+    assert spec and spec.loader
+    config = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(config)
+    return ("main.py", *config.modules(root))
 
 
 def trim(source: Path, output: Path, roots: Iterable[str]) -> tuple[int, int, int]:

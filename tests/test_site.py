@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import _imp
+import ast
 import gettext
 import importlib.util
+import inspect
 import io
+import json
+import os
 import re
 import subprocess
-import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -16,6 +18,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from source_imports import every_import, package_of, targets
+
+import nestor.game as nestor_game
+import nestor.graded_deals as nestor_graded_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,9 +50,31 @@ def runtime_magic() -> bytes:
 
 
 def pyc_path(source: str) -> str:
-    """Where zipimport looks for ``source``'s bytecode in an archive on ``sys.path``, before
-    the source itself: ``D/NAME.pyc``, beside it."""
+    """Where zipimport finds ``source``'s bytecode in an archive on ``sys.path`` with no source
+    beside it: ``D/NAME.pyc`` (the same name whatever the interpreter's -O level)."""
     return source + "c"
+
+
+def run_in_pyodide(archive: Path, code: str) -> str:
+    """What the Python ``code`` returns (an expression last, as runPython), run in the vendored
+    Pyodide in Node with the zip ``archive`` written where PyScript writes static/nestor.zip."""
+    pyodide = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
+    if not pyodide.is_file():
+        pytest.skip("node_modules/pyodide is not installed (make vendor)")
+    script = (
+        f"import {{ loadPyodide }} from {json.dumps(pyodide.as_uri())};\n"
+        "import { readFileSync } from 'node:fs';\n"
+        "const py = await loadPyodide({ stdout: () => {}, stderr: () => {} });\n"
+        "py.FS.mkdirTree('/home/pyodide');\n"
+        "py.FS.writeFile('/home/pyodide/nestor.zip', readFileSync(process.env.ARCHIVE));\n"
+        "process.stdout.write(String(py.runPython(process.env.CODE)));\n"
+    )
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True,
+        env={**os.environ, "CODE": code, "ARCHIVE": str(archive)}, check=False, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def shipped_archive(module: ModuleType) -> bytes:
@@ -65,7 +93,55 @@ def test_pyscript_toml_is_what_the_generator_writes() -> None:
     assert not (ROOT / "pyscript.json").exists()
 
 
-def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
+def page_imports() -> set[str]:
+    """Our modules (of nestor and nestor_web) the page can import: those main.py imports, and
+    those they import, at start-up or later (inside functions too; ``if TYPE_CHECKING:`` left
+    out), as paths relative to the repo."""
+    seen: set[str] = set()
+
+    def visit(module: str) -> None:
+        base = ROOT.joinpath(*module.split("."))
+        path = next((p for p in (base / "__init__.py", base.with_suffix(".py")) if p.is_file()),
+                    None)
+        if path is None or str(path.relative_to(ROOT)) in seen:
+            return
+        seen.add(str(path.relative_to(ROOT)))
+        parts = module.split(".")
+        for i in range(1, len(parts)):  # a submodule's packages are imported first
+            visit(".".join(parts[:i]))
+        follow(path, package_of(module, path))
+
+    def follow(path: Path, package: str) -> None:
+        tree = ast.parse(path.read_text(), str(path))
+        typing_only = {
+            id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+            and "TYPE_CHECKING" in ast.unparse(block.test)
+            for statement in block.body for node in ast.walk(statement)
+        }
+        for node in every_import(tree):
+            if id(node) in typing_only:
+                continue
+            found = targets(node, package)
+            for name in found:
+                visit(name)
+            if isinstance(node, ast.ImportFrom):  # from a package import a submodule
+                for alias in node.names:
+                    visit(f"{found[0]}.{alias.name}")
+
+    follow(ROOT / "main.py", "")
+    return seen
+
+
+def test_the_archive_ships_the_modules_the_page_can_import_and_no_other() -> None:
+    # The command lines (LEFT_OUT) are the modules no import of the page reaches; a module
+    # added that only they or the tests use belongs there too.
+    module = generator()
+    assert page_imports() == set(module.modules())
+    assert not page_imports() & set(module.LEFT_OUT)
+    assert all((ROOT / path).is_file() for path in module.LEFT_OUT)
+
+
+def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
     tmp_path: Path,
 ) -> None:
     # One zip, written as it is into Python's working folder (main.py puts it on sys.path),
@@ -73,32 +149,33 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
     config = pyscript_config()
     assert "files" not in config  # static/js/interpreter.js writes the archive
     assert config["interpreter"] == "./static/js/interpreter.js"
+    module = generator()
     on_disk = {
         str(p.relative_to(ROOT))
         for pkg in ("nestor", "nestor_web")
         for p in (ROOT / pkg).rglob("*.py")
-    }
+    } - set(module.LEFT_OUT)
     catalogs = {"locale/de/LC_MESSAGES/nestor.mo"}
     if not (ROOT / "locale/de/LC_MESSAGES/nestor.mo").is_file():
         pytest.skip("the catalogs are not compiled (make vendor)")
-    module = generator()
     data = shipped_archive(module)
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         names = zf.namelist()
-        cached = {n for n in names if n.endswith(".pyc")}
-        assert set(names) - cached == on_disk | catalogs and len(names) == len(set(names))
-        assert all(zf.read(n) == (ROOT / n).read_bytes() for n in set(names) - cached)
-        assert len(cached) == len(on_disk)
-        for name in on_disk:  # each module's bytecode right after it, made from its source
-            pyc = zf.read(names[names.index(name) + 1])
-            assert names[names.index(name) + 1] == pyc_path(name)
+        assert len(names) == len(set(names))
+        files = set(module.DATA)
+        assert files == {  # every data file of the packages
+            str(p.relative_to(ROOT)) for pkg in ("nestor", "nestor_web")
+            for p in (ROOT / pkg).rglob("*")
+            if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
+        }
+        assert set(names) == {pyc_path(n) for n in on_disk} | files | catalogs  # no source
+        for name in files | catalogs:
+            assert zf.read(name) == (ROOT / name).read_bytes()
+        for name in on_disk:  # each module's bytecode, of the runtime's Python
+            pyc = zf.read(pyc_path(name))
             assert pyc[:4] == runtime_magic()
-            # flags: hash-based (1) and not checked against the source (no 2); the hash is
-            # the runtime's keyed hash of the source, the key its magic number (as
-            # importlib.util.source_hash computes it there).
-            assert int.from_bytes(pyc[4:8], "little") == 1
-            key = int.from_bytes(pyc[:4], "little")
-            assert pyc[8:16] == _imp.source_hash(key, (ROOT / name).read_bytes()), name
+            # flags 0: a timestamp pyc, whose stamp zipimport leaves unchecked without a source
+            assert int.from_bytes(pyc[4:8], "little") == 0
     assert module.archive() == data  # the same bytes again: an unchanged tree, unchanged sw.js
     dest = tmp_path / "static" / "nestor.zip"
     assert module.write_archive(dest, data) and dest.read_bytes() == data
@@ -117,36 +194,54 @@ def test_pyscript_config_ships_every_module_of_both_packages_in_one_archive(
 def test_the_page_imports_the_modules_and_reads_the_catalogs_from_the_archive(
     tmp_path: Path,
 ) -> None:
-    # As the page does: the archive itself on sys.path (main.py puts PyScript's copy there),
-    # nothing unpacked. This CPython is not the runtime's, so zipimport passes over the pycs
-    # (another magic number) and imports the sources beside them; the German catalog comes
-    # through the module's loader, out of the archive.
+    # As the page does, in the vendored Pyodide: the archive itself on sys.path (main.py puts
+    # PyScript's copy there), nothing unpacked. The modules come from their bytecode (there is
+    # no source), compiled as -OO would but for a dataclass's docstring; the German catalog
+    # comes through the module's loader, out of the archive; a traceback names the module's
+    # file in the archive and its line.
     module = generator()
     page_path = f"{module.WORKING_FOLDER}/{module.SHIPPED_AS}"
     assert f'sys.path.insert(0, "{page_path}")' in (ROOT / "main.py").read_text()
     if not (ROOT / "locale/de/LC_MESSAGES/nestor.mo").is_file():
         pytest.skip("the catalogs are not compiled (make vendor)")
+    code = f"""
+import json, sys, traceback
+sys.path.insert(0, {page_path!r})
+from nestor_web.view import i18n
+import nestor.game, nestor.graded_deals, nestor.variants
+i18n.set_language("de")
+try:
+    nestor.variants.get_variant("klondike")
+except nestor.variants.VariantError:
+    trace = traceback.format_exc()
+json.dumps({{
+    "files": [i18n.__file__, nestor.game.__file__],
+    "source": nestor.game.__loader__.get_source("nestor.game"),
+    "docs": [nestor.game.__doc__, nestor.game.Record.from_json.__doc__],
+    "dataclass": nestor.game.Record.__doc__,
+    "undo": i18n._("Undo"),
+    "trace": trace,
+    "grades": nestor.graded_deals.TABLE,
+}})
+"""
     archive = tmp_path / module.SHIPPED_AS
     archive.write_bytes(shipped_archive(module))
-    code = (
-        "import sys\n"
-        f"sys.path.insert(0, {str(archive)!r})\n"
-        "from nestor_web.view import i18n\n"
-        "import nestor.game\n"
-        "i18n.set_language('de')\n"
-        "print(i18n.__file__, nestor.game.__file__, i18n._('Undo'), sep='\\n')\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    i18n_file, game_file, undo = result.stdout.splitlines()
-    # The source, or (a CPython of the runtime's version) its bytecode beside it.
-    assert i18n_file.removesuffix("c") == str(archive / "nestor_web" / "view" / "i18n.py")
-    assert game_file.removesuffix("c") == str(archive / "nestor" / "game.py")
+    found = json.loads(run_in_pyodide(archive, code))
+    assert found["files"] == [f"{page_path}/nestor_web/view/i18n.pyc",
+                              f"{page_path}/nestor/game.pyc"]
+    assert found["source"] is None and found["docs"] == [None, None]
+    # (Python 3.13 and later take a docstring's indent out when they compile it)
+    kept = inspect.cleandoc(nestor_game.Record.__doc__ or "")
+    assert inspect.cleandoc(found["dataclass"]) == kept
     catalog = gettext.translation("nestor", localedir=ROOT / "locale", languages=["de"])
-    assert undo == catalog.gettext("Undo") != "Undo"
+    assert found["undo"] == catalog.gettext("Undo") != "Undo"
+    assert found["grades"] == nestor_graded_deals.TABLE  # its data file, through the loader
+    lines = (ROOT / "nestor" / "variants.py").read_text().splitlines()
+    unknown = next(i for i, text in enumerate(lines) if 'code="variant.unknown"' in text)
+    raised = max(i for i in range(unknown) if "raise VariantError(" in lines[i]) + 1
+    where = f'File "{page_path}/nestor/variants.py", line {raised}, in get_variant'
+    assert where in found["trace"], found["trace"]
+    assert "VariantError: unknown variant 'klondike'" in found["trace"]
 
 
 def test_plugins_off_are_pyscripts_and_the_same_for_both_script_types() -> None:
