@@ -66,7 +66,7 @@ def test_the_stored_board_is_bound_to_the_saved_game() -> None:
     wake = (ROOT / "static" / "js" / "wake.js").read_text()
     # The fields the waking script reads are the ones written.
     for field in (f"b.version !== {BOARD_VERSION}", "b.game !== game.text",
-                  "b.language !== language", "build(b.board)", "b.counters"):
+                  "b.language !== language", "paint(b.board", "b.counters"):
         assert field in wake
     assert "innerHTML = b." not in wake
 
