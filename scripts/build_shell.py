@@ -94,9 +94,18 @@ def first_visit_session(language: str) -> Session:
     return session
 
 
+def js_text(text: str) -> str:
+    """``text`` as a JavaScript string literal in single quotes (JSON text has few of them)."""
+    for plain, escaped in (("\\", "\\\\"), ("'", "\\'"), ("\n", "\\n"), ("\r", "\\r"),
+                           ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(plain, escaped)
+    return f"'{text}'"
+
+
 def first_visit() -> str:
     """static/js/first-visit.js: a first visit's board, counters and guide in every
-    language (:func:`~nestor_web.view.first_visit.first_visit_paint`), and its deal."""
+    language (:func:`~nestor_web.view.first_visit.first_visit_paint`), each as JSON text
+    (wake.js parses the page's language only, and only on a first visit), and its deal."""
     deals = set()
     lines = []
     for code in i18n.LANGUAGES:
@@ -104,7 +113,7 @@ def first_visit() -> str:
         session = first_visit_session(code)
         deals.add("{}/{}".format(*session.key))
         paint = json.dumps(first_visit_paint(session), ensure_ascii=False, separators=(",", ":"))
-        lines.append(f"{json.dumps(code)}:{paint}")
+        lines.append(f"{json.dumps(code)}:{js_text(paint)}")
     i18n.set_language(i18n.DEFAULT_LANGUAGE)
     (deal,) = deals
     lines.insert(0, f'"deal":{json.dumps(deal)}')

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from nestor_web.storage.codecs import BOARD_VERSION, board_to_text
 from nestor_web.view import i18n, markup
@@ -81,8 +84,16 @@ def test_the_waking_script_allows_the_elements_and_attributes_the_board_is_drawn
 
 
 def first_visit_data() -> dict:
-    text = (ROOT / "static" / "js" / "first-visit.js").read_text()
-    return json.loads(text[text.index("{"): text.rindex("}") + 1])
+    """static/js/first-visit.js's data: each language's JSON text parsed, as wake.js does."""
+    script = (ROOT / "static" / "js" / "first-visit.js").read_text()
+    found = re.search(r'^"deal":"([^"]+)",$', script, re.MULTILINE)
+    assert found is not None
+    data: dict = {"deal": found[1]}
+    escapes = {"n": "\n", "r": "\r", "u2028": "\u2028", "u2029": "\u2029"}
+    for code, quoted in re.findall(r"^\"(\w+)\":'(.*)',?$", script, re.MULTILINE):
+        text = re.sub(r"\\(u[0-9a-f]{4}|.)", lambda m: escapes.get(m[1], m[1]), quoted)
+        data[code] = json.loads(text)
+    return data
 
 
 def cards_of(nodes: list) -> list[tuple[str, str, dict]]:
@@ -180,3 +191,18 @@ def test_the_first_visit_board_holds_only_what_the_waking_script_builds() -> Non
     for code in i18n.LANGUAGES:
         for node in first_visit_data()[code]["board"]:
             check(node)
+
+
+def test_the_first_visit_script_is_read_by_javascript_as_the_generator_wrote_it() -> None:
+    # Node (the build's, make vendor needs it) runs the file as the page does and parses each
+    # language's JSON text as wake.js does: the quoting holds.
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node")
+    script = ROOT / "static" / "js" / "first-visit.js"
+    read = (f"globalThis.window = {{}}; require({json.dumps(str(script))});"
+            "const d = window.NESTOR_FIRST_VISIT; const out = {deal: d.deal};"
+            "for (const k of Object.keys(d)) if (k !== 'deal') out[k] = JSON.parse(d[k]);"
+            "process.stdout.write(JSON.stringify(out));")
+    result = subprocess.run([node, "-e", read], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == first_visit_data()

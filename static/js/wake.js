@@ -192,12 +192,13 @@
     return !ASKING.some((name) => params.has(name));
   }
 
-  // The first visit's board in the page's language (static/js/first-visit.js), and the guide's
-  // first step on its sheet. The status line keeps its loading words: a first visit's download
-  // shows there (static/js/pwa.js).
+  // The first visit's board in the page's language (static/js/first-visit.js: JSON text per
+  // language), and the guide's first step on its sheet. The status line keeps its loading
+  // words: a first visit's download shows there (static/js/pwa.js).
   function paintFirstVisit(first, language) {
-    const data = first[language];
-    if (!data || typeof first.deal !== "string" || !data.guide) return false;
+    if (typeof first[language] !== "string" || typeof first.deal !== "string") return false;
+    const data = JSON.parse(first[language]);
+    if (!data || typeof data !== "object" || !data.guide) return false;
     if (!paint(data.board, data.counters || {}, first.deal.split("/")[0])) return false;
     showGuide(data.guide);
     return true;
