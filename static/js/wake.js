@@ -279,7 +279,7 @@
     // The guide's Skip (its sheet is shown only on a first visit's waking board): it goes at
     // once; Python ends the guide when it applies the tap.
     const sheet = document.getElementById("tutorial");
-    sheet.addEventListener("click", (event) => {
+    if (sheet) sheet.addEventListener("click", (event) => {
       if (!body.hasAttribute("data-waking") || sheet.hidden) return;
       if (!event.target.closest('[data-action="tutorial-skip"]')) return;
       wake.taps.push({ action: "tutorial-skip" });
