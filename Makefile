@@ -109,9 +109,11 @@ $(CATALOG_STAMP): $(BUILD_STAMP) $(wildcard locale/*/LC_MESSAGES/*.po) scripts/l
 	@touch $@
 
 # The page shell's words from the catalogs: English in index.html, every language in
-# static/js/texts.js (scripts/build_shell.py; tests/test_shell.py fails when they are stale).
+# static/js/texts.js; and a first visit's board and guide, drawn by the view code, in
+# static/js/first-visit.js (scripts/build_shell.py; tests/test_shell.py fails when they are stale).
 SHELL_STAMP  := static/js/.texts-stamp
-$(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py nestor_web/view/texts.py nestor/measured.py
+$(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py \
+                $(shell find nestor nestor_web -name '*.py' -not -path '*__pycache__*')
 	$(VPY) scripts/build_shell.py
 	@touch $@
 

@@ -110,6 +110,24 @@ def test_taps_on_the_waking_board_are_applied_in_order(
 
 
 @pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
+def test_a_control_tapped_on_the_waking_board_is_applied(page: Page, wait_ready) -> None:
+    # Strict's stock is a control of the board (data-action="turn"), recorded as an action.
+    game = Game("strict", 23)
+    assert game.position.can_turn_stock()
+    open_game(page, wait_ready, "?variant=strict&deal=23")
+    saves_done(page)
+    held = hold_pyscript(page)
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("body")).to_have_attribute("data-waking", "")
+    page.click('#board [data-action="turn"]')
+    assert page.evaluate("JSON.stringify(window.nestorWake.taps)") == '[{"action":"turn"}]'
+    let_go(page, held)
+    wait_ready(page)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    assert json.loads(stored(page, "nestor.game") or "")["cursor"] == 1
+
+
+@pytest.mark.own_page  # holds PyScript back with a route, adds init scripts
 @pytest.mark.parametrize("board", [  # make test: one; make test-slow: each
     "{broken", pytest.param("stale", marks=pytest.mark.slow),
     pytest.param('{"version": 3}', marks=pytest.mark.slow),

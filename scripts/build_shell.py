@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the page shell's words from the message catalogs: index.html and static/js/texts.js.
+"""Write the page shell's words from the message catalogs: index.html and static/js/texts.js;
+and a first visit's board, static/js/first-visit.js.
 
 Usage: python scripts/build_shell.py [--check]
 
@@ -8,8 +9,12 @@ step, run by ``make vendor``, puts the English text of every ``data-text`` eleme
 ``data-label`` attribute of index.html in the page itself, with the rules, the keys and the
 variant and language options, so the first paint is never blank. It also writes
 ``static/js/texts.js``, every language's shell texts, where static/js/wake.js reads them to
-show a return visit in the player's language before Python starts. ``--check`` changes
-nothing and exits 1 when either file is not what the catalogs make (tests/test_shell.py).
+show a return visit in the player's language before Python starts. And it writes
+``static/js/first-visit.js``: the board of a first visit's guided game (its fixed deal, the
+guide's rings on it), its counters and the guide's first step, in every language, drawn by the
+page's own view code (nestor_web/view/first_visit.py), which wake.js paints before Python is
+ready. ``--check`` changes nothing and exits 1 when any of them is not what the catalogs and
+the code make (tests/test_shell.py).
 """
 
 from __future__ import annotations
@@ -24,11 +29,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from nestor import VARIANTS  # noqa: E402
+from nestor_web.app.session import Session  # noqa: E402
+from nestor_web.storage.manager import MemoryStore, StorageManager  # noqa: E402
 from nestor_web.view import i18n  # noqa: E402
+from nestor_web.view.first_visit import first_visit_paint  # noqa: E402
 from nestor_web.view.texts import TEXTS, keys_html, rules_html  # noqa: E402
 
 PAGE = ROOT / "index.html"
 SCRIPT = ROOT / "static" / "js" / "texts.js"
+FIRST_VISIT = ROOT / "static" / "js" / "first-visit.js"
 
 _TEXT = re.compile(r'(<(\w+)\b[^>]*\bdata-text="([\w-]+)"[^>]*>)(.*?)(</\2>)', re.DOTALL)
 _LABEL = re.compile(r'(<\w+\b[^>]*\bdata-label="([\w-]+)")((?: aria-label="[^"]*")?)')
@@ -76,9 +85,51 @@ def script() -> str:
     )
 
 
+def first_visit_session(language: str) -> Session:
+    """The session of a first visit at ``/`` in ``language``, opened as the page's root opens
+    it (nestor_web/browser/root.py): nothing stored, the guide started by itself."""
+    manager = StorageManager(MemoryStore())
+    session = manager.resume("", language)
+    session.open_tutorial(manager.first_visit, None)
+    return session
+
+
+def js_text(text: str) -> str:
+    """``text`` as a JavaScript string literal in single quotes (JSON text has few of them)."""
+    for plain, escaped in (("\\", "\\\\"), ("'", "\\'"), ("\n", "\\n"), ("\r", "\\r"),
+                           ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(plain, escaped)
+    return f"'{text}'"
+
+
+def first_visit() -> str:
+    """static/js/first-visit.js: a first visit's board, counters and guide in every
+    language (:func:`~nestor_web.view.first_visit.first_visit_paint`), each as JSON text
+    (wake.js parses the page's language only, and only on a first visit), and its deal."""
+    deals = set()
+    lines = []
+    for code in i18n.LANGUAGES:
+        i18n.set_language(code)
+        session = first_visit_session(code)
+        deals.add("{}/{}".format(*session.key))
+        paint = json.dumps(first_visit_paint(session), ensure_ascii=False, separators=(",", ":"))
+        lines.append(f"{json.dumps(code)}:{js_text(paint)}")
+    i18n.set_language(i18n.DEFAULT_LANGUAGE)
+    (deal,) = deals
+    lines.insert(0, f'"deal":{json.dumps(deal)}')
+    body = ",\n".join(lines)
+    return (
+        "// Written by scripts/build_shell.py from the view code and the catalogs: do not edit.\n"
+        "// A first visit's board and guide in every language, for static/js/wake.js.\n"
+        f"window.NESTOR_FIRST_VISIT = {{\n{body}\n}};\n"
+    )
+
+
 def main() -> int:
-    """Write (or with --check, compare) index.html and static/js/texts.js."""
-    built = {PAGE: page(PAGE.read_text(), shell(i18n.DEFAULT_LANGUAGE)), SCRIPT: script()}
+    """Write (or with --check, compare) index.html, static/js/texts.js and
+    static/js/first-visit.js."""
+    built = {PAGE: page(PAGE.read_text(), shell(i18n.DEFAULT_LANGUAGE)), SCRIPT: script(),
+             FIRST_VISIT: first_visit()}
     stale = [p for p, text in built.items() if not p.exists() or p.read_text() != text]
     if "--check" in sys.argv[1:]:
         for path in stale:

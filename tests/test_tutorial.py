@@ -13,7 +13,15 @@ from nestor import Pair, deal_position
 from nestor.graded_deals import known_grade
 from nestor.solver import Status, solve
 from nestor_web.app.events import DealChanged, TutorialChanged
-from nestor_web.app.tutorial import TUTORIAL_STEPS, TutorialStep, reserve_pair, tutorial_deal
+from nestor_web.app.tutorial import (
+    FIRST_VISIT_DEAL,
+    TUTORIAL_STEPS,
+    TUTORIAL_VARIANT,
+    TutorialStep,
+    reserve_pair,
+    tableau_pair,
+    tutorial_deal,
+)
 from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY
 from nestor_web.storage.manager import MemoryStore, StorageManager
 from nestor_web.view import i18n
@@ -166,6 +174,47 @@ def test_the_deal_of_the_guide_can_show_every_step() -> None:
             for p in position.pairs()
         )
     assert tutorial_deal(random.Random(7)) == tutorial_deal(random.Random(7))
+
+
+
+def test_the_first_visits_deal_is_easy_and_shows_every_step() -> None:
+    # What tutorial_deal asks of the deals it draws: a tableau pair that keeps the game
+    # winnable, and after it a reserve pair that does.
+    from nestor.grade import grade
+
+    assert known_grade(TUTORIAL_VARIANT, FIRST_VISIT_DEAL) == "easy"
+    assert grade(TUTORIAL_VARIANT, FIRST_VISIT_DEAL).grade == "easy"  # the engine agrees
+    position = deal_position(TUTORIAL_VARIANT, FIRST_VISIT_DEAL)
+    opening = tableau_pair(position)
+    assert opening is not None and opening[1]
+    after = reserve_pair(position.apply(opening[0]))
+    assert after is not None and after[1]
+
+
+def test_a_first_visit_plays_the_one_first_deal_and_later_starts_draw_others() -> None:
+    for seed in (21, 22):
+        page = Page(rng=random.Random(seed))
+        events = page.run(page.session.open_tutorial(True, None))
+        assert page.session.key == (TUTORIAL_VARIANT, FIRST_VISIT_DEAL) and step(page) == "pair"
+        assert page.session.grade == "easy"  # the first draw shows it, as the first paint does
+        assert not any(isinstance(e, DealChanged) for e in events)
+    # Every step of the guide, played through on it.
+    seen = [step(page)]
+    page.play_pair(*page.session.tutorial.cards)  # type: ignore[union-attr]
+    seen.append(step(page))
+    page.run(page.session.tutorial_next())
+    seen.append(step(page))
+    assert page.session.tutorial is not None and page.session.tutorial.waits
+    page.play_pair(*page.session.tutorial.cards[:2])
+    seen.append(step(page))
+    page.run(page.session.undo())
+    seen.append(step(page))
+    assert tuple(seen) == TUTORIAL_STEPS
+    # How to play's "Show me on the board": a random Easy deal, the one played left out.
+    page.run(page.session.end_tutorial())
+    page.run(page.session.start_tutorial())
+    assert page.session.key[1] != FIRST_VISIT_DEAL
+    assert known_grade(*page.session.key) == "easy"
 
 
 @pytest.mark.parametrize(("pointer", "verb"), [("touch", "Tap one"), ("mouse", "Click one"),

@@ -47,6 +47,12 @@ TUTORIAL_VARIANT = "standard"
 DEAL_TRIES = 12
 """Easy deals looked at for one the guide can show every step on (else the first one)."""
 
+FIRST_VISIT_DEAL = 20
+"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone:
+an Easy deal on which the guide can show every step (tests/test_tutorial.py holds it), so
+that the build can draw its board for the page to show before Python runs
+(scripts/build_shell.py, static/js/first-visit.js)."""
+
 
 @dataclass(frozen=True)
 class TutorialStep:
@@ -178,6 +184,10 @@ class TutorialCommands:
             self, variant: str | None = None, deal: int | None = None
         ) -> tuple[Event, ...]: ...
 
+        def know_grade(
+            self, variant: str, deal: int, grade: str, graded: bool = False
+        ) -> tuple[Event, ...]: ...
+
     def open_tutorial(
         self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
     ) -> tuple[Event, ...]:
@@ -192,7 +202,7 @@ class TutorialCommands:
         if first_visit and asked is None:
             # The page opens on the guide's deal: no deal changed before the player's eyes
             # (a DealChanged would have the focus taken to the board, its ring shown).
-            events = self.start_tutorial(fresh=self.game.cursor == 0)
+            events = self.start_tutorial(fresh=self.game.cursor == 0, deal=FIRST_VISIT_DEAL)
             return tuple(e for e in events if not isinstance(e, DealChanged))
         if self.tutorial_seen == "started" and (asked is None or (
             asked.daily is None and asked.deal is not None
@@ -201,14 +211,20 @@ class TutorialCommands:
             return self.start_tutorial(fresh=False)
         return ()
 
-    def start_tutorial(self, fresh: bool = True) -> tuple[Event, ...]:
-        """Start the guide: on a new Easy deal (``fresh``, the game in play left as New
-        deal leaves it), else on the game in play; its first step."""
+    def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
+        """Start the guide: on a new deal (``fresh``, the game in play left as New deal
+        leaves it), else on the game in play; its first step. The new deal is ``deal``, an
+        Easy one (its grade known at once, so the first draw shows it), else an Easy deal
+        drawn by :func:`tutorial_deal`, played ones avoided."""
         events: tuple[Event, ...] = ()
         if fresh:
             untouched = self.game.cursor == 0
-            played = [d for d, _ in self.stats.deal_states(TUTORIAL_VARIANT)]
-            events = self.new_deal(TUTORIAL_VARIANT, tutorial_deal(self.rng, played))
+            if deal is None:
+                played = [d for d, _ in self.stats.deal_states(TUTORIAL_VARIANT)]
+                events = self.new_deal(TUTORIAL_VARIANT, tutorial_deal(self.rng, played))
+            else:
+                events = self.new_deal(TUTORIAL_VARIANT, deal)
+                events += self.know_grade(TUTORIAL_VARIANT, deal, "easy")
             if untouched:  # a deal never played: Undo does not bring it back (a first visit)
                 self._kept.settle()
         self.tutorial_seen = "started"

@@ -381,11 +381,12 @@ class Actuator:
         if missing(wake) or missing(wake.taps):
             return None
         taps = []
-        for tap in wake.taps:
-            if not missing(tap.card):
-                taps.append(("card", str(tap.card)))
-            elif not missing(tap.action):
-                taps.append(("action", str(tap.action)))
+        for tap in wake.taps:  # {card} or {action}: the other is absent (an AttributeError)
+            card, action = getattr(tap, "card", None), getattr(tap, "action", None)
+            if not missing(card):
+                taps.append(("card", str(card)))
+            elif not missing(action):
+                taps.append(("action", str(action)))
         return str(wake.deal), taps
 
     def ready(self) -> None:

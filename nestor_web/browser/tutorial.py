@@ -15,11 +15,8 @@ from typing import Any
 
 from pyscript import document
 
-from ..view.tutorial import TutorialView
+from ..view.tutorial import MARK, TutorialView
 from .dom import missing
-
-MARK = "data-tutorial-target"
-"""The attribute of each element the guide points at."""
 
 MARGIN_PX = 12
 """Kept between the sheet and what it points at."""

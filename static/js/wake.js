@@ -14,9 +14,15 @@
 //    child, ...] or a text) and built here with DOM calls, each element and attribute checked
 //    against the lists the board is drawn with (TAGS, ATTRIBUTE, the same as markup.py's):
 //    stored text is never parsed as markup, and one node outside the lists paints nothing.
+//    A first visit (nothing stored, no deal, replay or puzzle in the address) paints the
+//    guide's deal instead, as the build drew it (static/js/first-visit.js, written by
+//    scripts/build_shell.py with the page's view code): the same deal for everyone, its board
+//    with the guide's rings, its counters, and the guide's sheet (#tutorial) on its first step.
+//    Where the address names a deal and no board is painted, the header names it.
 // 3. Taps on the waking board are recorded, only which card or control was tapped (no rules
-//    here), in window.nestorWake.taps; Python applies them in order once it runs
-//    (nestor_web/browser/root.py), if the deal is still the one painted.
+//    here), in window.nestorWake.taps (and on a first visit the guide's Skip); Python applies
+//    them in order once it runs (nestor_web/browser/root.py), if the deal is still the one
+//    painted.
 //
 // Everything here may fail (storage forbidden, data damaged): the page must play anyway.
 (function () {
@@ -136,6 +142,28 @@
     return fragment;
   }
 
+  const COUNTERS = ["variant-title", "deal-number", "deal-grade", "cards-left", "moves-made",
+                    "pairs", "timer"];
+
+  // Paint a board given as data (nodes, counters by element id) of a deal of ``variant``;
+  // false, and nothing painted, if a node is not one the board is drawn with.
+  function paint(nodes, counters, variant) {
+    const built = build(nodes);
+    if (built === null) return false;
+    document.getElementById("board").replaceChildren(built);
+    for (const id of COUNTERS) {
+      const element = document.getElementById(id);
+      if (element && typeof counters[id] === "string") element.textContent = counters[id];
+    }
+    const discard = document.getElementById("discard");
+    const left = Number(counters["cards-left"]);
+    if (discard && Number.isInteger(left)) discard.setAttribute("data-count", String(52 - left));
+    const picker = document.getElementById("variant");
+    if (picker) picker.value = variant;
+    body.setAttribute("data-variant", variant);
+    return true;
+  }
+
   // The status line while the game wakes: it says the game is getting ready (the stored
   // board's own status, "Tap two available cards…", would promise what cannot happen yet).
   function paintBoard(board, game, language, words) {
@@ -147,24 +175,90 @@
     if (new URLSearchParams(location.search).has("moves")) return false;
     const asked = askedFor();
     if (asked && asked !== g.variant + "/" + g.deal) return false;
-    const built = build(b.board);
-    if (built === null) return false;
-    const counters = b.counters || {};
-    document.getElementById("board").replaceChildren(built);
-    for (const id of ["variant-title", "deal-number", "deal-grade", "cards-left", "moves-made", "pairs",
-                      "timer"]) {
-      const element = document.getElementById(id);
-      if (element && typeof counters[id] === "string") element.textContent = counters[id];
-    }
+    if (!paint(b.board, b.counters || {}, g.variant)) return false;
     const status = document.getElementById("status");
     if (status && typeof words.waking === "string") status.textContent = words.waking;
-    const discard = document.getElementById("discard");
-    const left = Number(counters["cards-left"]);
-    if (discard && Number.isInteger(left)) discard.setAttribute("data-count", String(52 - left));
-    const variant = document.getElementById("variant");
-    if (variant) variant.value = g.variant;
-    body.setAttribute("data-variant", g.variant);
     return true;
+  }
+
+  // A first visit, as the storage manager tells one (nestor_web/storage/manager.py): none of
+  // the settings, the game, the statistics and the guide's state stored; and the address asks
+  // for no deal, daily deal, replay or puzzle (the guide starts by itself only then).
+  const KEPT = ["nestor.settings", "nestor.game", "nestor.stats", "nestor.tutorial"];
+  const ASKING = ["variant", "deal", "daily", "moves", "puzzle"];
+  function firstVisit() {
+    if (KEPT.some((key) => localStorage.getItem(key) !== null)) return false;
+    const params = new URLSearchParams(location.search);
+    return !ASKING.some((name) => params.has(name));
+  }
+
+  // The first visit's board in the page's language (static/js/first-visit.js: JSON text per
+  // language), and the guide's first step on its sheet. The status line keeps its loading
+  // words: a first visit's download shows there (static/js/pwa.js).
+  function paintFirstVisit(first, language) {
+    if (typeof first[language] !== "string" || typeof first.deal !== "string") return false;
+    const data = JSON.parse(first[language]);
+    if (!data || typeof data !== "object" || !data.guide) return false;
+    if (!paint(data.board, data.counters || {}, first.deal.split("/")[0])) return false;
+    showGuide(data.guide);
+    return true;
+  }
+
+  // The guide's sheet as nestor_web/browser/tutorial.py draws it: its words for the way Python
+  // will take the player to point (a fine pointer clicks, else taps), at the screen's foot or
+  // top, whichever covers none of the rings and the fewest available cards (the foot on a tie).
+  function showGuide(guide) {
+    const section = document.getElementById("tutorial");
+    const pointer = matchMedia("(any-pointer: fine)").matches ? "mouse" : "touch";
+    const text = (guide.text || {})[pointer];
+    if (!section || typeof guide.title !== "string" || typeof text !== "string") return;
+    section.setAttribute("data-tutorial", String(guide.step));
+    document.getElementById("tutorial-title").textContent = guide.title;
+    document.getElementById("tutorial-text").textContent = text;
+    for (const [action, words] of [["tutorial-next", guide.next], ["tutorial-skip", guide.skip]]) {
+      const button = section.querySelector(`[data-action="${action}"]`);
+      if (!button) continue;
+      button.textContent = typeof words === "string" ? words : "";
+      button.hidden = !button.textContent;
+    }
+    section.hidden = false;
+    const rings = [...document.querySelectorAll("#board [data-tutorial-target]")];
+    const cards = [...document.querySelectorAll("#board [data-available]")];
+    const covers = (sheet, elements) => elements.filter((e) => overlaps(sheet,
+      e.getBoundingClientRect())).length;
+    let best = null;
+    let chosen = "bottom";
+    for (const at of ["bottom", "top"]) {
+      section.setAttribute("data-at", at);
+      const sheet = section.getBoundingClientRect();
+      const covered = [covers(sheet, rings), covers(sheet, cards)];
+      if (best === null || covered[0] < best[0] || (covered[0] === best[0] && covered[1] < best[1])) {
+        best = covered;
+        chosen = at;
+      }
+    }
+    section.setAttribute("data-at", chosen);
+  }
+
+  const MARGIN_PX = 12; // kept between the sheet and what it points at (as tutorial.py's)
+  function overlaps(a, b) {
+    return a.left + MARGIN_PX < b.right && b.left + MARGIN_PX < a.right
+      && a.top + MARGIN_PX < b.bottom && b.top + MARGIN_PX < a.bottom;
+  }
+
+  // No board painted, and the address names a deal Python will open: its name in the header
+  // (the variant's title from the picker's options, in the page's language), no cards.
+  function nameAsked() {
+    const params = new URLSearchParams(location.search);
+    if (params.has("moves") || params.has("puzzle") || params.has("daily")) return;
+    const deal = (params.get("deal") || "").trim();
+    if (!/^[0-9]{1,10}$/.test(deal) || Number(deal) >= 2 ** 32) return;
+    const variant = (params.get("variant") || "standard").trim().toLowerCase();
+    const picker = document.getElementById("variant");
+    const option = picker && [...picker.options].find((o) => o.value === variant);
+    if (!option) return;
+    document.getElementById("variant-title").textContent = option.textContent;
+    document.getElementById("deal-number").textContent = String(Number(deal));
   }
 
   function recordTaps() {
@@ -182,6 +276,15 @@
         wake.taps.push({ action: target.getAttribute("data-action") });
       }
     });
+    // The guide's Skip (its sheet is shown only on a first visit's waking board): it goes at
+    // once; Python ends the guide when it applies the tap.
+    const sheet = document.getElementById("tutorial");
+    if (sheet) sheet.addEventListener("click", (event) => {
+      if (!body.hasAttribute("data-waking") || sheet.hidden) return;
+      if (!event.target.closest('[data-action="tutorial-skip"]')) return;
+      wake.taps.push({ action: "tutorial-skip" });
+      sheet.hidden = true;
+    });
     return wake;
   }
 
@@ -193,16 +296,24 @@
     if (language !== "en" && texts[language]) applyLanguage(texts[language], language);
     const board = read("nestor.board");
     const game = read("nestor.game");
+    const first = window.NESTOR_FIRST_VISIT || {};
+    let painted = null; // the deal painted, "variant/deal"
     if (board && game && paintBoard(board, game, language, texts[language] || {})) {
-      const wake = recordTaps();
-      wake.deal = game.value.variant + "/" + game.value.deal;
-      body.setAttribute("data-waking", "");
-      body.setAttribute("aria-busy", "true");
+      painted = game.value.variant + "/" + game.value.deal;
       const bar = document.createElement("div");
       bar.className = "waking-bar";
       bar.setAttribute("role", "progressbar");
       bar.setAttribute("aria-label", (texts[language] || {}).waking || "");
       body.prepend(bar);
+    } else if (firstVisit() && paintFirstVisit(first, language)) {
+      painted = first.deal; // no waking bar: the loading line, and the download's bar, say it
+    } else {
+      nameAsked();
+    }
+    if (painted !== null) {
+      recordTaps().deal = painted;
+      body.setAttribute("data-waking", "");
+      body.setAttribute("aria-busy", "true");
     }
   } catch (error) {
     // Damaged data or forbidden storage: start as on a first visit.

@@ -1,0 +1,165 @@
+"""A first visit's board before Python: at ``/`` with nothing stored, static/js/wake.js paints
+the guide's deal (static/js/first-visit.js, drawn at build time by the view code) with its
+rings, its counters and the guide's first step, in the player's language; Python then plays
+that very deal, draws the same cards in the same places, and applies the taps made meanwhile.
+A first visit through a link names the deal in the header. PyScript is held back with a route
+until the test lets it go (the service worker is blocked: what it serves never reaches a
+route). Fresh profiles, marked ``first_visit``: the guide is due."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import saves_done, still, stored
+from playwright.sync_api import Page, expect
+from test_wake import hold_pyscript, let_go
+
+from nestor import deal_position
+from nestor_web.app.tutorial import FIRST_VISIT_DEAL, TUTORIAL_VARIANT, tableau_pair
+
+CARDS = """() => [...document.querySelectorAll("#board [data-card]")].map((card) => {
+  const box = card.getBoundingClientRect();
+  return {card: card.dataset.card, column: card.closest("[data-column]")?.dataset.column || "",
+          x: Math.round(box.x), y: Math.round(box.y),
+          ring: card.hasAttribute("data-tutorial-target")};
+})"""
+"""Each card on the board, in the page's order: its code, its column ("" in the reserve), where
+it is, and whether the guide's ring is on it."""
+
+SHEET = """() => {
+  const sheet = document.getElementById("tutorial");
+  const box = sheet.getBoundingClientRect();
+  return {at: sheet.dataset.at, hidden: sheet.hidden, step: sheet.dataset.tutorial,
+          title: document.getElementById("tutorial-title").textContent,
+          text: document.getElementById("tutorial-text").textContent,
+          y: Math.round(box.y), height: Math.round(box.height)};
+}"""
+"""The guide's sheet: its step, its words and where it lies."""
+
+PHONE = {"viewport": {"width": 360, "height": 640}, "has_touch": True, "is_mobile": True}
+
+
+def layout() -> list[tuple[str, str]]:
+    """The first visit's deal as the engine deals it: (column, card), then the reserve."""
+    position = deal_position(TUTORIAL_VARIANT, FIRST_VISIT_DEAL)
+    cards = [(str(i), c) for i, column in enumerate(position.columns, 1) for c in column]
+    return cards + [("", c) for c in position.reserve]
+
+
+def the_pair() -> set[str]:
+    first = tableau_pair(deal_position(TUTORIAL_VARIANT, FIRST_VISIT_DEAL))
+    assert first is not None
+    return set(first[0].cards)
+
+
+def waking_first_visit(page: Page) -> list[dict[str, Any]]:
+    """Open ``/`` with PyScript held back; check the painted board; return its cards."""
+    expect(page.locator("body")).to_have_attribute("data-waking", "")
+    expect(page.locator("body")).to_have_attribute("aria-busy", "true")
+    assert not page.evaluate("document.body.hasAttribute('data-ready')")
+    cards = page.evaluate(CARDS)
+    assert [(c["column"], c["card"]) for c in cards] == layout()
+    assert {c["card"] for c in cards if c["ring"]} == the_pair()
+    expect(page.locator("#deal-number")).to_have_text(str(FIRST_VISIT_DEAL))
+    expect(page.locator("#cards-left")).to_have_text("52")
+    expect(page.locator(".waking-bar")).to_have_count(0)  # the loading line says it
+    return cards
+
+
+@pytest.mark.first_visit
+def test_a_first_visit_shows_the_guides_deal_before_python_and_python_draws_the_same(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
+    held = hold_pyscript(page)
+    page.goto("/", wait_until="domcontentloaded")
+    before = waking_first_visit(page)
+    expect(page.locator("#variant-title")).to_have_text("Standard")
+    expect(page.locator("#deal-grade")).to_have_text("Easy")
+    expect(page.locator("#status")).to_have_text("Loading the game…")
+    sheet = page.evaluate(SHEET)
+    assert not sheet["hidden"] and sheet["step"] == "pair"
+    assert sheet["title"] == "Your first game, step 1 of 5"
+    assert sheet["text"].startswith("The queen of clubs and the queen of hearts are both")
+    assert "Click one, then the other" in sheet["text"]  # a mouse: as Python will say it
+    expect(page.locator('#tutorial [data-action="tutorial-skip"]')).to_have_text("Skip the guide")
+    expect(page.locator('#tutorial [data-action="tutorial-next"]')).to_be_hidden()
+    let_go(page, held)
+    wait_ready(page)
+    expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+    assert page.evaluate(CARDS) == before  # the same cards, in the same places, rings and all
+    assert page.evaluate(SHEET) == sheet
+    expect(page.locator("#deal-grade")).to_have_text("Easy")
+    game = json.loads(stored(page, "nestor.game") or "")
+    assert (game["variant"], game["deal"], game["cursor"]) == (
+        TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0)
+
+
+@pytest.mark.first_visit
+def test_a_german_phones_taps_on_the_waking_first_board_are_played(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    page = site_context(base_url, locale="de-DE", **PHONE).new_page()
+    held = hold_pyscript(page)
+    page.goto("/", wait_until="domcontentloaded")
+    before = waking_first_visit(page)
+    assert page.evaluate("document.documentElement.lang") == "de"
+    expect(page.locator("#deal-grade")).to_have_text("Leicht")
+    expect(page.locator("#status")).to_have_text("Das Spiel wird geladen…")
+    sheet = page.evaluate(SHEET)
+    assert sheet["title"] == "Dein erstes Spiel, Schritt 1 von 5" and not sheet["hidden"]
+    assert "Tippe die eine an" in sheet["text"]  # a touch screen: tapped
+    for card in sorted(the_pair()):
+        page.locator(f'#board [data-card="{card}"]').tap()
+    assert page.evaluate("window.nestorWake.taps.length") == 2
+    let_go(page, held)
+    wait_ready(page)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    expect(page.locator("#tutorial")).to_have_attribute("data-tutorial", "covered")
+    still(page)
+    # The cards left are the ones painted, where they were painted.
+    left = [{**c, "ring": False} for c in before if c["card"] not in the_pair()]
+    assert [{**c, "ring": False} for c in page.evaluate(CARDS)] == left
+    game = json.loads(stored(saves_done(page), "nestor.game") or "")
+    assert (game["deal"], game["cursor"]) == (FIRST_VISIT_DEAL, 1)
+
+
+@pytest.mark.first_visit
+@pytest.mark.parametrize(("locale", "address", "title", "number"), [
+    ("de-DE", "/?variant=strict&deal=0042", "Streng", "42"),
+    pytest.param("en-US", "/?deal=7", "Standard", "7", marks=pytest.mark.slow),
+])
+def test_a_first_visit_through_a_link_names_the_deal_before_python(
+    site_context: Any, base_url: str, locale: str, address: str, title: str, number: str
+) -> None:
+    context = site_context(base_url, locale=locale)
+    page = context.new_page()
+    hold_pyscript(page)  # never let go: only the first paint is looked at
+    page.goto(address, wait_until="domcontentloaded")
+    expect(page.locator("#variant-title")).to_have_text(title)
+    expect(page.locator("#deal-number")).to_have_text(number)
+    expect(page.locator(".deal-info")).to_be_visible()
+    expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+    expect(page.locator("#board [data-card]")).to_have_count(0)  # no cards it cannot know
+    expect(page.locator("#tutorial")).to_be_hidden()
+    context.close()
+
+
+@pytest.mark.first_visit
+@pytest.mark.slow  # make test-slow: Skip, pressed before Python runs
+def test_skip_pressed_on_the_waking_first_visit_ends_the_guide(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    page = site_context(base_url, **PHONE).new_page()
+    held = hold_pyscript(page)
+    page.goto("/", wait_until="domcontentloaded")
+    waking_first_visit(page)
+    page.locator('#tutorial [data-action="tutorial-skip"]').tap()
+    expect(page.locator("#tutorial")).to_be_hidden()  # at once
+    let_go(page, held)
+    wait_ready(page)
+    expect(page.locator("#tutorial")).to_be_hidden()
+    assert stored(page, "nestor.tutorial") == "done"
+    assert int(page.inner_text("#deal-number")) == FIRST_VISIT_DEAL
