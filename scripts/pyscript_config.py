@@ -47,9 +47,12 @@ SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.pa
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 DATA = ("nestor/graded_deals.bin",)  # the packages' data files, read through their loader
-LEFT_OUT = ("nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py")
-"""Modules of the packages the page never imports, not shipped: the command lines
-(tests/test_site.py checks that the page's imports reach every other module and none of
+LEFT_OUT = (
+    "nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py",
+    "nestor_web/view/first_visit.py",
+)
+"""Modules of the packages the page never imports, not shipped: the command lines, and the
+first visit's board that the build draws (tests/test_site.py checks that the page's imports reach every other module and none of
 these; scripts/trim_stdlib.py keeps no stdlib module only these import)."""
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
 # game does not use, turned off ("!name"): each one off is a chunk the page does not import.
