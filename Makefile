@@ -12,6 +12,8 @@
 #   make measure       first-visit bytes with and without the service worker, offline reload
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
+#   make bench-first-visit  a first and a return visit over a link held to 9 and 1.6 Mbit/s
+#                      (nginx with gzip, a network namespace; root), beside bare Pyodide
 #   make lighthouse    Lighthouse scores, mobile and desktop presets (not part of make test)
 #   make bench-worker  Python in PyScript's worker mode beside the main thread: boot, blocking
 #                      time, taps, one DOM call over the bridge (not part of make test)
@@ -67,7 +69,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium engines lint unit e2e test test-twice test-slow test-soak measure bench-move \
-        bench-boot bench-worker bench-tabs bench-review bench-grade graded-deals \
+        bench-boot bench-first-visit bench-worker bench-tabs bench-review bench-grade graded-deals \
         graded-deals-check lighthouse clean distclean
 
 help:
@@ -153,7 +155,7 @@ $(VENV_STAMP): pyproject.toml
 # A goal that installs the test tools (Babel among them) installs them first, and this step has
 # nothing left to do: two pip runs at once would write into one environment.
 TOOL_GOALS   := venv lint unit e2e test test-twice test-slow test-soak measure lighthouse \
-                bench-move bench-boot bench-worker bench-tabs bench-review
+                bench-move bench-boot bench-first-visit bench-worker bench-tabs bench-review
 $(BUILD_STAMP): pyproject.toml | $(if $(filter $(TOOL_GOALS),$(MAKECMDGOALS)),$(VENV_STAMP))
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	@if [ $(VENV_STAMP) -nt pyproject.toml ]; then :; else \
@@ -231,6 +233,26 @@ bench-move: $(VENV_STAMP) vendor chromium
 # the boot phases. It never fails on a time. Several minutes.
 bench-boot: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/boot.py $(BENCH_ARGS)
+
+# A first visit over a real link: the site as a host publishes it (build/bench-site/, the
+# floor page beside it) served by Debian's nginx (gzip, netlify.toml's headers) in a network
+# namespace whose loopback tc-tbf holds to 9 Mbit/s, then to 1.6 Mbit/s with the CPU slowed 4x;
+# first card painted, ready and bytes on the wire, first and return visits, beside bare Pyodide
+# (bench/first_visit.py). Root only (the namespace). It never fails on a time. 10-15 minutes;
+# BENCH_ARGS="--quick --rounds 1" for a look at 9 Mbit/s.
+NGINX        ?= /usr/sbin/nginx
+bench-first-visit: $(VENV_STAMP) vendor chromium
+	@if [ ! -x "$(NGINX)" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "nginx missing: installing Debian's nginx-light"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light; \
+	  else \
+	    echo "error: $(NGINX) not found. Install Debian's nginx-light" \
+	         "(sudo apt-get install nginx-light); the bench itself needs root too." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+	$(VENV)/bin/python bench/first_visit.py $(BENCH_ARGS)
 
 # Issue 9's question: main.py in PyScript's worker mode (a variant built in a temporary folder,
 # with COOP + COEP headers) beside the normal page, interleaved: time to data-ready, the main
