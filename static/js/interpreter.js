@@ -5,9 +5,10 @@
 // PyScript calls `loadPyodide` only once its own core is imported, its config fetched and
 // parsed and its package store opened. Pyodide needs no part of that, so pwa.js calls `start()`
 // at its first line: the wasm is fetched and compiled as it arrives, and the interpreter and
-// the standard library start while PyScript does. The archive is asked for once the wasm has
-// arrived (over a slow link it would only have slowed the wasm down) and is written to
-// /home/pyodide/nestor.zip before PyScript gets the interpreter; main.py puts it on sys.path.
+// the standard library start while PyScript does. On a first visit pwa.js has the archive
+// asked for once the wasm has arrived (over a slow link it would only have slowed the wasm
+// down); it is written to /home/pyodide/nestor.zip before PyScript gets the interpreter, and
+// main.py puts it on sys.path.
 //
 // polyscript imports this module, reads `version` and calls `loadPyodide(options)` with its
 // stdout and stderr and an indexURL of this file's folder. It gets the one Pyodide `start()`
@@ -19,32 +20,11 @@ import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.
 export { version };
 
 export const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
-const WASM_URL = new URL("pyodide.asm.wasm", INDEX_URL).href;
 const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
 export const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // main.py's sys.path entry
 
 let started = null; // the Promise of the one Pyodide of this page
 let archive = null; // the Promise of the archive's bytes
-
-// Resolves once the wasm's whole response has arrived (its Resource Timing entry), or once
-// `pyodide` has settled, whichever comes first.
-function wasmArrived(pyodide) {
-  return new Promise((resolve) => {
-    const arrivedIn = (entries) => entries.some((entry) => entry.name === WASM_URL);
-    if (arrivedIn(performance.getEntriesByType("resource"))) {
-      resolve();
-      return;
-    }
-    const observer = new PerformanceObserver((list) => {
-      if (arrivedIn(list.getEntries())) {
-        observer.disconnect();
-        resolve();
-      }
-    });
-    observer.observe({ type: "resource" });
-    pyodide.then(resolve, resolve);
-  });
-}
 
 async function fetchArchive() {
   const response = await fetch(ARCHIVE_URL);
@@ -52,19 +32,21 @@ async function fetchArchive() {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// Begins loading Pyodide if nothing has yet, and the archive after it; a Promise of the
-// interpreter.
-export function start() {
+// Begins loading Pyodide if nothing has yet, and the archive once `wasmArrived` resolves (at
+// once without it), or once Pyodide has settled; a Promise of the interpreter.
+export function start(wasmArrived = null) {
   if (started === null) {
     performance.mark("nestor:interpreter-start"); // the boot bench's phases (bench/boot.py)
     started = loadVendored({ indexURL: INDEX_URL }).catch((error) => {
       started = null;
       throw error;
     });
-    archive = wasmArrived(started).then(fetchArchive).catch((error) => {
+    const after = wasmArrived ? Promise.race([wasmArrived, started.catch(() => {})]) : null;
+    archive = (after ? after.then(fetchArchive) : fetchArchive()).catch((error) => {
       archive = null;
       throw error;
     });
+    archive.catch(() => {}); // reported by loadPyodide, which awaits it
   }
   return started;
 }

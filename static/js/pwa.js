@@ -61,6 +61,9 @@ function keepFetched() {
           arrived.dispatchEvent(new Event("bytes"));
           controller.enqueue(chunk);
         },
+        flush() {
+          arrived.dispatchEvent(new CustomEvent("file", { detail: url.href }));
+        },
       });
       const copy = new Response(response.clone().body.pipeThrough(counter),
         { status: 200, statusText: response.statusText, headers: response.headers });
@@ -74,9 +77,20 @@ function keepFetched() {
 const stopKeeping = firstVisit ? keepFetched() : () => {};
 
 // Pyodide starts now, beside PyScript's own start: PyScript's "interpreter" is that module
-// (static/js/interpreter.js says how).
+// (static/js/interpreter.js says how). On a first visit our archive waits for the wasm's last
+// byte (seen here, as it arrives: Resource Timing's entry comes only once the main thread is
+// free, behind Pyodide's start); elsewhere it comes from the worker's cache at once.
 const INTERPRETER = new URL("./interpreter.js", import.meta.url).href;
-import(INTERPRETER).then((module) => module.start())
+const WASM = new URL("../vendor/pyodide/pyodide.asm.wasm", import.meta.url).href;
+const wasmArrived = firstVisit ? new Promise((resolve) => {
+  const onFile = (event) => {
+    if (event.detail !== WASM) return;
+    arrived.removeEventListener("file", onFile);
+    resolve();
+  };
+  arrived.addEventListener("file", onFile);
+}) : null;
+import(INTERPRETER).then((module) => module.start(wasmArrived))
   .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));
 
 // Resolves once Python marks the page ready for input (body[data-ready]).
