@@ -1,7 +1,8 @@
 // Offline play and updates. index.html loads this module instead of PyScript itself:
 //
-// 1. Pyodide (static/js/interpreter.js) and PyScript start at once, on every visit: on a first
-//    visit the runtime is fetched and compiled as it arrives, as a bare Pyodide page does.
+// 1. Pyodide has started already (static/js/boot.js); PyScript starts at once, on every visit:
+//    on a first visit the runtime is fetched and compiled as it arrives, as a bare Pyodide page
+//    does.
 // 2. It registers sw.js, the Workbox service worker (scripts/build_sw.mjs) that precaches the
 //    whole game, Pyodide's 9.6 MB wasm included. On a first visit only once the game is ready,
 //    so its download does not compete with the boot's; and so that each file crosses the
@@ -21,6 +22,10 @@
 // Without service workers (an old browser, a private window that forbids them, plain http on a
 // LAN address) it only starts PyScript: the game plays online as before.
 
+import {
+  HANDOFF, arrived, arrivedBytes, firstVisit, keeping, pageFetch, stopKeeping,
+} from "./boot.js";
+
 const PYSCRIPT = new URL("../vendor/pyscript/core.js", import.meta.url).href;
 const SW_URL = new URL("../../sw.js", import.meta.url).href;
 const RECHECK_MS = 30 * 60 * 1000; // while playing, look for a new version this often at most
@@ -32,66 +37,6 @@ mark("pwa-runs");
 
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
 let switching = false;
-
-// The cache in which a first visit keeps what it fetched for the service worker's install
-// (static/js/sw-install.js reads and deletes it).
-const HANDOFF = "nestor-first-visit";
-const firstVisit = container !== null && !container.controller;
-
-// A first visit's own fetches (Pyodide's wasm, standard library and lock file, PyScript's config,
-// main.py, our archive) as they arrive: each same-origin answer is counted (decoded bytes, for
-// the download bar) and a copy is kept in HANDOFF. Installed before Pyodide is imported, which
-// looks fetch up at each call; the page's fetch is itself again once the game is ready.
-const pageFetch = window.fetch.bind(window); // before keepFetched wraps it
-const arrived = new EventTarget();
-let arrivedBytes = 0;
-const keeping = []; // the copies being written
-function keepFetched() {
-  if (typeof caches === "undefined" || typeof TransformStream !== "function") return () => {};
-  const original = window.fetch;
-  const handoff = caches.open(HANDOFF).catch(() => null);
-  window.fetch = function (input, init) {
-    return original.call(this, input, init).then((response) => {
-      const url = new URL(response.url || location.href);
-      if (response.status !== 200 || !response.body || url.origin !== location.origin ||
-          (init && init.method && init.method !== "GET")) return response;
-      const counter = new TransformStream({
-        transform(chunk, controller) {
-          arrivedBytes += chunk.byteLength;
-          arrived.dispatchEvent(new Event("bytes"));
-          controller.enqueue(chunk);
-        },
-        flush() {
-          arrived.dispatchEvent(new CustomEvent("file", { detail: url.href }));
-        },
-      });
-      const copy = new Response(response.clone().body.pipeThrough(counter),
-        { status: 200, statusText: response.statusText, headers: response.headers });
-      keeping.push(handoff.then((cache) => (cache ? cache.put(url.href, copy) : copy.arrayBuffer()))
-        .catch(() => {}));
-      return response;
-    });
-  };
-  return () => { window.fetch = original; };
-}
-const stopKeeping = firstVisit ? keepFetched() : () => {};
-
-// Pyodide starts now, beside PyScript's own start: PyScript's "interpreter" is that module
-// (static/js/interpreter.js says how). On a first visit our archive waits for the wasm's last
-// byte (seen here, as it arrives: Resource Timing's entry comes only once the main thread is
-// free, behind Pyodide's start); elsewhere it comes from the worker's cache at once.
-const INTERPRETER = new URL("./interpreter.js", import.meta.url).href;
-const WASM = new URL("../vendor/pyodide/pyodide.asm.wasm", import.meta.url).href;
-const wasmArrived = firstVisit ? new Promise((resolve) => {
-  const onFile = (event) => {
-    if (event.detail !== WASM) return;
-    arrived.removeEventListener("file", onFile);
-    resolve();
-  };
-  arrived.addEventListener("file", onFile);
-}) : null;
-import(INTERPRETER).then((module) => module.start(wasmArrived))
-  .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));
 
 // Resolves once Python marks the page ready for input (body[data-ready]).
 function gameReady() {
@@ -214,7 +159,7 @@ function showDownload() {
   let shown = -1;
   const update = () => {
     if (!(total > 0)) return;
-    const share = Math.max(0, Math.min(1, arrivedBytes / total));
+    const share = Math.max(0, Math.min(1, arrivedBytes() / total));
     const percent = Math.round(share * 100);
     if (percent === shown) return;
     shown = percent;
@@ -292,7 +237,7 @@ function watch(registration) {
 // versions), or null.
 async function prepare() {
   if (!container) return null;
-  if (container.controller) {
+  if (!firstVisit) {
     // A return visit, under the worker: the game starts at once. register() is not waited
     // for: it queues behind the browser's own update check of sw.js (made on navigation),
     // which a network that never answers holds for as long as it likes.

@@ -1,0 +1,75 @@
+// The boot's first step, loaded by index.html as an async module at the top of <head>: it runs
+// as soon as it arrives, before the page's stylesheets and deferred scripts, and starts Pyodide
+// (static/js/interpreter.js) so that its files are asked for as early as a bare Pyodide page
+// asks for them. static/js/pwa.js takes it from there (PyScript, the service worker).
+//
+// On a first visit (no service worker controls the page yet), the page's own fetches (Pyodide's
+// wasm, standard library and lock file, PyScript's config, main.py, our archive) are watched
+// as they arrive: each same-origin answer is counted (decoded bytes, for pwa.js's download bar)
+// and a copy is kept in the cache HANDOFF for the service worker's install
+// (static/js/sw-install.js), so that no file crosses the network twice. The wrapper is in place
+// before Pyodide is imported (it looks fetch up at each call); pwa.js takes it away once the
+// game is ready. Our archive is asked for at the wasm's last byte (over a slow link it would
+// only have slowed the wasm down); elsewhere it comes from the worker's cache at once.
+
+export const HANDOFF = "nestor-first-visit";
+const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+export const firstVisit = container !== null && !container.controller;
+
+/** The page's own fetch, which the first visit's wrapper leaves alone. */
+export const pageFetch = window.fetch.bind(window);
+/** Events "bytes" (more of a file arrived) and "file" (detail: the URL of a file complete). */
+export const arrived = new EventTarget();
+let bytes = 0;
+/** Decoded bytes of the first visit's fetches so far. */
+export const arrivedBytes = () => bytes;
+/** The copies being written into HANDOFF. */
+export const keeping = [];
+
+// Reads `body` to its end at the pace it arrives, counting it; "file" at its end.
+async function count(body, url) {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    arrived.dispatchEvent(new Event("bytes"));
+  }
+  arrived.dispatchEvent(new CustomEvent("file", { detail: url }));
+}
+
+function keepFetched() {
+  if (typeof caches === "undefined") return () => {};
+  const original = window.fetch;
+  const handoff = caches.open(HANDOFF).catch(() => null);
+  window.fetch = function (input, init) {
+    return original.call(this, input, init).then((response) => {
+      const url = new URL(response.url || location.href);
+      if (response.status !== 200 || !response.body || url.origin !== location.origin ||
+          (init && init.method && init.method !== "GET")) return response;
+      count(response.clone().body, url.href).catch(() => {});
+      const copy = response.clone();
+      keeping.push(handoff.then((cache) => cache && cache.put(url.href, copy)).catch(() => {}));
+      return response;
+    });
+  };
+  return () => { window.fetch = original; };
+}
+
+/** Puts the page's own fetch back (pwa.js, once the game is ready). */
+export const stopKeeping = firstVisit ? keepFetched() : () => {};
+
+const INTERPRETER = new URL("./interpreter.js", import.meta.url).href;
+const WASM = new URL("../vendor/pyodide/pyodide.asm.wasm", import.meta.url).href;
+const wasmArrived = firstVisit ? new Promise((resolve) => {
+  const onFile = (event) => {
+    if (event.detail !== WASM) return;
+    arrived.removeEventListener("file", onFile);
+    resolve();
+  };
+  arrived.addEventListener("file", onFile);
+}) : null;
+
+performance.mark("nestor:boot-runs"); // the boot benches' phases
+import(INTERPRETER).then((module) => module.start(wasmArrived))
+  .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));
