@@ -2,6 +2,7 @@
 """Benchmark: a first visit over a real link, beside a bare Pyodide page (the floor).
 
 Usage: .venv/bin/python bench/first_visit.py [--rates 9,1.6:4] [--rounds 3] [--quick]
+                                             [--no-build] [--json FILE]
 (``make bench-first-visit``; root only: it makes a network namespace)
 
 The site is built as a host would publish it (scripts/build_site.py) into build/bench-site/,
@@ -809,6 +810,12 @@ def run_outside(args: argparse.Namespace, rates: list[Rate]) -> int:
         namespace.remove()
         shutil.rmtree(prefix, ignore_errors=True)
     loads.append(os.getloadavg()[0])
+    if args.json:
+        every = {
+            rate.label: {case: [asdict(v) for v in visits] for case, visits in cases.items()}
+            for rate, cases in results.items()
+        }
+        args.json.write_text(json.dumps(every, indent=1))
     report(results, args.rounds, loads)
     return 0
 
@@ -834,6 +841,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-build", action="store_true", help=f"serve {SITE.relative_to(ROOT)}/ as it is"
     )
+    ap.add_argument("--json", type=Path, help="also write every visit's figures to this file")
     # inside the namespace (the script runs itself there): one rate's rounds
     ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--origin", help=argparse.SUPPRESS)
