@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import functools
 import json
 import os
 import re
@@ -512,7 +513,7 @@ def run_inside(args: argparse.Namespace) -> int:
 
     units: list[tuple[str, Callable[[Browser], None]]] = [("floor", floor)]
     for name in GAME_URLS:
-        units.append((name, lambda b, name=name: game(b, name)))  # type: ignore[misc]
+        units.append((name, functools.partial(game, name=name)))
     with sync_playwright() as p:
         browser = Browser(p, origin, args.cpu)
         for r in range(args.rounds):
