@@ -2,6 +2,7 @@
 """Benchmark: a first visit over a real link, beside a bare Pyodide page (the floor).
 
 Usage: .venv/bin/python bench/first_visit.py [--rates 9,1.6:4] [--rounds 3] [--quick]
+                                             [--no-build] [--json FILE]
 (``make bench-first-visit``; root only: it makes a network namespace)
 
 The site is built as a host would publish it (scripts/build_site.py) into build/bench-site/,
@@ -57,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import functools
 import json
 import os
 import re
@@ -484,8 +486,8 @@ def run_inside(args: argparse.Namespace) -> int:
     log, origin = Path(args.log), args.origin
     visits: dict[str, list[dict[str, Any]]] = {case: [] for case in CASES}
 
-    def fresh() -> Path:
-        return Path(tempfile.mkdtemp(prefix="nestor-fv-profile-"))
+    def fresh() -> Path:  # in the run's folder, which the outer process removes whatever happens
+        return Path(tempfile.mkdtemp(prefix="profile-", dir=args.profiles))
 
     def floor(browser: Browser) -> None:
         folder = fresh()
@@ -511,7 +513,7 @@ def run_inside(args: argparse.Namespace) -> int:
 
     units: list[tuple[str, Callable[[Browser], None]]] = [("floor", floor)]
     for name in GAME_URLS:
-        units.append((name, lambda b, name=name: game(b, name)))  # type: ignore[misc]
+        units.append((name, functools.partial(game, name=name)))
     with sync_playwright() as p:
         browser = Browser(p, origin, args.cpu)
         for r in range(args.rounds):
@@ -648,7 +650,7 @@ def print_rate(rate: Rate, cases: dict[str, list[Visit]], rounds: int) -> list[s
     """The table of one rate; returns its target lines (printed together after)."""
     floor_ready = med(figures(cases["floor"], "ready"))
     floor_bytes = med(figures(cases["floor"], "bytes_total"))
-    print(f"## {rate.label}: {rounds} rounds")
+    print(f"## {rate.label}: {rounds} round{'s' if rounds != 1 else ''}")
     head = (
         f"{'case':12} {'first card (ms)':>20} {'ready (ms)':>20} {'MB before ready':>18}"
         f" {'MB in all':>18} {'card/fl':>8} {'ready/fl':>8} {'MB-fl':>7}"
@@ -743,7 +745,8 @@ def print_phases(rate: Rate, name: str, visits: list[Visit]) -> None:
 def report(results: dict[Rate, dict[str, list[Visit]]], rounds: int, loads: list[float]) -> None:
     print(
         f"first visit over a link held by tc-tbf (burst {BURST}, latency {LATENCY}), nginx"
-        f" with gzip, Chromium, fresh on-disk profiles, {rounds} rounds interleaved per rate;"
+        f" with gzip, Chromium, fresh on-disk profiles, {rounds} round{'s' if rounds != 1 else ''}"
+        " interleaved per rate;"
         f" load average {' -> '.join(f'{x:.1f}' for x in loads)}"
     )
     print(
@@ -767,6 +770,11 @@ def report(results: dict[Rate, dict[str, list[Visit]]], rounds: int, loads: list
             print_phases(rate, name, visits)
 
 
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM as an exit, so that the ``finally`` blocks and ``atexit`` clean up."""
+    raise SystemExit(128 + signum)
+
+
 def run_outside(args: argparse.Namespace, rates: list[Rate]) -> int:
     """Build, serve, shape each rate in turn and measure it inside the namespace; report."""
     problem = preflight()
@@ -777,15 +785,13 @@ def run_outside(args: argparse.Namespace, rates: list[Rate]) -> int:
         print(f"building the site into {SITE.relative_to(ROOT)}/", file=sys.stderr, flush=True)
         build(SITE)
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise SystemExit(128 + signum)  # the finally blocks and atexit clean up
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     results: dict[Rate, dict[str, list[Visit]]] = {}
     loads = [os.getloadavg()[0]]
     prefix = Path(tempfile.mkdtemp(prefix="nestor-bench-nginx-"))
     namespace = Namespace()
     nginx: Nginx | None = None
+    child: subprocess.Popen[bytes] | None = None
     try:
         nginx = Nginx(namespace, SITE, prefix)
         for rate in rates:
@@ -795,8 +801,10 @@ def run_outside(args: argparse.Namespace, rates: list[Rate]) -> int:
                 *namespace.prefix(), sys.executable, str(Path(__file__).resolve()), "--inside",
                 "--origin", nginx.origin, "--log", str(nginx.log), "--out", str(out),
                 "--rounds", str(args.rounds), "--cpu", str(rate.cpu), "--label", rate.label,
+                "--profiles", str(prefix),
             ]
-            if subprocess.run(cmd, check=False).returncode != 0:
+            child = subprocess.Popen(cmd)
+            if child.wait() != 0:
                 print(f"bench-first-visit: the run at {rate.label} failed", file=sys.stderr)
                 return 1
             data = json.loads(out.read_text())
@@ -804,11 +812,24 @@ def run_outside(args: argparse.Namespace, rates: list[Rate]) -> int:
                 case: [Visit.from_json(v) for v in data[case]] for case in CASES
             }
     finally:
+        if child is not None and child.poll() is None:  # stopped from outside: stop it too
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
         if nginx is not None:
             nginx.stop()
         namespace.remove()
         shutil.rmtree(prefix, ignore_errors=True)
     loads.append(os.getloadavg()[0])
+    if args.json:
+        every = {
+            rate.label: {case: [asdict(v) for v in visits] for case, visits in cases.items()}
+            for rate, cases in results.items()
+        }
+        args.json.write_text(json.dumps(every, indent=1))
     report(results, args.rounds, loads)
     return 0
 
@@ -834,6 +855,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-build", action="store_true", help=f"serve {SITE.relative_to(ROOT)}/ as it is"
     )
+    ap.add_argument("--json", type=Path, help="also write every visit's figures to this file")
     # inside the namespace (the script runs itself there): one rate's rounds
     ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--origin", help=argparse.SUPPRESS)
@@ -841,6 +863,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help=argparse.SUPPRESS)
     ap.add_argument("--cpu", type=float, default=1.0, help=argparse.SUPPRESS)
     ap.add_argument("--label", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--profiles", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
