@@ -102,6 +102,11 @@
           const store = transaction.objectStore(STORE);
           for (const key of Object.keys(entries)) store.put(String(entries[key]), key);
           store.put(String(seq), SEQ);
+          // Committed now, not once the page has heard that the puts succeeded: a page left
+          // for another is frozen at once (kept in the back/forward cache), and a transaction
+          // left open there would hold the store until it is shown again (the browser throws
+          // the page away as soon as another tab's save waits for it).
+          if (typeof transaction.commit === "function") transaction.commit();
         } catch (error) {
           resolve(error && error.name ? error.name : "Error");
           return;
