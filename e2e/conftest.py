@@ -25,6 +25,9 @@ What every test in e2e/ gets:
   a server the test can stop, restart and change files under: for offline and update tests.
   ``site_context(origin, **options)`` opens another browser context (fresh profile) with the
   same recording and checks.
+* ``bfcache_context`` - a fresh profile in a Chromium of its own that keeps the pages left in
+  its back/forward cache (Playwright turns that cache off in the browsers it starts): for Back
+  to a page still running.
 * ``still(page)`` / ``saves_done(page)`` - wait until nothing animates and no save is pending,
   or until the saves are in localStorage and the IndexedDB copy: read a state only then.
   ``axe_run`` / ``axe_violations`` run axe-core on the still page.
@@ -63,6 +66,7 @@ from axe_playwright_python.sync_playwright import Axe, AxeResults
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    BrowserType,
     ConsoleMessage,
     Locator,
     Page,
@@ -312,6 +316,32 @@ def context(
     _watch(request.node, context, base_url)
     yield context
     _report_late(request.node, context)
+
+
+@pytest.fixture
+def bfcache_context(
+    browser_type: BrowserType,
+    browser_type_launch_args: dict[str, Any],
+    browser_context_args: dict[str, Any],
+    request: pytest.FixtureRequest,
+    base_url: str,
+) -> Iterator[BrowserContext]:
+    """A fresh profile, service workers allowed, in a Chromium of its own that keeps the pages
+    left in its back/forward cache as a player's browser does: Playwright starts the browsers
+    it drives with that cache turned off (``--disable-back-forward-cache``), so Back in
+    ``page`` or ``context`` always loads the page again. Recorded and checked as ``context``;
+    the browser is closed after the test. Back: ``page.go_back(wait_until="commit")`` (a
+    page shown from the cache fires no load event)."""
+    browser = browser_type.launch(
+        **browser_type_launch_args, ignore_default_args=["--disable-back-forward-cache"]
+    )
+    try:
+        context = browser.new_context(**browser_context_args, service_workers="allow")
+        _watch(request.node, context, base_url)
+        yield context
+        _report_late(request.node, context)
+    finally:
+        browser.close()
 
 
 # The kinds of site data Storage.clearDataForOrigin removes between two tests in the shared
@@ -689,7 +719,8 @@ def _runs_long(item: pytest.Item) -> bool:
     often twice), the other engines' smoke tier among them."""
     names = getattr(item, "fixturenames", ())
     return any(item.get_closest_marker(m) is not None for m in ("soak_sample", "long")) or any(
-        name in names for name in ("context", "site_context", "site_copy", "probed_copy")
+        name in names
+        for name in ("context", "site_context", "site_copy", "probed_copy", "bfcache_context")
     )
 
 

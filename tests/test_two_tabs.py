@@ -7,6 +7,7 @@ import dataclasses
 import json
 import random
 
+import pytest
 from webpage import LaggingStore, Page, SharedStore, clock
 
 from nestor import Pair, deal_position
@@ -221,3 +222,59 @@ def test_back_in_one_tab_keeps_the_longer_line_another_tab_played_of_the_game_le
     tab_a.receive()
     tab_a.open_deal("standard", 3)  # Back in tab A
     assert len(tab_a.session.game.moves) == 2
+
+
+class Writes(dict[str, str]):
+    """The store's data, counting the writes of the game slot."""
+
+    games = 0
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if key == SAVE_KEY:
+            self.games += 1
+        super().__setitem__(key, value)
+
+
+class Timer:
+    """The pages' steady clock (ms), moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 5_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.mark.parametrize("switch", [False, True])
+def test_one_game_timed_differently_in_two_tabs_is_not_written_back_and_forth(
+    switch: bool,
+) -> None:
+    """The tab the player leaves saves its time as it is hidden; the other tab timed the
+    same moves differently (shown meanwhile, or hidden): both take the longer time, and
+    neither writes its own back over the other's, so the slot is written twice at most.
+    ``switch``: the other tab was hidden, and is shown as the player turns to it."""
+    store = SharedStore()
+    store.data = writes = Writes(store.data)
+    timer = Timer()
+    tab_a = Page(store, "?variant=standard&deal=7", random.Random(0), clock=clock(1_000_000),
+                 timer_clock=timer)
+    tab_b = Page(store.tab(), "?variant=standard&deal=7", random.Random(1),
+                 clock=clock(2_000_000), timer_clock=timer)
+    if switch:
+        tab_b.set_visible(False)
+    pair(tab_a)
+    tab_b.receive()
+    timer.now += 12_000
+    before = writes.games
+    tab_a.set_visible(False)  # A saves its time: 12 s
+    if switch:
+        tab_b.set_visible(True)
+    for _ in range(4):
+        tab_b.receive()
+        tab_a.receive()
+    assert writes.games - before <= 2
+    assert {tab.session.saved().elapsed_ms for tab in (tab_a, tab_b)} == {12_000}
+    assert game_from_text(store.data[SAVE_KEY]).elapsed_ms == 12_000
+    assert tab_a.session.game.moves == tab_b.session.game.moves
+    timer.now += 3_000
+    assert tab_b.session.elapsed_ms() == 15_000  # B's timer goes on from there

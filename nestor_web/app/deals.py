@@ -49,6 +49,8 @@ class DealCommands:
 
         def _bring(self, saved: SavedGame) -> None: ...
 
+        def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]: ...
+
     def restart(self) -> tuple[Event, ...]:
         """Start the same deal again from its first position (its help stays counted; the
         timer starts again from zero); Undo brings the game back as it was (see
@@ -105,16 +107,18 @@ class DealCommands:
         The player moved on in that tab last, so its game is the newer one; this tab's
         (which that tab had taken over when it opened or followed it) gives way, with a
         notice, instead of overwriting it on its next move. Its moves were counted in the
-        statistics by that tab. Nothing happens for another deal, or the same game. A game
-        with moves comes into play: the game left
-        (:attr:`~nestor_web.app.session.Session.left`) settles, as in
+        statistics by that tab. Nothing happens for another deal; of the same game, only a
+        longer time is taken (:meth:`take_longer_time`). A game with moves comes into play:
+        the game left (:attr:`~nestor_web.app.session.Session.left`) settles, as in
         :meth:`~nestor_web.app.kept.Kept.switch`, and the deal is this tab's unsettled game.
         """
         game = saved.game
-        if saved.key != self.key or (game.all_moves, game.cursor, saved.help) == (
+        if saved.key != self.key:
+            return ()
+        if (game.all_moves, game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
         ):
-            return ()
+            return self.take_longer_time(saved.elapsed_ms)
         if game.all_moves:  # Undo takes back those moves now: the game left can't come back
             self._kept.settle()
             self.stats.claim(*self.key)

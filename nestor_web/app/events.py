@@ -170,7 +170,8 @@ class Noticed:
 
 @dataclass(frozen=True)
 class TimerChanged:
-    """The timer stopped or went on (the page was hidden or shown): ``running`` now."""
+    """The timer stopped or went on (the page was hidden or shown), or took the longer time
+    another tab saved of the same game: ``running`` now."""
 
     running: bool
 

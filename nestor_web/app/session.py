@@ -457,6 +457,16 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         self._sync_timer()
         return (TimerChanged(self.timer_running()),)
 
+    def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
+        """Another tab saved the game in play here with ``elapsed_ms`` on its timer: if that
+        is longer than this tab's time as saved, it is the game's time (the player looked
+        at it there longer); the timer goes on from it if it runs. Two tabs of one game then
+        save the same time, instead of each writing its own back over the other's."""
+        if elapsed_ms <= self._timer.ms:
+            return ()
+        self._set_timer(elapsed_ms)
+        return (TimerChanged(self.timer_running()),)
+
     def settle_left_games(self) -> None:
         """No other tab is open: every game the statistics hold as unsettled but this one
         (left in progress in a tab since closed) settles as lost, as when the player leaves a

@@ -23,8 +23,16 @@
 //   window.nestorDurable.alone      a Promise of true when this page is the only page of the
 //                                   game open, false when another is, null when the browser
 //                                   has no Web Locks: each page holds the shared lock
-//                                   "nestor.open" as long as it lives (the browser releases it
+//                                   "nestor.open" while it is open (the browser releases it
 //                                   when the page closes or crashes), then counts its holders
+//
+// A page left for another keeps no lock: the browser may keep it in its back/forward cache,
+// and Back shows it again at once, without starting Python again. Firefox keeps no page that
+// holds a lock, and Chromium throws a kept page away as soon as another page counts the
+// holders (a game opened in another tab meanwhile), so the page lets go of the lock when it
+// is left ("beforeunload", which Firefox needs, and "pagehide") and takes it again when it
+// is shown again ("pageshow" from that cache), or at the next tap or key if it was never
+// left (a navigation that was stopped). A kept page counts as closed, as it would have been.
 //
 // Database "nestor", object store "kv": one record per key (the texts the storage manager
 // writes, nestor.game, nestor.stats, ...), and "nestor.seq". Only Python's storage manager
@@ -94,6 +102,11 @@
           const store = transaction.objectStore(STORE);
           for (const key of Object.keys(entries)) store.put(String(entries[key]), key);
           store.put(String(seq), SEQ);
+          // Committed now, not once the page has heard that the puts succeeded: a page left
+          // for another is frozen at once (kept in the back/forward cache), and a transaction
+          // left open there would hold the store until it is shown again (the browser throws
+          // the page away as soon as another tab's save waits for it).
+          if (typeof transaction.commit === "function") transaction.commit();
         } catch (error) {
           resolve(error && error.name ? error.name : "Error");
           return;
@@ -105,18 +118,48 @@
     }).then(done, (error) => done(error && error.name ? error.name : "Error"));
   }
 
+  const OPEN = "nestor.open";
+  let letGo = null; // while the lock is asked for or held: lets it go
+
+  // Asks for the shared lock, unless it is asked for or held already; `granted` runs once it
+  // is held, `refused` if the browser refuses it. It is held until letGo() (one asked for
+  // and let go before it came is let go as soon as it comes).
+  function hold(locks, granted, refused) {
+    if (letGo) return;
+    let release;
+    const until = new Promise((resolve) => { release = resolve; });
+    const mine = () => {
+      if (letGo === mine) letGo = null;
+      release();
+    };
+    letGo = mine;
+    locks.request(OPEN, { mode: "shared" }, () => {
+      if (granted) granted();
+      return until;
+    }).catch(() => {
+      if (letGo === mine) letGo = null;
+      if (refused) refused();
+    });
+  }
+
   function presence() {
     const locks = navigator.locks;
     if (!locks || typeof locks.request !== "function") return Promise.resolve(null);
+    const leave = () => { if (letGo) letGo(); };
+    const again = () => hold(locks);
+    window.addEventListener("beforeunload", leave);
+    window.addEventListener("pagehide", leave);
+    window.addEventListener("pageshow", (event) => { if (event.persisted) again(); });
+    window.addEventListener("pointerdown", again, { capture: true, passive: true });
+    window.addEventListener("keydown", again, { capture: true, passive: true });
     return new Promise((resolve) => {
-      locks.request("nestor.open", { mode: "shared" }, () => {
+      hold(locks, () => {
         locks.query().then((state) => {
           const holders = new Set((state.held || [])
-            .filter((lock) => lock.name === "nestor.open").map((lock) => lock.clientId));
+            .filter((lock) => lock.name === OPEN).map((lock) => lock.clientId));
           resolve(holders.size <= 1);
         }, () => resolve(null));
-        return new Promise(() => {}); // held as long as the page lives
-      }).catch(() => resolve(null));
+      }, () => resolve(null));
     });
   }
 
