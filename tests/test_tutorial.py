@@ -15,6 +15,7 @@ from nestor.solver import Status, solve
 from nestor_web.app.events import DealChanged, TutorialChanged
 from nestor_web.app.tutorial import (
     FIRST_VISIT_DEAL,
+    FIRST_VISIT_OPENING,
     TUTORIAL_STEPS,
     TUTORIAL_VARIANT,
     TutorialStep,
@@ -187,6 +188,7 @@ def test_the_first_visits_deal_is_easy_and_shows_every_step() -> None:
     position = deal_position(TUTORIAL_VARIANT, FIRST_VISIT_DEAL)
     opening = tableau_pair(position)
     assert opening is not None and opening[1]
+    assert opening[0].cards == FIRST_VISIT_OPENING  # what a first visit shows without solving
     after = reserve_pair(position.apply(opening[0]))
     assert after is not None and after[1]
 

@@ -53,6 +53,11 @@ an Easy deal on which the guide can show every step (tests/test_tutorial.py hold
 that the build can draw its board for the page to show before Python runs
 (scripts/build_shell.py, static/js/first-visit.js)."""
 
+FIRST_VISIT_OPENING = ("QC", "QH")
+"""The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it (one that
+keeps the game winnable), kept so that a first visit does not load and run the solver before
+the board takes input; tests/test_tutorial.py checks it against the solver."""
+
 
 @dataclass(frozen=True)
 class TutorialStep:
@@ -282,12 +287,20 @@ class TutorialCommands:
         """The step after ``name``."""
         return self._step(TUTORIAL_STEPS[TUTORIAL_STEPS.index(name) + 1])
 
+    def _opening(self, position: Position) -> tuple[Pair, bool] | None:
+        """:func:`tableau_pair` of ``position``; on the first visit's deal as dealt,
+        :data:`FIRST_VISIT_OPENING` without the solver."""
+        game = self.game
+        if (game.variant.name, game.deal, game.cursor) == (TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0):
+            return Pair(*FIRST_VISIT_OPENING), True
+        return tableau_pair(position)
+
     def _step(self, name: str) -> TutorialStep:
         """Step ``name`` for the position on the board (a step with nothing to show on it
         gives the next one)."""
         position = self.game.position
         if name == "pair":
-            first = tableau_pair(position)
+            first = self._opening(position)
             if first is None:
                 return self._step("covered")
             return TutorialStep("pair", first[0].cards, waits=True)
