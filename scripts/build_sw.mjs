@@ -26,8 +26,8 @@
 // takes what that boot fetched from the page's copies, and revalidates the rest against the
 // browser's HTTP cache (static/js/sw-install.js, an imported script, kept by the browser with
 // sw.js itself, not precached). sw.js's first line (self.NESTOR_BOOT) is the size of what a boot
-// fetches (Pyodide's wasm, standard library and lock file, the config, main.py and the files it
-// ships): the total of the first visit's download bar. sw.js is written whole, under a
+// fetches before PyScript runs (Pyodide's wasm, standard library and lock file, our archive):
+// the total of the first visit's download bar. sw.js is written whole, under a
 // temporary name renamed into place: a browser's update check compares sw.js and each imported
 // script byte for byte, so a figure kept in a file of its own, written a moment before sw.js,
 // made a worker of the old manifest and the new figure when a check fell between the two writes.
@@ -46,11 +46,9 @@ import workboxBuild from "workbox-build";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const site = resolve(process.argv[2] ?? ROOT);
 
-// What a boot fetches with fetch() (beside the config's files): the download bar's total.
+// What a boot fetches before PyScript runs (static/js/boot.js): the download bar's total.
 const BOOT_FETCHED = [
-  "main.py",
   "static/nestor.zip",
-  "pyscript.toml",
   "static/vendor/pyodide/pyodide.asm.wasm",
   "static/vendor/pyodide/python_stdlib.zip",
   "static/vendor/pyodide/pyodide-lock.json",
@@ -198,7 +196,7 @@ async function main() {
     throw new Error("Workbox warned; see above");
   }
   const generated = readFileSync(join(site, NEXT), "utf8");
-  const boot = [...BOOT_FETCHED, ...files].reduce((sum, p) => sum + statSync(join(site, p)).size, 0);
+  const boot = BOOT_FETCHED.reduce((sum, p) => sum + statSync(join(site, p)).size, 0);
   writeFileSync(
     join(site, NEXT),
     "self.NESTOR_BOOT={bytes:" + boot + "};" +

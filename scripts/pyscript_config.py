@@ -52,8 +52,9 @@ LEFT_OUT = (
     "nestor_web/view/first_visit.py",
 )
 """Modules of the packages the page never imports, not shipped: the command lines, and the
-first visit's board that the build draws (tests/test_site.py checks that the page's imports reach every other module and none of
-these; scripts/trim_stdlib.py keeps no stdlib module only these import)."""
+first visit's board that the build draws (tests/test_site.py checks that the page's imports
+reach every other module and none of these; scripts/trim_stdlib.py keeps no stdlib module only
+these import)."""
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the
 # game does not use, turned off ("!name"): each one off is a chunk the page does not import.
 #   codemirror            the editor's loader, for <py-editor> (bundled: no request of its own)

@@ -129,8 +129,10 @@ function text() {
 
 // The first visit's download, as the page's own fetches arrive: a bar at the top of the page
 // (.download-bar, role progressbar, aria-valuenow 0-100) and the loading line in words. The
-// total is what a boot fetches (sw.js's first line, NESTOR_BOOT: decoded bytes, as counted).
-// Returns the function that takes both away (once the game is ready).
+// total is what boot.js fetches (sw.js's first line, NESTOR_BOOT: decoded bytes, as counted).
+// Both go a moment after the last byte (the loading line's words again while Python starts),
+// or once the game is ready; returns the function that takes them away.
+const FINAL_MS = 300;
 async function bootBytes() {
   const response = await pageFetch(SW_URL, { cache: "no-cache" });
   const match = /NESTOR_BOOT=\{bytes:(\d+)/.exec(await response.text());
@@ -157,8 +159,16 @@ function showDownload() {
     { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   let total = 0;
   let shown = -1;
+  let gone = false;
+  const finish = () => {
+    if (gone) return;
+    gone = true;
+    arrived.removeEventListener("bytes", update);
+    bar.remove();
+    if (words.loading) line.textContent = words.loading;
+  };
   const update = () => {
-    if (!(total > 0)) return;
+    if (!(total > 0) || gone) return;
     const share = Math.max(0, Math.min(1, arrivedBytes() / total));
     const percent = Math.round(share * 100);
     if (percent === shown) return;
@@ -168,14 +178,11 @@ function showDownload() {
     bar.setAttribute("aria-valuenow", String(percent));
     bar.setAttribute("aria-valuetext", text);
     line.textContent = text;
+    if (share >= 1) setTimeout(finish, FINAL_MS); // all in: Python starts
   };
   bootBytes().then((bytes) => { total = bytes; update(); }).catch(() => {});
   arrived.addEventListener("bytes", update);
-  return () => {
-    arrived.removeEventListener("bytes", update);
-    bar.remove();
-    if (words.loading) line.textContent = words.loading;
-  };
+  return finish;
 }
 
 function offer(worker) {
