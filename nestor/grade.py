@@ -1,4 +1,4 @@
-"""How hard a deal is: Easy, Medium, Hard or Unwinnable, measured with the engine (issue 24).
+"""How hard a deal is: Easy, Medium, Hard or Unwinnable, measured with the engine.
 
 A deal's grade comes from the solver's verdict and three figures (the sources: the three
 beginners' tips of ``shared/seeds`` 000, played by :func:`nestor.strategies.play_tips`; the

@@ -1,4 +1,4 @@
-"""The session's commands about deals' grades (issue 24 (2)): what is known of each deal's
+"""The session's commands about deals' grades: what is known of each deal's
 grade, New deal of one grade, and the wins per grade of the deals remembered.
 
 :class:`GradeCommands` is a part of :class:`~nestor_web.app.session.Session` (its base class).

@@ -21,7 +21,7 @@ SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
 read each pair, fast barely shows each one fly."""
 
 DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
-"""What New deal deals (issue 24): any deal; a deal the solver proves winnable first (Strict:
+"""What New deal deals: any deal; a deal the solver proves winnable first (Strict:
 with the stock as it lies); or a deal of one grade, Easy, Medium or Hard
 (:mod:`nestor.grade`), drawn from the grades shipped with the game
 (:mod:`nestor.graded_deals`)."""

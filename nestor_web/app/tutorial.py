@@ -1,4 +1,4 @@
-"""The guided first game (issue 24 (4)): a short tour of the rules on the real board, on an
+"""The guided first game: a short tour of the rules on the real board, on an
 Easy deal, with the real engine.
 
 :class:`TutorialCommands` is a part of :class:`~nestor_web.app.session.Session` (its base

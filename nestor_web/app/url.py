@@ -39,7 +39,7 @@ def parse_query(
     A bad value gives ``(None, problem)``: code ``"link.variant"`` or ``"link.deal"`` (with
     the engine error) for a variant or deal number that is not one, ``"link.daily"`` for a
     bad or later date. A bad link asks for nothing: the game in play goes on, and only the
-    notice says what was wrong (issue 19: it used to open a random deal, and the game left
+    notice says what was wrong (it used to open a random deal, and the game left
     counted as lost).
     """
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)

@@ -343,7 +343,7 @@ class Actuator:
             dialog.showModal()
             dialog.setAttribute("tabindex", "-1")
             # showModal() focuses the dialog's first focusable control and scrolls it into
-            # view, which may be the close button at the end (issue 22: How to play opened on
+            # view, which may be the close button at the end (How to play opened on
             # its last table): the dialog takes the focus without scrolling, at its top.
             dialog.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
             dialog.scrollTop = 0
@@ -406,7 +406,7 @@ def _hide(element: Any, hidden: bool) -> None:
 
 
 def _grade_attribute(grade: str | None) -> None:
-    """``<body data-grade>``: the shown deal's grade once known (issue 24's hook), else none."""
+    """``<body data-grade>``: the shown deal's grade once known, else none."""
     if grade is None:
         document.body.removeAttribute("data-grade")
     else:

@@ -104,7 +104,7 @@ class ReplayMode:
         focus = document.querySelector('#replay [data-replay-command="next"]')
         if not missing(focus):
             # Its ring only where a keyboard is likely: on a touch screen it stayed on Next
-            # through every tap (issue 22 (8)); a key pressed later shows it.
+            # through every tap; a key pressed later shows it.
             fine = bool(window.matchMedia("(any-pointer: fine)").matches)
             focus.focus(window.Object.fromEntries([["focusVisible", fine]]))
 
@@ -228,7 +228,7 @@ class ReplayMode:
         if int(event.detail) > 0 and target.matches(":focus-visible"):
             # Pressed with a pointer while it showed the ring it had from the replay's opening
             # (the focus was already there, so the press kept it): the ring goes, as after
-            # any other press (issue 22 (8)).
+            # any other press.
             target.blur()
             target.focus(window.Object.fromEntries([["focusVisible", False]]))
         if target.hasAttribute("data-replay-go"):
@@ -285,7 +285,7 @@ class ReplayMode:
 
 def _scroll_into_list(box: Any, item: Any) -> None:
     """Scroll the list ``box`` (only it) so that its ``item`` is in view: ``scrollIntoView``
-    scrolled the page too, so End moved the whole page on a desktop (issue 22 (8))."""
+    scrolled the page too, so End moved the whole page on a desktop."""
     outer, inner = box.getBoundingClientRect(), item.getBoundingClientRect()
     if inner.top < outer.top:
         box.scrollTop -= outer.top - inner.top

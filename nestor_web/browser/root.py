@@ -92,7 +92,7 @@ class App:
         store, problem = open_store()
         if problem is not None and durable is not None:
             # localStorage refused, IndexedDB not: every save still goes to the durable copy,
-            # and comes back from it (issue 19: the notice said progress would be lost).
+            # and comes back from it (the notice said progress would be lost).
             problem = Problem("storage.forbidden.one_store")
         self.storage = StorageManager(store, durable, snapshot)
         languages = [str(x) for x in window.navigator.languages] or [

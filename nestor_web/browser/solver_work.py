@@ -65,7 +65,7 @@ class SolverWork:
         self.grading: set[tuple[str, int]] = set()
 
     async def hint_task(self) -> None:
-        """Hint, in two steps (issue 24 (3)): the first press says how many pairs can be
+        """Hint, in two steps: the first press says how many pairs can be
         made and how many of them lose; the next, at the same position, solves it and shows
         the best move."""
         session = self.app.session
@@ -136,7 +136,7 @@ class SolverWork:
         self.app.update(events)
 
     async def grade_task(self) -> None:
-        """The grade of the deal shown (issue 24): from the table shipped with the game or the
+        """The grade of the deal shown: from the table shipped with the game or the
         grades kept, else worked out in the page's time slices (and kept)."""
         session = self.app.session
         key = session.key

@@ -1,5 +1,5 @@
 """The icon controls' tooltips: each one's name beside it while it is hovered or has the
-keyboard focus (issue 22: a desktop player saw a row of bare icons, named only for screen
+keyboard focus (a desktop player saw a row of bare icons, named only for screen
 readers by their visually hidden word).
 
 One element, ``#tooltip`` (``role="tooltip"``), is moved beside the control and shows the

@@ -1,4 +1,4 @@
-"""The guided first game in the page (issue 24 (4)): ``#tutorial`` (``[data-tutorial]``, the
+"""The guided first game in the page: ``#tutorial`` (``[data-tutorial]``, the
 step's name while it is shown), a sheet over the game like the end screen, and the ring on
 what it points at (``data-tutorial-target`` on the cards, or on the Undo control).
 

@@ -27,7 +27,7 @@ text; :func:`settings_kept_from_text` (the storage manager's, at start-up) reads
 setting as its default and the others as stored (the manager sets the text aside and says
 which setting fell back).
 
-``difficulty`` (what New deal deals, issue 24) replaced ``winnable_only``, which is still
+``difficulty`` (what New deal deals) replaced ``winnable_only``, which is still
 written, ``true`` for any difficulty but ``"any"``, for older games; stored settings without
 ``difficulty`` read ``"winnable_only": true`` as ``"winnable"``, else ``"any"``.
 
@@ -42,7 +42,7 @@ only while ``nestor.game`` holds that same text. ``board`` is the play area as d
 (:func:`nestor_web.view.markup.element_tree`: ``[tag, {attribute: value}, child, ...]`` or a
 text), which the first paint builds with DOM calls from a list of allowed elements and
 attributes, never as markup. Version 1 held the play area's HTML (``"html"``): it is no longer
-painted (issue 19: stored markup could hold a ``<meta http-equiv="refresh">``).
+painted (stored markup could hold a ``<meta http-equiv="refresh">``).
 
 Errors are :class:`nestor.NestorError` with a ``code`` and ``details``, worded by the view.
 """

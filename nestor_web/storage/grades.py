@@ -1,4 +1,4 @@
-"""The grades the page worked out itself, kept for the statistics' wins per grade (issue 24).
+"""The grades the page worked out itself, kept for the statistics' wins per grade.
 
 The table shipped with the game (:mod:`nestor.graded_deals`) holds the grades of deals 0 to
 9,999 of every variant; a deal beyond it (any deal, the daily deal, a deal from a link) is

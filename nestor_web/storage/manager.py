@@ -75,7 +75,7 @@ saves again, which the storage event makes sure of. A lock would not make localS
 coherent anyway: Chromium hands each tab's renderer a cached copy, updated with the
 storage event.
 
-A backup of the player's progress (:mod:`.progress`, issue 23) is made from what this page
+A backup of the player's progress (:mod:`.progress`) is made from what this page
 holds (:meth:`StorageManager.export_progress`) and brought in by
 :meth:`StorageManager.restore`, merged or replacing, as one save (one sequence number, one
 write of the durable copy); other tabs take it in as any other save.
@@ -257,7 +257,7 @@ class StorageManager(Archive, TabSync):
         except where the copy's value is unreadable and the store's is readable. That one
         is set aside (``key`` + :data:`UNREADABLE`, without a message, as nothing is lost;
         if the store refuses to keep it, the problem ``code`` + :data:`LOST` says so),
-        the store's value stands, and the copy gets it with the first save (issue 19: a
+        the store's value stands, and the copy gets it with the first save (a
         damaged newer copy erased a good game and good statistics)."""
         taken: dict[str, str] = {}
         for key, value in snapshot.entries.items():
@@ -340,7 +340,7 @@ class StorageManager(Archive, TabSync):
 
     def _read_settings(self) -> Settings:
         """The stored settings (the defaults if none). A value a setting cannot take costs that
-        setting only (issue 24's test: one bad value reset every setting): the text is set
+        setting only (one bad value reset every setting): the text is set
         aside all the same, and the notice ``settings.partly`` names the first bad one; a text
         that is no settings object at all is set aside whole (``settings.unreadable``)."""
         text = self._get(SETTINGS_KEY)

@@ -23,7 +23,7 @@ def _duration(ms: int | None) -> str:
 
 
 def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = None) -> str:
-    """The wins per grade of the variant in play (issue 24), over the deals the statistics
+    """The wins per grade of the variant in play, over the deals the statistics
     remember: a table ``<table data-grades>``, one row ``data-grade-row="easy"`` (…) per
     grade, and how many settled deals are not graded yet (``kept``: the grades the page
     worked out before)."""

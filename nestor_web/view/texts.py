@@ -110,7 +110,7 @@ TEXTS: dict[str, str] = {
     "copy-link": N_("Copy link"),
     "link-field-label": N_("Link to the replay of this game"),
     # The review of the game in play (the control, and its panel's heading).
-    # How to play's way into the guided first game (issue 24 (4)).
+    # How to play's way into the guided first game.
     "tutorial-start": N_("Show me on the board"),
     "review": N_("Review"),
     "review-title": N_("Review of your game"),

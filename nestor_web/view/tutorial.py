@@ -1,4 +1,4 @@
-"""The guided first game's words and what it points at (issue 24 (4)), from the session's
+"""The guided first game's words and what it points at, from the session's
 :class:`~nestor_web.app.tutorial.TutorialStep`: the heading, the sentence of each step for the
 way the player points (tap, click, or the keys), the buttons' words. Nothing here changes
 state or touches the page."""

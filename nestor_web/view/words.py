@@ -327,7 +327,7 @@ def hint_text(position: Position, solution: Solution) -> str:
 
 def pair_count_text(count: PairCount) -> str:
     """A hint's first step: how many pairs can be made, and how many of them lose the game
-    (issue 24 (3): a hint that says a move exists without giving it away)."""
+    (a hint that says a move exists without giving it away)."""
     pairs, losing = count.pairs, count.losing
     made = ngettext("{count} pair can be made", "{count} pairs can be made", pairs).format(
         count=pairs)
@@ -412,7 +412,7 @@ def status_text(session: Session) -> str:
 
 def _advice_words(pointer: str) -> str:
     """What to do, for the way the player points (:attr:`Session.pointer`): a mouse player
-    is not told to tap (issue 22 (7))."""
+    is not told to tap."""
     if pointer == "mouse":
         return _("Click two available cards of the same rank to remove them.")
     if pointer == "keyboard":

@@ -3,10 +3,10 @@
 // archive (static/nestor.zip: nestor/, nestor_web/, the catalogs) in its working folder.
 //
 // PyScript calls `loadPyodide` only once its own core is imported, its config fetched and
-// parsed and its package store opened. Pyodide needs no part of that, so pwa.js calls `start()`
-// at its first line: the wasm is fetched and compiled as it arrives, and the interpreter and
-// the standard library start while PyScript does. On a first visit pwa.js has the archive
-// asked for once the wasm has arrived (over a slow link it would only have slowed the wasm
+// parsed and its package store opened. Pyodide needs no part of that, so static/js/boot.js
+// calls `start()` as soon as it runs: the wasm is fetched and compiled as it arrives, and the
+// interpreter and the standard library start while PyScript does. On a first visit boot.js has
+// the archive asked for once the wasm has arrived (over a slow link it would only have slowed the wasm
 // down); it is written to /home/pyodide/nestor.zip before PyScript gets the interpreter, and
 // main.py puts it on sys.path.
 //
@@ -21,7 +21,7 @@ export { version };
 
 export const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
-export const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // main.py's sys.path entry
+const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // main.py's sys.path entry
 
 let started = null; // the Promise of the one Pyodide of this page
 let archive = null; // the Promise of the archive's bytes

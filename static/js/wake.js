@@ -251,9 +251,8 @@
   function nameAsked() {
     const params = new URLSearchParams(location.search);
     if (params.has("moves") || params.has("puzzle") || params.has("daily")) return;
-    const deal = (params.get("deal") || "").trim();
-    if (!/^[0-9]{1,10}$/.test(deal) || Number(deal) >= 2 ** 32) return;
-    const variant = (params.get("variant") || "standard").trim().toLowerCase();
+    const [variant, deal] = askedFor().split("/");
+    if (!/^[0-9]{1,10}$/.test(deal || "") || Number(deal) >= 2 ** 32) return;
     const picker = document.getElementById("variant");
     const option = picker && [...picker.options].find((o) => o.value === variant);
     if (!option) return;
