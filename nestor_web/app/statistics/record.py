@@ -184,7 +184,8 @@ class Stats:
 
     def take_back(self, variant: str, deal: int) -> bool:
         """Take back the loss ``variant``/``deal`` last settled with (the player undid its
-        losing move, or leaving it): the deal is unsettled again, and this tab's game.
+        losing move, or came back to it as it was left): the deal is unsettled again, and
+        this tab's game.
 
         The loss stays in the history, marked taken back (it counts for nothing: the
         streaks are recounted without it), so that a merge with a tab that still has it
@@ -342,6 +343,16 @@ class Stats:
             VariantError, DealNumberError: bad variant or deal number.
         """
         return self._deal_state(check_key(variant, deal))
+
+    def deal_start(self, variant: str, deal: int) -> int | None:
+        """When the attempt at a deal remembered began: its first move's time (ms since
+        1970), or ``None`` (never played, forgotten, or its first move not seen here).
+
+        Raises:
+            VariantError, DealNumberError: bad variant or deal number.
+        """
+        entry = self._deals.get(check_key(variant, deal))
+        return None if entry is None else entry.start_ms
 
     def deal_states(self, variant: str) -> tuple[tuple[int, str], ...]:
         """The deals of variant ``variant`` remembered (at most :data:`DEAL_MEMORY` of all
