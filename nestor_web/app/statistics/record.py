@@ -242,9 +242,9 @@ class Stats:
             self._daily = daily.reset(self._daily, now_ms)
 
     def record_daily(self, day: date) -> bool:
-        """The daily deal of ``day`` was won on ``day`` (the caller checks both): ``day`` is
-        a date won (see :mod:`.daily`). Returns ``True`` if that is news (save), ``False``
-        if it was won before.
+        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller
+        checks): ``day`` is a date won (see :mod:`.daily`). Returns ``True`` if that is
+        news (save), ``False`` if it was won before.
         """
         record = daily.with_day(self._daily, day)
         if record is self._daily:
@@ -311,6 +311,10 @@ class Stats:
     def daily_summary(self, today: date) -> DailyStats:
         """The daily deal's record on the date ``today`` (see :mod:`.daily`)."""
         return daily.summary(self._daily, today)
+
+    def daily_won(self, day: date) -> bool:
+        """Is the daily deal of ``day`` among the dates won (see :mod:`.daily`)?"""
+        return day in self._daily.won
 
     def history(
         self, variant: str | None = None, last: int = 50, taken_back: bool = False
