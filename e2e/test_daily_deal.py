@@ -146,3 +146,39 @@ def test_a_refused_clipboard_shows_the_text_to_select(
         "(() => { const t = document.getElementById('share-text');"
         " return t.value.slice(t.selectionStart, t.selectionEnd); })()")
     assert selected.startswith("Nestor, daily deal")
+
+
+def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    # 23:58:30 on 4 December in Berlin; the last pair at 00:00:30 on 5 December.
+    page = fresh(site_context, base_url, datetime(2026, 12, 4, 22, 58, 30, tzinfo=UTC),
+                 timezone_id="Europe/Berlin")
+    variant, deal, query = open_daily(page, wait_ready)
+    assert query == "?daily=2026-12-04"
+    line = winning_line(deal_position(variant, deal))
+    assert line is not None
+    for move in line[:-1]:
+        assert isinstance(move, Pair)
+        for card in move.cards:
+            page.click(f'[data-card="{card}"][data-available]')
+    page.clock.set_system_time(datetime(2026, 12, 4, 23, 0, 30, tzinfo=UTC))
+    assert page.evaluate("new Date().getDate()") == 5
+    last = line[-1]
+    assert isinstance(last, Pair)
+    for card in last.cards:
+        page.click(f'[data-card="{card}"][data-available]')
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    expect(page.locator('[data-end-daily="counted"]')).to_have_text(
+        "Daily deal of 2026-12-04 won: it counts for its own date. Daily streak 1 day.")
+    daily = json.loads(stored(page, "nestor.stats") or "")["daily"]
+    assert daily["won"] == ["2026-12-04"] and daily["best_streak"] == 1
+    # The page opened again on the new date: the streak stands, today's deal is still to win.
+    page.reload()
+    wait_ready(page)
+    expect(page.locator('[data-end-daily="counted"]')).to_be_visible()
+    control(page, "stats").click()
+    expect(page.locator("#stats-dialog .daily-stats")).to_have_attribute(
+        "data-daily-streak", "1")
+    expect(page.locator("#stats-dialog .daily-stats")).to_contain_text(
+        "Today's daily deal is not won yet.")

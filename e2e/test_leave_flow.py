@@ -8,10 +8,10 @@ import re
 
 import pytest
 from conftest import control, new_deal_with_a_pair, saves_done, stored
-from lines import losing_line
+from lines import losing_line, winning_line
 from playwright.sync_api import Page, expect
 
-from nestor import Game, Move, Pair, TurnStock
+from nestor import Game, Move, Pair, TurnStock, deal_position
 from nestor.finish import cannot_lose
 from nestor_web.storage.stats_codec import stats_from_text
 
@@ -222,3 +222,35 @@ def test_solve_speed_setting(page: Page, wait_ready) -> None:
     expect(page.locator("#settings-dialog")).not_to_have_attribute("open", "")
     control(page, "solve").click()
     expect(page.locator("body")).to_have_attribute("data-outcome", "won", timeout=30_000)
+
+
+def test_back_to_a_game_left_and_won_takes_its_loss_back_in_the_history(
+    page: Page, wait_ready
+) -> None:
+    """New deal, one pair there (the game left settles as lost), Back to the game left, win
+    it: the history holds its win and no loss beside it (as Undo would have left it)."""
+    open_game(page, wait_ready, "?variant=doublets&deal=4")
+    line = winning_line(deal_position("doublets", 4))
+    assert line is not None
+    for move in line[:2]:
+        play(page, move)
+    expect(page.locator("#moves-made")).to_have_text("2")
+    other = new_deal_with_a_pair(page, "doublets")
+    pair = next(m for m in Game("doublets", other).legal_moves() if isinstance(m, Pair))
+    play(page, pair)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    assert stats_from_text(stored(page, "nestor.stats") or "").deal_result(
+        "doublets", 4) == "lost"
+    for _ in range(10):  # Back past any deal New deal dealt without a pair
+        page.go_back()
+        if page.evaluate("location.search") == "?variant=doublets&deal=4":
+            break
+    expect(page.locator("#deal-number")).to_have_text("4")
+    expect(page.locator("#moves-made")).to_have_text("2")
+    for move in line[2:]:
+        play(page, move)
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    stats = stats_from_text(stored(page, "nestor.stats") or "")
+    assert [(s.deal, s.result) for s in stats.history()] == [(other, "lost"), (4, "won")]
+    summary = stats.summary("doublets")
+    assert (summary.played, summary.won, summary.streak) == (2, 1, 1)

@@ -3,19 +3,21 @@ daily game and its streak, the notices of a bad link, the share text, in both la
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
-from webpage import Page
+from webpage import Page, SharedStore
 
 from nestor import Pair, deal_position
 from nestor.daily import daily_deal
 from nestor.solver import solve
+from nestor_web.app.ending import Ending
 from nestor_web.app.url import daily_query, parse_query
 from nestor_web.storage.manager import MemoryStore
 from nestor_web.view import i18n
 from nestor_web.view.daily import daily_label, share_text
 from nestor_web.view.dialogs import stats_html
+from nestor_web.view.end import end_view, render_end
 
 DAY = date(2026, 12, 1)
 DEAL = ("doublets", 2716772282)  # daily_deal(DAY), see tests/test_daily.py
@@ -144,3 +146,151 @@ def test_the_share_text_says_result_pairs_and_help_and_no_card_in_both_languages
     assert share_text(page.session) == (
         "Nestor, Tagesspiel vom 2026-12-01 (Dubletten): im Spiel, 3 von 26 Paaren, mit Hilfe."
     )
+
+
+class LocalTime:
+    """The player's local time, set by the test: its date (the session's ``today``) and the
+    statistics' clock (ms since 1970, read as this machine's local time, as the page reads
+    the browser's)."""
+
+    def __init__(self, when: datetime) -> None:
+        self.when = when
+
+    def today(self) -> date:
+        return self.when.date()
+
+    def clock(self) -> int:
+        return int(self.when.timestamp() * 1000)
+
+
+def page_at(time: LocalTime, store: MemoryStore, query: str = "") -> Page:
+    return Page(store, query=query, today=time.today, clock=time.clock)
+
+
+def win_dates(page: Page, first: date, days: int) -> None:
+    """Win the daily deals of ``days`` dates from ``first`` on, each on its date."""
+    for n in range(days):
+        page.session.today = lambda n=n: first + timedelta(days=n)  # type: ignore[misc]
+        page.open_daily()
+        page.win()
+
+
+def end_words(page: Page) -> str | None:
+    view = end_view(page.session, Ending())
+    return None if view is None else view.daily
+
+
+DEC_4 = date(2026, 12, 4)
+
+
+def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date() -> None:
+    time = LocalTime(datetime(2026, 12, 4, 23, 58, 30))
+    store = MemoryStore()
+    page = page_at(time, store)
+    win_dates(page, DEC_4 - timedelta(days=3), 3)  # a streak of 3 up to 3 December
+    page.session.today = time.today
+    page.open_daily()
+    assert page.session.daily == DEC_4
+    line = solve(page.session.position).line
+    for move in line[:-1]:
+        assert isinstance(move, Pair)
+        page.play_pair(move.first, move.second)
+    time.when = datetime(2026, 12, 5, 0, 0, 30)
+    last = line[-1]
+    assert isinstance(last, Pair)
+    page.play_pair(last.first, last.second)
+    stats = page.session.stats
+    assert stats.daily_won(DEC_4)
+    summary = stats.daily_summary(time.today())
+    assert (summary.won_today, summary.streak, summary.best_streak) == (False, 4, 4)
+    assert end_words(page) == "Daily deal of 2026-12-04 won: it counts for its own date. " \
+        "Daily streak 4 days."
+    html = render_end(end_view(page.session, Ending()))  # type: ignore[arg-type]
+    assert 'data-end-daily="counted"' in html
+    i18n.set_language("de")
+    assert end_words(page) == "Tagesspiel vom 2026-12-04 gewonnen: Es zählt für seinen " \
+        "eigenen Tag. Tagesserie 4 Tage."
+    i18n.set_language("en")
+    # The next day's page, opened without a link: the streak stands, the game is still the
+    # daily deal of its date, its end screen says so.
+    time.when = datetime(2026, 12, 5, 9, 0)
+    again = page_at(time, store)
+    assert again.session.key == daily_deal(DEC_4) and again.session.daily == DEC_4
+    assert again.session.stats.daily_summary(time.today()).streak == 4
+    assert end_words(again) == "Daily deal of 2026-12-04 won: it counts for its own date. " \
+        "Daily streak 4 days."
+
+
+def test_a_win_on_its_date_says_the_streak() -> None:
+    time = LocalTime(datetime(2026, 12, 4, 10, 0))
+    page = page_at(time, MemoryStore())
+    page.open_daily()
+    page.win()
+    assert end_words(page) == "Daily deal of 2026-12-04 won: daily streak 1 day."
+    page.open_deal("doublets", 4)
+    page.win()
+    assert end_words(page) is None  # an ordinary deal: no daily line
+
+
+@pytest.mark.parametrize("way", ["link", "start address"])
+def test_a_daily_deal_started_on_its_date_and_resumed_days_later_counts_for_its_date(
+    way: str,
+) -> None:
+    time = LocalTime(datetime(2026, 12, 4, 20, 0))
+    store = MemoryStore()
+    page = page_at(time, store)
+    page.open_daily()
+    line = solve(page.session.position).line
+    for move in line[:3]:
+        assert isinstance(move, Pair)
+        page.play_pair(move.first, move.second)
+    page.new_deal()  # left, then settled as lost at the next deal's first move
+    first = page.session.position.pairs()[0]
+    page.play_pair(first.first, first.second)
+    assert page.session.stats.deal_result(*daily_deal(DEC_4)) == "lost"
+    time.when = datetime(2026, 12, 7, 12, 0)
+    if way == "link":  # the daily deal's link, resumed from the games kept
+        page = page_at(time, store, "?daily=2026-12-04")
+    else:  # back to it by its deal number's link: still the daily deal of the date started
+        page = page_at(time, store, "?variant={}&deal={}".format(*daily_deal(DEC_4)))
+    assert page.session.daily == DEC_4 and page.session.game.cursor == 3
+    page.win()
+    assert page.session.stats.daily_won(DEC_4)
+    assert page.session.stats.deal_result(*daily_deal(DEC_4)) == "won"
+    assert end_words(page) == "Daily deal of 2026-12-04 won: it counts for its own date. " \
+        "Daily streak 0 days."  # 5 and 6 December not won: the streak has ended since
+
+
+def test_a_past_dates_deal_started_later_does_not_count_and_the_end_screen_says_why() -> None:
+    time = LocalTime(datetime(2026, 12, 7, 12, 0))
+    page = page_at(time, MemoryStore())
+    page.open_daily(DEC_4)
+    page.win()
+    assert not page.session.stats.daily_won(DEC_4)
+    assert end_words(page) == (
+        "Daily deal of 2026-12-04: this game was started after that date, so the win counts "
+        "as an ordinary game, not for the daily streak.")
+    html = render_end(end_view(page.session, Ending()))  # type: ignore[arg-type]
+    assert 'data-end-daily="not"' in html
+    i18n.set_language("de")
+    assert end_words(page) == (
+        "Tagesspiel vom 2026-12-04: Dieses Spiel wurde erst nach diesem Tag begonnen, darum "
+        "zählt der Sieg als gewöhnliches Spiel, nicht für die Tagesserie.")
+
+
+def test_a_daily_deal_started_in_one_tab_and_won_after_midnight_in_another_counts() -> None:
+    time = LocalTime(datetime(2026, 12, 4, 23, 50))
+    store = SharedStore()
+    first = page_at(time, store)
+    first.open_daily()
+    line = solve(first.session.position).line
+    for move in line[:2]:
+        assert isinstance(move, Pair)
+        first.play_pair(move.first, move.second)
+    time.when = datetime(2026, 12, 5, 0, 5)
+    second = page_at(time, store.tab(), "?daily=2026-12-04")
+    assert second.session.daily == DEC_4 and second.session.game.cursor == 2
+    second.win()
+    assert second.session.stats.daily_won(DEC_4)
+    first.receive()
+    assert first.session.stats.daily_won(DEC_4)

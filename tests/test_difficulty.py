@@ -14,6 +14,7 @@ from nestor.grade import grade
 from nestor.graded_deals import CUTS_FINGERPRINT, GRADED_DEALS, known_grade
 from nestor_web.app.events import GradeKnown
 from nestor_web.app.settings import DIFFICULTIES, Settings
+from nestor_web.app.statistics import DEAL_MEMORY
 from nestor_web.storage.codecs import settings_from_text, settings_to_text
 from nestor_web.storage.grades import (
     GRADE_MEMORY,
@@ -212,6 +213,20 @@ def test_the_statistics_count_the_games_of_each_grade() -> None:
     assert unknown == 0 and {r.grade: (r.played, r.won) for r in records}["hard"] == (2, 0)
     html = stats_html(page.session, kept_grades={("standard", BEYOND): "easy"})
     assert "data-grades" in html and "not graded" not in html
+
+
+def test_the_games_by_grade_say_they_count_only_the_deals_remembered() -> None:
+    page = Page()
+    note = ("Counted over the deals the game remembers: the last 5,000 deals played, all "
+            "variants together.")
+    assert f'data-deal-memory="{DEAL_MEMORY}">{note}</p>' in grades_html(page.session)
+    assert DEAL_MEMORY == 5000
+    i18n.set_language("de")
+    try:
+        assert ("Gezählt über die Spiele, die sich Nestor merkt: die letzten 5.000 gespielten, "
+                "alle Varianten zusammen.") in stats_html(page.session)
+    finally:
+        i18n.set_language("en")
 
 
 def test_the_wins_per_grade_are_worded_in_german() -> None:

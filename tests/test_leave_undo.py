@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import date
 
 import pytest
 from webpage import Page
 
 from nestor import Game, NestorError, Outcome, Pair, deal_position, get_variant
+from nestor.daily import daily_deal
 from nestor_web.app.events import DealChanged, TookBack
 from nestor_web.app.settings import SOLVE_PAUSE_MS, SOLVE_SPEEDS, Settings
 from nestor_web.storage.codecs import game_from_text
@@ -335,3 +337,54 @@ def test_back_to_the_game_left_keeps_its_moves_whatever_was_saved_first(
     assert page.session.left is None
     assert "standard/3" not in archive(store)  # in play, not on the shelf
     assert game_from_text(store.data[SAVE_KEY]).game.all_moves == before[1]
+
+
+@pytest.mark.parametrize("way", ["back", "daily"])
+def test_coming_back_to_a_game_left_takes_its_loss_back_in_the_history_too(way: str) -> None:
+    """New deal, a pair there (the game left settles as lost), then back to the game left
+    from the games kept (the browser's Back or its link; the daily deal's button or link):
+    the game goes on, so its loss is taken back as Undo takes back a losing move's; won, the
+    history holds its win alone, the counts as before."""
+    store = MemoryStore()
+    day = date(2026, 12, 1)
+    page = page_at(store, *daily_deal(day), today=lambda: day)
+    key = page.session.key
+    play(page, 2)
+    page.new_deal()
+    play(page, 1)
+    other = page.session.key
+    assert page.session.stats.deal_result(*key) == "lost"
+    if way == "back":  # the address's deal, resumed from the games kept
+        page.open_deal(*key)
+    else:
+        page.open_daily(day)
+    session = page.session
+    assert session.key == key and session.game.cursor == 2
+    assert session.stats.deal_result(*key) == "playing"
+    page.win()
+    assert [(s.variant, s.deal, s.result) for s in session.stats.history()] == [
+        (*other, "lost"), (*key, "won")]
+    taken = session.stats.history(taken_back=True)
+    assert [(s.result, s.taken_back) for s in taken if (s.variant, s.deal) == key] == [
+        ("lost", True), ("won", False)]
+    counts = session.stats.summary(key[0])
+    assert (counts.played, counts.won, counts.streak) == (2, 1, 1)
+    saved = stats_from_text(store.data[STATS_KEY])
+    assert saved.history() == session.stats.history()
+
+
+def test_a_game_lost_at_its_losing_move_and_opened_again_keeps_its_loss() -> None:
+    """Only a game in progress comes back to life: one that ended lost, opened again from its
+    link, is still lost (its loss stays)."""
+    store = MemoryStore()
+    deal, line = lost_line()
+    page = page_at(store, deal=deal)
+    for move in line:
+        page.play_pair(move.first, move.second)
+    assert page.session.position.outcome() is Outcome.NO_PAIR
+    page.new_deal()
+    play(page, 1)
+    page.open_deal("standard", deal)
+    assert page.session.stats.deal_result("standard", deal) == "lost"
+    assert [s.result for s in page.session.stats.history("standard") if s.deal == deal] == [
+        "lost"]

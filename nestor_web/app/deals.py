@@ -93,8 +93,9 @@ class DealCommands:
     def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
         """Go to the daily deal of ``day`` (default: today; the caller checks that ``day``
         is not later): resumed if it is in play or on the shelf, else started. While it
-        is in play, :attr:`~nestor_web.app.session.Session.daily` is ``day`` and a win on
-        that date counts for the daily streak."""
+        is in play, :attr:`~nestor_web.app.session.Session.daily` is ``day`` and a win
+        counts for the daily streak if the game was started or finished on that date (see
+        :mod:`~nestor_web.app.statistics.daily`)."""
         day = day or self.today()
         self.solving = False
         events = self._kept.resume_or_start(*daily_deal(day))

@@ -8,6 +8,7 @@ the outcome, the timer, the pairs, the help, the deal. This module keeps the res
 * the solver's verdict on the deal from its first position ("could it have been won?"),
   computed once per deal, in slices (:meth:`Ending.verdict_steps`), with a node budget:
   a deal the solver gives up on is ``Status.UNKNOWN``, never guessed;
+* what a daily deal's win did to the daily record (:meth:`Ending.daily_win`);
 * whether the player dismissed the end screen of the game that just ended (UI state,
   never saved: a game reopened finished shows its end screen again).
 """
@@ -15,6 +16,8 @@ the outcome, the timer, the pairs, the help, the deal. This module keeps the res
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING
 
 from nestor import Outcome
@@ -28,6 +31,24 @@ VERDICT_NODES = 50_000
 """The solver's node budget for the verdict on a deal's first position: the review's
 (``nestor.review.DEFAULT_MAX_NODES``; no deal of 10,000 per variant needs more than 6,500
 nodes, so it only guards against a pathological deal). Past it the verdict is unknown."""
+
+
+@dataclass(frozen=True)
+class DailyWin:
+    """What winning the daily deal in play did to the daily record.
+
+    Attributes:
+        day: the date whose daily deal it is.
+        counted: the date is won (the game was started or finished on it).
+        late: today is after ``day`` (a game won after midnight, or resumed later).
+        streak, best_streak: the daily streak and the best one, as of today.
+    """
+
+    day: date
+    counted: bool
+    late: bool
+    streak: int
+    best_streak: int
 
 
 class Ending:
@@ -66,6 +87,20 @@ class Ending:
     def reopen(self) -> None:
         """The player asked for the end screen again."""
         self.dismissed = False
+
+    @staticmethod
+    def daily_win(session: Session) -> DailyWin | None:
+        """What the win did to the daily record, when the game in play is a daily deal
+        won; else ``None``."""
+        day = session.daily
+        if day is None or session.game.position.outcome() is not Outcome.WON:
+            return None
+        today = session.today()
+        summary = session.stats.daily_summary(today)
+        return DailyWin(
+            day, session.stats.daily_won(day), today > day, summary.streak,
+            summary.best_streak,
+        )
 
     # ---- the verdict: could the deal have been won from the start? -------------------------
 

@@ -115,7 +115,9 @@ class Kept:
             # than the storage's copy, which the save after leaving it may not have made yet.
             kept = left
         if kept is not None:
-            return self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
+            events = self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
+            self.resumed()
+            return events
         return self.switch(SavedGame(Game(variant, deal)), leave=leave)
 
     def switch(
@@ -165,6 +167,14 @@ class Kept:
         if left is None or left.key == session.key:
             return
         if session.stats.leave(*left.key, session.clock()):
+            session.stats_changes += 1
+
+    def resumed(self) -> None:
+        """The game in play came back as it was left: if it is in progress, the loss its
+        leaving settled is taken back (:meth:`Stats.take_back`, as Undo takes back a losing
+        move's), so the history does not call it lost beside its result to come."""
+        session = self.session
+        if session.game.position.outcome() is None and session.stats.take_back(*session.key):
             session.stats_changes += 1
 
     def back(self) -> tuple[Event, ...]:

@@ -26,7 +26,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from nestor import (
@@ -71,6 +71,15 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
 
 
 __all__ = ["FINISH_NODES", "Help", "NoShelf", "SavedGame", "Session", "Shelf", "Thinking"]
+
+
+def local_day(ms: int) -> date | None:
+    """The local calendar date at ``ms`` milliseconds since 1970 (in the browser, the page's
+    time zone), or ``None`` for a time no date can hold."""
+    try:
+        return datetime.fromtimestamp(ms / 1000).date()
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
@@ -531,17 +540,29 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         ):
             self.stats_changes += 1
         day = self.daily
-        if (  # the daily deal won on its own date
-            day is not None and game.position.is_empty() and day == self.today()
+        if (  # the daily deal won, started or finished on its own date
+            day is not None and game.position.is_empty()
+            and day in (self.today(), self.started_day())
             and self.stats.record_daily(day)
         ):
             self.stats_changes += 1
 
+    def started_day(self) -> date | None:
+        """The player's local date when the attempt at the deal in play began (its first
+        move, as the statistics remember it), or ``None`` if that is not known."""
+        start = self.stats.deal_start(*self.key)
+        return None if start is None else local_day(start)
+
     def _mark_daily(self, day: date | None) -> None:
-        """The game is the daily deal of ``day`` (default: today) if it is that deal (a
-        hash or two for any other deal: the solver runs only for a candidate)."""
-        day = day or self.today()
-        self.daily = day if is_daily_deal(day, *self.key) else None
+        """The game is the daily deal of ``day`` if it is that deal; by default of today,
+        else of the date its attempt began (a daily deal started before midnight, resumed
+        after it). A hash or two for any other deal: the solver runs only for a candidate."""
+        if day is None:
+            today, started = self.today(), self.started_day()
+            days = (today,) if started is None or started >= today else (today, started)
+        else:
+            days = (day,)
+        self.daily = next((d for d in days if is_daily_deal(d, *self.key)), None)
 
     # ---- the timer ---------------------------------------------------------------------
 

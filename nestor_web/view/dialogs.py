@@ -9,9 +9,10 @@ from html import escape
 from nestor import VARIANTS
 
 from ..app.session import Session
+from ..app.statistics import DEAL_MEMORY
 from .chart import CHART_LABELS, chart_svg
 from .daily import daily_stats_html
-from .i18n import _, ngettext, percent, variant_title
+from .i18n import _, ngettext, percent, thousands, variant_title
 from .words import grade_name
 
 
@@ -25,8 +26,9 @@ def _duration(ms: int | None) -> str:
 def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = None) -> str:
     """The wins per grade of the variant in play, over the deals the statistics
     remember: a table ``<table data-grades>``, one row ``data-grade-row="easy"`` (…) per
-    grade, and how many settled deals are not graded yet (``kept``: the grades the page
-    worked out before)."""
+    grade, and a note saying that it counts only the deals remembered
+    (:data:`~nestor_web.app.statistics.DEAL_MEMORY`) and how many settled deals are not
+    graded yet (``kept``: the grades the page worked out before)."""
     variant = session.game.variant.name
     records, unknown = session.grade_records(variant, kept)
     head = [_("Grade"), _("Played"), _("Won"), _("Win rate")]
@@ -42,12 +44,16 @@ def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = N
         for r in records
     )
     caption = escape(_("Games by grade, {variant}").format(variant=variant_title(variant)))
-    note = ""
+    note = _(
+        "Counted over the deals the game remembers: the last {count} deals played, all "
+        "variants together."
+    ).format(count=thousands(DEAL_MEMORY))
     if unknown:
-        note = '<p class="grades-note">' + escape(ngettext(
+        note += " " + ngettext(
             "{count} deal played is not graded yet.", "{count} deals played are not graded yet.",
             unknown,
-        ).format(count=unknown)) + "</p>"
+        ).format(count=unknown)
+    note = f'<p class="grades-note" data-deal-memory="{DEAL_MEMORY}">{escape(note)}</p>'
     return (
         f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
         f'<table class="stats grades" data-grades><caption>{caption}</caption>'

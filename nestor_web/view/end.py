@@ -16,7 +16,8 @@ The end screen holds:
   open variants (yes / no / unknown when its node budget ran out: never a guess; a game
   won is its own proof), in Strict the chance with best play, the stock order unknown;
   "Working it out…" while the solver runs;
-* the streak after this game;
+* the streak after this game; for a daily deal won, what the win did to the daily streak
+  (it counts for the deal's own date, or, started after that date, not at all, and why);
 * the buttons: Play again (the Restart command), New deal, Undo, Copy link (the replay
   link), and a close button.
 """
@@ -29,8 +30,9 @@ from typing import TYPE_CHECKING
 
 from nestor import Outcome
 
-from ..app.ending import Ending
+from ..app.ending import DailyWin, Ending
 from ..app.session import Session
+from .daily import day_text
 from .i18n import N_, _, card_name, ngettext, percent
 from .words import clock_text, streak_text
 
@@ -70,6 +72,9 @@ class EndView:
         verdict: the answer, e.g. ``"Yes"``, or ``"Working it out…"``.
         verdict_kind: one of :data:`VERDICT_KINDS`.
         streak: the streak after this game, e.g. ``"Streak: 3 (best 5)."``.
+        daily: a daily deal won: what it did to the daily streak (:func:`daily_words`),
+            else ``None``.
+        daily_counted: that win counts for the daily streak.
         can_undo: Undo can take back the last move.
         buttons: ``(action, word)`` of each button of the row, in order.
         close: the close button's accessible name.
@@ -87,6 +92,8 @@ class EndView:
     verdict: str
     verdict_kind: str
     streak: str
+    daily: str | None
+    daily_counted: bool
     can_undo: bool
     buttons: tuple[tuple[str, str], ...]
     close: str
@@ -117,6 +124,7 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
     else:
         title, reason = _("Game lost"), _("No pair is left to remove.")
     label, verdict, kind = verdict_words(session, ending)
+    daily = ending.daily_win(session)
     return EndView(
         outcome=outcome.result,
         title=title,
@@ -129,11 +137,37 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
         verdict=verdict,
         verdict_kind=kind,
         streak=streak_text(session),
+        daily=None if daily is None else daily_words(daily),
+        daily_counted=daily is not None and daily.counted,
         can_undo=session.game.can_undo(),
         buttons=tuple((action, _(word)) for action, word in BUTTONS),
         close=_("Close the result"),
         label=_("What next"),
     )
+
+
+def daily_words(win: DailyWin) -> str:
+    """What a daily deal's win did to the daily streak: counted for its date (said so when
+    the day has moved on since), with the daily streak; or not counted, and why."""
+    date = day_text(win.day)
+    if not win.counted:
+        return _(
+            "Daily deal of {date}: this game was started after that date, so the win counts "
+            "as an ordinary game, not for the daily streak."
+        ).format(date=date)
+    if win.late:
+        words = ngettext(
+            "Daily deal of {date} won: it counts for its own date. Daily streak {count} day.",
+            "Daily deal of {date} won: it counts for its own date. Daily streak {count} days.",
+            win.streak,
+        )
+    else:
+        words = ngettext(
+            "Daily deal of {date} won: daily streak {count} day.",
+            "Daily deal of {date} won: daily streak {count} days.",
+            win.streak,
+        )
+    return words.format(date=date, count=win.streak)
 
 
 def help_words(session: Session) -> str:
@@ -211,7 +245,8 @@ def render_end(view: EndView) -> str:
     ``data-end-fact`` (``time``, absent when :attr:`EndView.time` is ``None``, ``pairs``,
     ``help``, ``verdict``), the verdict's also
     ``data-verdict`` (:data:`VERDICT_KINDS`); the buttons the page's ``data-action``
-    commands; the close button ``data-end-command="close"``.
+    commands; the close button ``data-end-command="close"``; a daily deal's line
+    ``data-end-daily`` (``counted`` or ``not``).
     """
     facts = tuple(
         (key, term, value) for key, term, value in (
@@ -237,6 +272,10 @@ def render_end(view: EndView) -> str:
         for action, word in view.buttons
     )
     close = escape(view.close)
+    daily = "" if view.daily is None else (
+        f'<p class="end-daily" data-end-daily="{"counted" if view.daily_counted else "not"}">'
+        f"{escape(view.daily)}</p>"
+    )
     return (
         '<div class="end-head">'
         f'<h2 id="end-title" data-end-outcome="{view.outcome}">{escape(view.title)}</h2>'
@@ -246,7 +285,7 @@ def render_end(view: EndView) -> str:
         '11.4 10 16 14.6 14.6 16 10 11.4 5.4 16 4 14.6 8.6 10 4 5.4z"/></svg></button></div>'
         f'<p id="end-reason">{escape(view.reason)}</p>'
         f'<dl class="end-facts">{rows}</dl>'
-        f'<p class="end-streak">{escape(view.streak)}</p>'
+        f'<p class="end-streak">{escape(view.streak)}</p>{daily}'
         f'<div class="end-actions" role="group" aria-label="{escape(view.label)}">'
         f"{buttons}</div>"
     )

@@ -15,7 +15,7 @@ from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
-from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, variant_title
+from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, thousands, variant_title
 from .install import INSTALL_TEXTS
 
 TEXTS: dict[str, str] = {
@@ -204,6 +204,15 @@ RULES: list[tuple[str, str]] = [
         "in one row and only the top one is available, so two reserve cards can never be "
         "paired with each other; the card beneath becomes available when the top one is gone."
     )),
+    ("h2", N_("The daily deal")),
+    ("p", N_(
+        "<strong>Daily deal</strong> gives everyone the same deal on a date, one that can be "
+        "won. Each date whose deal you win adds to your daily streak, the dates in a row you "
+        "won. A daily deal counts for its own date whenever you finish it, as long as you "
+        "started it on that date: a game begun at 23:58 and won after midnight still counts, "
+        "and so does one you leave and come back to days later. A past date's deal started "
+        "later counts as an ordinary game."
+    )),
     ("h2", N_("Help from the solver")),
     ("p", N_(
         "<strong>Hint</strong> works in two steps. First it says how many pairs can be made "
@@ -282,7 +291,7 @@ def odds_html() -> str:
         interval = _("{low} to {high}").format(
             low=decimal_percent(share.low), high=decimal_percent(share.high)
         )
-        cells = (_thousands(share.deals),
+        cells = (thousands(share.deals),
                  decimal_percent(share.percent), interval)
         rows.append(f'<tr><th scope="row">{title}</th>'
                     + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
@@ -305,12 +314,6 @@ STRATEGY_NAMES: dict[str, str] = {
     "perfect": N_("Perfect play"),
 }
 """The row name of each strategy (:data:`nestor.strategies.STRATEGIES`) in the skill table."""
-
-
-def _thousands(number: int) -> str:
-    """``number`` with the language's thousands sign (``10,000``, German ``10.000``)."""
-    # Translators: the sign between thousands in numbers ("," in English: 100,000).
-    return f"{number:,}".replace(",", pgettext("thousands sign", ","))
 
 
 def _decimal(text: str) -> str:
@@ -342,7 +345,7 @@ def skill_html() -> str:
                        f'<span class="interval">{escape(interval)}</span></td>')
         rows.append("<tr>" + "".join(row) + "</tr>")
     caption = escape(_("How often each way of playing wins, over {deals} deals per variant")
-                     .format(deals=_thousands(SKILL_DEALS)))
+                     .format(deals=thousands(SKILL_DEALS)))
     head = [escape(_("Way of playing"))] + [escape(variant_title(v)) for v in variants]
     return (
         f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
@@ -370,7 +373,7 @@ def rules_html() -> str:
         elif tag != "li" and in_list:
             parts.append("</ul>")
             in_list = False
-        text = _(message).replace("{deals}", _thousands(SKILL_DEALS))  # the skill table's
+        text = _(message).replace("{deals}", thousands(SKILL_DEALS))  # the skill table's
         parts.append(f"<{tag}>{text}</{tag}>")
     if in_list:
         parts.append("</ul>")

@@ -24,19 +24,20 @@ Rules
   the player moves on to another deal without having won it: :meth:`Stats.leave`, or
   implicitly the first move made in any other deal (so at most one game of a tab is ever
   unsettled). A restart keeps the same deal and settles nothing. Every settlement is
-  appended to the history. A loss at the losing move is taken back when that move is
-  undone (:meth:`Stats.take_back`: the game goes on, so it is not lost yet); a win is
-  never taken back.
+  appended to the history. A loss is taken back (:meth:`Stats.take_back`: the game goes
+  on, so it is not lost yet) when its losing move is undone, and when the player comes
+  back to a game left in progress as it was left (Undo, Back, its link or the daily deal
+  resuming it from the games kept); a win is never taken back.
 * A game left in progress in a tab that was closed settles as **lost** when the game is
   next opened with no other tab of it open (:meth:`Stats.settle_others`): closing the tab
   left it as surely as a new deal would have. While another tab is open, a page opened on
   another deal leaves the game stored by the tab that saved last unsettled: that tab may
   still be showing it.
-* A game that settled as lost and is won later (the player came back to it,
-  e.g. from a link) counts that win when it happens: its "lost" settlement
-  stays in the history (it was a loss when the player left), a "won" or
-  "assisted" one is appended, the win and the streak count it, and it is
-  still played once. It cannot settle as lost a second time.
+* A game that settled as lost and is won later without its loss taken back (started
+  afresh, e.g. after its losing move, or after the game kept was forgotten) counts that
+  win when it happens: its "lost" settlement stays in the history (it was a loss), a
+  "won" or "assisted" one is appended, the win and the streak count it, and it is still
+  played once. It cannot settle as lost a second time.
 * **Streaks** count settlements per variant: the current streak is how many
   games in a row were won at the end of that variant's history, the best
   streak the longest such run ever. Wins with help count for streaks as

@@ -1,9 +1,11 @@
 """The daily deal's record: the dates won, the daily streak.
 
-* A **date is won** when the daily deal of that date (:mod:`nestor.daily`) is won on that
-  date, the player's local date (:meth:`Stats.record_daily`, called by the session at the
-  winning move; with help or without). A past date's deal played later, or another tab's
-  game of the same deal, counts as an ordinary game of its variant only.
+* A **date is won** when the daily deal of that date (:mod:`nestor.daily`) is won, with
+  help or without, and was started (its attempt's first move) or finished on that date, the
+  player's local date: a deal started at 23:58 and won after midnight, or left and resumed
+  days later, counts for its own date (:meth:`Stats.record_daily`, called by the session at
+  the winning move). A past date's deal started after its date counts as an ordinary game
+  of its variant only.
 * The **daily streak** is how many dates in a row are won, ending today, or yesterday while
   today's deal is not won yet (a streak lives until a whole date passes without a win); the
   **best daily streak** the longest such run ever.

@@ -184,7 +184,8 @@ class Stats:
 
     def take_back(self, variant: str, deal: int) -> bool:
         """Take back the loss ``variant``/``deal`` last settled with (the player undid its
-        losing move, or leaving it): the deal is unsettled again, and this tab's game.
+        losing move, or came back to it as it was left): the deal is unsettled again, and
+        this tab's game.
 
         The loss stays in the history, marked taken back (it counts for nothing: the
         streaks are recounted without it), so that a merge with a tab that still has it
@@ -241,9 +242,9 @@ class Stats:
             self._daily = daily.reset(self._daily, now_ms)
 
     def record_daily(self, day: date) -> bool:
-        """The daily deal of ``day`` was won on ``day`` (the caller checks both): ``day`` is
-        a date won (see :mod:`.daily`). Returns ``True`` if that is news (save), ``False``
-        if it was won before.
+        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller
+        checks): ``day`` is a date won (see :mod:`.daily`). Returns ``True`` if that is
+        news (save), ``False`` if it was won before.
         """
         record = daily.with_day(self._daily, day)
         if record is self._daily:
@@ -311,6 +312,10 @@ class Stats:
         """The daily deal's record on the date ``today`` (see :mod:`.daily`)."""
         return daily.summary(self._daily, today)
 
+    def daily_won(self, day: date) -> bool:
+        """Is the daily deal of ``day`` among the dates won (see :mod:`.daily`)?"""
+        return day in self._daily.won
+
     def history(
         self, variant: str | None = None, last: int = 50, taken_back: bool = False
     ) -> list[Settlement]:
@@ -342,6 +347,16 @@ class Stats:
             VariantError, DealNumberError: bad variant or deal number.
         """
         return self._deal_state(check_key(variant, deal))
+
+    def deal_start(self, variant: str, deal: int) -> int | None:
+        """When the attempt at a deal remembered began: its first move's time (ms since
+        1970), or ``None`` (never played, forgotten, or its first move not seen here).
+
+        Raises:
+            VariantError, DealNumberError: bad variant or deal number.
+        """
+        entry = self._deals.get(check_key(variant, deal))
+        return None if entry is None else entry.start_ms
 
     def deal_states(self, variant: str) -> tuple[tuple[int, str], ...]:
         """The deals of variant ``variant`` remembered (at most :data:`DEAL_MEMORY` of all
