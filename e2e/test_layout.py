@@ -1,15 +1,22 @@
-"""Issue 22's layout audit: every panel and mode, at four sizes, in both languages and themes.
+"""Issue 22's layout audit: every panel and mode, at six sizes, in both languages and themes,
+and at the browser's default font sizes from 12 to 32 px.
 
-For each corner of the matrix (:data:`SIZES` x en/de x light/dark) one page walks through
-the game, the More menu, each panel (How to play, Settings, Keys where it is offered,
-Statistics, the review), the Copy-link box, the end screen of a lost game and a replay. In
-each it asserts what a player would notice, without comparing pixels:
+For each corner of the matrix (:data:`SIZES` x en/de x light/dark; 320 px wide, and 640x400,
+1280x800 at 200% zoom, among them; then :data:`TYPE_SIZES` x :data:`FONTS` x en/de x
+light/dark, the font size set as a player's browser setting would) one page walks through
+the game with every control of the row offered (Install too), the More menu, each panel (How
+to play, Settings with a backup made and its code pasted to restore, Keys where it is offered,
+Statistics, the review), the Copy-link box, the end screen of a lost game, a replay and the
+guide of the first game. In each it asserts what a player would notice, without comparing
+pixels:
 
 - no horizontal overflow of the page or of the panel;
 - a panel opens at scroll 0 with its heading in view, inside the viewport, on a background
   of its theme (dark in the dark theme), the review's summary legible on it;
 - nothing clipped: each visible control's box inside the viewport and its panel, its text
-  not cut;
+  not cut (a menu's choice shown whole, a counter whole), each Tab stop inside the window;
+- in large type the page may scroll down (a phone holds a dozen letters a line), so there the
+  sides are what must hold: the page never wider than the window;
 - in the game, the controls and the whole board on the screen, and on a phone in portrait
   the board using the screen's height (issue 22 (6): the cards left 45% of it empty);
 - the board in view above an open end screen;
@@ -17,8 +24,8 @@ each it asserts what a player would notice, without comparing pixels:
 - every icon control has an accessible name and shows a tooltip while it has the focus.
 
 The screenshots of every mode go to ``build/layout-audit/<width>x<height>-<language>-<theme>/``.
-``make test`` runs two corners (390x844 German dark, 1280x800 English light); ``make
-test-slow`` runs all sixteen.
+``make test`` runs two corners (390x844 German dark, 1280x800 English light) and two in 32 px
+type (1280x800 German light, 360x640 English dark); ``make test-slow`` runs them all.
 """
 
 from __future__ import annotations
@@ -41,9 +48,26 @@ from nestor.link import record_query
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "build" / "layout-audit"
 
-SIZES = ((360, 640), (390, 844), (844, 390), (1280, 800))
+SIZES = ((320, 568), (360, 640), (390, 844), (640, 400), (844, 390), (1280, 800))
 FAST = {(390, 844, "de", "dark"), (1280, 800, "en", "light")}
 """The corners ``make test`` runs; the others are marked slow."""
+
+TYPE_SIZES = ((360, 640), (390, 844), (1280, 800))
+FONTS = (12, 20, 24, 28, 32)
+"""Browsers' default font sizes a player may choose (16 px is the browser's own, above)."""
+TYPE_FAST = {(1280, 800, "de", "light", 32), (360, 640, "en", "dark", 32)}
+"""The large-type corners ``make test`` runs; the others are marked slow."""
+
+TYPE_CORNERS = [
+    pytest.param(w, h, language, theme, font, id=f"{w}x{h}-{language}-{theme}-{font}px",
+                 marks=() if (w, h, language, theme, font) in TYPE_FAST else pytest.mark.slow)
+    for font in FONTS for (w, h) in TYPE_SIZES
+    for language in ("en", "de") for theme in ("light", "dark")
+]
+
+OFFER_INSTALL = """() => window.dispatchEvent(Object.assign(
+  new Event("beforeinstallprompt", {cancelable: true}), {prompt: () => Promise.resolve()}))"""
+"""Chromium offering to install the game (static/js/install.js shows its control then)."""
 
 CORNERS = [
     pytest.param(w, h, language, theme, id=f"{w}x{h}-{language}-{theme}",
@@ -51,7 +75,7 @@ CORNERS = [
     for (w, h) in SIZES for language in ("en", "de") for theme in ("light", "dark")
 ]
 
-AUDIT = r"""([panel, scrolls]) => {
+AUDIT = r"""([panel, scrolls, large]) => {
   const out = [];
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
   const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
@@ -72,11 +96,12 @@ AUDIT = r"""([panel, scrolls]) => {
     const box = scope.getBoundingClientRect();
     if (scope.scrollWidth > scope.clientWidth + 1)
       out.push(`${panel} overflows by ${scope.scrollWidth - scope.clientWidth} px`);
-    if (box.left < -1 || box.right > vw + 1 || box.top < -1 || box.bottom > vh + 1)
+    if (box.left < -1 || box.right > vw + 1 || (!scrolls && (box.top < -1 || box.bottom > vh + 1)))
       out.push(`${panel} is not inside the viewport: ${JSON.stringify(box)}`);
-    if (scope.scrollTop !== 0) out.push(`${panel} opened at scroll ${scope.scrollTop}`);
+    if (!scrolls && scope.scrollTop !== 0)
+      out.push(`${panel} opened at scroll ${scope.scrollTop}`);
     const heading = scope.querySelector("h1, h2");
-    if (heading) {
+    if (heading && !scrolls) {
       const h = heading.getBoundingClientRect();
       if (h.top < box.top - 1 || h.bottom > Math.min(box.bottom, vh) + 1)
         out.push(`${panel}: its heading is out of view (${h.top}..${h.bottom})`);
@@ -99,21 +124,44 @@ AUDIT = r"""([panel, scrolls]) => {
     }
     if (c.tagName === "BUTTON" && c.scrollWidth > c.clientWidth + 1)
       out.push(`${name(c)}: its text is cut (${c.scrollWidth} > ${c.clientWidth} px)`);
+    if (c.tagName === "SELECT" && c.selectedIndex >= 0) {  // its choice shown whole
+      const style = getComputedStyle(c);
+      const pen = document.createElement("canvas").getContext("2d");
+      pen.font = style.font;
+      const text = pen.measureText(c.options[c.selectedIndex].text).width;
+      const room = c.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      if (text > room + 1)
+        out.push(`${name(c)}: its choice is cut (${Math.round(text)} > ${Math.round(room)} px)`);
+    }
   }
   for (const e of scope.querySelectorAll("caption, h1, h2, h3, label, legend, th, dt, button")) {
     const words = (e.textContent || "").trim().split(/\s+/).filter(Boolean).length;
     if (words < 3 || !e.checkVisibility() || clipped(e)) continue;
-    const range = document.createRange();
-    range.selectNodeContents(e);
-    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 1)
-      .map((r) => Math.round(r.top))).size;
-    if (lines >= words) out.push(`${name(e)} wraps one word a line`);
+    // Its words' lines: the boxes of its text alone (an icon, a field or a key's frame
+    // beside the words starts no line), a line per top more than half a box below the last.
+    const boxes = [];
+    const texts = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      boxes.push(...[...range.getClientRects()].filter((r) => r.width > 1));
+    }
+    boxes.sort((a, b) => a.top - b.top);
+    let lines = 0, last = -Infinity;
+    for (const r of boxes) if (r.top > last + r.height / 2) { lines += 1; last = r.top; }
+    // In large type a phone's line holds a dozen letters: a long word fills it (German's
+    // at 32 px). Then only a squeezed one counts, narrower than the room around it.
+    const around = e.parentElement.clientWidth;
+    if (lines >= words && (!large || e.getBoundingClientRect().width < 0.75 * around))
+      out.push(`${name(e)} wraps one word a line`);
   }
   return out;
 }"""
 """What a player would see wrong in the still page, one line each; ``panel`` is the
 selector of the panel open (``null`` for the game itself), ``scrolls`` whether the page may
-scroll down (the replay's list of moves): then only the sides are checked."""
+scroll down (the replay's list of moves; the game and the More menu in large type: then only
+the sides are checked), or the panel has been scrolled (its heading may be out of view);
+``large`` whether the type is larger than the browser's own 16 px."""
 
 BOARD = """() => {
   const board = document.getElementById("board").getBoundingClientRect();
@@ -134,11 +182,12 @@ COUNTERS = """() => {
       const starts = top === null || Math.abs(r.top - top) > 2;
       top = r.top;
       return {label: c.firstElementChild.textContent.replace(":", ""), starts,
-              separator: r.left >= box.left - 1};  // its "·" inside the box that clips
+              separator: r.left >= box.left - 1,  // its "·" inside the box that clips
+              cut: r.right > box.right + 1};
     });
 }"""
 """The counters shown, in order: each one's label, whether it starts a line of the counters,
-and whether its separator "·" (drawn before it) is in view."""
+whether its separator "·" (drawn before it) is in view, and whether its end is cut off."""
 
 
 CHART_TEXT = """() => {
@@ -156,9 +205,10 @@ class Audit:
     """One corner's walk: each :meth:`look` waits for a still page, writes its screenshot
     and keeps what is wrong there."""
 
-    def __init__(self, page: Page, corner: str, theme: str) -> None:
+    def __init__(self, page: Page, corner: str, theme: str, font: int) -> None:
         self.page = page
         self.theme = theme
+        self.large = font > 16
         self.folder = SHOTS / corner
         self.folder.mkdir(parents=True, exist_ok=True)
         self.problems: list[str] = []
@@ -171,7 +221,8 @@ class Audit:
                 self.problems.append(f"{mode}: its background's luminance is {light:.2f} "
                                      f"in the {self.theme} theme")
         page.screenshot(path=str(self.folder / f"{mode}.png"))
-        self.problems += [f"{mode}: {p}" for p in page.evaluate(AUDIT, [panel, scrolls])]
+        self.problems += [f"{mode}: {p}"
+                          for p in page.evaluate(AUDIT, [panel, scrolls, self.large])]
         self.problems += [f"{mode}: axe {v}" for v in axe_violations(page, panel)]
 
     def keyboard(self) -> None:
@@ -192,6 +243,11 @@ class Audit:
             if here is None or here["board"]:
                 break  # the game's controls are behind: the board's cards come next
             reached.append((here["top"], here["left"], here["name"]))
+            if here["left"] < -1 or here["right"] > here["width"] + 1 or here["scrolled"]:
+                self.problems.append(
+                    f"keyboard: the Tab stop {here['name']} is outside the window "
+                    f"({here['left']:.0f}..{here['right']:.0f} of {here['width']} px, "
+                    f"the page scrolled {here['scrolled']} px sideways)")
             if here["icon"]:
                 icons.discard(here["action"])
                 label = here["label"]
@@ -213,7 +269,8 @@ FOCUSED = """() => {
   const e = document.activeElement;
   if (!e || e === document.body) return null;
   const r = e.getBoundingClientRect();
-  return {top: r.top, left: r.left, board: !!e.closest("#board"),
+  return {top: r.top, left: r.left, right: r.right, width: document.documentElement.clientWidth,
+          scrolled: window.scrollX, board: !!e.closest("#board"),
           icon: e.matches("button.icon"), action: e.dataset.action || "menu",
           label: e.getAttribute("aria-label") || e.textContent.trim(),
           name: e.tagName.toLowerCase() + (e.dataset.action ? `[${e.dataset.action}]` : "")
@@ -228,22 +285,52 @@ FOCUSED = """() => {
 def test_layout_audit(
     page: Page, wait_ready, width: int, height: int, language: str, theme: str
 ) -> None:
+    walk(page, wait_ready, width, height, language, theme)
+
+
+@pytest.mark.long  # handed out first (conftest), as the other long ones
+@pytest.mark.own_page  # sets its page's default font size and adds an init script to it
+@pytest.mark.parametrize("width,height,language,theme,font", TYPE_CORNERS)
+def test_layout_audit_at_large_and_small_type(
+    page: Page, wait_ready, width: int, height: int, language: str, theme: str, font: int
+) -> None:
+    """The walk with the browser's default font size set to ``font`` px (a player's setting
+    for larger type; 16 is the browser's own): every control stays within the window."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font, "fixed": font - 3}})
+        walk(page, wait_ready, width, height, language, theme, font)
+    finally:
+        cdp.detach()
+
+
+def walk(page: Page, wait_ready, width: int, height: int, language: str, theme: str,
+         font: int = 16) -> None:
+    """One corner's audit: the game, every panel and mode in turn, its problems asserted
+    none at the end."""
     page.set_viewport_size({"width": width, "height": height})
     settings = json.dumps({"language": language, "theme": theme})
     page.add_init_script(f"localStorage.setItem('nestor.settings', {json.dumps(settings)})")
-    audit = Audit(page, f"{width}x{height}-{language}-{theme}", theme)
+    corner = f"{width}x{height}-{language}-{theme}" + ("" if font == 16 else f"-{font}px")
+    audit = Audit(page, corner, theme, font)
     deal = winnable_deal_lost_by_first_moves()
     line = losing_line("standard", deal)
     open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    size = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+    assert size == f"{font}px", f"the page's default font size is {size}, not {font}px"
+    page.evaluate(OFFER_INSTALL)  # the widest row: the Install control shown too
     for move in line[:2]:
         play(page, move)
-    audit.look("game")
+    tall = font > 16  # the page may scroll down: the sides are what must hold
+    audit.look("game", scrolls=tall)
     board = page.evaluate(BOARD)
-    if not (board["top"] >= 0 and board["bottom"] <= height):
+    if not tall and not (board["top"] >= 0 and board["bottom"] <= height):
         audit.problems.append(f"game: the board is not all on the screen: {board}")
     if board["left"] < 0 or board["right"] > width:
         audit.problems.append(f"game: the board is wider than the screen: {board}")
-    if width < height and width <= 600 and board["bottom"] < 0.7 * height:
+    # (Smaller type leaves more height than the columns' cards, as wide as the screen
+    # allows, can spread down: then the check does not hold.)
+    if font == 16 and width < height and width <= 600 and board["bottom"] < 0.7 * height:
         audit.problems.append(
             f"game: the board ends at {board['bottom']:.0f} px of {height}: "
             f"{100 - 100 * board['bottom'] / height:.0f}% of the screen is left empty below it")
@@ -251,6 +338,8 @@ def test_layout_audit(
         if counter["separator"] == counter["starts"]:
             audit.problems.append(f"game: the counters line around {counter['label']!r} "
                                   f"{'begins with' if counter['starts'] else 'lacks'} a '·'")
+        if counter["cut"]:
+            audit.problems.append(f"game: the counter {counter['label']!r} is cut off")
     audit.keyboard()
 
     page.locator("#controls [data-menu]").click()
@@ -258,7 +347,7 @@ def test_layout_audit(
     menu = page.evaluate(  # a wide screen shows only the list as a menu
         "() => getComputedStyle(document.getElementById('more-menu')).display === 'contents'"
         " ? '#more-menu .menu-list' : '#more-menu'")
-    audit.look("more-menu", menu)
+    audit.look("more-menu", menu, scrolls=tall)
     page.keyboard.press("Escape")
     expect(page.locator("#more-menu")).not_to_have_attribute("data-open", "")
 
@@ -275,6 +364,15 @@ def test_layout_audit(
             if chart > 1.1 * table:
                 audit.problems.append(f"stats: the chart's text is {chart:.1f} px, "
                                       f"the table's {table:.1f} px")
+        if name == "settings":  # its progress: a backup made, a code pasted to restore
+            with page.expect_download():
+                page.locator(f'{dialog} [data-action="backup"]').click()
+            code = page.locator("[data-backup-code]")
+            expect(code).to_be_visible()
+            page.locator(f'{dialog} [data-action="restore"]').click()
+            page.locator("[data-restore-code]").fill(code.input_value())
+            expect(page.locator("[data-restore-summary]")).to_be_visible()
+            audit.look("backup", dialog, scrolls=True)
         page.keyboard.press("Escape")
         expect(page.locator(dialog)).not_to_have_attribute("open", "")
 
@@ -301,8 +399,10 @@ def test_layout_audit(
     end, board = page.locator(END).bounding_box(), page.evaluate(BOARD)
     above = end["y"] - max(board["top"], 0)  # the board's height in view above the sheet
     beside = end["x"] - max(board["left"], 0)  # or its width to the left of a side panel
-    if above < 0.25 * (board["bottom"] - board["top"]) and beside < 0.4 * (
-            board["right"] - board["left"]):
+    # (Not in large type, nor on a phone 568 px tall: the sheet's half of the screen leaves
+    # less than a quarter of the board in view above it there.)
+    if not tall and height >= 600 and above < 0.25 * (board["bottom"] - board["top"]) and (
+            beside < 0.4 * (board["right"] - board["left"])):
         audit.problems.append(f"end-screen: it hides the board: {end}, the board {board}")
     page.keyboard.press("Escape")
 
@@ -313,6 +413,15 @@ def test_layout_audit(
     expect(page.locator("#replay")).to_be_visible()
     page.keyboard.press("ArrowRight")
     audit.look("replay", scrolls=True)
+
+    open_game(page, wait_ready)  # the lost game again; How to play's guide from there
+    if page.locator(END).is_visible():
+        page.keyboard.press("Escape")
+        expect(page.locator(END)).to_be_hidden()
+    control(page, "rules").click()
+    page.locator('#rules-dialog [data-action="tutorial"]').click()
+    expect(page.locator("#tutorial[data-tutorial]")).to_be_visible()
+    audit.look("guide", "#tutorial")
     assert audit.problems == [], (
         f"{len(audit.problems)} layout problems (screenshots in {audit.folder}):\n"
         + "\n".join(audit.problems))
