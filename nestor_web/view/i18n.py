@@ -153,6 +153,12 @@ def percent(value: float) -> str:
     return _("{percent}%").format(percent=round(value * 100))
 
 
+def thousands(number: int) -> str:
+    """``number`` with the language's thousands sign (``10,000``, German ``10.000``)."""
+    # Translators: the sign between thousands in numbers ("," in English: 100,000).
+    return f"{number:,}".replace(",", pgettext("thousands sign", ","))
+
+
 def decimal_percent(text: str) -> str:
     """A percentage given as decimal text (``"53.29"``) as the language writes it:
     ``"53.29%"``, in German ``"53,29 %"`` (the decimal sign is the translators' word)."""

@@ -15,7 +15,7 @@ from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
-from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, variant_title
+from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, thousands, variant_title
 from .install import INSTALL_TEXTS
 
 TEXTS: dict[str, str] = {
@@ -282,7 +282,7 @@ def odds_html() -> str:
         interval = _("{low} to {high}").format(
             low=decimal_percent(share.low), high=decimal_percent(share.high)
         )
-        cells = (_thousands(share.deals),
+        cells = (thousands(share.deals),
                  decimal_percent(share.percent), interval)
         rows.append(f'<tr><th scope="row">{title}</th>'
                     + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
@@ -305,12 +305,6 @@ STRATEGY_NAMES: dict[str, str] = {
     "perfect": N_("Perfect play"),
 }
 """The row name of each strategy (:data:`nestor.strategies.STRATEGIES`) in the skill table."""
-
-
-def _thousands(number: int) -> str:
-    """``number`` with the language's thousands sign (``10,000``, German ``10.000``)."""
-    # Translators: the sign between thousands in numbers ("," in English: 100,000).
-    return f"{number:,}".replace(",", pgettext("thousands sign", ","))
 
 
 def _decimal(text: str) -> str:
@@ -342,7 +336,7 @@ def skill_html() -> str:
                        f'<span class="interval">{escape(interval)}</span></td>')
         rows.append("<tr>" + "".join(row) + "</tr>")
     caption = escape(_("How often each way of playing wins, over {deals} deals per variant")
-                     .format(deals=_thousands(SKILL_DEALS)))
+                     .format(deals=thousands(SKILL_DEALS)))
     head = [escape(_("Way of playing"))] + [escape(variant_title(v)) for v in variants]
     return (
         f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
@@ -370,7 +364,7 @@ def rules_html() -> str:
         elif tag != "li" and in_list:
             parts.append("</ul>")
             in_list = False
-        text = _(message).replace("{deals}", _thousands(SKILL_DEALS))  # the skill table's
+        text = _(message).replace("{deals}", thousands(SKILL_DEALS))  # the skill table's
         parts.append(f"<{tag}>{text}</{tag}>")
     if in_list:
         parts.append("</ul>")
