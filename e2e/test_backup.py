@@ -343,3 +343,71 @@ def test_bad_backups_are_refused_in_the_players_language_and_change_nothing(
     for key in ("nestor.game", "nestor.archive", "nestor.settings"):  # (no archive: {})
         assert json.loads(back["local"].get(key) or "{}") == json.loads(
             before["local"].get(key) or "{}"), key
+
+
+def absurd(text: str, change: Any) -> str:
+    """The backup ``text`` with ``change`` made to its data."""
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+def test_an_absurd_backup_is_refused_with_its_reason_and_the_statistics_still_open(
+    page: Page, wait_ready
+) -> None:
+    """A fastest win of 400 digits was taken in, and the statistics never opened again (an
+    OverflowError in the dialog), even after a reload. It is refused with the reason, nothing
+    stored changes, and the statistics open."""
+    open_game(page, wait_ready, "?variant=doublets&deal=3")
+    play(page, next(m for m in Game("doublets", 3).legal_moves() if isinstance(m, Pair)))
+    saves_done(page)
+    before = page.evaluate(STORED)
+    text = absurd(V1, lambda d: d["stats"]["variants"]["doublets"].update(
+        fastest_ms=int("4" * 400)))
+    open_restore(page)
+    page.locator("[data-restore-file]").set_input_files(
+        {"name": "absurd.json", "mimeType": "application/json", "buffer": text.encode()})
+    error = page.locator("[data-restore-error]")
+    expect(error).to_have_text(
+        "The statistics in this backup do not add up: “variants['doublets']['fastest_ms']” is "
+        "a time longer than a century. Nothing was changed.")
+    expect(page.locator("[data-restore-summary]")).to_be_hidden()
+    # The same, pasted as a code: the refusal speaks of a code.
+    page.locator("[data-restore-code]").fill("my notes")
+    expect(error).to_have_text("This is not a backup code of Nestor: it is not a code the game "
+                               "made. Nothing was changed.")
+    saves_done(page)
+    assert page.evaluate(STORED) == before
+    page.keyboard.press("Escape")
+    control(page, "stats").click()
+    expect(page.locator("#stats-dialog table").first).to_be_visible()
+    row = page.locator("#stats-dialog tbody tr", has_text="Doublets")
+    expect(row).to_contain_text("1")
+
+
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
+def test_stored_statistics_out_of_range_are_set_aside_and_the_statistics_open(
+    page: Page, wait_ready
+) -> None:
+    """A stored nestor.stats holding a 400-digit fastest win (and a daily best streak as
+    long) is unreadable like any damaged value: set aside, reported; the statistics open."""
+    stats = json.loads(V1)["stats"]
+    stats["variants"]["doublets"]["fastest_ms"] = int("4" * 400)
+    stats["daily"]["best_streak"] = int("9" * 400)
+    text = json.dumps(stats)
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) {"
+        f"  localStorage.setItem('nestor.stats', {json.dumps(text)});"
+        "  sessionStorage.setItem('seeded', '1');"
+        "}"
+    )
+    open_game(page, wait_ready, "?variant=doublets&deal=3")
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice-text")).to_contain_text("a time longer than a century")
+    saves_done(page)
+    assert page.evaluate("localStorage.getItem('nestor.stats.unreadable')") == text
+    control(page, "stats").click()
+    expect(page.locator("#stats-dialog table").first).to_be_visible()
+    expect(page.locator("#stats-dialog .daily-stats")).to_contain_text("best daily streak 0")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"]  # type: ignore[index]

@@ -44,8 +44,44 @@ def test_a_refused_backup_says_why_and_that_nothing_changed(
     nothing = "Nothing was changed." if language == "en" else "Es wurde nichts geändert."
     assert text.endswith(nothing)
     assert "{" not in text  # every detail filled in
-    if code == "progress.too_large":
-        assert ("2,0 MB" if language == "de" else "2.0 MB") in text
+    if code == "progress.too_large":  # a byte over: the two sizes differ as the player reads
+        assert ("2.000.001 Byte; eine Sicherung hat höchstens 2.000.000 Byte" if language == "de"
+                else "2,000,001 bytes; a backup is at most 2,000,000 bytes") in text
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_sizes_are_shown_in_bytes_only_where_they_would_read_the_same(
+    language: str, request: pytest.FixtureRequest
+) -> None:
+    if language == "de":
+        request.getfixturevalue("german")
+    far = ProgressError("too large", code="progress.too_large", size=15_300_000, limit=2_000_000)
+    text = refusal_text(far)
+    assert ("(15,3 MB; eine Sicherung hat höchstens 2,0 MB)" if language == "de"
+            else "(15.3 MB; a backup is at most 2.0 MB)") in text
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [("progress.too_large", "NESTOR1:" + "A" * 2_000_000), ("progress.not_json", "my notes"),
+     ("progress.foreign", '{"app": "other"}')],
+)
+def test_a_refused_pasted_code_speaks_of_a_code_not_a_file(
+    code: str, text: str, language: str, request: pytest.FixtureRequest
+) -> None:
+    if language == "de":
+        request.getfixturevalue("german")
+    with pytest.raises(ProgressError) as caught:
+        read_progress(text)
+    assert caught.value.code == code
+    pasted = refusal_text(caught.value, pasted=True)
+    as_file = refusal_text(caught.value)
+    file_word, code_word = ("Datei", "Code") if language == "de" else ("file", "code")
+    assert code_word in pasted and file_word not in pasted, pasted
+    assert file_word in as_file
+    assert pasted.endswith("Es wurde nichts geändert." if language == "de"
+                           else "Nothing was changed.")
 
 
 def test_the_other_words(german: None) -> None:

@@ -31,6 +31,7 @@ from nestor_web.__main__ import main
 from nestor_web.app import backup
 from nestor_web.app.backup import Parts, merge_parts
 from nestor_web.app.events import DealChanged, Restored
+from nestor_web.app.ranges import LATEST_MS, LONGEST_MS
 from nestor_web.app.saved import Help, SavedGame
 from nestor_web.app.settings import Settings
 from nestor_web.app.statistics import Stats
@@ -292,6 +293,27 @@ BAD: dict[str, tuple[str, Callable[[str], str]]] = {
         "progress.numbers", lambda t: edit(t, counts(best_streak=50))),
     "a daily date twice": ("progress.numbers", lambda t: edit(
         t, lambda d: d["stats"]["daily"]["won"].append(d["stats"]["daily"]["won"][0]))),
+    "a fastest win of 400 digits": (
+        "progress.numbers", lambda t: edit(t, counts(fastest_ms=int("7" * 400)))),
+    "a fastest win over a century": (
+        "progress.numbers", lambda t: edit(t, counts(fastest_ms=LONGEST_MS + 1))),
+    "2**63 games played": ("progress.numbers", lambda t: edit(t, counts(played=2**63))),
+    "4,000 digits of games played": (
+        "progress.numbers", lambda t: edit(t, counts(played=int("9" * 4000)))),
+    "a daily best streak of 400 digits": ("progress.numbers", lambda t: edit(
+        t, setitem("stats", "daily", "best_streak", int("9" * 400)))),
+    "a daily best streak longer than the days": ("progress.numbers", lambda t: edit(
+        t, setitem("stats", "daily", "best_streak", DAY.toordinal() + 1))),
+    "a settlement after the year 9999": ("progress.numbers", lambda t: edit(
+        t, setitem("stats", "history", 0, 0, LATEST_MS + 1))),
+    "a reset after the year 9999": ("progress.numbers", lambda t: edit(
+        t, setitem("stats", "resets", "standard", LATEST_MS + 1))),
+    "a time played of 400 digits": (
+        "progress.game", lambda t: edit(t, setitem("game", "elapsed_ms", int("8" * 400)))),
+    "2**63 hints in an archived game": (
+        "progress.game", lambda t: edit(t, setitem("archive", 0, "hints", 2**63))),
+    "a version of 400 digits": (
+        "progress.version", lambda t: edit(t, setitem("version", int("9" * 400)))),
     "HTML as a variant name": ("progress.stats", lambda t: edit(t, lambda d: d["stats"][
         "variants"].update({"<img src=x onerror=alert(1)>": d["stats"]["variants"]["standard"]}))),
     "statistics missing": ("progress.part", lambda t: edit(t, lambda d: d.pop("stats"))),

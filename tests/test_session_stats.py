@@ -16,6 +16,7 @@ from nestor_web.app.events import HintShown
 from nestor_web.storage.manager import STATS_KEY, UNREADABLE, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 from nestor_web.view.dialogs import stats_html
+from nestor_web.view.words import clock_text
 
 
 def ticking_clock() -> Callable[[], int]:
@@ -30,7 +31,8 @@ def ticking_clock() -> Callable[[], int]:
 
 
 def clocked_page(store: MemoryStore, query: str) -> Page:
-    return Page(store, query, random.Random(0), clock=ticking_clock())
+    return Page(store, query, random.Random(0), clock=ticking_clock(),
+                timer_clock=ticking_clock())
 
 
 def play_line(page: Page) -> None:
@@ -52,7 +54,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     play_line(page)
     summary = session.stats.summary("doublets")
     assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
-    assert summary.fastest_ms == 25 * 1000  # 26 moves, one second apart
+    assert summary.fastest_ms == session.elapsed_ms() > 0  # the timer's, as it stopped
     assert stats_from_text(store.data[STATS_KEY]) == session.stats
 
     # A restart and a second win of the same deal count nothing more.
@@ -86,6 +88,29 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     assert (summary.played, summary.won, summary.won_with_help) == (4, 1, 1)
     saved = json.loads(store.data[STATS_KEY])
     assert saved["variants"]["doublets"]["won_assisted"] == 1
+
+
+def test_the_fastest_win_is_the_time_the_timer_shows_whatever_the_clock_does() -> None:
+    """The computer's clock set back before the last pair: the timer said 6.8 s, the
+    statistics kept 385 ms (the clock's difference), shown as "0:00 min"."""
+    deal = winnable("doublets")
+    wall, steady = [1_000_000], [50_000]
+    page = Page(MemoryStore(), f"?variant=doublets&deal={deal}", random.Random(0),
+                clock=lambda: wall[0], timer_clock=lambda: steady[0])
+    session = page.session
+    line = solve(session.game.position).line
+    for i, move in enumerate(line):
+        assert isinstance(move, Pair)
+        if i:
+            steady[0] += 6_800 // (len(line) - 1)
+            wall[0] = 1_000_385 if i == len(line) - 1 else wall[0] + 250
+        page.tap(move.first)
+        page.tap(move.second)
+    assert session.game.position.is_empty()
+    shown = session.elapsed_ms()
+    assert shown == (6_800 // (len(line) - 1)) * (len(line) - 1) > 6_000
+    assert session.stats.summary("doublets").fastest_ms == shown
+    assert page.view().timer == clock_text(shown)
 
 
 def lost_deal(variant: str = "standard") -> int:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from profiles import examples
 
 from nestor import MAX_DEAL, DealNumberError, NestorError, VariantError
+from nestor_web.app.ranges import LONGEST_MS
 from nestor_web.app.statistics import (
     DEAL_MEMORY,
     DEAL_STATES,
@@ -37,8 +38,11 @@ def move(
     helped: bool = False,
     first: bool = False,
     variant: str = "standard",
+    elapsed: int | None = None,
 ) -> bool:
-    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first)
+    return stats.record_move(
+        variant, deal, t, won=won, helped=helped, first=first, elapsed_ms=elapsed
+    )
 
 
 def play(
@@ -54,7 +58,8 @@ def play(
     if result == "lost":
         stats.leave(variant, deal, t + duration)
     else:
-        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted")
+        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted",
+             elapsed=duration)
 
 
 def results(stats: Stats, variant: str | None = None) -> list[str]:
@@ -129,7 +134,7 @@ def test_a_win_is_recorded_at_the_winning_move():
 def test_undoing_out_of_a_win_and_winning_again_counts_one_win():
     stats = Stats()
     move(stats, 3, 1_000, first=True)
-    move(stats, 3, 2_000, won=True)
+    move(stats, 3, 2_000, won=True, elapsed=1_000)
     assert move(stats, 3, 3_000) is False  # undo, then another move
     assert move(stats, 3, 4_000, won=True) is False  # won again
     assert move(stats, 3, 5_000, won=True, helped=True) is False  # and with help
@@ -290,26 +295,38 @@ def test_fastest_clean_win():
     assert stats.summary("strict").fastest_ms == 45_000
 
 
-def test_the_clock_restarts_with_the_attempt():
+def test_a_win_is_timed_by_the_game_timer_not_the_computer_clock():
+    # The clock set back before the last pair: the timer said 6.8 s, the statistics kept
+    # 385 ms (the clock's difference). Then a clock set forward: a day by the clock.
     stats = Stats()
-    move(stats, 1, 0, first=True)
-    move(stats, 1, 50_000)
-    assert move(stats, 1, 60_000, first=True) is True  # restart: the attempt's start is saved
-    move(stats, 1, 70_000)
-    move(stats, 1, 80_000, won=True)
-    assert stats.summary("standard").fastest_ms == 20_000
+    move(stats, 1, 1_000_000, first=True)
+    move(stats, 1, 1_000_385, won=True, elapsed=6_800)  # 385 ms later by the clock
+    assert stats.summary("standard").fastest_ms == 6_800
+    move(stats, 2, 2_000_000, first=True)
+    move(stats, 2, 2_000_000 + 86_400_000, won=True, elapsed=5_000)
+    assert stats.summary("standard").fastest_ms == 5_000
+    move(stats, 3, 3_000_000, first=True)
+    move(stats, 3, 2_000_000, won=True, elapsed=4_000)  # the clock went back a long way
+    assert stats.summary("standard").fastest_ms == 4_000
 
 
-def test_a_win_without_a_seen_start_or_with_the_clock_backwards_is_not_timed():
+def test_a_win_without_a_seen_start_a_timer_or_a_plausible_time_is_not_timed():
     stats = Stats()
     move(stats, 1, 5_000)  # resumed mid-game: when it started is unknown
-    move(stats, 1, 6_000, won=True)
+    move(stats, 1, 6_000, won=True, elapsed=1_000)
     move(stats, 2, 10_000, first=True)
-    move(stats, 2, 9_000, won=True)  # the computer's clock went back
+    move(stats, 2, 11_000, won=True)  # no timer given
+    move(stats, 3, 20_000, first=True)
+    move(stats, 3, 21_000, won=True, elapsed=LONGEST_MS + 1)  # more than a century
+    move(stats, 4, 30_000, first=True)
+    move(stats, 4, 31_000, won=True, elapsed=-1)
     summary = stats.summary("standard")
-    assert summary.won == 2
+    assert summary.won == 4
     assert summary.fastest_ms is None
-    move(stats, 3, 20_000, first=True, won=True)  # a one-move win
+    move(stats, 5, 40_000, first=True, won=True, elapsed=0)  # a one-move win
+    assert stats.summary("standard").fastest_ms == 0
+    move(stats, 6, 50_000, first=True)
+    move(stats, 6, 51_000, won=True, elapsed=LONGEST_MS)  # a century: kept, not faster
     assert stats.summary("standard").fastest_ms == 0
 
 
@@ -651,7 +668,8 @@ class Model:
             self.settled.append((now, key[0], key[1], "lost"))
         self.current = None
 
-    def move(self, key: tuple[str, int], now: int, won: bool, helped: bool, first: bool):
+    def move(self, key: tuple[str, int], now: int, won: bool, helped: bool, first: bool,
+             elapsed: int | None):
         if key != self.current:
             self.settle_current(now)
         if key not in self.played:
@@ -667,8 +685,9 @@ class Model:
             result = "assisted" if key in self.helped else "won"
             self.wins[key] = result
             self.settled.append((now, key[0], key[1], result))
-            if result == "won" and key in self.start and now >= self.start[key]:
-                self.times.setdefault(key[0], []).append(now - self.start[key])
+            if (result == "won" and key in self.start and elapsed is not None
+                    and 0 <= elapsed <= LONGEST_MS):
+                self.times.setdefault(key[0], []).append(elapsed)
             self.current = None
 
     def leave(self, key: tuple[str, int], now: int) -> None:
@@ -691,10 +710,13 @@ class Model:
 
 
 clock = st.integers(0, 5_000) | st.integers(-50, -1)  # the clock may even go back a little
+timer = (  # the game's timer at the move: the win's time, if any and in range
+    st.none() | st.integers(-2, 100_000) | st.integers(LONGEST_MS - 2, LONGEST_MS + 2)
+)
 step = st.one_of(
     st.tuples(
         st.just("move"), st.sampled_from(VARIANT_NAMES), st.integers(0, 3),
-        clock, st.booleans(), st.booleans(), st.booleans(),
+        clock, st.booleans(), st.booleans(), st.booleans(), timer,
     ),
     st.tuples(st.just("leave"), st.sampled_from(VARIANT_NAMES), st.integers(0, 3),
               clock),
@@ -711,10 +733,10 @@ def test_random_play_keeps_the_invariants_and_matches_a_model(steps: list[tuple[
         key = (op[1], op[2])
         before = stats.snapshot()
         if op[0] == "move":
-            _, variant, deal, _, won, assisted, first = op
+            _, variant, deal, _, won, assisted, first, elapsed = op
             changed = stats.record_move(variant, deal, now, won=won, helped=assisted,
-                                        first=first)
-            model.move(key, now, won, assisted, first)
+                                        first=first, elapsed_ms=elapsed)
+            model.move(key, now, won, assisted, first, elapsed)
         else:
             changed = stats.leave(op[1], op[2], now)
             model.leave(key, now)

@@ -26,8 +26,11 @@ def move(
     helped: bool = False,
     first: bool = False,
     variant: str = "standard",
+    elapsed: int | None = None,
 ) -> bool:
-    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first)
+    return stats.record_move(
+        variant, deal, t, won=won, helped=helped, first=first, elapsed_ms=elapsed
+    )
 
 
 def play(
@@ -43,7 +46,8 @@ def play(
     if result == "lost":
         stats.leave(variant, deal, t + duration)
     else:
-        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted")
+        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted",
+             elapsed=duration)
 def sample() -> Stats:
     stats = Stats()
     play(stats, 1, 1_000, "won", duration=5_000)
@@ -370,7 +374,7 @@ def real_play(stats: Stats) -> Stats:
     move(stats, 17, T, first=True)
     move(stats, 17, T + 4_000)
     move(stats, 17, T + 9_000, first=True)  # restart
-    move(stats, 17, T + 61_500, won=True)  # clean win in 52.5 s
+    move(stats, 17, T + 61_500, won=True, elapsed=52_500)  # clean win in 52.5 s
     move(stats, 17, T + 70_000, won=True)  # undo, win again: nothing
     move(stats, 3, T + 100_000, first=True)
     move(stats, 3, T + 120_000, helped=True)  # a hint
@@ -380,7 +384,7 @@ def real_play(stats: Stats) -> Stats:
     move(stats, 3, T + 200_000)  # back to the lost deal
     move(stats, 3, T + 210_000, won=True)  # won later, with the earlier help
     move(stats, 8, T + 300_000)  # resumed mid-game: its start was never seen
-    move(stats, 8, T + 310_000, won=True)  # clean, not timed
+    move(stats, 8, T + 310_000, won=True, elapsed=10_000)  # clean, not timed
     move(stats, MAX_DEAL - 1, T + 400_000, first=True, variant="strict")
     move(stats, 99, T + 500_000, first=True)  # settles strict/MAX_DEAL-1 as lost
     return stats

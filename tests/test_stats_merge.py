@@ -14,13 +14,14 @@ from nestor_web.app.statistics import DailyStats, Stats
 
 
 def move(stats: Stats, deal: int, t: int, *, won: bool = False, helped: bool = False,
-         first: bool = False, variant: str = "standard") -> bool:
-    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first)
+         first: bool = False, variant: str = "standard", elapsed: int | None = None) -> bool:
+    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first,
+                             elapsed_ms=elapsed)
 
 
 def win(stats: Stats, deal: int, t: int, variant: str = "standard", helped: bool = False) -> None:
     move(stats, deal, t, first=True, variant=variant, helped=helped)
-    move(stats, deal, t + 1_000, won=True, variant=variant, helped=helped)
+    move(stats, deal, t + 1_000, won=True, variant=variant, helped=helped, elapsed=1_000)
 
 
 def copy(stats: Stats) -> Stats:

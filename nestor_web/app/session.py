@@ -58,6 +58,7 @@ from .events import (
 )
 from .grades import GradeCommands
 from .kept import Kept
+from .ranges import clamped
 from .saved import Help, NoShelf, SavedGame, Shelf
 from .settings import Settings
 from .solving import FINISH_NODES, SolverCommands, Thinking
@@ -107,7 +108,9 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
             ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
             the next move, undo or another deal; ``()`` when there are none.
         rng: draws the deal numbers of new deals.
-        clock: milliseconds since the Unix epoch (the statistics' times).
+        clock: milliseconds since the Unix epoch (the statistics' times; by default the
+            computer's clock, within :mod:`~nestor_web.app.ranges`' range of a moment). It
+            dates what the statistics keep, and never measures a duration.
         timer_clock: milliseconds of a steady clock (the timer's; by default
             ``time.monotonic``, which a change of the computer's clock does not move).
         today: the player's local date (the daily deal's).
@@ -138,7 +141,9 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         self.settings = settings or Settings()
         self.stats = stats or Stats()
         self.rng = rng or random.Random()
-        self.clock: Callable[[], int] = clock or (lambda: int(time.time() * 1000))
+        self.clock: Callable[[], int] = clock or (
+            lambda: clamped(int(time.time() * 1000), "moment")
+        )
         self.timer_clock: Callable[[], int] = timer_clock or (
             lambda: int(time.monotonic() * 1000)
         )
@@ -526,17 +531,19 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
         self._carry_finish(before, after)
         self.last_uncovered = tuple(c for c, _place in uncovered)
+        self._sync_timer()  # first: a winning move stops the timer, at the time it shows
         self._count_move()
-        self._sync_timer()
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
 
     def _count_move(self) -> None:
-        """Tell the statistics about the move just put in effect."""
+        """Tell the statistics about the move just put in effect (a win's time is the
+        timer's, as it stopped at the winning move)."""
         game = self.game
         if self.stats.record_move(
             game.variant.name, game.deal, self.clock(),
             won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
             lost=game.position.outcome() not in (None, Outcome.WON),
+            elapsed_ms=self._timer.ms,
         ):
             self.stats_changes += 1
         day = self.daily

@@ -108,7 +108,7 @@ class ProgressPanel:
         if not text:
             self._show(None, None)
             return
-        self._read(text)
+        self._read(text, pasted=True)
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -223,24 +223,28 @@ class ProgressPanel:
         self.el["restore-code"].value = ""
         self._read(str(await file.text()))
 
-    def _read(self, text: str) -> None:
+    def _read(self, text: str, pasted: bool = False) -> None:
+        """Read a backup's ``text``: a file's, or a pasted code (``pasted``)."""
         from ..storage.progress import read_progress
 
         try:
             progress = read_progress(text)
         except NestorError as exc:
-            self._show(None, exc)
+            self._show(None, exc, pasted)
             return
         self._show(progress, None)
 
-    def _show(self, progress: Progress | None, error: NestorError | None) -> None:
-        """Show what ``progress`` brings (and its buttons), or why it was refused."""
+    def _show(
+        self, progress: Progress | None, error: NestorError | None, pasted: bool = False
+    ) -> None:
+        """Show what ``progress`` brings (and its buttons), or why it was refused (a pasted
+        code's refusal speaks of a code, a file's of a file)."""
         from ..view.backup import refusal_text, summary_text
 
         self.pending = progress
         self.el["restore-done"].hidden = True
         box = self.el["restore-error"]
-        box.textContent = "" if error is None else refusal_text(error)
+        box.textContent = "" if error is None else refusal_text(error, pasted)
         box.hidden = error is None
         summary = self.el["restore-summary"]
         if progress is not None:

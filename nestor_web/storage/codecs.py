@@ -10,7 +10,9 @@ the game record of every move made, how many are in effect, the help used in the
 (hints that showed a move, moves played by Solve, moves the game started with from a
 replay, the times it went back to a position of its review with "Try from here") and the
 timer's time in milliseconds. ``replayed`` and ``reviewed`` are written only when they are
-not 0; saves older than the help counters or the timer lack them, which reads as 0.
+not 0; saves older than the help counters or the timer lack them, which reads as 0. Each
+number has its plausible range (:mod:`nestor_web.app.ranges`: the counts up to a thousand
+million, the time within a century, written no longer); outside it the text is unreadable.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings; a missing one
@@ -53,10 +55,10 @@ import json
 from dataclasses import asdict
 
 from nestor import Game, NestorError
-from nestor.checks import whole_number
 from nestor.errors import clip
 from nestor.jsontext import load_object
 
+from ..app.ranges import clamped, in_range
 from ..app.session import Help, SavedGame
 from ..app.settings import ANIMATION_SPEEDS, Settings
 
@@ -67,6 +69,13 @@ WINNABLE_ONLY_KEY = "winnable_only"
 """The stored key of the setting ``difficulty`` replaced (the shape above)."""
 
 _ON_SPEEDS = tuple(s for s in ANIMATION_SPEEDS if s != "off")
+
+_NUMBERS = (
+    ("hints", "count"), ("solver_moves", "count"), ("replayed", "count"),
+    ("reviewed", "count"), ("elapsed_ms", "duration"),
+)
+"""The saved game's numbers beside its record, and the kind of range of each
+(:mod:`nestor_web.app.ranges`)."""
 
 SAVE_VERSION = 1
 """Version of the saved-game text described above."""
@@ -86,7 +95,7 @@ def game_to_text(saved: SavedGame) -> str:
     return _dumps({
         "version": SAVE_VERSION, **saved.game.to_json(),
         "hints": help_.hints, "solver_moves": help_.solver_moves,
-        "elapsed_ms": saved.elapsed_ms, **rare,
+        "elapsed_ms": clamped(saved.elapsed_ms, "duration"), **rare,
     })
 
 
@@ -95,13 +104,13 @@ def game_from_text(text: str) -> SavedGame:
 
     Raises:
         NestorError: not JSON or nested too deep, not an object, another version, an
-            unknown variant, a bad deal number, an illegal move, a bad counter.
+            unknown variant, a bad deal number, an illegal move, a bad counter or time (not
+            a whole number, or out of its range).
     """
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
     hints, solver_moves, replayed, reviewed, elapsed_ms = (
-        whole_number(data.get(key, 0), key)
-        for key in ("hints", "solver_moves", "replayed", "reviewed", "elapsed_ms")
+        in_range(data.get(key, 0), key, kind) for key, kind in _NUMBERS
     )
     return SavedGame(game, Help(hints, solver_moves, replayed, reviewed), elapsed_ms)
 

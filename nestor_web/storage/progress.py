@@ -92,10 +92,10 @@ PROGRESS_CODES: dict[str, tuple[str, ...]] = {
     "progress.code": (),  # a code whose characters or compressed data are damaged
     "progress.foreign": ("format",),  # JSON, but not a backup (format: what it says, clipped)
     "progress.newer": ("version", "known"),  # written by a newer game: a version not known yet
-    "progress.version": ("value",),  # the version is not a whole number from 1
+    "progress.version": ("value",),  # the version is not a whole number from 1 to MAX_VERSION
     "progress.part": ("where",),  # a part missing, of the wrong kind, or too long
     "progress.stats": ("reason",),  # the statistics cannot be read (a missing field, a name)
-    "progress.numbers": ("reason",),  # the statistics' numbers disagree, or are negative
+    "progress.numbers": ("reason",),  # the statistics' numbers disagree, or are out of range
     "progress.game": ("where", "reason"),  # a saved game cannot be read (where: game, archive[i])
     "progress.settings": ("name", "value"),  # a setting has a value it cannot take
 }
@@ -105,6 +105,13 @@ may word too); ``where`` names the part (``"stats"``, ``"game"``, ``"archive[2]"
 ``"settings"``, ``"date"``, ``"game_version"``, ``"archive"``)."""
 
 T = TypeVar("T")
+
+_NUMBER_CODES = ("number.", "range.")
+"""The codes of a statistics' number read alone that is not whole, or out of its range."""
+
+MAX_VERSION = 999_999
+"""The largest version a backup's file or code is read with (a code's version has at most 6
+digits); a larger one is not a version (``progress.version``)."""
 
 _VERSION_TEXT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}")
 _CODE_HEAD = re.compile(r"NESTOR(\d{1,6}):")
@@ -386,7 +393,10 @@ def _read_file(text: str) -> Progress:
             code="progress.foreign", format=shown,
         )
     version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+    if (
+        isinstance(version, bool) or not isinstance(version, int)
+        or not 1 <= version <= MAX_VERSION
+    ):
         shown = clip(repr(version))
         raise ProgressError(
             f"the backup's version {shown} is not one", code="progress.version", value=shown
@@ -470,13 +480,14 @@ def _part(where: str, what: str, error: NestorError | None = None) -> ProgressEr
 
 
 def _read_stats(data: dict[str, object]) -> Stats:
-    """The statistics part, by the statistics codec: its numbers disagreeing (or negative, or
-    not whole) is ``progress.numbers``, anything else ``progress.stats``."""
+    """The statistics part, by the statistics codec: its numbers disagreeing (or negative, not
+    whole, or out of their plausible range) is ``progress.numbers``, anything else
+    ``progress.stats``."""
     text = json.dumps(data)
     try:
         values = stats_data_from_text(text)
     except NestorError as exc:
-        code = "progress.numbers" if exc.code.startswith("number.") else "progress.stats"
+        code = "progress.numbers" if exc.code.startswith(_NUMBER_CODES) else "progress.stats"
         raise ProgressError(
             f"the backup's statistics cannot be read: {exc}", code=code, error=exc,
             reason=exc.code,

@@ -27,7 +27,10 @@ was used. ``history`` holds the settlements, oldest first, ``result`` one of
 ``"won"``, ``"assisted"``, ``"lost"``, ``taken_back`` (bool) whether it was taken
 back (kept so that two tabs' statistics merge without losing it). ``resets``
 says when each variant's statistics were last reset. Times are milliseconds
-since the Unix epoch (``Date.now()``), whole numbers >= 0. ``daily`` is the daily deal's
+since the Unix epoch (``Date.now()``), whole numbers >= 0. Every number has its plausible
+range (:mod:`nestor_web.app.ranges`: times from 1970 to the year 9999, the fastest win within
+a century, counts up to a thousand million); a number outside it makes the text unreadable.
+``daily`` is the daily deal's
 record: the dates won (ISO dates, oldest first, each once), the best daily streak, and when
 it was last reset. Unknown keys in objects are ignored when reading.
 
@@ -48,6 +51,7 @@ from nestor.checks import whole_number
 from nestor.daily import parse_date
 from nestor.errors import clip
 from nestor.jsontext import load_object
+from nestor_web.app.ranges import in_range
 from nestor_web.app.statistics import (
     DEAL_STATES,
     RESULTS,
@@ -190,13 +194,13 @@ def _read_counts(data: object) -> dict[str, VariantCounts]:
         for field, attribute in _COUNT_FIELDS.items():
             if field not in value:
                 raise NestorError(f"variants[{name!r}] has no {field!r}")
-            fields[attribute] = whole_number(value[field], f"variants[{name!r}][{field!r}]")
+            fields[attribute] = in_range(value[field], f"variants[{name!r}][{field!r}]", "count")
         fastest = value.get("fastest_ms")
         counts[name] = VariantCounts(
             **fields,
             fastest_ms=None
             if fastest is None
-            else whole_number(fastest, f"variants[{name!r}]['fastest_ms']"),
+            else in_range(fastest, f"variants[{name!r}]['fastest_ms']", "duration"),
         )
     return counts
 
@@ -211,7 +215,7 @@ def _read_deals(data: object) -> tuple[DealEntry, ...]:
             DealEntry(
                 _variant_name(variant, f"{where}[0]"),
                 _deal_number(deal, f"{where}[1]"),
-                None if start is None else whole_number(start, f"{where}[2]"),
+                None if start is None else in_range(start, f"{where}[2]", "moment"),
                 _one_of(state, DEAL_STATES, f"{where}[3]"),
                 _bool(helped, f"{where}[4]"),
             )
@@ -228,7 +232,7 @@ def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
         row = _row(raw, size, where)
         out.append(
             Settlement(
-                whole_number(row[0], f"{where}[0]"),
+                in_range(row[0], f"{where}[0]", "moment"),
                 _variant_name(row[1], f"{where}[1]"),
                 _deal_number(row[2], f"{where}[2]"),
                 _one_of(row[3], RESULTS, f"{where}[3]"),
@@ -241,7 +245,7 @@ def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
 def _read_resets(data: object) -> dict[str, int]:
     assert isinstance(data, dict)
     return {
-        _variant_name(name, "a key of 'resets'"): whole_number(value, f"resets[{name!r}]")
+        _variant_name(name, "a key of 'resets'"): in_range(value, f"resets[{name!r}]", "moment")
         for name, value in data.items()
     }
 
@@ -263,8 +267,8 @@ def _read_daily(data: object) -> DailyRecord:
     reset = data.get("reset_ms")
     return DailyRecord(
         tuple(days),
-        whole_number(data["best_streak"], "daily['best_streak']"),
-        None if reset is None else whole_number(reset, "daily['reset_ms']"),
+        in_range(data["best_streak"], "daily['best_streak']", "count"),
+        None if reset is None else in_range(reset, "daily['reset_ms']", "moment"),
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from nestor import NestorError
 
 from ..app.events import ProgressSummary
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, ngettext, pgettext, thousands
 from .words import error_text
 
 REFUSAL_WORDS: Mapping[str, str] = {
@@ -46,12 +46,25 @@ REFUSAL_WORDS: Mapping[str, str] = {
 }
 """What the player reads when a backup is refused, by its code."""
 
+PASTED_WORDS: Mapping[str, str] = {
+    "progress.too_large": N_(
+        "This code is too large to be a backup of Nestor (a backup is at most {limit}). "
+        "Nothing was changed."
+    ),
+    "progress.not_json": N_("This is not a backup code of Nestor: it is not a code the game "
+                            "made. Nothing was changed."),
+    "progress.foreign": N_("This code comes from another program, not from Nestor. Nothing was "
+                           "changed."),
+}
+"""The words of the refusals that speak of a file, for a pasted code (else
+:data:`REFUSAL_WORDS`)."""
 
-def refusal_text(error: NestorError) -> str:
+
+def refusal_text(error: NestorError, pasted: bool = False) -> str:
     """Why a backup was refused (a :class:`~nestor_web.storage.progress.ProgressError`, or any
-    engine error), in the player's language."""
+    engine error), in the player's language; ``pasted``: it was a pasted code, not a file."""
     code = getattr(error, "code", "")
-    words = REFUSAL_WORDS.get(code)
+    words = (PASTED_WORDS if pasted and code in PASTED_WORDS else REFUSAL_WORDS).get(code)
     if words is None:
         return _("This is not a backup of Nestor ({error}). Nothing was changed.").format(
             error=error_text(error))
@@ -59,9 +72,9 @@ def refusal_text(error: NestorError) -> str:
     inner = getattr(error, "error", None)
     details["reason"] = error_text(inner) if isinstance(inner, NestorError) else (
         _("the data is damaged"))
-    for name in ("size", "limit"):  # bytes, as a player reads them
-        if details.get(name, "").isdigit():
-            details[name] = _size(int(details[name]))
+    size, limit = details.get("size", ""), details.get("limit", "")
+    if size.isdigit() and limit.isdigit():  # bytes, as a player reads them
+        details["size"], details["limit"] = _sizes(int(size), int(limit))
     try:
         return _(words).format(**details)
     except (KeyError, IndexError):  # a detail missing: the sentence without it
@@ -128,6 +141,19 @@ def storage_text(persisted: bool | None, used: int | None, quota: int | None) ->
         kept=kept, size=size)
 
 
+def _sizes(size: int, limit: int) -> tuple[str, str]:
+    """Two sizes in bytes as a player reads them (:func:`_size`), in bytes where they would
+    read the same (a file a byte over the limit)."""
+    shown = _size(size), _size(limit)
+    if shown[0] != shown[1] or size == limit:
+        return shown
+    def in_bytes(count: int) -> str:
+        return ngettext("{number} byte", "{number} bytes", count).format(
+            number=thousands(count))
+
+    return in_bytes(size), in_bytes(limit)
+
+
 def _size(count: int) -> str:
     """A size in bytes as a player reads it: ``"12 kB"``, ``"3.4 MB"``, ``"1.2 GB"``."""
     sign = pgettext("decimal sign", ".")
@@ -138,5 +164,5 @@ def _size(count: int) -> str:
     return _("{number} GB").format(number=f"{count / 1_000_000_000:.1f}".replace(".", sign))
 
 
-__all__ = ["REFUSAL_WORDS", "backup_words", "refusal_text", "restored_text", "storage_text",
-           "summary_text"]
+__all__ = ["PASTED_WORDS", "REFUSAL_WORDS", "backup_words", "refusal_text", "restored_text",
+           "storage_text", "summary_text"]

@@ -17,9 +17,11 @@ from .words import grade_name
 
 
 def _duration(ms: int | None) -> str:
+    """A fastest win as the table shows it, ``"4:07 min"`` (whole numbers only: any ``int``
+    is worded)."""
     if ms is None:
         return "–"
-    seconds = round(ms / 1000)
+    seconds = (max(0, ms) + 500) // 1000
     return _("{minutes}:{seconds:02d} min").format(minutes=seconds // 60, seconds=seconds % 60)
 
 

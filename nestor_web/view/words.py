@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from nestor import Move, NestorError, Outcome, Place, Position, TurnStock
+from nestor import VARIANTS, Move, NestorError, Outcome, Place, Position, TurnStock
 
 from ..app.events import (
     DealChanged,
@@ -23,7 +23,7 @@ from ..app.events import (
     WentBack,
 )
 from ..app.session import Session
-from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent
+from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent, thousands, variant_title
 from .texts import setting_label
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
@@ -44,6 +44,18 @@ ERROR_WORDS: Mapping[str, str] = {
     "number.not_whole": N_("“{where}” must be a whole number, not {value}"),
     "number.range": N_("“{where}” must lie between {low} and {high}, not {value}"),
     "number.too_small": N_("“{where}” must be {low} or more, not {value}"),
+    "range.duration": N_("“{where}” is a time longer than a century"),
+    "range.moment": N_("“{where}” is a date after the year 9999"),
+    "range.count": N_("“{where}” counts more than anyone can play (over {high})"),
+    "stats.wins": N_("{variant} has more wins ({wins}) than games played ({played})"),
+    "stats.streak": N_("the streak in {variant} ({streak}) is longer than its best ({best})"),
+    "stats.best_streak": N_(
+        "the best streak in {variant} ({best}) is longer than its wins ({wins})"
+    ),
+    "stats.daily_streak": N_(
+        "the best daily streak ({best}) is longer than the days up to the last date won "
+        "({days})"
+    ),
     "json.invalid": N_("the text is not valid JSON"),
     "json.too_deep": N_("the text is nested too deeply"),
     "json.not_object": N_("the text is not a JSON object"),
@@ -64,7 +76,10 @@ ERROR_WORDS: Mapping[str, str] = {
     "setting.value": N_("the setting “{name}” cannot be {value}"),
 }
 """Words for the error codes the player can meet (the engine's, see ``nestor.errors.CODES``,
-and the settings'); the error's ``details`` fill the fields."""
+the settings', the ranges' and the statistics', see
+:data:`~nestor_web.app.ranges.RANGE_CODES` and
+:data:`~nestor_web.app.statistics.STATS_CODES`); the error's ``details`` fill the fields,
+numbers with the language's thousands sign, a variant by its title."""
 
 ERROR_FALLBACK: Mapping[str, str] = {
     "VariantError": N_("the variant is unknown"),
@@ -85,6 +100,13 @@ def error_text(error: NestorError) -> str:
     details = {k: str(v) for k, v in (getattr(error, "details", None) or {}).items()}
     if code.startswith("setting.") and "name" in details:
         details["name"] = setting_label(details["name"])  # as its control is labelled
+    if code.startswith(("range.", "stats.")):
+        raw = getattr(error, "details", None) or {}
+        for name, value in raw.items():
+            if isinstance(value, int) and name != "value":
+                details[name] = thousands(value)
+        if details.get("variant") in VARIANTS:
+            details["variant"] = variant_title(details["variant"])
     words = ERROR_WORDS.get(code)
     if words is not None:
         try:

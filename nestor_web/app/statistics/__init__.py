@@ -42,13 +42,14 @@ Rules
   games in a row were won at the end of that variant's history, the best
   streak the longest such run ever. Wins with help count for streaks as
   clean wins do; only a loss ends a streak.
-* The **fastest win** is the shortest time, in milliseconds, from the first
-  move of an attempt to the winning move, over clean wins only. An attempt
-  starts at any move that leaves exactly one move in effect (``first=True``:
-  the deal's first move, or the first one after a restart or after undoing
-  every move). A win whose attempt start was never seen (a game resumed
-  from before statistics were kept) or whose clock ran backwards (the
-  computer's clock was changed) sets no time.
+* The **fastest win** is the shortest time, in milliseconds, over clean wins only, as
+  the game's own timer shows it at the winning move (``elapsed_ms``: the time played on
+  the deal since its last restart, the page shown; a steady clock that a change of the
+  computer's clock does not move). A win whose attempt start was never seen (a game
+  resumed from before statistics were kept; an attempt starts at any move that leaves
+  exactly one move in effect, ``first=True``), or whose timer is not given or is out of
+  its range (:mod:`nestor_web.app.ranges`), sets no time. The computer's clock dates the
+  settlements and attempts only: it never measures a duration.
 
 The daily deal's record and the merge of two tabs are described in :mod:`.daily` and
 :mod:`.merge`.
@@ -83,6 +84,7 @@ from .data import (
     DEAL_STATES,
     HISTORY_SIZE,
     RESULTS,
+    STATS_CODES,
     DailyRecord,
     DailyStats,
     DealEntry,
@@ -99,6 +101,7 @@ __all__ = [
     "DEAL_STATES",
     "HISTORY_SIZE",
     "RESULTS",
+    "STATS_CODES",
     "DailyRecord",
     "DailyStats",
     "DealEntry",

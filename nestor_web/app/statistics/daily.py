@@ -72,8 +72,10 @@ def restored(record: DailyRecord) -> DailyRecord:
     """``record`` as :class:`Stats` keeps it (its dates sorted), if it keeps the rules.
 
     Raises:
-        NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, or a best
-            streak shorter than a run of the dates.
+        NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, a best
+            streak shorter than a run of the dates, or one longer than the days from 1
+            January of the year 1 through the last date won (0 with none won: a streak is
+            made of dates won, and the last date won is always kept).
     """
     if len(record.won) > DAILY_MEMORY:
         raise NestorError(
@@ -86,6 +88,13 @@ def restored(record: DailyRecord) -> DailyRecord:
         raise NestorError(
             f"the daily record has a best streak of {record.best_streak} but holds "
             f"{longest_run(days)} dates won in a row"
+        )
+    longest = max(days).toordinal() if days else 0  # the days up to the last date won
+    if record.best_streak > longest:
+        raise NestorError(
+            f"the daily record has a best streak of {record.best_streak}, longer than the "
+            f"{longest} days up to its last date won",
+            code="stats.daily_streak", best=record.best_streak, days=longest,
         )
     return DailyRecord(tuple(sorted(days)), record.best_streak, record.reset_ms)
 

@@ -238,6 +238,16 @@ def recount_streak(runs: Sequence[int], streak: int, best: int) -> tuple[int, in
 
 # ---- checks -------------------------------------------------------------------------------
 
+STATS_CODES: dict[str, tuple[str, ...]] = {
+    "stats.wins": ("variant", "wins", "played"),  # more wins than games played
+    "stats.streak": ("variant", "streak", "best"),  # a streak longer than the best
+    "stats.best_streak": ("variant", "best", "wins"),  # a best streak longer than the wins
+    "stats.daily_streak": ("best", "days"),  # a best daily streak longer than the days
+}
+"""The codes of the checks that name their numbers, and the names of their details
+(``variant``: a variant's name; ``days``: the days from 1 January of the year 1 through the
+last date won of the daily deal, 0 with none won). The other checks' errors have no code."""
+
 _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
 
 
@@ -280,15 +290,18 @@ def check_consistency(
         wins = c.won + c.won_with_help
         if wins > c.played:
             raise NestorError(
-                f"{name!r} has more wins ({wins}) than games played ({c.played})"
+                f"{name!r} has more wins ({wins}) than games played ({c.played})",
+                code="stats.wins", variant=name, wins=wins, played=c.played,
             )
         if c.streak > c.best_streak:
             raise NestorError(
-                f"{name!r} has a streak ({c.streak}) longer than its best ({c.best_streak})"
+                f"{name!r} has a streak ({c.streak}) longer than its best ({c.best_streak})",
+                code="stats.streak", variant=name, streak=c.streak, best=c.best_streak,
             )
         if c.best_streak > wins:
             raise NestorError(
-                f"{name!r} has a best streak ({c.best_streak}) longer than its wins ({wins})"
+                f"{name!r} has a best streak ({c.best_streak}) longer than its wins ({wins})",
+                code="stats.best_streak", variant=name, best=c.best_streak, wins=wins,
             )
         if c.fastest_ms is not None and c.won == 0:
             raise NestorError(f"{name!r} has a fastest win but no clean win")

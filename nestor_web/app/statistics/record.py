@@ -18,6 +18,7 @@ from types import MappingProxyType
 from nestor import VARIANTS, get_variant
 from nestor.checks import whole_number
 
+from ..ranges import LONGEST_MS
 from . import daily
 from .data import (
     DEAL_MEMORY,
@@ -69,6 +70,7 @@ class Stats:
         helped: bool,
         first: bool,
         lost: bool = False,
+        elapsed_ms: int | None = None,
     ) -> bool:
         """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
 
@@ -84,6 +86,8 @@ class Stats:
                 it starts an attempt, and the clock of the fastest win.
             lost: the position after the move is lost (no legal move is left): an
                 unsettled game settles as lost at once.
+            elapsed_ms: the game's timer after the move (milliseconds): a clean win's
+                time, for the fastest win; ``None``: the win sets no time.
 
         Returns:
             ``True`` if the statistics changed (save them).
@@ -117,10 +121,13 @@ class Stats:
             entry = DealEntry(entry.variant, entry.deal, start, entry.state, was_helped)
             self._deals[key] = entry
             changed = True
-        if won:  # with help, or clean: timed if its start was seen and the clock ran forward
+        if won:  # with help, or clean: timed by the game's timer if its start was seen
             elapsed = None
-            if not entry.helped and entry.start_ms is not None and now_ms >= entry.start_ms:
-                elapsed = now_ms - entry.start_ms
+            if (
+                not entry.helped and entry.start_ms is not None and elapsed_ms is not None
+                and 0 <= elapsed_ms <= LONGEST_MS
+            ):
+                elapsed = elapsed_ms
             self._settle(key, "assisted" if entry.helped else "won", now_ms, elapsed)
             changed = True
         elif lost and entry.state == "playing":
