@@ -1,13 +1,17 @@
-"""The game's two stores at their edges: localStorage all but full when a deal is won."""
+"""The game's two stores at their edges: localStorage all but full when a deal is won, and an
+IndexedDB database "nestor" without the game's object store."""
 
 from __future__ import annotations
 
 import json
 
-from conftest import control, saves_done, stored
+import pytest
+from conftest import BETWEEN_TESTS, control, saves_done, stored
 from lines import find_winnable
 from playwright.sync_api import Page, expect
 from test_play import open_game, play
+
+from nestor import Game
 
 KEPT = (
     "The browser's storage refused part of your progress (the storage is full). Nothing is "
@@ -52,6 +56,18 @@ DURABLE = """() => new Promise((resolve, reject) => {
   };
 })"""
 
+# A database "nestor" at `version` without the game's store "kv": empty at version 1 (an
+# upgrade interrupted), or another script's at a higher version, with a store of its own.
+WITHOUT_KV = """(version) => new Promise((resolve, reject) => {
+  const request = indexedDB.open("nestor", version);
+  request.onupgradeneeded = () => {
+    if (version > 1) request.result.createObjectStore("theirs").put("keep me", "mine");
+  };
+  request.onsuccess = () => { request.result.close(); resolve(); };
+  request.onerror = () => reject(request.error);
+})"""
+
+
 def test_a_win_in_an_all_but_full_store_counts_after_a_reload(page: Page, wait_ready) -> None:
     # Another app had filled localStorage to within a few characters: the winning pair's
     # game fitted, its statistics did not, and the reload read 1 played, 0 won, with no
@@ -88,4 +104,30 @@ def test_a_win_in_an_all_but_full_store_counts_after_a_reload(page: Page, wait_r
     stats = json.loads(stored(page, "nestor.stats") or "")
     assert stats["variants"]["standard"]["won"] == 1
     assert stored(page, "nestor.seq") == page.evaluate(DURABLE)["kv"]["nestor.seq"]
+
+
+@pytest.mark.parametrize("version", [1, 3], ids=["empty", "another script's"])
+def test_a_durable_copy_without_its_store_is_repaired_without_a_word(
+    page: Page, wait_ready, version: int
+) -> None:
+    page.goto(BETWEEN_TESTS)  # no page of the game runs while the database is made
+    page.evaluate(WITHOUT_KV, version)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    expect(page.locator("#notice")).to_be_hidden()  # nothing was lost: nothing to say
+    move = Game("standard", 7).position.pairs()[0]
+    play(page, move)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    saves_done(page)
+    durable = page.evaluate(DURABLE)
+    assert "kv" in durable["stores"] and durable["version"] == version + 1
+    assert ("theirs" in durable["stores"]) == (version > 1)  # another script's store is kept
+    assert json.loads(durable["kv"]["nestor.game"])["moves"] == [str(move)]
+    # The copy is durable again: localStorage lost (a browser killed after the move), the
+    # move comes back from it.
+    page.goto(BETWEEN_TESTS)
+    page.evaluate("localStorage.clear()")
+    open_game(page, wait_ready)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    expect(page.locator("#deal-number")).to_have_text("7")
+    expect(page.locator("#notice")).to_be_hidden()
 
