@@ -356,13 +356,18 @@ QUOTA_NOTICE = (
     "Your progress could not be saved: the browser's storage refused it (the storage is full). "
     "The game goes on, but it may be lost when the page closes."
 )
+QUOTA_KEPT = (
+    "The browser's storage refused part of your progress (the storage is full). Nothing is "
+    "lost: the game keeps it in its second store, and saves it in both again once the "
+    "browser takes it."
+)
 
 
 def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) -> None:
     """Issue 10: a script's setItem wrapper that throws a DOMException showed Pyodide's
     conversion ("Error") instead of the error; the browser's own full storage too. A write
-    only localStorage refuses is no loss (the IndexedDB copy has it): reported only once
-    IndexedDB refuses too."""
+    only localStorage refuses is no loss (the IndexedDB copy has it): told as such, once;
+    as a loss once IndexedDB refuses too."""
     game = Game("standard", 7)
     open_game(page, wait_ready, "?variant=standard&deal=7")
     page.evaluate("""() => {
@@ -375,8 +380,9 @@ def test_a_refused_write_names_the_browsers_own_error(page: Page, wait_ready) ->
     play(page, move)
     game.push(move)
     saves_done(page)
-    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#notice-text")).to_have_text(QUOTA_KEPT)
     assert json.loads(page.evaluate(DURABLE_GAME))["moves"] == [str(move)]
+    page.click('#notice [data-action="dismiss"]')
     # IndexedDB refuses as well: now the move is not kept anywhere, and the notice says why.
     page.evaluate("""() => {
       window.nativeTransaction = IDBDatabase.prototype.transaction;

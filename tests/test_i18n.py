@@ -14,6 +14,7 @@ from webpage import Page, QuotaStore, RefusingStore
 
 from nestor import Game
 from nestor_web.app.session import Session
+from nestor_web.storage.durable import MemoryCopy
 from nestor_web.storage.manager import ARCHIVE_KEY, SAVE_KEY, MemoryStore, StoreRefused
 from nestor_web.view import i18n
 from nestor_web.view.board import board_view, render_board
@@ -193,6 +194,28 @@ def test_storage_notices_in_both_languages(
     try:
         page = Page(store(), query, random.Random(0), [language])
         assert page.notice == (german if language == "de" else english)
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "The browser's storage refused part of your progress (the storage is full). "
+     "Nothing is lost: the game keeps it in its second store, and saves it in both again "
+     "once the browser takes it."),
+    ("de", "Der Speicher des Browsers hat einen Teil deines Fortschritts abgelehnt (der "
+     "Speicher ist voll). Nichts geht verloren: Das Spiel bewahrt ihn in seinem zweiten "
+     "Speicher auf und speichert ihn wieder in beiden, sobald der Browser ihn annimmt."),
+])
+def test_a_store_that_refuses_what_the_other_kept_is_told_in_both_languages(
+    language: str, expected: str
+) -> None:
+    """localStorage refused the save, the IndexedDB copy took it: the player is told."""
+    locales.compile_all()
+    full = RefusingStore(StoreRefused("QuotaExceededError", "The quota has been exceeded."))
+    try:
+        page = Page(full, "?variant=standard&deal=7", random.Random(0), [language],
+                    durable=MemoryCopy())
+        assert page.notice == expected
     finally:
         i18n.set_language("en")
 

@@ -37,8 +37,16 @@ Every value this manager writes but the board also goes to a durable copy
 number: localStorage may lose the last seconds of play when the browser is killed, a completed
 IndexedDB write does not. At start-up the copy with the higher number wins, and the other is
 repaired from it: localStorage at once (the first paint reads it), the durable copy at the
-page's first save (the page may have gone before the copy's last write finished). A write one
-of the two refuses is reported only if the other refused it too.
+page's first save (the page may have gone before the copy's last write finished).
+
+A save is all or nothing in localStorage as start-up reads it: ``nestor.seq`` is written
+last, and only once localStorage holds every value this manager meant it to hold. A value it
+refused (full) is written again at each later save, before the number, until it is taken;
+until then localStorage keeps an older number than the copy, which took the whole save, so
+the next start takes the copy's values. Such a refusal is told once
+(``storage.refused.kept``: nothing is lost) until localStorage takes everything again; a
+write both refused is reported as lost (``storage.refused``), each time. The board and the
+grades are not progress: their refusal is not told.
 
 No other key is ever touched. A value that cannot be read is reported, copied to
 ``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
@@ -140,6 +148,12 @@ if TYPE_CHECKING:  # read at a restore, not at start-up
 
 T = TypeVar("T")
 
+REFUSED = "storage.refused"
+"""The problem of a save localStorage refused and there is no durable copy of (or the durable
+copy refused it too): the player's progress is not kept."""
+KEPT = "storage.refused.kept"
+"""The problem of a value localStorage refused and the durable copy holds: nothing is lost."""
+
 
 def _clock_ms() -> int:
     return time.time_ns() // 1_000_000
@@ -230,6 +244,10 @@ class StorageManager(Archive, TabSync):
         self._bad_archive: str | None = None  # an unreadable archive already reported
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
         self._seq = seq_of(store.get(SEQ_KEY))
+        self._stored_seq = self._seq  # the number localStorage holds
+        self._seen = self._seq  # the highest sequence number this tab wrote or took in
+        self._unsaved: dict[str, str] = {}  # values localStorage refused, to write again
+        self._told_partial = False  # the player was told localStorage refused part of a save
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
         self.first_visit = False  # resume(): nothing at all was stored
         self.restored = newer(self._seq, snapshot)
@@ -238,7 +256,7 @@ class StorageManager(Archive, TabSync):
             self._seq = snapshot.seq
             for key, value in self._overlay.items():  # repair localStorage for the first paint
                 self._write(key, value, durable=False)
-            self._write(SEQ_KEY, str(snapshot.seq), durable=False)
+            self._put_seq()
             self._written.clear()  # resume() reads them as if the store had them
         elif snapshot is not None and snapshot.seq < self._seq:
             # The store took a save the copy never got (the page went before the copy's
@@ -250,7 +268,7 @@ class StorageManager(Archive, TabSync):
                 ):
                     self._pending[key] = held
             self._unnumbered = True
-        self._seen = self._seq  # the highest sequence number this tab wrote or took in
+        self._seen = self._seq
 
     def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
         """The newer durable copy's values that start-up takes over the store's: each one,
@@ -275,7 +293,10 @@ class StorageManager(Archive, TabSync):
         return taken
 
     def _get(self, key: str) -> str | None:
-        """The stored text under ``key``: the durable copy's when it was newer at start-up."""
+        """The stored text under ``key``: the one localStorage refused and the durable copy
+        holds, or the durable copy's when it was newer at start-up."""
+        if key in self._unsaved:
+            return self._unsaved[key]
         if key in self._overlay:
             return self._overlay[key]
         return self.store.get(key)
@@ -452,28 +473,66 @@ class StorageManager(Archive, TabSync):
         self._grades_kept = set(session.graded)
 
     def _commit(self) -> None:
-        """Send what this save wrote to the durable copy, in one write with a new number."""
-        if not self._unnumbered and not self._pending and not self._held:
+        """End a save: write again what localStorage refused before, give the save a new
+        number if it wrote anything, send what it wrote to the durable copy in one write
+        with that number, and write the number to localStorage if it holds all of it."""
+        self._write_unsaved()
+        if self._unnumbered or self._pending or self._held:
+            self._unnumbered = False
+            self._seq = next_seq(max(self._seq, self._seen), self.clock_ms())
+            self._seen = self._seq
+            entries, self._pending = self._pending, {}
+            held, self._held = self._held, []
+            if self.durable is not None:
+                self.durable.write(
+                    self._seq, entries, lambda error: self._durable_done(error, held)
+                )
+        self._put_seq()
+
+    def _write_unsaved(self) -> None:
+        """Write again each value localStorage refused (a refusal again is not told again)."""
+        for key, value in list(self._unsaved.items()):
+            try:
+                self.store.set(key, value)
+            except Exception:  # still full: the durable copy holds it meanwhile
+                continue
+            del self._unsaved[key]
+            self._written[key] = value
+
+    def _put_seq(self) -> None:
+        """Write the save's number to localStorage once it holds every value of it (a store
+        that holds a save in part keeps an older number, so start-up reads the durable copy);
+        not once another tab saved since (its number is higher)."""
+        if self._unsaved:
             return
-        self._unnumbered = False
-        self._seq = next_seq(max(self._seq, self._seen), self.clock_ms())
-        self._seen = self._seq
-        self._write(SEQ_KEY, str(self._seq), durable=False)
-        entries, self._pending = self._pending, {}
-        held, self._held = self._held, []
-        if self.durable is None:
+        self._told_partial = False  # a refusal from now on is told again
+        if self._stored_seq == self._seq or self._seq < self._seen:
             return
-        self.durable.write(self._seq, entries, lambda error: self._durable_done(error, held))
+        try:
+            self.store.set(SEQ_KEY, str(self._seq))
+        except Exception:  # an older number: start-up reads the durable copy, as it should
+            return
+        self._stored_seq = self._seq
 
     def _durable_done(self, error: str | None, held: list[Problem]) -> None:
-        """The durable copy's answer: the store's refusals of that save count only if it too
-        refused (``error``: its error name)."""
-        if error is None or not held:
+        """The durable copy's answer on a save localStorage refused in part (``held``: the
+        refusals): with ``error`` (its error name) both refused, and each refusal is
+        reported; else the copy holds it all, which the player is told once."""
+        if not held:
             return
-        for problem in held:
-            if problem not in self.problems:
-                self.problems.append(problem)
+        if error is not None:
+            for problem in held:
+                self._report(problem)
+        else:
+            self._tell_kept(held[0])
         self.notify()
+
+    def _tell_kept(self, refused: Problem) -> None:
+        """Tell the player localStorage refused a value the durable copy holds (``refused``:
+        the store's refusal), unless told since localStorage last held everything."""
+        if not self._told_partial:
+            self._told_partial = True
+            self._report(Problem(KEPT, args=refused.args))
 
     def save_board(
         self, language: str, draw: Callable[[], tuple[list[object], dict[str, str]]]
@@ -628,8 +687,10 @@ class StorageManager(Archive, TabSync):
 
     def _write(self, key: str, value: str, durable: bool = True) -> bool:
         """Write to the store, and (``durable``, and not :data:`NOT_DURABLE`) note it for the
-        durable copy. A refusal is reported once: at once if there is no durable copy, else
-        only if the copy refuses the save's write too. ``True`` if the store took it."""
+        durable copy (``durable`` false: the copy holds it already). A value of the player's
+        progress the store refuses is written again at the next save (:meth:`_commit`), and
+        the refusal reported: at once if there is no durable copy, else by the copy's answer
+        (lost if it refused too, else kept). ``True`` if the store took it."""
         if durable and key not in NOT_DURABLE:
             self._unnumbered = True  # the save gets a number (other tabs catch up by it)
             if self.durable is not None:
@@ -637,15 +698,18 @@ class StorageManager(Archive, TabSync):
         try:
             self.store.set(key, value)
         except Exception as exc:  # the browser's storage may refuse any write
-            problem = Problem("storage.refused", args=(("error", refusal_name(exc)),))
-            if self.durable is not None:
-                # With a durable copy the values are safe once it has them (the board too:
-                # losing it only costs the next first paint): reported if the copy fails too.
-                if problem not in self._held:
-                    self._held.append(problem)
-            else:
+            if key in NOT_DURABLE:
+                return False  # the board or the grades: nothing of the player's is lost
+            self._unsaved[key] = value
+            problem = Problem(REFUSED, args=(("error", refusal_name(exc)),))
+            if self.durable is None:
                 self._report(problem)
+            elif not durable:
+                self._tell_kept(problem)
+            elif problem not in self._held:
+                self._held.append(problem)
             return False
+        self._unsaved.pop(key, None)
         self._written[key] = value
         return True
 

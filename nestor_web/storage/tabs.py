@@ -43,6 +43,7 @@ class TabSync:
     store: KeyValueStore
     _written: dict[str, str]  # what the manager last wrote (or read), by key
     _overlay: dict[str, str]  # the durable copy's values, when it was newer at start-up
+    _unsaved: dict[str, str]  # values localStorage refused, written again at the next save
     _slot: tuple[str, tuple[str, int] | None] | None  # the game slot as last seen
     _stats_saved: int | None  # the session's stats_changes when last saved
     _own_game: str | None  # the game text this tab saved (or adopted) last
@@ -56,12 +57,18 @@ class TabSync:
 
         def _write(self, key: str, value: str, durable: bool = True) -> bool: ...
 
+        def _get(self, key: str) -> str | None: ...
+
     def changed_elsewhere(self, key: str | None) -> None:
-        """Another tab wrote ``key`` (``None``: it cleared the storage)."""
+        """Another tab wrote ``key`` (``None``: it cleared the storage). A value of it this
+        tab's store refused is not written again over that tab's: this tab takes that tab's
+        in, and saves its own again if it differs."""
         if key is None:
             self._written.clear()
+            self._unsaved.clear()
         else:
             self._written.pop(key, None)
+            self._unsaved.pop(key, None)
         self._overlay.clear()  # that tab's values are newer than what start-up restored
         if key in (None, SAVE_KEY):
             text = self.store.get(SAVE_KEY)
@@ -168,7 +175,7 @@ class TabSync:
         """Add the saved-game ``text`` of a line that could not be joined to
         ``nestor.diverged`` (once; the oldest beyond :data:`.keys.ARCHIVE_SIZE` dropped)."""
         kept: list[str] = []
-        raw = self.store.get(DIVERGED_KEY)
+        raw = self._get(DIVERGED_KEY)
         if raw is not None:
             try:
                 data = loads(raw)

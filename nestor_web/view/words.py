@@ -163,6 +163,11 @@ PROBLEM_WORDS: Mapping[str, str] = {
         "Your progress could not be saved: the browser's storage refused it ({error}). The "
         "game goes on, but it may be lost when the page closes."
     ),
+    "storage.refused.kept": N_(
+        "The browser's storage refused part of your progress ({error}). Nothing is lost: the "
+        "game keeps it in its second store, and saves it in both again once the browser "
+        "takes it."
+    ),
     "save.unreadable.lost": N_(
         "Your saved game could not be read: {error}. No copy of it could be kept, as the "
         "browser's storage refused one ({refusal}). A new game started."
@@ -219,7 +224,7 @@ def problem_text(problem: Problem) -> str:
     fields = problem.arg
     if problem.error is not None:
         fields["error"] = error_text(problem.error)
-    if problem.code == "storage.refused" and "error" in fields:
+    if problem.code in ("storage.refused", "storage.refused.kept") and "error" in fields:
         fields["error"] = refusal_text(fields["error"])
     if "refusal" in fields:
         fields["refusal"] = refusal_text(fields["refusal"])

@@ -37,19 +37,45 @@
 // Database "nestor", object store "kv": one record per key (the texts the storage manager
 // writes, nestor.game, nestor.stats, ...), and "nestor.seq". Only Python's storage manager
 // decides what goes in; nothing here knows the formats.
+//
+// The database is opened at whatever version it has (1 when this creates it). One without
+// the store (an upgrade interrupted, or another script of the origin made a "nestor" of its
+// own, at any version) is opened again one version up, which creates the store: nothing was
+// in it, so nothing is said. A page of the game closes its connection when another asks
+// for a newer version, so its upgrade is not blocked.
 (function () {
   "use strict";
   const NAME = "nestor";
   const STORE = "kv";
   const SEQ = "nestor.seq";
 
-  function open() {
+  function openAt(version) {
     return new Promise((resolve, reject) => {
-      const request = indexedDB.open(NAME, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-      request.onsuccess = () => resolve(request.result);
+      const request = version ? indexedDB.open(NAME, version) : indexedDB.open(NAME);
+      request.onupgradeneeded = () => {
+        const db = request.result;
+        if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
+      };
+      request.onsuccess = () => {
+        const db = request.result;
+        db.onversionchange = () => db.close();
+        resolve(db);
+      };
       request.onerror = () => reject(request.error);
       request.onblocked = () => reject(new Error("blocked"));
+    });
+  }
+
+  function open() {
+    return openAt(0).then((db) => {
+      if (db.objectStoreNames.contains(STORE)) return db;
+      const version = db.version + 1;
+      db.close();
+      return openAt(version).then((again) => {
+        if (again.objectStoreNames.contains(STORE)) return again;
+        again.close();
+        return null;
+      });
     });
   }
 

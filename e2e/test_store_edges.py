@@ -1,0 +1,133 @@
+"""The game's two stores at their edges: localStorage all but full when a deal is won, and an
+IndexedDB database "nestor" without the game's object store."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import BETWEEN_TESTS, control, saves_done, stored
+from lines import find_winnable
+from playwright.sync_api import Page, expect
+from test_play import open_game, play
+
+from nestor import Game
+
+KEPT = (
+    "The browser's storage refused part of your progress (the storage is full). Nothing is "
+    "lost: the game keeps it in its second store, and saves it in both again once the "
+    "browser takes it."
+)
+
+# Fills localStorage under keys of another app of the origin until only `room` characters
+# are left: whole chunks while they fit, then one character at a time, then `room` given back.
+FILL = """(room) => {
+  let n = 0;
+  for (let size = 1 << 20; size >= 1; size >>= 2) {
+    const chunk = "x".repeat(size);
+    try { for (;;) { localStorage.setItem("another.app." + n, chunk); n++; } } catch (e) {}
+  }
+  const last = "another.app." + (n - 1);
+  try { for (;;) localStorage.setItem(last, localStorage.getItem(last) + "x"); }
+  catch (e) { if (e.name !== "QuotaExceededError") throw e; }
+  localStorage.setItem(last, localStorage.getItem(last).slice(room));
+  return n;
+}"""
+
+FREE = """() => Object.keys(localStorage).filter((key) => key.startsWith("another.app."))
+  .forEach((key) => localStorage.removeItem(key))"""
+
+# Everything in IndexedDB's "nestor" at whatever version it has: its stores and version, and
+# the game's store's records.
+DURABLE = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("nestor");
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result, stores = Array.from(db.objectStoreNames), kv = {};
+    if (!stores.includes("kv")) { db.close(); resolve({stores, version: db.version, kv}); return; }
+    const cursor = db.transaction("kv").objectStore("kv").openCursor();
+    cursor.onsuccess = () => {
+      const at = cursor.result;
+      if (at) { kv[at.key] = at.value; at.continue(); return; }
+      db.close();
+      resolve({stores, version: db.version, kv});
+    };
+    cursor.onerror = () => reject(cursor.error);
+  };
+})"""
+
+# A database "nestor" at `version` without the game's store "kv": empty at version 1 (an
+# upgrade interrupted), or another script's at a higher version, with a store of its own.
+WITHOUT_KV = """(version) => new Promise((resolve, reject) => {
+  const request = indexedDB.open("nestor", version);
+  request.onupgradeneeded = () => {
+    if (version > 1) request.result.createObjectStore("theirs").put("keep me", "mine");
+  };
+  request.onsuccess = () => { request.result.close(); resolve(); };
+  request.onerror = () => reject(request.error);
+})"""
+
+
+def test_a_win_in_an_all_but_full_store_counts_after_a_reload(page: Page, wait_ready) -> None:
+    # Another app had filled localStorage to within a few characters: the winning pair's
+    # game fitted, its statistics did not, and the reload read 1 played, 0 won, with no
+    # notice ever shown; the next move wrote that over the IndexedDB copy's win.
+    deal, line = find_winnable("standard")
+    open_game(page, wait_ready, f"?variant=standard&deal={deal}")
+    for move in line[:-1]:
+        play(page, move)
+    saves_done(page)
+    assert page.evaluate(FILL, 12) > 0
+    play(page, line[-1])
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    expect(page.locator("#notice-text")).to_have_text(KEPT)
+    saved = json.loads(stored(page, "nestor.game") or "")
+    assert saved["moves"][-1] == str(line[-1])  # the store took the winning game...
+    stats = json.loads(stored(page, "nestor.stats") or "")
+    assert stats["variants"]["standard"]["won"] == 0  # ...and refused the statistics
+    page.evaluate(FILL, 0)  # the other app takes the room the smaller board gave back
+
+    open_game(page, wait_ready)
+    control(page, "stats").click()
+    expect(page.locator("#stats-dialog svg[role=img]")).to_have_attribute(
+        "aria-label", "Recent games, Standard: 1 games: 1 won, 0 won with help, 0 lost; "
+        "win rate 100%."
+    )
+    page.keyboard.press("Escape")
+    expect(page.locator("#notice-text")).to_have_text(KEPT)  # the store refused the repair
+    saves_done(page)
+    durable = page.evaluate(DURABLE)["kv"]
+    assert int(stored(page, "nestor.seq") or "0") < int(durable["nestor.seq"])
+
+    page.evaluate(FREE)  # the other app's data is gone: the next save completes the store
+    page.click('#notice [data-action="dismiss"]')
+    stats = json.loads(stored(page, "nestor.stats") or "")
+    assert stats["variants"]["standard"]["won"] == 1
+    assert stored(page, "nestor.seq") == page.evaluate(DURABLE)["kv"]["nestor.seq"]
+
+
+@pytest.mark.parametrize("version", [1, 3], ids=["empty", "another script's"])
+def test_a_durable_copy_without_its_store_is_repaired_without_a_word(
+    page: Page, wait_ready, version: int
+) -> None:
+    page.goto(BETWEEN_TESTS)  # no page of the game runs while the database is made
+    page.evaluate(WITHOUT_KV, version)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    expect(page.locator("#notice")).to_be_hidden()  # nothing was lost: nothing to say
+    move = Game("standard", 7).position.pairs()[0]
+    play(page, move)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    saves_done(page)
+    durable = page.evaluate(DURABLE)
+    assert "kv" in durable["stores"] and durable["version"] == version + 1
+    assert ("theirs" in durable["stores"]) == (version > 1)  # another script's store is kept
+    assert json.loads(durable["kv"]["nestor.game"])["moves"] == [str(move)]
+    # The copy is durable again: localStorage lost (a browser killed after the move), the
+    # move comes back from it.
+    page.goto(BETWEEN_TESTS)
+    page.evaluate("localStorage.clear()")
+    open_game(page, wait_ready)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    expect(page.locator("#deal-number")).to_have_text("7")
+    expect(page.locator("#notice")).to_be_hidden()
+
