@@ -616,14 +616,14 @@ def game(page: Page) -> Page:
 # --------------------------------------------------------------------------- a site of its own
 class _CountingHandler(serve.Handler):  # type: ignore[name-defined,misc]
     """serve.py's handler, also noting each response's path and body size, and waiting
-    ``site.chunk_delay`` seconds after each 256 KiB it sends (a slow network)."""
+    ``site.chunk_delay`` seconds after each ``site.chunk_bytes`` it sends (a slow network)."""
 
     sent: list[tuple[str, int]]
     site: SiteCopy
 
     def copyfile(self, source: BinaryIO, outputfile: BinaryIO) -> None:
         size = 0
-        while chunk := source.read(256 * 1024):
+        while chunk := source.read(self.site.chunk_bytes):
             outputfile.write(chunk)
             size += len(chunk)
             if self.site.chunk_delay:
@@ -639,7 +639,9 @@ class SiteCopy:
     port: int = 0
     sent: list[tuple[str, int]] = field(default_factory=list)
     chunk_delay: float = 0.0
-    """Seconds the server waits after each 256 KiB of a response (0: as fast as it can)."""
+    """Seconds the server waits after each ``chunk_bytes`` of a response (0: as fast as it
+    can)."""
+    chunk_bytes: int = 256 * 1024
     _server: Any = None
 
     @property

@@ -244,6 +244,25 @@ new MutationObserver(() => {
 """
 
 
+def test_the_download_bar_goes_when_the_last_bytes_are_a_sliver(
+    site_copy, site_context
+) -> None:
+    """The last bytes of a first visit's download arrive in pieces smaller than half a
+    percent: the bar, already reading 100%, still goes, and the loading line says Python is
+    starting (it stayed at 100% until the game was ready). PyScript held: only the download's
+    end takes the bar away here."""
+    site_copy.chunk_bytes, site_copy.chunk_delay = 16 * 1024, 0.001
+    context = site_context(site_copy.origin, service_workers="allow")
+    context.route("**/static/vendor/pyscript/core.js", lambda route: None)  # held for good
+    context.add_init_script(DOWNLOAD_PROBE)
+    page = context.new_page()
+    page.goto("/", wait_until="domcontentloaded")
+    page.wait_for_function("window.__download.some(([share]) => share === 100)", timeout=30_000)
+    expect(page.locator(".download-bar")).to_have_count(0)
+    expect(page.locator("#loading")).to_contain_text("Loading the game")
+    assert not page.evaluate("document.body.hasAttribute('data-ready')")
+
+
 def test_a_first_visit_shows_its_download_in_the_browsers_language(
     site_copy, site_context, wait_ready
 ) -> None:

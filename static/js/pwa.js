@@ -170,15 +170,15 @@ function showDownload() {
   const update = () => {
     if (!(total > 0) || gone) return;
     const share = Math.max(0, Math.min(1, arrivedBytes() / total));
+    if (share >= 1) setTimeout(finish, FINAL_MS); // all in: Python starts
     const percent = Math.round(share * 100);
-    if (percent === shown) return;
+    if (percent === shown) return; // (99.5% already reads 100%)
     shown = percent;
     const text = words.download.replace("{loaded}", mb(share * total)).replace("{total}", mb(total));
     fill.style.transform = `scaleX(${share})`;
     bar.setAttribute("aria-valuenow", String(percent));
     bar.setAttribute("aria-valuetext", text);
     line.textContent = text;
-    if (share >= 1) setTimeout(finish, FINAL_MS); // all in: Python starts
   };
   bootBytes().then((bytes) => { total = bytes; update(); }).catch(() => {});
   arrived.addEventListener("bytes", update);
