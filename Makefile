@@ -23,6 +23,8 @@
 #                      and the table of docs/odds.md (not part of make test; ½ to 1½ hours)
 #   make graded-deals  the grades shipped with the game (nestor/graded_deals.bin) written again;
 #                      make graded-deals-check grades each of its 50,000 deals again
+#   make puzzles       the shipped puzzles (nestor/puzzles/puzzles.txt) written again from real
+#                      deals; make puzzles-check examines every one of them again
 #   make bench-grade   New deal of a grade in Chromium, click to the deal's grade shown, beside
 #                      New deal of any deal (not part of make test)
 #   make test-slow     the slow checks make test leaves out (the solver's whole-deal oracle),
@@ -70,7 +72,7 @@ MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 .DEFAULT_GOAL := help
 .PHONY: help play vendor site venv chromium engines lint unit e2e test test-twice test-slow test-soak measure bench-move \
         bench-boot bench-first-visit bench-worker bench-tabs bench-review bench-grade graded-deals \
-        graded-deals-check lighthouse clean distclean
+        graded-deals-check puzzles puzzles-check lighthouse clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -298,6 +300,18 @@ graded-deals: $(VENV_STAMP)
 
 graded-deals-check: $(VENV_STAMP)
 	nice -n 19 $(VENV)/bin/python scripts/grade_table.py --check
+
+# The puzzles shipped with the game (nestor/puzzles/puzzles.txt): deals of each open variant
+# played as a beginner plays them until 300 puzzle moments per variant are met
+# (scripts/puzzle_table.py; several minutes on 2 cores). tests/test_puzzles.py proves a sample
+# with other searches in make test, every one in make test-slow; puzzles-check examines every
+# one again with the code that found it.
+PUZZLE_ARGS ?=
+puzzles: $(VENV_STAMP)
+	nice -n 19 $(VENV)/bin/python scripts/puzzle_table.py $(PUZZLE_ARGS)
+
+puzzles-check: $(VENV_STAMP)
+	nice -n 19 $(VENV)/bin/python scripts/puzzle_table.py --check
 
 # The npm package lighthouse (bench/package.json's, pinned by bench/package-lock.json and
 # installed into bench/node_modules here only: a fresh clone's npm ci for make play and make test

@@ -10,6 +10,7 @@ Commands:
               --strategy, the share a strategy wins: nestor/strategies.py)
     daily     print the daily deal of a date (variant and deal number)
     grade     print a deal's difficulty: easy, medium, hard or unwinnable (nestor/grade.py)
+    puzzle    print how many puzzles ship, or one of them (nestor/puzzles)
     variants  list the variants and their layouts
 
 Exit status: 0 on success, 2 on bad input (the error goes to stderr).
@@ -39,6 +40,7 @@ from .grade import GRADES, TIPS_PLAYOUTS, UNWINNABLE, Grade, grade
 from .jsontext import loads
 from .link import record_from_query, record_query
 from .position import Move, Pair, Position
+from .puzzles import MAX_HORIZON, PUZZLE_VARIANTS, Puzzle, get_puzzle, puzzles
 from .review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps, sliced
 from .solver import Status, solve
 from .steps import run_to_end
@@ -280,8 +282,41 @@ def build_parser() -> argparse.ArgumentParser:
                            help=f"deal number, 0 to {MAX_DEAL - 1}")
     grade_cmd.add_argument("--json", action="store_true", help="print the grade as JSON")
 
+    puzzle_cmd = sub.add_parser(
+        "puzzle",
+        help="print how many puzzles ship, or one of them",
+        description="A puzzle is a position of a real deal with two or more pairs, of which "
+        "exactly one keeps the game winnable, while after any other every way of playing on "
+        f"ends with no pair left within its horizon (at most {MAX_HORIZON} pairs, the wrong "
+        f"one included); from the variants {', '.join(PUZZLE_VARIANTS)} (nestor/puzzles). "
+        "--count prints how many ship; --id K prints puzzle K (from 1), with --json as "
+        '{"id", "variant", "deal", "before", "choices", "answer", "horizon", "rating"} '
+        'with pairs as lists of two card codes. An unknown id exits 2.',
+    )
+    which = puzzle_cmd.add_mutually_exclusive_group(required=True)
+    which.add_argument("--count", action="store_true", help="print how many puzzles ship")
+    which.add_argument("--id", type=_puzzle_id, metavar="K", help="print puzzle K")
+    puzzle_cmd.add_argument("--json", action="store_true", help="print the puzzle as JSON")
+
     sub.add_parser("variants", help="list the variants", description="List every variant.")
     return parser
+
+
+def _puzzle_id(text: str) -> int:
+    try:
+        return get_puzzle(int(text) if text.strip().isdigit() else text).id
+    except NestorError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def format_puzzle(puzzle: Puzzle) -> str:
+    """Puzzle ``puzzle`` in words: where it comes from, its rating, choices and answer."""
+    before = " ".join(str(p) for p in puzzle.before) or "(none)"
+    return (f"puzzle {puzzle.id}: {get_variant(puzzle.variant).title}, deal {puzzle.deal}, "
+            f"rating {puzzle.rating}\n"
+            f"pairs before: {before}\n"
+            f"choices: {' '.join(str(p) for p in puzzle.choices())}\n"
+            f"answer: {puzzle.answer} (any other loses within {puzzle.horizon} pairs)")
 
 
 def line_json(position: Position, line: Iterable[Move]) -> list[list[str]]:
@@ -456,6 +491,12 @@ def _run(args: argparse.Namespace) -> int:
         elif args.command == "grade":
             result = grade(args.variant, args.deal)
             print(json.dumps(result.to_json()) if args.json else format_grade(result))
+        elif args.command == "puzzle":
+            if args.count:
+                print(len(puzzles()))
+            else:
+                puzzle = get_puzzle(args.id)
+                print(json.dumps(puzzle.to_json()) if args.json else format_puzzle(puzzle))
         elif args.command == "solve":
             solve_lines(sys.stdin, sys.stdout, args.max_nodes)
         elif args.command == "odds":

@@ -107,6 +107,10 @@ CODES: dict[str, tuple[str, ...]] = {
     "date.future": ("value", "today"),  # a daily deal after today: both ISO dates
     # graded_deals: deals_of_grade, pick_deal
     "grade.unknown": ("grade",),  # not easy, medium, hard or unwinnable
+    # puzzles: the shipped set (read_puzzles, get_puzzle)
+    "puzzle.format": ("value",),  # value: the file's first line, clipped
+    "puzzle.line": ("id", "value"),  # the line of puzzle id cannot be read
+    "puzzle.unknown": ("value", "count"),  # not a whole number from 1 to count
     # cli
     "cli.line": ("line", "reason"),  # solve: input line (from 1) is not a position
     # the solver (nestor.solver) and any error raised without a code
