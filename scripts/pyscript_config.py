@@ -49,10 +49,10 @@ CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.p
 DATA = ("nestor/graded_deals.bin",)  # the packages' data files, read through their loader
 LEFT_OUT = (
     "nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py",
-    "nestor_web/view/first_visit.py", "nestor/puzzles/__init__.py",
+    "nestor_web/view/first_visit.py", "nestor/puzzles/__init__.py", "nestor/puzzles/puzzles.txt",
 )
-"""Modules of the packages the page never imports, not shipped: the command lines, the
-puzzles (read by the command line only), and the first visit's board that the build draws
+"""Files of the packages the page never reads, not shipped: the command lines, the puzzles
+and their data (read by the command line only), and the first visit's board that the build draws
 (tests/test_site.py checks that the page's imports reach every other module and none of these;
 scripts/trim_stdlib.py keeps no stdlib module only these import)."""
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the

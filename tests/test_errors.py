@@ -40,6 +40,8 @@ from nestor.daily import check_daily_date, parse_date
 from nestor.graded_deals import deals_of_grade
 from nestor.jsontext import MAX_DEPTH, load_object, loads
 from nestor.link import decode_moves
+from nestor.puzzles import HEADER as PUZZLES_HEADER
+from nestor.puzzles import get_puzzle, puzzles, read_puzzles
 from nestor.strategies import get_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,6 +213,12 @@ CASES: list[tuple[str, Callable[[], object], type[NestorError], dict[str, str | 
     ("history.redo", redo_fresh, HistoryError, {}),
     ("grade.unknown", lambda: deals_of_grade("standard", "easiest"), NestorError,
      {"grade": "easiest"}),
+    ("puzzle.format", lambda: read_puzzles("# nestor puzzles 0\n"), NestorError,
+     {"value": "# nestor puzzles 0"}),
+    ("puzzle.line", lambda: read_puzzles(f"{PUZZLES_HEADER}\nstandard 7\n"), NestorError,
+     {"id": 1, "value": "standard 7"}),
+    ("puzzle.unknown", lambda: get_puzzle(0), NestorError,
+     {"value": "0", "count": len(puzzles())}),
     ("cli.line", lambda: solve_lines(['{"variant": "standard", "columns": []}', "[1"],
                                      io.StringIO()),
      NestorError, {"line": 1, "reason": "position.columns"}),
