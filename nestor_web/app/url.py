@@ -39,8 +39,7 @@ def parse_query(
     A bad value gives ``(None, problem)``: code ``"link.variant"`` or ``"link.deal"`` (with
     the engine error) for a variant or deal number that is not one, ``"link.daily"`` for a
     bad or later date. A bad link asks for nothing: the game in play goes on, and only the
-    notice says what was wrong (it used to open a random deal, and the game left
-    counted as lost).
+    notice says what was wrong.
     """
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     if "daily" in params:

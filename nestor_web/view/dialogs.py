@@ -109,7 +109,7 @@ def stats_html(
     if confirm_reset:
         question = escape(_("Reset all statistics? This cannot be undone."))
         yes, keep = escape(_("Yes, reset")), escape(_("Keep them"))
-        # Issue 23 (5): a backup offered first (a file and its code, as Settings makes it).
+        # A backup offered first (a file and its code, as Settings makes it).
         first = escape(_("Back up my progress first"))
         reset = (
             f'<p class="confirm">{question} '
