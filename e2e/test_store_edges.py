@@ -39,13 +39,14 @@ FREE = """() => Object.keys(localStorage).filter((key) => key.startsWith("anothe
 
 # Everything in IndexedDB's "nestor" at whatever version it has: its stores and version, and
 # the game's store's records.
-DURABLE = """() => new Promise((resolve, reject) => {
+DURABLE = """(store) => new Promise((resolve, reject) => {
+  const name = store || "kv";
   const request = indexedDB.open("nestor");
   request.onerror = () => reject(request.error);
   request.onsuccess = () => {
     const db = request.result, stores = Array.from(db.objectStoreNames), kv = {};
-    if (!stores.includes("kv")) { db.close(); resolve({stores, version: db.version, kv}); return; }
-    const cursor = db.transaction("kv").objectStore("kv").openCursor();
+    if (!stores.includes(name)) { db.close(); resolve({stores, version: db.version, kv}); return; }
+    const cursor = db.transaction(name).objectStore(name).openCursor();
     cursor.onsuccess = () => {
       const at = cursor.result;
       if (at) { kv[at.key] = at.value; at.continue(); return; }
@@ -131,3 +132,62 @@ def test_a_durable_copy_without_its_store_is_repaired_without_a_word(
     expect(page.locator("#deal-number")).to_have_text("7")
     expect(page.locator("#notice")).to_be_hidden()
 
+
+
+# Another script's "nestor" at version 1 whose "kv" keeps its keys in its records ("id"): the
+# game's records cannot go in it.
+THEIR_KV = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("nestor", 1);
+  request.onupgradeneeded = () => {
+    request.result.createObjectStore("kv", {keyPath: "id"}).put({id: 1, note: "keep me"});
+  };
+  request.onsuccess = () => { request.result.close(); resolve(); };
+  request.onerror = () => reject(request.error);
+})"""
+
+
+def test_another_scripts_kv_is_left_alone_and_the_copy_kept_beside_it(
+    page: Page, wait_ready
+) -> None:
+    page.goto(BETWEEN_TESTS)
+    page.evaluate(THEIR_KV)
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    move = Game("standard", 7).position.pairs()[0]
+    play(page, move)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    saves_done(page)
+    expect(page.locator("#notice")).to_be_hidden()
+    theirs, mine = page.evaluate(DURABLE), page.evaluate(DURABLE, "nestor-kv")
+    assert theirs["kv"] == {"1": {"id": 1, "note": "keep me"}}
+    assert json.loads(mine["kv"]["nestor.game"])["moves"] == [str(move)]
+    page.goto(BETWEEN_TESTS)
+    page.evaluate("localStorage.clear()")
+    open_game(page, wait_ready)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    expect(page.locator("#deal-number")).to_have_text("7")
+
+
+def test_the_copy_deleted_under_the_page_is_made_again_at_the_next_save(
+    page: Page, wait_ready
+) -> None:
+    open_game(page, wait_ready, "?variant=standard&deal=7")
+    game = Game("standard", 7)
+    for _ in range(2):
+        move = game.position.pairs()[0]
+        play(page, move)
+        game.push(move)
+        if game.cursor == 1:  # another page of the origin deletes the database meanwhile
+            saves_done(page)
+            other = page.context.new_page()
+            other.goto(BETWEEN_TESTS)
+            other.evaluate("""() => new Promise((resolve, reject) => {
+              const request = indexedDB.deleteDatabase("nestor");
+              request.onsuccess = () => resolve();
+              request.onerror = () => reject(request.error);
+            })""")
+            other.close()
+    expect(page.locator("#moves-made")).to_have_text("2")
+    saves_done(page)
+    expect(page.locator("#notice")).to_be_hidden()
+    durable = page.evaluate(DURABLE)
+    assert json.loads(durable["kv"]["nestor.game"])["moves"] == [str(m) for m in game.moves]

@@ -41,20 +41,35 @@
 // The database is opened at whatever version it has (1 when this creates it). One without
 // the store (an upgrade interrupted, or another script of the origin made a "nestor" of its
 // own, at any version) is opened again one version up, which creates the store: nothing was
-// in it, so nothing is said. A page of the game closes its connection when another asks
-// for a newer version, so its upgrade is not blocked.
+// in it, so nothing is said. A "kv" that another script made with a key path or a key
+// generator is left as it is, and the store "nestor-kv" is used instead. A page of the game
+// closes its connection when another asks for a newer version, so its upgrade is not
+// blocked; its next write opens the database again (made anew if it was deleted).
 (function () {
   "use strict";
   const NAME = "nestor";
-  const STORE = "kv";
+  const STORES = ["kv", "nestor-kv"]; // the first that is ours or missing; see ours()
   const SEQ = "nestor.seq";
+  let STORE = STORES[0];
 
-  function openAt(version) {
+  // A store of ours keeps its keys out of line (no key path, no key generator): one made
+  // otherwise by another script under the same name cannot take our records, so the next
+  // name is used instead, and nothing of that script's is touched.
+  function ours(db, name) {
+    try {
+      const store = db.transaction(name, "readonly").objectStore(name);
+      return store.keyPath === null && !store.autoIncrement;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function openAt(version, name) {
     return new Promise((resolve, reject) => {
       const request = version ? indexedDB.open(NAME, version) : indexedDB.open(NAME);
       request.onupgradeneeded = () => {
         const db = request.result;
-        if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
+        if (!db.objectStoreNames.contains(name)) db.createObjectStore(name);
       };
       request.onsuccess = () => {
         const db = request.result;
@@ -66,13 +81,20 @@
     });
   }
 
+  // The database with a store of ours in it (STORE names it), or null.
   function open() {
-    return openAt(0).then((db) => {
-      if (db.objectStoreNames.contains(STORE)) return db;
+    return openAt(0, STORES[0]).then((db) => {
+      const name = STORES.find((n) => !db.objectStoreNames.contains(n) || ours(db, n));
+      if (!name) {
+        db.close();
+        return null;
+      }
+      STORE = name;
+      if (db.objectStoreNames.contains(name)) return db;
       const version = db.version + 1;
       db.close();
-      return openAt(version).then((again) => {
-        if (again.objectStoreNames.contains(STORE)) return again;
+      return openAt(version, name).then((again) => {
+        if (again.objectStoreNames.contains(name) && ours(again, name)) return again;
         again.close();
         return null;
       });
@@ -116,30 +138,41 @@
 
   let writing = 0; // writes begun and not complete: window.nestorDurable.writing
 
+  // One write of entries and seq in the open database; the error's name, or null once done.
+  function put(db, seq, entries) {
+    return new Promise((resolve) => {
+      let transaction;
+      try {
+        transaction = db.transaction(STORE, "readwrite", { durability: "strict" });
+        const store = transaction.objectStore(STORE);
+        for (const key of Object.keys(entries)) store.put(String(entries[key]), key);
+        store.put(String(seq), SEQ);
+        // Committed now, not once the page has heard that the puts succeeded: a page left
+        // for another is frozen at once (kept in the back/forward cache), and a transaction
+        // left open there would hold the store until it is shown again (the browser throws
+        // the page away as soon as another tab's save waits for it).
+        if (typeof transaction.commit === "function") transaction.commit();
+      } catch (error) {
+        resolve(error && error.name ? error.name : "Error");
+        return;
+      }
+      transaction.oncomplete = () => resolve(null);
+      transaction.onabort = () => resolve(
+        transaction.error && transaction.error.name ? transaction.error.name : "AbortError");
+    });
+  }
+
   function write(seq, entries) {
     writing += 1;
     const done = (result) => { writing -= 1; return result; };
     return opened.then((db) => {
       if (!db) return "NotSupportedError";
-      return new Promise((resolve) => {
-        let transaction;
-        try {
-          transaction = db.transaction(STORE, "readwrite", { durability: "strict" });
-          const store = transaction.objectStore(STORE);
-          for (const key of Object.keys(entries)) store.put(String(entries[key]), key);
-          store.put(String(seq), SEQ);
-          // Committed now, not once the page has heard that the puts succeeded: a page left
-          // for another is frozen at once (kept in the back/forward cache), and a transaction
-          // left open there would hold the store until it is shown again (the browser throws
-          // the page away as soon as another tab's save waits for it).
-          if (typeof transaction.commit === "function") transaction.commit();
-        } catch (error) {
-          resolve(error && error.name ? error.name : "Error");
-          return;
-        }
-        transaction.oncomplete = () => resolve(null);
-        transaction.onabort = () => resolve(
-          transaction.error && transaction.error.name ? transaction.error.name : "AbortError");
+      return put(db, seq, entries).then((error) => {
+        // The connection was closed under the page (another page upgraded or deleted the
+        // database): open it again, which makes it anew if it is gone, and write once more.
+        if (error !== "InvalidStateError") return error;
+        opened = open().catch(() => null);
+        return opened.then((again) => (again ? put(again, seq, entries) : error));
       });
     }).then(done, (error) => done(error && error.name ? error.name : "Error"));
   }
