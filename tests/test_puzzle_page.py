@@ -75,7 +75,8 @@ def test_the_hint_shows_the_answer_and_counts_as_failed() -> None:
     attempt = PuzzleTry(get_puzzle(8))
     attempt.hint()
     assert attempt.phase == "failed" and attempt.hinted
-    assert attempt.first_try(1) is not None and not attempt.first_try(1).solved
+    counted = attempt.first_try(1)
+    assert counted is not None and not counted.solved
     assert attempt.play(attempt.puzzle.answer) == ()  # a try is a try: no second choice
     assert not hasattr(attempt, "undo")
 
@@ -86,6 +87,7 @@ def test_a_puzzle_link_names_a_shipped_puzzle_or_is_reported() -> None:
     for bad in ("0", "abc", str(len(puzzles()) + 1), "", "1e3", "99999999999999"):
         attempt, problem = puzzle_request(f"?puzzle={bad}", DAY)
         assert attempt is None and problem is not None and problem.code == "link.puzzle"
+    assert problem is not None
     set_language("de")
     try:
         assert "Aufgabe" in problem_text(problem)
