@@ -143,9 +143,9 @@ class App:
             window.history.replaceState(None, "", session.query())
         if replay is not None:  # first, so the game's first draw leaves the address alone
             self.replays.show(replay)
-        if puzzling:
-            self.puzzles().open_address()
         self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
+        if puzzling:  # (its notice, for a link that names no puzzle, drawn at once)
+            self.puzzles().open_address()
         asked = None if replaying else parse_query(search, local_today())[0]
         self.update(session.open_tutorial(self.storage.first_visit, asked, replaying))
         self._wake_up()
