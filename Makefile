@@ -126,7 +126,7 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py \
 # serve.py --rebuild-sw writes them again after an edit too).
 ARCHIVE      := static/nestor.zip
 $(ARCHIVE): scripts/pyscript_config.py scripts/compile_stdlib.mjs $(NPM_STAMP) $(CATALOG_STAMP) \
-            $(shell find nestor nestor_web \( -name '*.py' -o -name '*.bin' -o -type d \) \
+            $(shell find nestor nestor_web \( -name '*.py' -o -name '*.bin' -o -name '*.txt' -o -type d \) \
                     -not -path '*__pycache__*')
 	$(PYTHON) scripts/pyscript_config.py
 

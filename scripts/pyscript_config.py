@@ -46,13 +46,14 @@ WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
 SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
-DATA = ("nestor/graded_deals.bin",)  # the packages' data files, read through their loader
+# The packages' data files, read through their loader.
+DATA = ("nestor/graded_deals.bin", "nestor/puzzles/puzzles.txt")
 LEFT_OUT = (
     "nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py",
-    "nestor_web/view/first_visit.py", "nestor/puzzles/__init__.py", "nestor/puzzles/puzzles.txt",
+    "nestor_web/view/first_visit.py",
 )
-"""Files of the packages the page never reads, not shipped: the command lines, the puzzles
-and their data (read by the command line only), and the first visit's board that the build draws
+"""Files of the packages the page never reads, not shipped: the command lines, and the first
+visit's board that the build draws
 (tests/test_site.py checks that the page's imports reach every other module and none of these;
 scripts/trim_stdlib.py keeps no stdlib module only these import)."""
 # PyScript 0.7.31's default plugins (the table in static/vendor/pyscript/core-*.js) that the

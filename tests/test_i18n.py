@@ -355,9 +355,11 @@ def test_error_words_fit_the_error_codes() -> None:
     from nestor_web.app.ranges import RANGE_CODES
     from nestor_web.app.settings import Settings
     from nestor_web.app.statistics import STATS_CODES
+    from nestor_web.storage.puzzle_codec import PUZZLE_RECORD_CODES
     from nestor_web.view.words import ERROR_WORDS, error_text
 
-    raised = {code: set(details) for code, details in (CODES | RANGE_CODES | STATS_CODES).items()}
+    raised = {code: set(details) for code, details in (
+        CODES | RANGE_CODES | STATS_CODES | PUZZLE_RECORD_CODES).items()}
     for name, value in (("nope", True), ("theme", "pink")):
         with pytest.raises(NestorError) as info:
             Settings().set(name, value)

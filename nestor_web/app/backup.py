@@ -22,24 +22,28 @@ backup, changes nothing:
   that one comes into play (a new device shows the game the player brought). The backup's
   other games join the archive before this device's (the oldest first, the first dropped
   beyond the archive's size);
-* the settings: this device's.
+* the settings: this device's;
+* the puzzle record: the union (:meth:`.PuzzleRecord.unite`: the earlier first try of each
+  puzzle and each date).
 
 Replacing (:func:`replace_parts`) takes the backup's parts, with its statistics marked reset
 at a time later than any reset either side knows (every variant, and the daily record): so
 another tab, which merges what it hears into its own statistics (:mod:`.statistics.merge`),
 takes the backup's records instead of bringing back the replaced ones, as it does after a
-reset of the statistics.
+reset of the statistics. The puzzle record is the backup's (a tab open meanwhile unites its
+own back at its next try: tries are a union, with no reset).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from nestor import VARIANTS, Game
 
 from .events import ProgressSummary
 from .lines import join
+from .puzzle_record import PuzzleRecord
 from .saved import Help, SavedGame
 from .settings import Settings
 from .statistics import DailyRecord, Stats, StatsData
@@ -65,12 +69,14 @@ class Parts:
         archive: the games left in progress, oldest first, each of its own deal, none of the
             deal of ``game``.
         settings: the settings.
+        puzzles: the puzzle record.
     """
 
     stats: Stats
     game: SavedGame | None
     archive: tuple[SavedGame, ...]
     settings: Settings
+    puzzles: PuzzleRecord = field(default_factory=PuzzleRecord)
 
     def summary(self) -> ProgressSummary:
         """Games played, won (all variants summed), dates won of the daily deal, games in
@@ -229,8 +235,10 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
         archive[key] = saved
     kept = tuple(archive.values())[-limit:] if limit > 0 else ()
     stats = united_stats(mine.stats, theirs.stats)
+    puzzles = mine.puzzles.copy()
+    puzzles.unite(theirs.puzzles)
     return Merged(
-        Parts(stats, game, kept, copy_settings(mine.settings)), tuple(_once(diverged))
+        Parts(stats, game, kept, copy_settings(mine.settings), puzzles), tuple(_once(diverged))
     )
 
 
@@ -253,7 +261,7 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
         settings.language = mine.settings.language
     game = theirs.game if theirs.game is not None else mine.game
     archive = tuple(g for g in theirs.archive if game is None or g.key != game.key)
-    return Parts(stats, game, archive, settings)
+    return Parts(stats, game, archive, settings, theirs.puzzles.copy())
 
 
 def copy_game(saved: SavedGame) -> SavedGame:

@@ -65,6 +65,11 @@ def parse_query(
         return None, Problem("link.deal", exc)
 
 
+def is_puzzle_query(query: str) -> bool:
+    """Does the URL query ask for a puzzle (``?puzzle=``; the puzzle mode reads which)?"""
+    return "puzzle" in parse_qs(query.lstrip("?"), keep_blank_values=True)
+
+
 def deal_query(variant: str, deal: int) -> str:
     """The URL query that opens a deal: ``"?variant=V&deal=N"``."""
     return "?" + urlencode({"variant": variant, "deal": deal})

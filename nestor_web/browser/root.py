@@ -20,11 +20,11 @@ from pyscript import document, window
 
 from nestor import NestorError, Outcome, get_variant
 
-from ..app.events import Event, Moved, Problem, SettingChanged
+from ..app.events import Event, Moved, Problem, Restored, SettingChanged
 from ..app.replay import replay_request
 from ..app.session import Session
 from ..app.settings import ANIMATION_SCALE, shown_animations
-from ..app.url import parse_query
+from ..app.url import is_puzzle_query, parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
 from ..view.board import board_view
@@ -44,8 +44,11 @@ from .solver_work import SolverWork
 from .tasks import Tasks
 from .tooltip import Tooltips
 
-if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial)
+if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
+    from datetime import date
+
     from .backup import ProgressPanel
+    from .puzzle import PuzzleMode
     from .tutorial import TutorialPanel
 
 window.performance.mark("nestor:py-imported")  # the boot bench's phases: main.py's imports done
@@ -102,7 +105,8 @@ class App:
         # as if the address named no deal, and a link that cannot be shown is only reported.
         search = str(window.location.search)
         replay, replay_problem = replay_request(search)
-        replaying = replay is not None or replay_problem is not None
+        puzzling = replay is None and replay_problem is None and is_puzzle_query(search)
+        replaying = replay is not None or replay_problem is not None or puzzling
         session: Session = self.storage.resume(
             "" if replaying else search, pick_language(languages), alone=alone,
             today=local_today,
@@ -121,6 +125,7 @@ class App:
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.input = Input(self)
         self.replays = ReplayMode(self)
+        self._puzzles: PuzzleMode | None = None  # the puzzle mode, on first use
         self.review = ReviewPanel(self)
         self.picker = VariantPicker(self)
         self.end = EndScreen(self)
@@ -139,6 +144,8 @@ class App:
         if replay is not None:  # first, so the game's first draw leaves the address alone
             self.replays.show(replay)
         self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
+        if puzzling:  # (its notice, for a link that names no puzzle, drawn at once)
+            self.puzzles().open_address()
         asked = None if replaying else parse_query(search, local_today())[0]
         self.update(session.open_tutorial(self.storage.first_visit, asked, replaying))
         self._wake_up()
@@ -194,6 +201,8 @@ class App:
         it is open, shows the merged statistics."""
         if self.controller.other_tab(key) and self.actuator.el["stats-dialog"].open:
             self.actuator.fill_stats(self.stats_html())
+        if key in (None, "nestor.puzzles") and self._puzzles is not None:
+            self._puzzles.record_changed()
 
     # ---- the screen the controller draws on (controller.Screen) ---------------------------
 
@@ -202,8 +211,9 @@ class App:
         return self.actuator.measure() if self.animations() else None
 
     def follow(self, session: Session) -> None:
-        """After a command: the end screen's state follows the game."""
-        self.end.follow(session, self.replays.shown)
+        """After a command: the end screen's state follows the game (it waits while a replay
+        or a puzzle is shown)."""
+        self.end.follow(session, self.replays.shown or self.puzzle_shown())
 
     def draw(
         self, session: Session, events: tuple[Event, ...], said: str | None, drawn: Any
@@ -216,8 +226,12 @@ class App:
             self._use_language()
             self.actuator.fill_texts()
             self.replays.draw()
+            if self._puzzles is not None:
+                self._puzzles.draw()
             if self._progress is not None:  # Settings' "Your progress", in the new words
                 self._progress.draw()
+        if self._puzzles is not None and any(isinstance(e, Restored) for e in events):
+            self._puzzles.record_changed()  # a backup brought its puzzle record in
         if any(isinstance(e, Moved) and e.outcome is Outcome.WON for e in events):
             self.progress().keep_for_good()  # a win just now (not a won board shown again)
         self.actuator.apply_settings(session.settings, self.motion())
@@ -317,7 +331,39 @@ class App:
         (``"keys"``, ``"stats"``): that dialog."""
         if name is not None:
             return self.actuator.dialog_open(name)
-        return self.actuator.dialog_open() or self.replays.shown
+        return self.actuator.dialog_open() or self.replays.shown or self.puzzle_shown()
+
+    def puzzle_shown(self) -> bool:
+        """Is the puzzle mode shown?"""
+        return self._puzzles is not None and self._puzzles.shown
+
+    def puzzles(self) -> PuzzleMode:
+        """The puzzle mode (:mod:`.puzzle`, imported, with the puzzles, when first opened:
+        start-up needs none of it)."""
+        if self._puzzles is None:
+            from .puzzle import PuzzleMode
+
+            self._puzzles = PuzzleMode(self)
+        return self._puzzles
+
+    def open_puzzles(self) -> None:
+        """"Puzzles" in the menu: today's puzzle if it was not tried today, else one near
+        the player's rating; the game in play waits (a new history entry: Back returns to
+        it)."""
+        from ..app.puzzle import daily_try, next_try
+
+        if self.replays.shown:
+            self.replays.leave(push=False)
+        mode = self.puzzles()
+        record = self.storage.puzzles()
+        today = local_today()
+        attempt = daily_try(today) if today not in record.daily else next_try(
+            record, mode.rng, today)
+        mode.show(attempt, "push")
+
+    def today(self) -> date:
+        """The player's local date."""
+        return local_today()
 
     # ---- what the panels ask of the page (their ports: EndPort, ReplayPort, ReviewPort) ---
 
@@ -416,6 +462,8 @@ class App:
             self.replays.copy_link()
         elif name == "review":
             self.open_review()
+        elif name == "puzzles":
+            self.open_puzzles()
         elif name in ("keys", "settings", "rules"):
             self.actuator.toggle_dialog(name)
             if name == "settings" and self.actuator.el["settings-dialog"].open:
@@ -458,6 +506,11 @@ class App:
         """Back or Forward: go to the deal in the address (resumed if in progress)."""
         if self.replays.address_changed():
             return
+        if is_puzzle_query(str(window.location.search)):
+            self.puzzles().open_address()
+            return
+        if self.puzzle_shown():
+            self.puzzles().leave(push=False)
         request, problem = parse_query(str(window.location.search), local_today())
         self.session.stop_solving()  # drawn with the deal of the address, or the notice
         if request is not None and request.daily is not None:

@@ -22,12 +22,14 @@ GRADES_KEY = "nestor.grades"
 """The grades the page worked out for deals beyond the shipped table (:mod:`.grades`)."""
 TUTORIAL_KEY = "nestor.tutorial"
 """The guided first game: ``"started"`` or ``"done"`` (see :mod:`nestor_web.app.tutorial`)."""
+PUZZLES_KEY = "nestor.puzzles"
+"""The player's puzzle record: the first try of each puzzle (:mod:`.puzzle_codec`)."""
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
 KEYS = (
     SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY, REPLACED_KEY,
-    GRADES_KEY, TUTORIAL_KEY,
+    GRADES_KEY, TUTORIAL_KEY, PUZZLES_KEY,
 )
 """Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
 
@@ -101,7 +103,8 @@ def refusal_name(exc: Exception) -> str:
 
 __all__ = [
     "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "GRADES_KEY", "KEYS", "LOST",
-    "NOT_DURABLE", "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY", "TUTORIAL_KEY",
+    "NOT_DURABLE", "PUZZLES_KEY", "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
+    "TUTORIAL_KEY",
     "UNREADABLE",
     "KeyValueStore",
     "MemoryStore", "StoreRefused", "refusal_name",

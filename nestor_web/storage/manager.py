@@ -26,6 +26,11 @@ when the browser refuses storage). The keys, all JSON text:
                            backup file (:mod:`.progress`), to bring it back
                            (:meth:`StorageManager.replaced_progress`, restored like any
                            backup); written by :meth:`StorageManager.restore` only
+``nestor.puzzles``         the player's puzzle record: the first try of each puzzle and of
+                           each day's daily puzzle (:mod:`.puzzle_codec`); read and written
+                           only once the puzzles are opened (:meth:`StorageManager.puzzles`,
+                           :meth:`StorageManager.save_puzzles`), united with another tab's
+                           at each write (the earlier try of each puzzle is kept)
 ``nestor.probe``           ``1``, written at start-up by the browser's store, not by this
                            manager (:func:`nestor_web.browser.local_storage.open_store`), to
                            learn whether the browser lets the game save; never read, and not
@@ -128,6 +133,7 @@ from .keys import (
     KEYS,
     LOST,
     NOT_DURABLE,
+    PUZZLES_KEY,
     REPLACED_KEY,
     SAVE_KEY,
     SETTINGS_KEY,
@@ -144,6 +150,7 @@ from .tabs import TabSync
 
 if TYPE_CHECKING:  # read at a restore, not at start-up
     from ..app.backup import Parts
+    from ..app.puzzle_record import PuzzleRecord
     from .progress import Progress
 
 T = TypeVar("T")
@@ -159,11 +166,19 @@ def _clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def _puzzles_from_text(text: str) -> PuzzleRecord:
+    """The puzzle record of ``text`` (:mod:`.puzzle_codec`, imported when one is read)."""
+    from .puzzle_codec import record_from_text
+
+    return record_from_text(text)
+
+
 _DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
     SAVE_KEY: (game_from_text, "save.unreadable"),
     SETTINGS_KEY: (settings_from_text, "settings.unreadable"),
     STATS_KEY: (stats_from_text, "stats.unreadable"),
     ARCHIVE_KEY: (archive_from_text, "archive.unreadable"),
+    PUZZLES_KEY: (_puzzles_from_text, "puzzles.unreadable"),
 }
 """How start-up reads each value it may take from the durable copy (to tell a readable one),
 and the problem's code for that value when it is unreadable."""
@@ -182,7 +197,8 @@ def _texts(parts: Parts) -> tuple[str, ...]:
     from .progress import values_from_parts
 
     values = values_from_parts(parts)
-    return tuple(values.get(key, "") for key in (SAVE_KEY, STATS_KEY, ARCHIVE_KEY, SETTINGS_KEY))
+    return tuple(values.get(key, "") for key in (
+        SAVE_KEY, STATS_KEY, ARCHIVE_KEY, SETTINGS_KEY, PUZZLES_KEY))
 
 
 def _readable(decode: Callable[[str], object], text: str) -> bool:
@@ -552,6 +568,47 @@ class StorageManager(Archive, TabSync):
         if self._write(BOARD_KEY, board_to_text(game, language, nodes, counters)):
             self._board_of = (game, language)
 
+    # ---- the puzzle record (.puzzle_codec) ---------------------------------------------
+
+    def puzzles(self, quiet: bool = False) -> PuzzleRecord:
+        """The player's puzzle record as stored (this tab's and every other's saves): empty
+        if none. One that cannot be read is set aside and reported (``puzzles.unreadable``;
+        ``quiet``: not reported, as for a backup) and the record starts again."""
+        from ..app.puzzle_record import PuzzleRecord
+        from .puzzle_codec import record_from_text
+
+        text = self._get(PUZZLES_KEY)
+        if text is None:
+            return PuzzleRecord()
+        try:
+            return record_from_text(text)
+        except NestorError as exc:
+            if not quiet:
+                self._set_aside(PUZZLES_KEY, text, "puzzles.unreadable", exc)
+                self._write(PUZZLES_KEY, self._empty_puzzles())
+                self._commit()
+            return PuzzleRecord()
+
+    @staticmethod
+    def _empty_puzzles() -> str:
+        from ..app.puzzle_record import PuzzleRecord
+        from .puzzle_codec import record_to_text
+
+        return record_to_text(PuzzleRecord())
+
+    def save_puzzles(self, record: PuzzleRecord) -> PuzzleRecord:
+        """Keep ``record`` united with the one stored (another tab's tries are kept too), as
+        one save (a sequence number, the durable copy); returns the united record, which
+        ``record`` becomes too."""
+        from .puzzle_codec import record_to_text
+
+        record.unite(self.puzzles(quiet=True))
+        text = record_to_text(record)
+        if text != self._get(PUZZLES_KEY):
+            self._write(PUZZLES_KEY, text)
+            self._commit()
+        return record
+
     # ---- backups of the player's progress ---------------------------------------------
 
     def held_parts(self, session: Session) -> Parts:
@@ -583,7 +640,8 @@ class StorageManager(Archive, TabSync):
             known = games.pop(saved.key, None)
             games[saved.key] = saved if known is None else unite(known, saved)[0]
         archive = tuple(games.values())[-ARCHIVE_SIZE:]
-        return Parts(session.stats.copy(), played, archive, copy_settings(session.settings))
+        return Parts(session.stats.copy(), played, archive, copy_settings(session.settings),
+                     self.puzzles(quiet=True))
 
     def export_progress(self, session: Session) -> str:
         """The backup file of the progress held here (:meth:`held_parts`), dated the
@@ -637,6 +695,7 @@ class StorageManager(Archive, TabSync):
         """
         from ..app.backup import copy_game, copy_settings, merge_parts, replace_parts
         from .progress import archive_text, progress_text
+        from .puzzle_codec import record_to_text
 
         if mode not in ("merge", "replace"):
             raise ValueError(f"no restore mode {mode!r}: 'merge' or 'replace'")
@@ -662,11 +721,14 @@ class StorageManager(Archive, TabSync):
             if mode == "replace":
                 self._write(REPLACED_KEY, progress_text(here, session.today()))
             game_text = game_to_text(session.saved())
-            for key, text in (
+            values = [
                 (SAVE_KEY, game_text), (ARCHIVE_KEY, archive_text(result.archive)),
                 (SETTINGS_KEY, settings_to_text(session.settings)),
                 (STATS_KEY, stats_to_text(session.stats)),
-            ):
+            ]
+            if result.puzzles.tries or result.puzzles.daily or self._get(PUZZLES_KEY):
+                values.append((PUZZLES_KEY, record_to_text(result.puzzles)))
+            for key, text in values:
                 if self._get(key) != text:  # (a key that other tabs hear only if it changed)
                     self._write(key, text)
                 else:

@@ -12,7 +12,9 @@ File, version 1 (``nestor-progress-YYYY-MM-DD.json``), a JSON object, each key o
      "stats": {statistics},                    the statistics codec's object (stats_codec)
      "game": {saved game} | null,              the game in play (codecs, saved-game object)
      "archive": [{saved game}, ...],           games left in progress, oldest first
-     "settings": {settings}}                   the settings codec's object (codecs)
+     "settings": {settings},                   the settings codec's object (codecs)
+     "puzzles": {puzzle record}}               the puzzle record (puzzle_codec); a backup
+                                               without it holds no puzzle tried
 
 Each part is the very object the storage keeps under its key (:mod:`.codecs`,
 :mod:`.stats_codec`), read by the same reader, with its own version inside, so a backup of
@@ -50,6 +52,7 @@ from nestor.jsontext import loads
 
 from ..app.backup import Parts, in_progress, merge_parts, replace_parts
 from ..app.events import ProgressSummary
+from ..app.puzzle_record import PuzzleRecord
 from ..app.saved import SavedGame
 from ..app.settings import Settings
 from ..app.statistics import Stats
@@ -59,11 +62,13 @@ from .keys import (
     ARCHIVE_KEY,
     ARCHIVE_SIZE,
     DIVERGED_KEY,
+    PUZZLES_KEY,
     REPLACED_KEY,
     SAVE_KEY,
     SETTINGS_KEY,
     STATS_KEY,
 )
+from .puzzle_codec import record_from_data, record_from_text, record_to_data, record_to_text
 from .stats_codec import stats_data_from_text, stats_from_text, stats_to_text
 
 FORMAT = "nestor-progress"
@@ -98,6 +103,7 @@ PROGRESS_CODES: dict[str, tuple[str, ...]] = {
     "progress.numbers": ("reason",),  # the statistics' numbers disagree, or are out of range
     "progress.game": ("where", "reason"),  # a saved game cannot be read (where: game, archive[i])
     "progress.settings": ("name", "value"),  # a setting has a value it cannot take
+    "progress.puzzles": ("reason",),  # the puzzle record cannot be read
 }
 """Every code :func:`read_progress` refuses with, and the names of its details (all given).
 ``reason`` is the code of the error underneath (:attr:`ProgressError.error`, which the view
@@ -179,6 +185,8 @@ def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -
         ("archive", [json.loads(game_to_text(g)) for g in parts.archive]),
         ("settings", json.loads(settings_to_text(parts.settings))),
     ]
+    if parts.puzzles.tries or parts.puzzles.daily:  # (none tried: the file as it always was)
+        fields.append(("puzzles", record_to_data(parts.puzzles)))
     lines = (f"{json.dumps(k)}:{json.dumps(v, separators=(',', ':'))}" for k, v in fields)
     return "{" + ",\n".join(lines) + "}\n"
 
@@ -192,6 +200,7 @@ def parts_from_values(values: Mapping[str, str]) -> Parts:
     game = _or_none(game_from_text, values.get(SAVE_KEY))
     stats = _or_none(stats_from_text, values.get(STATS_KEY)) or Stats()
     settings = _or_none(settings_from_text, values.get(SETTINGS_KEY)) or Settings()
+    puzzles = _or_none(record_from_text, values.get(PUZZLES_KEY)) or PuzzleRecord()
     archive: dict[tuple[str, int], SavedGame] = {}
     raw = values.get(ARCHIVE_KEY)
     entries: dict[str, str] = {}
@@ -205,17 +214,19 @@ def parts_from_values(values: Mapping[str, str]) -> Parts:
         if saved is not None and in_progress(saved) and (game is None or saved.key != game.key):
             archive.pop(saved.key, None)
             archive[saved.key] = saved
-    return Parts(stats, game, tuple(archive.values())[-ARCHIVE_SIZE:], settings)
+    return Parts(stats, game, tuple(archive.values())[-ARCHIVE_SIZE:], settings, puzzles)
 
 
 def values_from_parts(parts: Parts) -> dict[str, str]:
-    """The stored values of ``parts``: the game (if any), the statistics, the archive and the
-    settings, as the storage writes them."""
+    """The stored values of ``parts``: the game (if any), the statistics, the archive, the
+    settings and the puzzle record (if any puzzle was tried), as the storage writes them."""
     values = {
         STATS_KEY: stats_to_text(parts.stats),
         ARCHIVE_KEY: archive_text(parts.archive),
         SETTINGS_KEY: settings_to_text(parts.settings),
     }
+    if parts.puzzles.tries or parts.puzzles.daily:
+        values[PUZZLES_KEY] = record_to_text(parts.puzzles)
     if parts.game is not None:
         values[SAVE_KEY] = game_to_text(parts.game)
     return values
@@ -463,7 +474,10 @@ def _read_current(data: dict[str, object], written: int) -> Progress:
         deals.add(saved.key)
         archive.append(saved)
     settings = _read_settings(_object(data, "settings"))
-    return Progress(Parts(stats, game, tuple(archive), settings), game_version, made, written)
+    puzzles = PuzzleRecord() if data.get("puzzles") is None else _read_puzzles(
+        _object(data, "puzzles"))
+    return Progress(Parts(stats, game, tuple(archive), settings, puzzles), game_version, made,
+                    written)
 
 
 def _object(data: dict[str, object], key: str) -> dict[str, object]:
@@ -519,6 +533,16 @@ def _read_settings(data: dict[str, object]) -> Settings:
         raise ProgressError(
             f"the backup's settings cannot be used: {exc}", code="progress.settings",
             error=exc, name=str(name), value=str(value),
+        ) from None
+
+
+def _read_puzzles(data: dict[str, object]) -> PuzzleRecord:
+    try:
+        return record_from_data(data)
+    except NestorError as exc:
+        raise ProgressError(
+            f"the backup's puzzle record cannot be read: {exc}", code="progress.puzzles",
+            error=exc, reason=exc.code,
         ) from None
 
 

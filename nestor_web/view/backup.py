@@ -43,6 +43,8 @@ REFUSAL_WORDS: Mapping[str, str] = {
                         "changed."),
     "progress.settings": N_("A setting in this backup has a value it cannot take. Nothing was "
                             "changed."),
+    "progress.puzzles": N_("The puzzle record in this backup cannot be read: {reason}. Nothing "
+                           "was changed."),
 }
 """What the player reads when a backup is refused, by its code."""
 

@@ -109,6 +109,17 @@ TEXTS: dict[str, str] = {
                       "and the last, Space plays or pauses."),
     "copy-link": N_("Copy link"),
     "link-field-label": N_("Link to the replay of this game"),
+    # The puzzle mode: a moment of a real deal where only one pair keeps the game winnable.
+    "puzzles": N_("Puzzles"),
+    "puzzle-controls-label": N_("puzzle controls"),
+    "puzzle-hint": N_("Show the answer"),
+    "puzzle-skip": N_("Skip to the answer"),
+    "puzzle-next": N_("Next puzzle"),
+    "puzzle-daily": N_("Daily puzzle"),
+    "puzzle-board-label": N_("the puzzle's position"),
+    "puzzle-choices": N_("The pairs you can make"),
+    "puzzle-keys": N_("Keys: Tab goes to the cards and the pairs, Enter plays; H shows the "
+                      "answer, N the next puzzle, D the daily puzzle."),
     # The review of the game in play (the control, and its panel's heading).
     # How to play's way into the guided first game.
     "tutorial-start": N_("Show me on the board"),
@@ -212,6 +223,17 @@ RULES: list[tuple[str, str]] = [
         "started it on that date: a game begun at 23:58 and won after midnight still counts, "
         "and so does one you leave and come back to days later. A past date's deal started "
         "later counts as an ordinary game."
+    )),
+    ("h2", N_("Puzzles")),
+    ("p", N_(
+        "<strong>Puzzles</strong> (in the More menu) are moments of real deals where several "
+        "pairs can be made and only one keeps the game winnable; after any other, the game is "
+        "lost within a few pairs. Find that pair. A wrong pair is played out on the board "
+        "until no pair is left, so you see why it loses, and then the answer is shown. Show "
+        "the answer counts as not solved, and there is no Undo: only a puzzle's first try "
+        "counts. Your puzzle rating starts at 1,500 and moves with each first try, against the "
+        "puzzle's own rating; Next puzzle picks one near your rating, and the daily puzzle is "
+        "the same for everyone on a date. Your game in play waits until you go back to it."
     )),
     ("h2", N_("Help from the solver")),
     ("p", N_(

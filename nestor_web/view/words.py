@@ -72,6 +72,8 @@ ERROR_WORDS: Mapping[str, str] = {
     "moves.character": N_("character {index} of the moves, “{value}”, stands for no card"),
     "moves.incomplete": N_("move {index} has only one card"),
     "moves.order": N_("move {index} is written the wrong way round"),
+    "puzzle.unknown": N_("there is no puzzle “{value}”: the puzzles are numbered 1 to {count}"),
+    "puzzles.entry": N_("the tried puzzle at “{where}” cannot be read"),
     "setting.unknown": N_("there is no setting called “{name}”"),
     "setting.value": N_("the setting “{name}” cannot be {value}"),
 }
@@ -131,6 +133,18 @@ PROBLEM_WORDS: Mapping[str, str] = {
     "link.daily": N_(
         "The link's daily deal could not be opened: {error}. Your game and statistics are "
         "as they were."
+    ),
+    "link.puzzle": N_(
+        "The link's puzzle could not be opened: {error}. Your game and statistics are as they "
+        "were."
+    ),
+    "puzzles.unreadable": N_(
+        "Your puzzle record could not be read: {error}. It was set aside, and your puzzle "
+        "rating starts again."
+    ),
+    "puzzles.unreadable.lost": N_(
+        "Your puzzle record could not be read: {error}. No copy of it could be kept, as the "
+        "browser's storage refused one ({refusal}). Your puzzle rating starts again."
     ),
     "save.unreadable": N_(
         "Your saved game could not be read: {error}. It was set aside and a new game started."

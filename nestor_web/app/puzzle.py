@@ -1,0 +1,227 @@
+"""A puzzle tried: its position, the player's pair, and what follows it.
+
+Pure state and commands, like :mod:`.replay`: no words, no DOM, no storage. A puzzle
+(:class:`nestor.puzzles.Puzzle`) is a moment of a real deal where exactly one pair keeps the
+game winnable. The player pairs as in a game (tap a card, then its partner). The answer
+solves it; any other pair fails it, and the refutation (:func:`nestor.puzzles.refutation`,
+why that pair loses) is then played out a pair a step (:meth:`PuzzleTry.step`), after which
+the position comes back with the answer shown. The hint shows the answer at once and counts
+as failed. There is no undo: a try is a try.
+
+Only the first try of a shipped puzzle counts (:class:`.puzzle_record.PuzzleRecord`); a
+puzzle from the player's own game (id 0) counts nowhere.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date
+from urllib.parse import parse_qs
+
+from nestor import Game, NestorError, Pair, Position
+from nestor.puzzles import Puzzle, get_puzzle, pick_puzzle, refutation
+
+from .events import Problem
+from .puzzle_record import PuzzleRecord, Try
+
+PACE_SECONDS = 0.9
+"""Time between two pairs of a refutation played out."""
+
+PUZZLE_KEYS: dict[str, str] = {
+    "h": "hint",
+    "n": "next",
+    "d": "daily",
+    "Escape": "deselect",
+}
+"""The puzzle mode's keys (``event.key``; letters in lower case): the command they give."""
+
+PHASES = ("choose", "refute", "solved", "failed")
+"""Where a try stands: the player chooses, the refutation plays out, solved, failed (the
+answer shown)."""
+
+
+@dataclass(frozen=True)
+class PuzzleStepped:
+    """Something changed in the puzzle shown: the ``phase`` it is in now, and the ``pair``
+    just played on its board (the player's, or the refutation's next), if any."""
+
+    phase: str
+    pair: Pair | None = None
+
+
+class PuzzleTry:
+    """A puzzle shown and tried.
+
+    Args:
+        puzzle: the puzzle.
+        daily: the date whose daily puzzle it is, or ``None``.
+
+    Attributes:
+        puzzle, daily: as given.
+        phase: one of :data:`PHASES`.
+        selected: the card the player selected, or ``None``.
+        chosen: the pair the player played, or ``None`` (also after the hint).
+        hinted: the hint showed the answer.
+        line: the refutation of a wrong pair (the wrong pair first), else ``()``.
+        shown: how many pairs of the position on the board are played (the player's and
+            the refutation's), while the refutation plays out.
+    """
+
+    def __init__(self, puzzle: Puzzle, daily: date | None = None) -> None:
+        self.puzzle = puzzle
+        self.daily = daily
+        self.start: Position = puzzle.position()
+        self.phase = "choose"
+        self.selected: str | None = None
+        self.chosen: Pair | None = None
+        self.hinted = False
+        self.line: tuple[Pair, ...] = ()
+        self.shown = 0
+
+    # ---- reading ----------------------------------------------------------------------
+
+    @property
+    def choices(self) -> tuple[Pair, ...]:
+        """Every pair of the position, the answer among them."""
+        return self.start.pairs()
+
+    @property
+    def position(self) -> Position:
+        """The position on the board: the puzzle's, or as far as the refutation went."""
+        here = self.start
+        for pair in self.line[:self.shown]:
+            here = here.apply(pair)
+        return here
+
+    def game(self) -> Game:
+        """A game of the puzzle's deal at the position on the board (to draw it as the game
+        draws its own)."""
+        game = Game(self.puzzle.variant, self.puzzle.deal)
+        for pair in (*self.puzzle.before, *self.line[:self.shown]):
+            game.push(pair)
+        return game
+
+    @property
+    def over(self) -> bool:
+        """Solved or failed (the refutation played out)."""
+        return self.phase in ("solved", "failed")
+
+    def first_try(self, at: int) -> Try | None:
+        """The try to keep once the player chose or asked for the hint (``at``: now), or
+        ``None`` before, or for a puzzle from the player's own game."""
+        if self.phase == "choose" or self.puzzle.id < 1:
+            return None
+        return Try(self.puzzle.id, self.puzzle.rating, self.phase == "solved", at)
+
+    # ---- commands ---------------------------------------------------------------------
+
+    def tap(self, card: str) -> tuple[PuzzleStepped, ...]:
+        """A tap on ``card`` while the player chooses: select it, deselect it, or play the
+        pair it makes with the selected card (never at once: a choice is made with both
+        cards)."""
+        if self.phase != "choose":
+            return ()
+        position = self.start
+        if card not in position.available():
+            return ()
+        if self.selected == card:
+            self.selected = None
+            return (PuzzleStepped("choose"),)
+        if self.selected is not None and card in position.partners(self.selected):
+            return self.play(Pair(self.selected, card))
+        self.selected = card
+        return (PuzzleStepped("choose"),)
+
+    def play(self, pair: Pair) -> tuple[PuzzleStepped, ...]:
+        """The player's pair (a choice): solved if it is the answer, else failed, and the
+        refutation begins (its first pair, the player's, is on the board)."""
+        if self.phase != "choose" or pair not in self.start.pairs():
+            return ()
+        self.selected = None
+        self.chosen = pair
+        if pair == self.puzzle.answer:  # the board stays on the position, the answer marked
+            self.phase = "solved"
+            return (PuzzleStepped("solved", pair),)
+        self.line = refutation(self.start, pair) or (pair,)
+        self.shown = 1
+        self.phase = "refute" if len(self.line) > 1 else "failed"
+        if self.phase == "failed":
+            self.shown = 0
+        return (PuzzleStepped(self.phase, pair),)
+
+    def step(self) -> tuple[PuzzleStepped, ...]:
+        """While the refutation plays out: its next pair; after its last, the puzzle's
+        position again, failed, with the answer shown."""
+        if self.phase != "refute":
+            return ()
+        if self.shown < len(self.line):
+            self.shown += 1
+            return (PuzzleStepped("refute", self.line[self.shown - 1]),)
+        self.shown = 0
+        self.phase = "failed"
+        return (PuzzleStepped("failed"),)
+
+    def hint(self) -> tuple[PuzzleStepped, ...]:
+        """Show the answer: the puzzle is failed."""
+        if self.phase != "choose":
+            return ()
+        self.selected = None
+        self.hinted = True
+        self.phase = "failed"
+        return (PuzzleStepped("failed"),)
+
+
+def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem | None]:
+    """The puzzle a URL query asks for (``?puzzle=K``, or ``?puzzle=daily``: today's).
+
+    Returns ``(try, problem)``: both ``None`` when the query asks for no puzzle; ``problem``
+    (code ``"link.puzzle"``, with the engine's ``puzzle.unknown``) for a ``K`` that is no
+    puzzle's id.
+    """
+    params = parse_qs(query.lstrip("?"), keep_blank_values=True)
+    if "puzzle" not in params:
+        return None, None
+    asked = params["puzzle"][0]
+    if asked == "daily":
+        return daily_try(today), None
+    try:
+        number: object = int(asked) if asked.isdecimal() and len(asked) < 10 else asked
+        puzzle = get_puzzle(number)
+    except NestorError as exc:
+        return None, Problem("link.puzzle", exc)
+    return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None), None
+
+
+def is_daily(puzzle: Puzzle, today: date) -> bool:
+    """Is ``puzzle`` the daily puzzle of ``today``?"""
+    from nestor.puzzles import daily_puzzle
+
+    return daily_puzzle(today).id == puzzle.id
+
+
+def daily_try(today: date) -> PuzzleTry:
+    """The daily puzzle of ``today``, to try."""
+    from nestor.puzzles import daily_puzzle
+
+    return PuzzleTry(daily_puzzle(today), today)
+
+
+def next_try(record: PuzzleRecord, rng: random.Random, today: date,
+             after: int = 0) -> PuzzleTry:
+    """A puzzle near the player's rating that they have not tried (and not ``after``, the
+    one just shown)."""
+    avoid = set(record.tries) | {after}
+    puzzle = pick_puzzle(record.rating(), rng, avoid)
+    return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None)
+
+
+def puzzle_query(puzzle: Puzzle) -> str:
+    """The URL query of a shipped puzzle: ``"?puzzle=K"``."""
+    return f"?puzzle={puzzle.id}"
+
+
+__all__ = [
+    "PACE_SECONDS", "PHASES", "PUZZLE_KEYS", "PuzzleStepped", "PuzzleTry", "daily_try",
+    "is_daily", "next_try", "puzzle_query", "puzzle_request",
+]

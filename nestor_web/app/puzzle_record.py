@@ -1,0 +1,127 @@
+"""The player's puzzle record: the first try of each puzzle, and of each day's daily puzzle.
+
+Pure values, no words, no storage format (:mod:`nestor_web.storage.puzzle_codec` writes
+them). Only a puzzle's first try counts (a try is a try: trying it again teaches, it does not
+score), so the record holds at most one try per puzzle, and one daily try per date. Everything
+shown is worked out from the tries: the player's rating (from :data:`START_RATING`, Elo's
+update of :func:`nestor.puzzles.updated_rating` for each try in the order they were made),
+the streak (the solved tries since the last failed one) and the best streak.
+
+Two records unite (:meth:`PuzzleRecord.unite`: two tabs, a backup merged) by keeping, for
+each puzzle and each date, the earlier try: the same whichever order they meet in, and
+nothing either holds is lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+START_RATING = 1500
+"""A new player's rating."""
+
+MAX_DAILY = 1000
+"""Most daily tries kept (the oldest dates go first)."""
+
+
+@dataclass(frozen=True)
+class Try:
+    """A first try of a puzzle: its ``puzzle`` id, its ``rating`` (kept, so the player's
+    rating can be worked out without the puzzles' data), whether it was ``solved``, and
+    ``at``, when (ms since 1970)."""
+
+    puzzle: int
+    rating: int
+    solved: bool
+    at: int
+
+    def order(self) -> tuple[int, int, bool]:
+        """Its place in time (ties: by puzzle, a failed try first)."""
+        return (self.at, self.puzzle, self.solved)
+
+
+def _earlier(a: Try | None, b: Try) -> Try:
+    return b if a is None or b.order() < a.order() else a
+
+
+@dataclass
+class PuzzleRecord:
+    """The tries kept: ``tries`` by puzzle id, ``daily`` by date (the daily puzzle's first
+    try on its own date)."""
+
+    tries: dict[int, Try] = field(default_factory=dict)
+    daily: dict[date, Try] = field(default_factory=dict)
+
+    def in_order(self) -> list[Try]:
+        """The tries, oldest first."""
+        return sorted(self.tries.values(), key=Try.order)
+
+    def rating(self) -> int:
+        """The player's rating: :data:`START_RATING` moved by each try in turn."""
+        from nestor.puzzles import updated_rating  # only when a rating is shown
+
+        rating = START_RATING
+        for one in self.in_order():
+            rating = updated_rating(rating, one.rating, one.solved)
+        return rating
+
+    def streak(self) -> int:
+        """Puzzles solved in a row, up to the last try."""
+        count = 0
+        for one in reversed(self.in_order()):
+            if not one.solved:
+                break
+            count += 1
+        return count
+
+    def best_streak(self) -> int:
+        """The most puzzles ever solved in a row."""
+        best = run = 0
+        for one in self.in_order():
+            run = run + 1 if one.solved else 0
+            best = max(best, run)
+        return best
+
+    def solved(self) -> int:
+        """How many puzzles were solved at the first try."""
+        return sum(1 for one in self.tries.values() if one.solved)
+
+    def tried(self, puzzle: int) -> bool:
+        """Was ``puzzle`` tried before?"""
+        return puzzle in self.tries
+
+    def add(self, one: Try, day: date | None = None) -> bool:
+        """Keep ``one`` if it is the first try of its puzzle (and with ``day``, the date's
+        daily puzzle, as that date's daily try if it is its first). Did anything change?"""
+        changed = False
+        if one.puzzle not in self.tries:
+            self.tries[one.puzzle] = one
+            changed = True
+        if day is not None and day not in self.daily:
+            self.daily[day] = one
+            self._trim()
+            changed = True
+        return changed
+
+    def unite(self, other: PuzzleRecord) -> bool:
+        """Take in ``other``'s tries: for each puzzle and date, the earlier try of the two.
+        Did this record change?"""
+        before = (dict(self.tries), dict(self.daily))
+        for key, one in other.tries.items():
+            self.tries[key] = _earlier(self.tries.get(key), one)
+        for day, one in other.daily.items():
+            self.daily[day] = _earlier(self.daily.get(day), one)
+        self.daily = dict(sorted(self.daily.items()))
+        self._trim()
+        return (self.tries, self.daily) != before
+
+    def copy(self) -> PuzzleRecord:
+        """A record that changes apart from this one."""
+        return PuzzleRecord(dict(self.tries), dict(self.daily))
+
+    def _trim(self) -> None:
+        if len(self.daily) > MAX_DAILY:
+            self.daily = dict(sorted(self.daily.items())[-MAX_DAILY:])
+
+
+__all__ = ["MAX_DAILY", "START_RATING", "PuzzleRecord", "Try"]

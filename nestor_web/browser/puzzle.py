@@ -1,0 +1,303 @@
+"""The puzzle mode of the page: a puzzle on the board, apart from the game in play.
+
+``?puzzle=K`` (or "Puzzles" in the More menu) opens it, its own mode of the page
+(``<body data-mode="puzzle" data-puzzle="K">``, the ``#puzzle`` section; the game's board
+and controls are hidden by the style sheet, as for the replay). The game in progress is
+neither drawn over nor saved differently: it waits, as it was, until "Back to my game".
+The player pairs on the puzzle's board as in a game (or picks a pair of the list of
+choices); ``body[data-puzzle-result]`` says ``solved`` or ``failed``; a wrong pair's
+refutation plays out a pair every :data:`~nestor_web.app.puzzle.PACE_SECONDS`, then the answer is
+shown. Each puzzle's first try goes into the player's record, kept by the storage manager
+(``nestor.puzzles``). What the mode needs of the page is :class:`PuzzlePort`; its words and
+markup are the view's (:mod:`nestor_web.view.puzzle`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pyodide.ffi import create_proxy
+from pyscript import document, window
+
+from ..app.puzzle import (
+    PACE_SECONDS,
+    PUZZLE_KEYS,
+    PuzzleStepped,
+    PuzzleTry,
+    daily_try,
+    next_try,
+    puzzle_query,
+    puzzle_request,
+)
+from ..app.puzzle_record import PuzzleRecord
+from ..view.puzzle import puzzle_view, render_choices
+from .dom import missing
+
+if TYPE_CHECKING:
+    from datetime import date
+
+    from ..app.events import Event
+    from ..app.session import Session
+    from ..storage.manager import StorageManager
+
+
+class PuzzlePort(Protocol):
+    """What the puzzle mode asks of the page (the composition root)."""
+
+    @property
+    def session(self) -> Session:
+        """The session of the game in play (its settings, its clock, its address)."""
+
+    @property
+    def storage(self) -> StorageManager:
+        """The storage manager (the puzzle record)."""
+
+    def update(self, events: tuple[Event, ...]) -> None:
+        """Draw the game after ``events`` (``()``: as it is), and save."""
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` returns as a task of the page."""
+
+    def restore_focus(self) -> None:
+        """Give the game's board the focus (its first available card)."""
+
+    def panel_open(self) -> bool:
+        """Is one of the page's panels (a modal dialog) open?"""
+
+    def hold_address(self, held: bool) -> None:
+        """``True``: the game's drawing leaves the address alone (it is the puzzle's)."""
+
+    def today(self) -> date:
+        """The player's local date."""
+
+
+class PuzzleMode:
+    """The puzzle section of the page, for ``app``.
+
+    Attributes:
+        attempt: the puzzle shown and tried, or ``None`` while the game is.
+        record: the player's puzzle record, as last read or kept.
+    """
+
+    def __init__(self, app: PuzzlePort) -> None:
+        self.app = app
+        self.attempt: PuzzleTry | None = None
+        self.record: PuzzleRecord = PuzzleRecord()
+        self.rng = random.Random()
+        self._proxies: list[Any] = []
+        for target, kind, handler in (
+            (document.getElementById("puzzle"), "click", self.on_click),
+            (document, "keydown", self.on_key),
+        ):
+            proxy = create_proxy(handler)
+            self._proxies.append(proxy)
+            target.addEventListener(kind, proxy)
+
+    @property
+    def shown(self) -> bool:
+        """Is a puzzle shown (the page in puzzle mode)?"""
+        return self.attempt is not None
+
+    # ---- entering and leaving ---------------------------------------------------------
+
+    def open_address(self) -> bool:
+        """Show the puzzle the address asks for (``True``: it asks for one, shown or, when
+        it is no puzzle, reported and the address given back to the game)."""
+        attempt, problem = puzzle_request(str(window.location.search), self.app.today())
+        if problem is not None:
+            self.leave(push=False)
+            window.history.replaceState(None, "", self.app.session.query())
+            self.app.update(self.app.session.notice(problem))
+            return True
+        if attempt is None:
+            return False
+        self.show(attempt)
+        return True
+
+    def show(self, attempt: PuzzleTry, address: str = "") -> None:
+        """Show ``attempt``; ``address``: ``"push"`` or ``"replace"`` the address with the
+        puzzle's (``""``: it is already). Focus goes to its first card."""
+        self.attempt = attempt
+        self.record = self.app.storage.puzzles()
+        if address:
+            query = puzzle_query(attempt.puzzle) if attempt.puzzle.id > 0 else str(
+                window.location.search)
+            change = window.history.pushState if address == "push" else (
+                window.history.replaceState)
+            change(None, "", query)
+        self.app.hold_address(True)
+        document.getElementById("puzzle").hidden = False
+        body = document.body
+        body.setAttribute("data-mode", "puzzle")
+        body.setAttribute("data-puzzle", str(attempt.puzzle.id))
+        self.draw()
+        self._focus_board()
+
+    def leave(self, push: bool = True) -> None:
+        """Back to the game in play; with ``push`` the address becomes its deal's (a new
+        history entry, so Back returns to the puzzle)."""
+        if self.attempt is None:
+            return
+        self.attempt = None
+        document.getElementById("puzzle").hidden = True
+        body = document.body
+        for name in ("data-mode", "data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
+            body.removeAttribute(name)
+        self.app.hold_address(False)
+        if push:
+            window.history.pushState(None, "", self.app.session.query())
+        self.app.update(())
+        self.app.restore_focus()
+
+    def record_changed(self) -> None:
+        """Another tab kept tries (or the storage was restored): take them in and redraw."""
+        mine = self.record.copy()
+        self.record = self.app.storage.puzzles(quiet=True)
+        self.record.unite(mine)
+        if self.attempt is not None:
+            self.draw()
+
+    # ---- drawing ------------------------------------------------------------------------
+
+    def draw(self, events: tuple[PuzzleStepped, ...] = ()) -> None:
+        """Draw the puzzle shown (nothing when none is)."""
+        attempt = self.attempt
+        if attempt is None:
+            return
+        view = puzzle_view(attempt, self.record, self.app.session.settings)
+        for name, value in (("puzzle-title", view.title), ("puzzle-record", view.record),
+                            ("puzzle-prompt", view.prompt)):
+            element = document.getElementById(name)
+            if element.textContent != value:
+                element.textContent = value
+        document.getElementById("puzzle-board").innerHTML = view.board
+        document.getElementById("puzzle-choices").innerHTML = render_choices(
+            view.choices, view.choosing)
+        for command, live, hidden in (
+            ("hint", view.choosing, not view.choosing),
+            ("skip", view.show_over, not view.show_over),
+        ):
+            button = document.querySelector(f'#puzzle [data-puzzle-command="{command}"]')
+            button.disabled = not live
+            button.hidden = hidden
+        body = document.body
+        body.setAttribute("data-puzzle-phase", view.phase)
+        if view.result:
+            body.setAttribute("data-puzzle-result", view.result)
+        else:
+            body.removeAttribute("data-puzzle-result")
+
+    def _focus_board(self) -> None:
+        """Give the puzzle's first available card the focus (else its Next control)."""
+        target = document.querySelector("#puzzle-board [data-available]")
+        if missing(target):
+            target = document.querySelector('#puzzle [data-puzzle-command="next"]')
+        if not missing(target):
+            fine = bool(window.matchMedia("(any-pointer: fine)").matches)
+            target.focus(window.Object.fromEntries([["focusVisible", fine]]))
+
+    # ---- commands ------------------------------------------------------------------------
+
+    def command(self, name: str) -> None:
+        """A puzzle command: hint (show the answer: failed), skip (the rest of the
+        refutation), next (a puzzle near the player's rating), daily (today's puzzle),
+        close (Back to my game)."""
+        attempt = self.attempt
+        if attempt is None:
+            return
+        if name == "close":
+            self.leave()
+        elif name == "hint":
+            self._after(attempt.hint())
+        elif name == "skip":
+            while attempt.phase == "refute":
+                attempt.step()
+            self._after((PuzzleStepped(attempt.phase),))
+        elif name == "next":
+            self.show(next_try(self.record, self.rng, self.app.today(), attempt.puzzle.id),
+                      "replace")
+        elif name == "daily":
+            self.show(daily_try(self.app.today()), "replace")
+
+    def tap(self, card: str) -> None:
+        """A tap on a card of the puzzle's board."""
+        if self.attempt is not None:
+            self._after(self.attempt.tap(card))
+
+    def choose(self, cards: str) -> None:
+        """A pair of the list of choices (``"7H 7S"``)."""
+        from nestor import Pair
+
+        if self.attempt is None:
+            return
+        first, second = cards.split(" ")
+        self._after(self.attempt.play(Pair(first, second)))
+
+    def _after(self, events: tuple[PuzzleStepped, ...]) -> None:
+        """Draw what a command did; keep the first try once the puzzle is over; start the
+        refutation's steps when a wrong pair began it."""
+        attempt = self.attempt
+        if not events or attempt is None:
+            return
+        one = attempt.first_try(self.app.session.clock())
+        if one is not None and self.record.add(one, attempt.daily):
+            self.record = self.app.storage.save_puzzles(self.record)
+        self.draw(events)
+        if attempt.phase == "refute" and any(e.pair is not None for e in events):
+            self.app.spawn(lambda: self._refute(attempt))
+        if attempt.over:
+            self._focus_next()
+
+    def _focus_next(self) -> None:
+        button = document.querySelector('#puzzle [data-puzzle-command="next"]')
+        active = document.activeElement
+        if missing(active) or missing(active.closest("#puzzle")) or active.disabled or (
+            not missing(active.closest("#puzzle-board, #puzzle-choices"))
+        ):
+            button.focus()
+
+    async def _refute(self, attempt: PuzzleTry) -> None:
+        """Play the refutation out, a pair every :data:`PACE_SECONDS`, while it is shown."""
+        while attempt.phase == "refute" and self.attempt is attempt:
+            await asyncio.sleep(PACE_SECONDS)
+            if self.attempt is not attempt or attempt.phase != "refute":
+                return
+            self._after(attempt.step())
+
+    # ---- input ---------------------------------------------------------------------------
+
+    def on_click(self, event: Any) -> None:
+        """A tap in the puzzle section: a card, a choice or a command."""
+        target = event.target.closest("[data-puzzle-command], [data-pair], [data-card]")
+        if missing(target) or target.disabled:
+            return
+        if target.hasAttribute("data-puzzle-command"):
+            self.command(str(target.getAttribute("data-puzzle-command")))
+        elif target.hasAttribute("data-pair"):
+            self.choose(str(target.getAttribute("data-pair")))
+        elif target.hasAttribute("data-available"):
+            self.tap(str(target.getAttribute("data-card")))
+
+    def on_key(self, event: Any) -> None:
+        """The puzzle's keys, while it is shown and no panel is open over it (the game's
+        keys are off then: the root's ``dialog_open`` says so)."""
+        if self.attempt is None or event.ctrlKey or event.metaKey or event.altKey:
+            return
+        if self.app.panel_open():
+            return
+        target = event.target
+        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
+        if tag in ("input", "select", "textarea", "summary"):
+            return
+        key = str(event.key)
+        command = PUZZLE_KEYS.get(key.lower() if len(key) == 1 else key)
+        if command is None:
+            return
+        event.preventDefault()
+        if command == "deselect":
+            self._after(self.attempt.tap(self.attempt.selected or ""))
+        else:
+            self.command(command)

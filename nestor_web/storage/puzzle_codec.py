@@ -1,0 +1,118 @@
+"""The stored form of the player's puzzle record (:mod:`nestor_web.app.puzzle_record`).
+
+Kept under ``nestor.puzzles`` (:data:`.keys.PUZZLES_KEY`), and as the ``"puzzles"`` part of a
+backup. JSON text written without blanks::
+
+    {"version": 1,
+     "tries": [[puzzle, rating, solved, at], ...],          oldest first
+     "daily": [["YYYY-MM-DD", puzzle, rating, solved, at], ...]}   by date
+
+``puzzle`` is a puzzle's id (1 to :data:`MAX_PUZZLE_ID`), ``rating`` its rating (400 to
+2,800), ``solved`` 1 or 0, ``at`` when it was tried (ms since 1970, within
+:mod:`~nestor_web.app.ranges`' range of a moment). A text that breaks any of it is refused
+whole (:func:`record_from_text` raises): the storage sets it aside and reports it, a backup
+holding it is refused.
+"""
+
+from __future__ import annotations
+
+import json
+
+from nestor import NestorError
+from nestor.checks import whole_number
+from nestor.daily import parse_date
+from nestor.errors import clip
+from nestor.jsontext import load_object
+
+from ..app.puzzle_record import MAX_DAILY, PuzzleRecord, Try
+from ..app.ranges import in_range
+
+RECORD_VERSION = 1
+"""The version of the stored shape above."""
+
+MAX_PUZZLE_ID = 100_000
+"""The largest puzzle id a record may name (far more than ship)."""
+
+MAX_TRIES = MAX_PUZZLE_ID
+"""Most tries a record may hold: one per puzzle."""
+
+PUZZLE_RECORD_CODES: dict[str, tuple[str, ...]] = {
+    "puzzles.entry": ("where",),  # a try that is not a list of its fields, or one too many
+}
+"""The codes of this codec's own refusals (besides ``json.*``, ``number.*``, ``range.*`` and
+``date.*``), and the names of their details."""
+
+
+def record_to_data(record: PuzzleRecord) -> dict[str, object]:
+    """The JSON object of ``record``."""
+    return {
+        "version": RECORD_VERSION,
+        "tries": [[t.puzzle, t.rating, int(t.solved), t.at] for t in record.in_order()],
+        "daily": [[d.isoformat(), t.puzzle, t.rating, int(t.solved), t.at]
+                  for d, t in sorted(record.daily.items())],
+    }
+
+
+def record_to_text(record: PuzzleRecord) -> str:
+    """The stored text of ``record``."""
+    return json.dumps(record_to_data(record), separators=(",", ":"))
+
+
+def record_from_text(text: str) -> PuzzleRecord:
+    """The record of a stored text.
+
+    Raises:
+        NestorError: ``json.*`` (not a JSON object of version 1), ``puzzles.entry`` (a try
+            that is not a list of its fields, or more tries than a record holds),
+            ``number.*`` (an id, rating or result out of its range), ``range.moment``,
+            ``date.*``.
+    """
+    return record_from_data(load_object(text, ("they are", "they have")))
+
+
+def record_from_data(data: dict[str, object]) -> PuzzleRecord:
+    """The record of a JSON object (see :func:`record_from_text`)."""
+    found = data.get("version")
+    if found is not RECORD_VERSION and not (type(found) is int and found == RECORD_VERSION):
+        raise NestorError(f"the puzzle record's version {clip(repr(found))} is unknown",
+                          code="json.version", value=clip(repr(found)),
+                          expected=RECORD_VERSION)
+    record = PuzzleRecord()
+    tries, daily = data.get("tries", []), data.get("daily", [])
+    if not isinstance(tries, list) or len(tries) > MAX_TRIES:
+        raise _entry("tries")
+    if not isinstance(daily, list) or len(daily) > MAX_DAILY:
+        raise _entry("daily")
+    for i, row in enumerate(tries):
+        one = _try(row, f"tries[{i}]", 4)
+        record.tries[one.puzzle] = one
+    for i, row in enumerate(daily):
+        where = f"daily[{i}]"
+        if not isinstance(row, list) or len(row) != 5:
+            raise _entry(where)
+        record.daily[parse_date(row[0])] = _try(row[1:], where, 4)
+    record.daily = dict(sorted(record.daily.items()))
+    return record
+
+
+def _try(row: object, where: str, size: int) -> Try:
+    if not isinstance(row, list) or len(row) != size:
+        raise _entry(where)
+    puzzle, rating, solved, at = row
+    return Try(
+        whole_number(puzzle, f"{where}[0]", low=1, high=MAX_PUZZLE_ID),
+        whole_number(rating, f"{where}[1]", low=400, high=2800),
+        whole_number(solved, f"{where}[2]", low=0, high=1) == 1,
+        in_range(at, f"{where}[3]", "moment"),
+    )
+
+
+def _entry(where: str) -> NestorError:
+    return NestorError(f"the puzzle record's {where} cannot be read", code="puzzles.entry",
+                       where=where)
+
+
+__all__ = [
+    "MAX_PUZZLE_ID", "PUZZLE_RECORD_CODES", "RECORD_VERSION", "record_from_data",
+    "record_from_text", "record_to_data", "record_to_text",
+]

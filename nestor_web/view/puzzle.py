@@ -1,0 +1,200 @@
+"""What the puzzle mode shows: its board, its choices, the player's record, and its words.
+
+:func:`puzzle_view` turns a :class:`~nestor_web.app.puzzle.PuzzleTry` and the player's
+:class:`~nestor_web.app.puzzle_record.PuzzleRecord` into plain data, with the board as HTML
+(the game's own board: the cards can be tapped while the player chooses; afterwards every
+card is a picture and the answer's two cards are marked as a hint is). Nothing here touches
+the browser or changes the try.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from html import escape
+
+from ..app.puzzle import PuzzleTry
+from ..app.puzzle_record import PuzzleRecord
+from ..app.session import Session
+from ..app.settings import Settings
+from .board import CardView, board_view, render_board
+from .i18n import _, ngettext, thousands, variant_title
+from .words import move_words
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One pair of the puzzle's position, as its list shows it: the two ``cards``, its
+    ``label`` (in words), whether it is the ``answer`` (marked once the puzzle is over) and
+    whether it was ``chosen``."""
+
+    cards: tuple[str, str]
+    label: str
+    answer: bool
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class PuzzleView:
+    """Everything the puzzle mode shows.
+
+    Attributes:
+        title: e.g. ``"Puzzle 12: Standard, rated 1,352"``.
+        prompt: what to do, or what happened (a live region says it).
+        record: the player's rating, streak and tries, in words.
+        board: the HTML of the board.
+        choices: the pairs of the position.
+        phase: the try's phase (:data:`~nestor_web.app.puzzle.PHASES`).
+        result: ``"solved"``, ``"failed"`` (from the wrong pair or the hint on), or ``""``.
+        choosing: the player may still choose (the choices and Hint are live).
+        show_over: Skip (the rest of the refutation) is live.
+    """
+
+    title: str
+    prompt: str
+    record: str
+    board: str
+    choices: tuple[Choice, ...]
+    phase: str
+    result: str
+    choosing: bool
+    show_over: bool
+
+
+def puzzle_title(attempt: PuzzleTry) -> str:
+    """The puzzle's heading: its number (or "From your game"), variant and rating."""
+    puzzle = attempt.puzzle
+    variant = variant_title(puzzle.variant)
+    rating = thousands(puzzle.rating)
+    if puzzle.id < 1:
+        return _("Puzzle from your game: {variant}, rated {rating}").format(
+            variant=variant, rating=rating)
+    if attempt.daily is not None:
+        return _("Daily puzzle {number}: {variant}, rated {rating}").format(
+            number=puzzle.id, variant=variant, rating=rating)
+    return _("Puzzle {number}: {variant}, rated {rating}").format(
+        number=puzzle.id, variant=variant, rating=rating)
+
+
+def prompt_text(attempt: PuzzleTry) -> str:
+    """What the player reads (and hears) about the try now."""
+    answer = move_words(attempt.puzzle.answer)
+    count = len(attempt.choices)
+    if attempt.phase == "choose":
+        return ngettext(
+            "{count} pair can be made, and only one keeps the game winnable. Find it.",
+            "{count} pairs can be made, and only one keeps the game winnable. Find it.",
+            count,
+        ).format(count=count)
+    if attempt.phase == "solved":
+        return _("Solved: {pair} is the one pair that keeps the game winnable.").format(
+            pair=answer)
+    if attempt.phase == "refute":
+        chosen = move_words(attempt.chosen) if attempt.chosen else ""
+        if attempt.shown <= 1:
+            return _("Not this one: after {pair} the game is lost. Watch why.").format(
+                pair=chosen)
+        return _("Then {pair} (pair {step} of {total}).").format(
+            pair=move_words(attempt.line[attempt.shown - 1]), step=attempt.shown,
+            total=len(attempt.line))
+    if attempt.hinted:
+        return _("The answer: {pair} is the one pair that keeps the game winnable. This "
+                 "puzzle counts as not solved.").format(pair=answer)
+    return ngettext(
+        "No pair was left after {count} pair. The one that keeps the game winnable is "
+        "{pair}, marked on the board.",
+        "No pair was left after {count} pairs. The one that keeps the game winnable is "
+        "{pair}, marked on the board.",
+        len(attempt.line),
+    ).format(count=len(attempt.line), pair=answer)
+
+
+def record_text(record: PuzzleRecord) -> str:
+    """The player's puzzle record in a line: rating, streak and tries."""
+    tried = len(record.tries)
+    return ngettext(
+        "Your puzzle rating: {rating}. Streak: {streak}. Solved {solved} of {tried} puzzle.",
+        "Your puzzle rating: {rating}. Streak: {streak}. Solved {solved} of {tried} puzzles.",
+        tried,
+    ).format(rating=thousands(record.rating()), streak=thousands(record.streak()),
+             solved=thousands(record.solved()), tried=thousands(tried))
+
+
+def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
+    """The board as the game draws its own (through a session of that position alone,
+    which nothing keeps): the cards can be tapped while the player chooses; afterwards none
+    can, and once the puzzle is over the answer's two cards carry ``data-hint`` and
+    ``data-answer``."""
+    session = Session(attempt.game(), settings=settings)
+    session.selected = attempt.selected
+    over = attempt.over
+    if over:
+        session.hint = attempt.puzzle.answer
+    view = board_view(session)
+    if attempt.phase != "choose":
+
+        def still(card: CardView) -> CardView:
+            return replace(card, available=False, selected=False, partners=(), partner=False,
+                           last_move=False)
+
+        view = replace(
+            view,
+            columns=tuple(tuple(still(c) for c in column) for column in view.columns),
+            reserve=tuple(still(c) for c in view.reserve),
+        )
+    html = render_board(view)
+    if over:
+        for card in attempt.puzzle.answer.cards:
+            html = html.replace(f'data-card="{card}"', f'data-card="{card}" data-answer', 1)
+    return html
+
+
+def puzzle_view(attempt: PuzzleTry, record: PuzzleRecord, settings: Settings) -> PuzzleView:
+    """Return what to draw for ``attempt`` (see :class:`PuzzleView`)."""
+    over = attempt.over
+    choices = tuple(
+        Choice(pair.cards, move_words(pair), over and pair == attempt.puzzle.answer,
+               pair == attempt.chosen)
+        for pair in attempt.choices
+    )
+    result = ""
+    if attempt.phase == "solved":
+        result = "solved"
+    elif attempt.phase in ("refute", "failed"):
+        result = "failed"
+    return PuzzleView(
+        title=puzzle_title(attempt),
+        prompt=prompt_text(attempt),
+        record=record_text(record),
+        board=puzzle_board_html(attempt, settings),
+        choices=choices,
+        phase=attempt.phase,
+        result=result,
+        choosing=attempt.phase == "choose",
+        show_over=attempt.phase == "refute",
+    )
+
+
+def render_choices(choices: tuple[Choice, ...], choosing: bool) -> str:
+    """The choices' list (the ``<li>`` entries of ``#puzzle-choices``): a button per pair,
+    ``data-pair`` its two cards, live while the player chooses; the answer marked
+    ``data-answer`` once shown, the chosen pair ``aria-current``."""
+    items = []
+    for choice in choices:
+        attrs = f' data-pair="{choice.cards[0]} {choice.cards[1]}"'
+        if choice.answer:
+            attrs += " data-answer"
+        if choice.chosen:
+            attrs += ' aria-current="true"'
+        if not choosing:
+            attrs += " disabled"
+        label = choice.label
+        if choice.answer:
+            label = _("{pair} (the answer)").format(pair=label)
+        items.append(f'<li><button type="button"{attrs}>{escape(label)}</button></li>')
+    return "".join(items)
+
+
+__all__ = [
+    "Choice", "PuzzleView", "prompt_text", "puzzle_board_html", "puzzle_title", "puzzle_view",
+    "record_text", "render_choices",
+]
