@@ -362,7 +362,7 @@ def test_a_replay_on_a_touch_phone(site_context, base_url, wait_ready) -> None:
     next_button.tap()
     expect(page.locator("body")).to_have_attribute("data-replay-cursor", "1")
     assert not next_button.evaluate("b => b.matches(':focus-visible')")
-    expect(page.locator(".replay-keys")).to_be_hidden()
+    expect(page.locator("#replay .replay-keys")).to_be_hidden()
     page.locator("#controls [data-menu]").tap()
     expect(page.locator('#controls [data-action="settings"]')).to_be_visible()
     expect(page.locator('#controls [data-action="keys"]')).to_be_hidden()

@@ -67,8 +67,9 @@ class PuzzlePort(Protocol):
     def panel_open(self) -> bool:
         """Is one of the page's panels (a modal dialog) open?"""
 
-    def hold_address(self, held: bool) -> None:
-        """``True``: the game's drawing leaves the address alone (it is the puzzle's)."""
+    def cover_game(self, covered: bool) -> None:
+        """``True`` while the mode covers the game: the game's drawing leaves the address
+        alone (it is the mode's), and the game's timer stops."""
 
     def today(self) -> date:
         """The player's local date."""
@@ -128,7 +129,7 @@ class PuzzleMode:
             change = window.history.pushState if address == "push" else (
                 window.history.replaceState)
             change(None, "", query)
-        self.app.hold_address(True)
+        self.app.cover_game(True)
         document.getElementById("puzzle").hidden = False
         body = document.body
         body.setAttribute("data-mode", "puzzle")
@@ -146,7 +147,7 @@ class PuzzleMode:
         body = document.body
         for name in ("data-mode", "data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
             body.removeAttribute(name)
-        self.app.hold_address(False)
+        self.app.cover_game(False)
         if push:
             window.history.pushState(None, "", self.app.session.query())
         self.app.update(())

@@ -57,8 +57,9 @@ class ReplayPort(Protocol):
     def panel_open(self) -> bool:
         """Is one of the page's panels (a modal dialog) open?"""
 
-    def hold_address(self, held: bool) -> None:
-        """``True``: the game's drawing leaves the address alone (it is the replay's link)."""
+    def cover_game(self, covered: bool) -> None:
+        """``True`` while the mode covers the game: the game's drawing leaves the address
+        alone (it is the mode's), and the game's timer stops."""
 
 
 class ReplayMode:
@@ -97,7 +98,7 @@ class ReplayMode:
             self.replay.playing = False
         self.replay = replay
         self._drawn_moves = None
-        self.app.hold_address(True)
+        self.app.cover_game(True)
         document.getElementById("replay").hidden = False
         document.body.setAttribute("data-mode", "replay")
         self.draw()
@@ -117,7 +118,7 @@ class ReplayMode:
         self.replay = None
         document.getElementById("replay").hidden = True
         document.body.removeAttribute("data-mode")
-        self.app.hold_address(False)
+        self.app.cover_game(False)
         if push:
             window.history.pushState(None, "", self.app.session.query())
         self.app.update(())

@@ -112,6 +112,8 @@ class App:
             today=local_today,
         )
         self.session = session
+        # Timed while the page shows the game: not while hidden, nor under a mode's link.
+        session.set_visible(str(document.visibilityState) != "hidden" and not replaying)
         # Until the first press: a screen with a mouse or a trackpad is clicked, else tapped.
         session.pointer = "mouse" if window.matchMedia("(any-pointer: fine)").matches else "touch"
         for trouble in (problem, replay_problem):
@@ -137,7 +139,6 @@ class App:
         self.controller = Controller(session, self.storage, self, _NextTask())
         self._visibility = create_proxy(self.visibility_changed)
         document.addEventListener("visibilitychange", self._visibility)
-        self.session.set_visible(str(document.visibilityState) != "hidden")
         self.actuator.enable_controls()
         if replay_problem is not None:  # the broken link gives way to the game's address
             window.history.replaceState(None, "", session.query())
@@ -146,6 +147,9 @@ class App:
         self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
         if puzzling:  # (its notice, for a link that names no puzzle, drawn at once)
             self.puzzles().open_address()
+        # A mode's link that showed nothing gives the game back its timer.
+        session.set_visible(str(document.visibilityState) != "hidden"
+                            and not self.actuator.address_held)
         asked = None if replaying else parse_query(search, local_today())[0]
         self.update(session.open_tutorial(self.storage.first_visit, asked, replaying))
         self._wake_up()
@@ -163,10 +167,11 @@ class App:
         asyncio.get_event_loop().call_later(wait, self._tick)
 
     def visibility_changed(self, _event: Any = None) -> None:
-        """The page was hidden or shown: the timer stops or goes on (and its time is saved
-        at once when hidden: the page may never be shown again)."""
+        """The page was hidden or shown, or a mode covered the game or left it: the timer
+        stops or goes on (and its time is saved at once when it stops: the page may never
+        be shown again)."""
         hidden = str(document.visibilityState) == "hidden"
-        events = self.session.set_visible(not hidden)
+        events = self.session.set_visible(not hidden and not self.actuator.address_held)
         if events:
             self.update(events)
             if hidden:
@@ -416,10 +421,12 @@ class App:
         """Open the panel ``name``, or close it if open."""
         self.actuator.toggle_dialog(name)
 
-    def hold_address(self, held: bool) -> None:
-        """``True`` while a replay shows its own link: drawing the game leaves the address
-        alone."""
-        self.actuator.address_held = held
+    def cover_game(self, covered: bool) -> None:
+        """``True`` while a mode (the replay, a puzzle) covers the game: drawing the game
+        leaves the address alone (it is the mode's), and the game's timer stops, as when the
+        page is hidden."""
+        self.actuator.address_held = covered
+        self.visibility_changed()
 
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
