@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import BETWEEN_TESTS, control, saves_done, stored
 from lines import find_winnable
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from test_play import open_game, play
 
 from nestor import Game
@@ -137,18 +137,25 @@ def test_a_durable_copy_without_its_store_is_repaired_without_a_word(
 # Another script's "nestor" at version 1 whose "kv" keeps its keys in its records ("id"): the
 # game's records cannot go in it.
 THEIR_KV = """() => new Promise((resolve, reject) => {
+  const gone = indexedDB.deleteDatabase("nestor");
+  gone.onerror = () => reject(gone.error);
+  gone.onsuccess = () => resolve();
+}).then(() => new Promise((resolve, reject) => {
   const request = indexedDB.open("nestor", 1);
   request.onupgradeneeded = () => {
     request.result.createObjectStore("kv", {keyPath: "id"}).put({id: 1, note: "keep me"});
   };
   request.onsuccess = () => { request.result.close(); resolve(); };
   request.onerror = () => reject(request.error);
-})"""
+}))"""
 
 
 def test_another_scripts_kv_is_left_alone_and_the_copy_kept_beside_it(
-    page: Page, wait_ready
+    context: BrowserContext, wait_ready
 ) -> None:
+    # A profile of its own: the shared one's site data is cleared between tests, and an
+    # IndexedDB deletion still pending there could take the other script's database away.
+    page = context.new_page()
     page.goto(BETWEEN_TESTS)
     page.evaluate(THEIR_KV)
     open_game(page, wait_ready, "?variant=standard&deal=7")
@@ -158,7 +165,7 @@ def test_another_scripts_kv_is_left_alone_and_the_copy_kept_beside_it(
     saves_done(page)
     expect(page.locator("#notice")).to_be_hidden()
     theirs, mine = page.evaluate(DURABLE), page.evaluate(DURABLE, "nestor-kv")
-    assert theirs["kv"] == {"1": {"id": 1, "note": "keep me"}}
+    assert theirs["kv"] == {"1": {"id": 1, "note": "keep me"}}, (theirs, mine)
     assert json.loads(mine["kv"]["nestor.game"])["moves"] == [str(move)]
     page.goto(BETWEEN_TESTS)
     page.evaluate("localStorage.clear()")

@@ -57,8 +57,11 @@
   // name is used instead, and nothing of that script's is touched.
   function ours(db, name) {
     try {
-      const store = db.transaction(name, "readonly").objectStore(name);
-      return store.keyPath === null && !store.autoIncrement;
+      const transaction = db.transaction(name, "readonly");
+      const store = transaction.objectStore(name);
+      const mine = store.keyPath === null && !store.autoIncrement;
+      transaction.abort(); // over at once: a close() after it is not held up by it
+      return mine;
     } catch (error) {
       return false;
     }
