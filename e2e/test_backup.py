@@ -411,3 +411,28 @@ def test_stored_statistics_out_of_range_are_set_aside_and_the_statistics_open(
     expect(page.locator("#stats-dialog .daily-stats")).to_contain_text("best daily streak 0")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"]  # type: ignore[index]
+
+
+@pytest.mark.own_page  # adds an init script, a route or a clock to its page
+def test_a_stored_date_won_at_the_calendars_end_is_set_aside_and_the_game_loads(
+    page: Page, wait_ready
+) -> None:
+    """A stored date won of 9999-12-31 stopped the page at "Loading the game…" (an
+    OverflowError in the streak's arithmetic): now it is out of its range, set aside and
+    reported; the game plays and the statistics open."""
+    stats = json.loads(V1)["stats"]
+    stats["daily"].update(won=["9999-12-31"], best_streak=1)
+    text = json.dumps(stats)
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) {"
+        f"  localStorage.setItem('nestor.stats', {json.dumps(text)});"
+        "  sessionStorage.setItem('seeded', '1');"
+        "}"
+    )
+    open_game(page, wait_ready, "?variant=doublets&deal=3")
+    expect(page.locator("#notice-text")).to_contain_text(
+        "is 9999-12-31, a date no daily deal was won on")
+    saves_done(page)
+    assert page.evaluate("localStorage.getItem('nestor.stats.unreadable')") == text
+    control(page, "stats").click()
+    expect(page.locator("#stats-dialog .daily-stats")).to_contain_text("0 dates won")

@@ -170,7 +170,8 @@ def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
         page.click(f'[data-card="{card}"][data-available]')
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
     expect(page.locator('[data-end-daily="counted"]')).to_have_text(
-        "Daily deal of 2026-12-04 won: it counts for its own date. Daily streak 1 day.")
+        "Daily deal of 2026-12-04 won: it counts for its own date, a run of 1 day ending that "
+        "day; best daily streak 1.")
     daily = json.loads(stored(page, "nestor.stats") or "")["daily"]
     assert daily["won"] == ["2026-12-04"] and daily["best_streak"] == 1
     # The page opened again on the new date: the streak stands, today's deal is still to win.

@@ -36,7 +36,8 @@ def whole_number(
 
     Raises:
         NestorError (``error``): code ``<code>.not_whole`` (details ``where``,
-            ``value``: its clipped ``repr``) if ``value`` is not a whole number;
+            ``value``: its clipped ``repr``, ``kind``: its type's name, ``"bool"`` for a
+            boolean) if ``value`` is not a whole number;
             ``<code>.range`` (``where``, ``value``, ``low``, ``high``) if it is
             outside ``low..high``; ``<code>.too_small`` (``where``, ``value``,
             ``low``) if it is below ``low`` and there is no ``high``. See
@@ -47,6 +48,7 @@ def whole_number(
         raise error(
             f"{where} must be a whole number, not {kind}",
             code=f"{code}.not_whole", where=where, value=clip(repr(value)),
+            kind=type_name(value),
         )
     if value < low or (high is not None and value > high):
         shown = str(value) if abs(value) < 10**30 else "with more than 30 digits"

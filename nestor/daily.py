@@ -50,6 +50,12 @@ DAILY_PREFIX = "nestor-daily-1:"
 DAILY_VARIANTS = ("standard", "vertical", "doublets", "overlapping")
 """The variants a daily deal is drawn from, in this fixed order (part of the formula)."""
 
+FIRST_DAY = date(2000, 1, 1)
+"""The earliest date whose daily deal is served (:func:`check_daily_date`). The formula
+answers any date, but the daily deal came out in December 2026: this floor keeps every date
+a player can meet, a computer whose clock is years out included, and keeps a run of dates
+(a day before, a day after) far from the calendar's first and last dates."""
+
 MAX_CANDIDATES = 1000
 """Candidates tried before giving up (never reached: each variant here is won at least a
 quarter of the time, so 1000 candidates that cannot be won have odds below 10**-120)."""
@@ -135,14 +141,22 @@ def parse_date(text: object) -> date:
 
 
 def check_daily_date(text: object, today: date) -> date:
-    """The date of a daily deal asked for by ``text`` (``YYYY-MM-DD``), no later than
-    ``today`` (a later day's deal is not out yet).
+    """The date of a daily deal asked for by ``text`` (``YYYY-MM-DD``), from
+    :data:`FIRST_DAY` to ``today`` (a later day's deal is not out yet).
 
     Raises:
-        DateError: as :func:`parse_date`, or the date is after ``today`` (code
-            ``date.future``, details ``value``, ``today``: both ISO dates).
+        DateError: as :func:`parse_date`; the date is after ``today`` (code
+            ``date.future``, details ``value``, ``today``: both ISO dates), or before
+            :data:`FIRST_DAY` (code ``date.early``, details ``value``, ``first``: both ISO
+            dates).
     """
     day = parse_date(text)
+    if day < FIRST_DAY:
+        raise DateError(
+            f"there is no daily deal of {day.isoformat()}: they start on "
+            f"{FIRST_DAY.isoformat()}",
+            code="date.early", value=day.isoformat(), first=FIRST_DAY.isoformat(),
+        )
     if day > today:
         raise DateError(
             f"the daily deal of {day.isoformat()} is not out yet (today is "

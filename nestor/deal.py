@@ -83,15 +83,15 @@ def check_deal_number(number: object) -> int:
     Raises:
         DealNumberError: if it is not an integer with ``0 <= n < 2**32``: code
             ``"deal.not_whole"`` (details ``where``: ``"deal"``, ``value``: the
-            text as given, or the clipped ``repr``) or ``"deal.range"`` (``where``,
-            ``value``, ``low``: 0, ``high``: ``MAX_DEAL - 1``).
+            text as given, or the clipped ``repr``, ``kind``: its type's name) or
+            ``"deal.range"`` (``where``, ``value``, ``low``: 0, ``high``: ``MAX_DEAL - 1``).
     """
     if isinstance(number, str):
         text = number.strip()
         if not text.isascii() or not text.isdigit():
             raise DealNumberError(
                 f"bad deal number {clip(number)!r}: use a whole number from 0 to {MAX_DEAL - 1}",
-                code="deal.not_whole", where="deal", value=clip(number),
+                code="deal.not_whole", where="deal", value=clip(number), kind="str",
             )
         if len(text.lstrip("0")) > len(str(MAX_DEAL)):  # also keeps int() off huge texts
             raise DealNumberError(

@@ -34,10 +34,10 @@ CODES: dict[str, tuple[str, ...]] = {
     "strategy.unknown": ("value", "choices"),  # choices: the names, comma separated
     # checks.whole_number with code "number" (its default) or "deal" (deal numbers);
     # where: the field or path; low, high: the allowed range, both included
-    "number.not_whole": ("where", "value"),  # not an int, or a bool
+    "number.not_whole": ("where", "value", "kind"),  # not an int, or a bool; kind: its type
     "number.range": ("where", "value", "low", "high"),
     "number.too_small": ("where", "value", "low"),  # below low, no upper bound
-    "deal.not_whole": ("where", "value"),  # also a text that is not decimal digits
+    "deal.not_whole": ("where", "value", "kind"),  # also a text that is not decimal digits
     "deal.range": ("where", "value", "low", "high"),
     # jsontext
     "json.not_text": ("type",),
@@ -105,6 +105,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "date.syntax": ("value",),  # not YYYY-MM-DD
     "date.unknown": ("value",),  # no such date (2026-02-30)
     "date.future": ("value", "today"),  # a daily deal after today: both ISO dates
+    "date.early": ("value", "first"),  # a daily deal before the first (daily.FIRST_DAY)
     # graded_deals: deals_of_grade, pick_deal
     "grade.unknown": ("grade",),  # not easy, medium, hard or unwinnable
     # puzzles: the shipped set (read_puzzles, get_puzzle)

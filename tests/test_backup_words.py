@@ -59,6 +59,9 @@ def test_sizes_are_shown_in_bytes_only_where_they_would_read_the_same(
     text = refusal_text(far)
     assert ("(15,3 MB; eine Sicherung hat höchstens 2,0 MB)" if language == "de"
             else "(15.3 MB; a backup is at most 2.0 MB)") in text
+    absurd = ProgressError("too large", code="progress.too_large", size=2_000_049_999_999,
+                           limit=2_000_000)
+    assert ("(2.000,0 GB;" if language == "de" else "(2,000.0 GB;") in refusal_text(absurd)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

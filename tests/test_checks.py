@@ -31,7 +31,8 @@ def test_anything_but_an_int_is_not_a_whole_number(value, kind, shown):
         whole_number(value, "deals[3][1]")
     assert str(info.value) == f"deals[3][1] must be a whole number, not {kind}"
     assert info.value.code == "number.not_whole"
-    assert info.value.details == {"where": "deals[3][1]", "value": shown}
+    assert info.value.details == {
+        "where": "deals[3][1]", "value": shown, "kind": type(value).__name__}
 
 
 def test_out_of_range_with_and_without_an_upper_end():
@@ -90,7 +91,7 @@ def test_deal_numbers_go_through_it():
     with pytest.raises(DealNumberError) as info:
         check_deal_number(True)
     assert str(info.value) == "deal must be a whole number, not a boolean"
-    assert info.value.details == {"where": "deal", "value": "True"}
+    assert info.value.details == {"where": "deal", "value": "True", "kind": "bool"}
     with pytest.raises(DealNumberError) as info:
         check_deal_number("9" * 50)
     assert info.value.code == "deal.range"

@@ -15,7 +15,7 @@ from nestor_web.app.ending import Ending
 from nestor_web.app.url import daily_query, parse_query
 from nestor_web.storage.manager import MemoryStore
 from nestor_web.view import i18n
-from nestor_web.view.daily import daily_label, share_text
+from nestor_web.view.daily import daily_label, daily_stats_html, share_text
 from nestor_web.view.dialogs import stats_html
 from nestor_web.view.end import end_view, render_end
 
@@ -203,13 +203,13 @@ def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
     assert stats.daily_won(DEC_4)
     summary = stats.daily_summary(time.today())
     assert (summary.won_today, summary.streak, summary.best_streak) == (False, 4, 4)
-    assert end_words(page) == "Daily deal of 2026-12-04 won: it counts for its own date. " \
-        "Daily streak 4 days."
+    assert end_words(page) == "Daily deal of 2026-12-04 won: it counts for its own date, " \
+        "a run of 4 days ending that day; best daily streak 4."
     html = render_end(end_view(page.session, Ending()))  # type: ignore[arg-type]
     assert 'data-end-daily="counted"' in html
     i18n.set_language("de")
     assert end_words(page) == "Tagesspiel vom 2026-12-04 gewonnen: Es zählt für seinen " \
-        "eigenen Tag. Tagesserie 4 Tage."
+        "eigenen Tag, eine Serie von 4 Tagen bis zu diesem Tag; beste Tagesserie 4."
     i18n.set_language("en")
     # The next day's page, opened without a link: the streak stands, the game is still the
     # daily deal of its date, its end screen says so.
@@ -217,8 +217,8 @@ def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
     again = page_at(time, store)
     assert again.session.key == daily_deal(DEC_4) and again.session.daily == DEC_4
     assert again.session.stats.daily_summary(time.today()).streak == 4
-    assert end_words(again) == "Daily deal of 2026-12-04 won: it counts for its own date. " \
-        "Daily streak 4 days."
+    assert end_words(again) == "Daily deal of 2026-12-04 won: it counts for its own date, " \
+        "a run of 4 days ending that day; best daily streak 4."
 
 
 def test_a_win_on_its_date_says_the_streak() -> None:
@@ -239,6 +239,8 @@ def test_a_daily_deal_started_on_its_date_and_resumed_days_later_counts_for_its_
     time = LocalTime(datetime(2026, 12, 4, 20, 0))
     store = MemoryStore()
     page = page_at(time, store)
+    win_dates(page, DEC_4 - timedelta(days=5), 5)  # a streak of 5 up to 3 December
+    page.session.today = time.today
     page.open_daily()
     line = solve(page.session.position).line
     for move in line[:3]:
@@ -257,8 +259,10 @@ def test_a_daily_deal_started_on_its_date_and_resumed_days_later_counts_for_its_
     page.win()
     assert page.session.stats.daily_won(DEC_4)
     assert page.session.stats.deal_result(*daily_deal(DEC_4)) == "won"
-    assert end_words(page) == "Daily deal of 2026-12-04 won: it counts for its own date. " \
-        "Daily streak 0 days."  # 5 and 6 December not won: the streak has ended since
+    assert page.session.stats.daily_summary(time.today()).streak == 0  # 5, 6 Dec not won
+    # What the win did for its date, not today's streak (0): a run of 6 ending on 4 December.
+    assert end_words(page) == "Daily deal of 2026-12-04 won: it counts for its own date, " \
+        "a run of 6 days ending that day; best daily streak 6."
 
 
 def test_a_past_dates_deal_started_later_does_not_count_and_the_end_screen_says_why() -> None:
@@ -294,3 +298,22 @@ def test_a_daily_deal_started_in_one_tab_and_won_after_midnight_in_another_count
     assert second.session.stats.daily_won(DEC_4)
     first.receive()
     assert first.session.stats.daily_won(DEC_4)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_dates_won_are_counted_in_the_languages_plural(
+    language: str, request: pytest.FixtureRequest
+) -> None:
+    time = LocalTime(datetime(2026, 12, 4, 10, 0))
+    page = page_at(time, MemoryStore())
+    if language == "de":
+        request.getfixturevalue("german")
+    words = {"en": ("Daily deal: 0 dates won,", "Daily deal: 1 date won,",
+                    "Daily deal: 2 dates won,"),
+             "de": ("Tagesspiel: 0 Tage gewonnen,", "Tagesspiel: 1 Tag gewonnen,",
+                    "Tagesspiel: 2 Tage gewonnen,")}[language]
+    assert words[0] in daily_stats_html(page.session)
+    win_dates(page, DEC_4 - timedelta(days=1), 1)
+    assert words[1] in daily_stats_html(page.session)
+    win_dates(page, DEC_4, 1)
+    assert words[2] in daily_stats_html(page.session)

@@ -369,6 +369,13 @@ def test_error_words_fit_the_error_codes() -> None:
         fields = {field for _text, field, _spec, _conv in Formatter().parse(words) if field}
         assert fields <= raised[code], (code, fields - raised[code])
         details = {name: f"<{name}>" for name in raised[code]}
+        if "kind" in details:  # a type's name, worded as a kind of value: a list here
+            details["kind"], details["where"] = "list", "<where>[0]"
+            error = NestorError("English", code=code, **details)
+            details["kind"] = "a list"
+            words = ERROR_WORDS["number.not_whole"] if code == "deal.not_whole" else words
+            assert error_text(error) == words.format(**details)
+            continue
         assert error_text(NestorError("English", code=code, **details)) == words.format(**details)
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from profiles import examples
 
 from nestor import MAX_DEAL, DealNumberError, NestorError, VariantError
-from nestor_web.app.ranges import LONGEST_MS
+from nestor_web.app.ranges import LONGEST_MS, SHORTEST_WIN_MS
 from nestor_web.app.statistics import (
     DEAL_MEMORY,
     DEAL_STATES,
@@ -134,7 +134,7 @@ def test_a_win_is_recorded_at_the_winning_move():
 def test_undoing_out_of_a_win_and_winning_again_counts_one_win():
     stats = Stats()
     move(stats, 3, 1_000, first=True)
-    move(stats, 3, 2_000, won=True, elapsed=1_000)
+    move(stats, 3, 2_000, won=True, elapsed=8_000)
     assert move(stats, 3, 3_000) is False  # undo, then another move
     assert move(stats, 3, 4_000, won=True) is False  # won again
     assert move(stats, 3, 5_000, won=True, helped=True) is False  # and with help
@@ -142,7 +142,7 @@ def test_undoing_out_of_a_win_and_winning_again_counts_one_win():
     summary = stats.summary("standard")
     assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
     assert summary.streak == 1
-    assert summary.fastest_ms == 1_000
+    assert summary.fastest_ms == 8_000
     assert results(stats) == ["won"]
 
 
@@ -303,11 +303,11 @@ def test_a_win_is_timed_by_the_game_timer_not_the_computer_clock():
     move(stats, 1, 1_000_385, won=True, elapsed=6_800)  # 385 ms later by the clock
     assert stats.summary("standard").fastest_ms == 6_800
     move(stats, 2, 2_000_000, first=True)
-    move(stats, 2, 2_000_000 + 86_400_000, won=True, elapsed=5_000)
-    assert stats.summary("standard").fastest_ms == 5_000
+    move(stats, 2, 2_000_000 + 86_400_000, won=True, elapsed=6_000)
+    assert stats.summary("standard").fastest_ms == 6_000
     move(stats, 3, 3_000_000, first=True)
-    move(stats, 3, 2_000_000, won=True, elapsed=4_000)  # the clock went back a long way
-    assert stats.summary("standard").fastest_ms == 4_000
+    move(stats, 3, 2_000_000, won=True, elapsed=5_500)  # the clock went back a long way
+    assert stats.summary("standard").fastest_ms == 5_500
 
 
 def test_a_win_without_a_seen_start_a_timer_or_a_plausible_time_is_not_timed():
@@ -320,14 +320,15 @@ def test_a_win_without_a_seen_start_a_timer_or_a_plausible_time_is_not_timed():
     move(stats, 3, 21_000, won=True, elapsed=LONGEST_MS + 1)  # more than a century
     move(stats, 4, 30_000, first=True)
     move(stats, 4, 31_000, won=True, elapsed=-1)
+    move(stats, 5, 40_000, first=True, won=True, elapsed=SHORTEST_WIN_MS - 1)  # no hand's pace
     summary = stats.summary("standard")
-    assert summary.won == 4
+    assert summary.won == 5
     assert summary.fastest_ms is None
-    move(stats, 5, 40_000, first=True, won=True, elapsed=0)  # a one-move win
-    assert stats.summary("standard").fastest_ms == 0
-    move(stats, 6, 50_000, first=True)
-    move(stats, 6, 51_000, won=True, elapsed=LONGEST_MS)  # a century: kept, not faster
-    assert stats.summary("standard").fastest_ms == 0
+    move(stats, 6, 50_000, first=True, won=True, elapsed=SHORTEST_WIN_MS)  # the floor: kept
+    assert stats.summary("standard").fastest_ms == SHORTEST_WIN_MS
+    move(stats, 7, 60_000, first=True)
+    move(stats, 7, 61_000, won=True, elapsed=LONGEST_MS)  # a century: kept, not faster
+    assert stats.summary("standard").fastest_ms == SHORTEST_WIN_MS
 
 
 # ---- history, reset, arguments -----------------------------------------------------------
@@ -686,7 +687,7 @@ class Model:
             self.wins[key] = result
             self.settled.append((now, key[0], key[1], result))
             if (result == "won" and key in self.start and elapsed is not None
-                    and 0 <= elapsed <= LONGEST_MS):
+                    and SHORTEST_WIN_MS <= elapsed <= LONGEST_MS):
                 self.times.setdefault(key[0], []).append(elapsed)
             self.current = None
 
@@ -746,7 +747,7 @@ def test_random_play_keeps_the_invariants_and_matches_a_model(steps: list[tuple[
             assert min(s.played, s.won, s.won_with_help, s.streak, s.best_streak) >= 0
             assert s.won + s.won_with_help <= s.played
             assert s.streak <= s.best_streak <= s.won + s.won_with_help
-            assert s.fastest_ms is None or s.fastest_ms >= 0
+            assert s.fastest_ms is None or s.fastest_ms >= SHORTEST_WIN_MS
             assert s.win_rate is None or 0 <= s.win_rate <= 1
             assert s == model.summary(variant)
         again = Stats.restore(stats.snapshot())

@@ -282,7 +282,7 @@ CORRUPT = [
     ("best over wins", "'strict' has a best streak (1) longer than its wins (0)",
      edited(setitem(("variants", "strict", "best_streak"), 1))),
     ("fastest without clean win", "'strict' has a fastest win but no clean win",
-     edited(setitem(("variants", "strict", "fastest_ms"), 10))),
+     edited(setitem(("variants", "strict", "fastest_ms"), 10_000))),
     ("deals not played", "'deals' holds 3 standard deals but only 2 were played",
      edited(setitem(("variants", "standard", "played"), 2))),
     ("deals of a variant never counted", "'deals' holds 1 strict deals but only 0 were played",

@@ -21,7 +21,7 @@ def move(stats: Stats, deal: int, t: int, *, won: bool = False, helped: bool = F
 
 def win(stats: Stats, deal: int, t: int, variant: str = "standard", helped: bool = False) -> None:
     move(stats, deal, t, first=True, variant=variant, helped=helped)
-    move(stats, deal, t + 1_000, won=True, variant=variant, helped=helped, elapsed=1_000)
+    move(stats, deal, t + 1_000, won=True, variant=variant, helped=helped, elapsed=10_000)
 
 
 def copy(stats: Stats) -> Stats:
@@ -44,7 +44,7 @@ def test_a_win_in_each_tab_both_count_whichever_tab_merges():
     assert tab_a.merge(copy(tab_b))
     for tab in (tab_a, tab_b):
         s = tab.summary("standard")
-        assert (s.played, s.won, s.streak, s.best_streak, s.fastest_ms) == (2, 2, 2, 2, 1_000)
+        assert (s.played, s.won, s.streak, s.best_streak, s.fastest_ms) == (2, 2, 2, 2, 10_000)
         assert [(h.deal, h.result) for h in tab.history()] == [(1, "won"), (20, "won")]
         assert tab.deal_result("standard", 1) == tab.deal_result("standard", 20) == "won"
     assert content(tab_a) == content(tab_b)

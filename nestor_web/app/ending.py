@@ -42,6 +42,8 @@ class DailyWin:
         counted: the date is won (the game was started or finished on it).
         late: today is after ``day`` (a game won after midnight, or resumed later).
         streak, best_streak: the daily streak and the best one, as of today.
+        run: the dates won in a row ending on ``day`` (what a late win made: today's streak
+            may be 0 by then).
     """
 
     day: date
@@ -49,6 +51,7 @@ class DailyWin:
     late: bool
     streak: int
     best_streak: int
+    run: int = 0
 
 
 class Ending:
@@ -99,7 +102,7 @@ class Ending:
         summary = session.stats.daily_summary(today)
         return DailyWin(
             day, session.stats.daily_won(day), today > day, summary.streak,
-            summary.best_streak,
+            summary.best_streak, session.stats.daily_run(day),
         )
 
     # ---- the verdict: could the deal have been won from the start? -------------------------

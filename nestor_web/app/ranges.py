@@ -5,20 +5,32 @@ text holding it is unreadable, as any damaged text is (a stored value is set asi
 reported, a backup refused). No words, no storage format: the codecs check their fields
 with :func:`in_range`, the view words the codes of :data:`RANGE_CODES`.
 
-* a **duration** (the timer of a game, the fastest win), in milliseconds: 0 to a century,
-  :data:`LONGEST_MS`;
+* a **duration** (the timer of a game), in milliseconds: 0 to a century, :data:`LONGEST_MS`;
+* a **win**'s time (the fastest win): :data:`SHORTEST_WIN_MS` (5 seconds) to a century: 26
+  pairs are 52 taps at least, more than ten a second for 5 seconds, which no hand keeps up
+  (a clean win timed below it sets no time: :mod:`.statistics`);
 * a **moment** (when a game started or settled, when statistics were reset), in
   milliseconds since 1970-01-01 UTC: 0 to the last millisecond of the year 9999,
   :data:`LATEST_MS` (the last a date can name);
-* a **count** (games played, won, streaks; hints, Solve's moves and tries in one game):
-  0 to :data:`MOST`, a thousand million (a game every three seconds, day and night, for a
-  century).
+* a **count** (games played, won, streaks): 0 to :data:`MOST`, a thousand million (a game
+  every three seconds, day and night, for a century);
+* the **help** of one game (hints, Solve's moves, replayed and reviewed moves): 0 to
+  :data:`MOST_HELP`, a hundred thousand (a hint every three seconds for three days and
+  nights on one deal). Not the game's moves plus a margin: Undo then the hint again counts
+  again, so the moves do not bound the help; the game writes it clamped (:func:`clamped`);
+* a **date won** of the daily deal: :data:`nestor.daily.FIRST_DAY` to the day after today in
+  UTC (:func:`latest_day`: the latest date it is anywhere, as time zones run to 14 hours
+  ahead of UTC), for the player's local date on any computer whose clock is right.
 """
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, date, datetime, timedelta
+
 from nestor import NestorError
 from nestor.checks import number_text, whole_number
+from nestor.daily import FIRST_DAY
 
 LONGEST_MS = 3_155_760_000_000
 """The longest duration kept: a century (100 years of 365.25 days), in milliseconds."""
@@ -26,31 +38,54 @@ LONGEST_MS = 3_155_760_000_000
 LATEST_MS = 253_402_300_799_999
 """The latest moment kept: 9999-12-31 23:59:59.999 UTC, in milliseconds since 1970."""
 
+SHORTEST_WIN_MS = 5_000
+"""The shortest time a win is kept with (the fastest win), in milliseconds."""
+
 MOST = 1_000_000_000
 """The largest count kept."""
 
-LARGEST = {"duration": LONGEST_MS, "moment": LATEST_MS, "count": MOST}
-"""The upper end of each kind's range (every range starts at 0)."""
+MOST_HELP = 100_000
+"""The largest help count of one game kept (hints, Solve's moves, replayed, reviewed)."""
+
+LARGEST = {
+    "duration": LONGEST_MS, "win": LONGEST_MS, "moment": LATEST_MS, "count": MOST,
+    "help": MOST_HELP,
+}
+"""The upper end of each kind's range."""
+
+SMALLEST = {"win": SHORTEST_WIN_MS}
+"""The lower end of each kind's range that does not start at 0."""
 
 RANGE_CODES: dict[str, tuple[str, ...]] = {
     "range.duration": ("where", "value", "high"),  # a duration longer than a century
+    "range.win": ("where", "value", "high"),  # a win's time longer than a century
+    "range.too_fast": ("where", "value", "low"),  # a win's time under SHORTEST_WIN_MS
     "range.moment": ("where", "value", "high"),  # a moment after the year 9999
     "range.count": ("where", "value", "high"),  # a count over MOST
+    "range.help": ("where", "value", "high"),  # a game's help count over MOST_HELP
+    "range.date": ("where", "value", "first", "last"),  # a date won outside its range
 }
-"""The codes :func:`in_range` raises above a range, and the names of their details: where
-(the field or its JSON path), value (clipped) and high (the range's end)."""
+"""The codes :func:`in_range` and :func:`day_in_range` raise outside a range, and the names
+of their details: where (the field or its JSON path), value (clipped; a date in ISO form),
+low and high (the range's ends, in the kind's unit), first and last (ISO dates)."""
 
 
 def in_range(value: object, where: str, kind: str) -> int:
-    """``value`` if it is a whole number from 0 to the end of ``kind``'s range
-    (``"duration"``, ``"moment"`` or ``"count"``).
+    """``value`` if it is a whole number within ``kind``'s range (``"duration"``,
+    ``"win"``, ``"moment"``, ``"count"`` or ``"help"``).
 
     Raises:
         NestorError: code ``number.not_whole`` or ``number.too_small`` (as
-            :func:`nestor.checks.whole_number`), or ``range.<kind>`` above the range.
+            :func:`nestor.checks.whole_number`), ``range.<kind>`` above the range, or
+            ``range.too_fast`` below a win's.
     """
     number = whole_number(value, where)
-    high = LARGEST[kind]
+    low, high = SMALLEST.get(kind, 0), LARGEST[kind]
+    if number < low:
+        raise NestorError(
+            f"{where} {number} is not a plausible {kind}: less than {low}",
+            code="range.too_fast", where=where, value=number_text(number), low=low,
+        )
     if number > high:
         shown = number_text(number)
         raise NestorError(
@@ -62,7 +97,36 @@ def in_range(value: object, where: str, kind: str) -> int:
 
 def clamped(value: int, kind: str) -> int:
     """``value`` brought into ``kind``'s range (what the game writes is always read back)."""
-    return min(max(0, value), LARGEST[kind])
+    return min(max(SMALLEST.get(kind, 0), value), LARGEST[kind])
 
 
-__all__ = ["LARGEST", "LATEST_MS", "LONGEST_MS", "MOST", "RANGE_CODES", "clamped", "in_range"]
+def latest_day(now_ms: int | None = None) -> date:
+    """The latest date a daily deal can have been won on at ``now_ms`` (ms since 1970;
+    default: now): the day after that moment's date in UTC."""
+    seconds = time.time() if now_ms is None else min(now_ms, LATEST_MS) / 1000
+    day = datetime.fromtimestamp(max(0.0, seconds), UTC).date()
+    return day if day == date.max else day + timedelta(days=1)
+
+
+def day_in_range(day: date, where: str, now_ms: int | None = None) -> date:
+    """``day`` if a daily deal can have been won on it: from :data:`nestor.daily.FIRST_DAY`
+    to :func:`latest_day` of ``now_ms``.
+
+    Raises:
+        NestorError: code ``range.date`` (details ``where``, ``value``, ``first``, ``last``).
+    """
+    last = latest_day(now_ms)
+    if not FIRST_DAY <= day <= last:
+        raise NestorError(
+            f"{where} {day.isoformat()} is not a date a daily deal was won on: from "
+            f"{FIRST_DAY.isoformat()} to {last.isoformat()}",
+            code="range.date", where=where, value=day.isoformat(),
+            first=FIRST_DAY.isoformat(), last=last.isoformat(),
+        )
+    return day
+
+
+__all__ = [
+    "LARGEST", "LATEST_MS", "LONGEST_MS", "MOST", "MOST_HELP", "RANGE_CODES", "SHORTEST_WIN_MS",
+    "SMALLEST", "clamped", "day_in_range", "in_range", "latest_day",
+]

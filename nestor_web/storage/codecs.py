@@ -11,8 +11,9 @@ the game record of every move made, how many are in effect, the help used in the
 replay, the times it went back to a position of its review with "Try from here") and the
 timer's time in milliseconds. ``replayed`` and ``reviewed`` are written only when they are
 not 0; saves older than the help counters or the timer lack them, which reads as 0. Each
-number has its plausible range (:mod:`nestor_web.app.ranges`: the counts up to a thousand
-million, the time within a century, written no longer); outside it the text is unreadable.
+number has its plausible range (:mod:`nestor_web.app.ranges`: the help counts up to a hundred
+thousand, the time within a century, each written no larger); outside it the text is
+unreadable.
 
 Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
 (unknown keys are ignored, so an older game reads a newer game's settings; a missing one
@@ -71,8 +72,8 @@ WINNABLE_ONLY_KEY = "winnable_only"
 _ON_SPEEDS = tuple(s for s in ANIMATION_SPEEDS if s != "off")
 
 _NUMBERS = (
-    ("hints", "count"), ("solver_moves", "count"), ("replayed", "count"),
-    ("reviewed", "count"), ("elapsed_ms", "duration"),
+    ("hints", "help"), ("solver_moves", "help"), ("replayed", "help"),
+    ("reviewed", "help"), ("elapsed_ms", "duration"),
 )
 """The saved game's numbers beside its record, and the kind of range of each
 (:mod:`nestor_web.app.ranges`)."""
@@ -91,10 +92,14 @@ def _dumps(data: object) -> str:
 def game_to_text(saved: SavedGame) -> str:
     """The saved-game text of ``saved`` (the shape above)."""
     help_ = saved.help
-    rare = {k: v for k, v in (("replayed", help_.replayed), ("reviewed", help_.reviewed)) if v}
+    rare = {
+        k: clamped(v, "help")
+        for k, v in (("replayed", help_.replayed), ("reviewed", help_.reviewed)) if v
+    }
     return _dumps({
         "version": SAVE_VERSION, **saved.game.to_json(),
-        "hints": help_.hints, "solver_moves": help_.solver_moves,
+        "hints": clamped(help_.hints, "help"),
+        "solver_moves": clamped(help_.solver_moves, "help"),
         "elapsed_ms": clamped(saved.elapsed_ms, "duration"), **rare,
     })
 

@@ -202,10 +202,10 @@ def _texts(parts: Parts) -> tuple[str, ...]:
 
 
 def _readable(decode: Callable[[str], object], text: str) -> bool:
-    """Whether ``decode`` reads ``text`` without an error."""
+    """Whether ``decode`` reads ``text`` without an error (any error: see :meth:`_read`)."""
     try:
         decode(text)
-    except (NestorError, ValueError):
+    except Exception:  # whatever a stored text makes a reader raise
         return False
     return True
 
@@ -395,14 +395,18 @@ class StorageManager(Archive, TabSync):
         return settings
 
     def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
-        """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""
+        """Decode the text under ``key``; set it aside and report ``code`` if unreadable.
+
+        Any error of ``decode`` makes the text unreadable, not only the coded ones
+        (:class:`NestorError`): a value a reader did not foresee (a date at the calendar's
+        end raised ``OverflowError``) must never stop the game from loading."""
         text = self._get(key)
         if text is None:
             return None
         try:
             value = decode(text)
-        except NestorError as exc:
-            self._set_aside(key, text, code, exc)
+        except Exception as exc:  # see the docstring
+            self._set_aside(key, text, code, exc if isinstance(exc, NestorError) else None)
             return None
         self._written[key] = text
         return value

@@ -104,6 +104,7 @@ PROGRESS_CODES: dict[str, tuple[str, ...]] = {
     "progress.game": ("where", "reason"),  # a saved game cannot be read (where: game, archive[i])
     "progress.settings": ("name", "value"),  # a setting has a value it cannot take
     "progress.puzzles": ("reason",),  # the puzzle record cannot be read
+    "progress.damaged": (),  # a reader met a value it did not foresee (never seen)
 }
 """Every code :func:`read_progress` refuses with, and the names of its details (all given).
 ``reason`` is the code of the error underneath (:attr:`ProgressError.error`, which the view
@@ -321,7 +322,9 @@ def read_progress(text: str) -> Progress:
             ``foreign`` (JSON that is not a backup: not an object, or no ``"format":
             "nestor-progress"``), ``newer`` (a later version, file or code), ``version``,
             ``part``, ``stats``, ``numbers`` (numbers that disagree, such as more wins than
-            games, or negative ones), ``game`` and ``settings``.
+            games, or negative ones), ``game`` and ``settings``; ``damaged`` for any other
+            error a reader raises (a value no check foresaw), so a backup is never
+            refused without a reason to show.
     """
     if not isinstance(text, str):
         raise ProgressError(
@@ -334,9 +337,14 @@ def read_progress(text: str) -> Progress:
             code="progress.too_large", size=len(text), limit=MAX_SIZE,
         )
     start = text.lstrip()
-    if start.startswith("NESTOR"):
-        text = _decode(start)
-    return _read_file(text)
+    try:
+        return _read_file(_decode(start) if start.startswith("NESTOR") else text)
+    except NestorError:
+        raise
+    except Exception as exc:  # a value no check foresaw: refused all the same, with a reason
+        raise ProgressError(
+            f"the backup cannot be read: {type_name(exc)}", code="progress.damaged"
+        ) from None
 
 
 def _decode(code: str) -> str:
@@ -547,12 +555,13 @@ def _read_puzzles(data: dict[str, object]) -> PuzzleRecord:
 
 
 def _or_none(read: Callable[[str], T], text: str | None) -> T | None:
-    """``read(text)``, or ``None`` for no text or one it refuses."""
+    """``read(text)``, or ``None`` for no text or one it refuses (with any error, as the
+    storage manager's start-up)."""
     if text is None:
         return None
     try:
         return read(text)
-    except (NestorError, ValueError):
+    except Exception:  # whatever a stored text makes a reader raise
         return None
 
 

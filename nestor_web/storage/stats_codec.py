@@ -29,10 +29,11 @@ back (kept so that two tabs' statistics merge without losing it). ``resets``
 says when each variant's statistics were last reset. Times are milliseconds
 since the Unix epoch (``Date.now()``), whole numbers >= 0. Every number has its plausible
 range (:mod:`nestor_web.app.ranges`: times from 1970 to the year 9999, the fastest win within
-a century, counts up to a thousand million); a number outside it makes the text unreadable.
-``daily`` is the daily deal's
-record: the dates won (ISO dates, oldest first, each once), the best daily streak, and when
-it was last reset. Unknown keys in objects are ignored when reading.
+a century and at least 5 seconds, counts up to a thousand million); a number outside it
+makes the text unreadable. ``daily`` is the daily deal's record: the dates won (ISO dates,
+oldest first, each once, each from ``nestor.daily.FIRST_DAY``, 2000-01-01, to the day after
+the reader's date in UTC), the best daily streak, and when it was last reset. Unknown keys
+in objects are ignored when reading.
 
 Version 2, written before the daily deal, is read too: it has no ``daily`` (no date won).
 
@@ -51,7 +52,7 @@ from nestor.checks import whole_number
 from nestor.daily import parse_date
 from nestor.errors import clip
 from nestor.jsontext import load_object
-from nestor_web.app.ranges import in_range
+from nestor_web.app.ranges import day_in_range, in_range
 from nestor_web.app.statistics import (
     DEAL_STATES,
     RESULTS,
@@ -103,8 +104,9 @@ def stats_to_text(stats: Stats) -> str:
     return json.dumps(shape, separators=(",", ":"))
 
 
-def stats_from_text(text: str) -> Stats:
-    """Read statistics written by :func:`stats_to_text`.
+def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
+    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (ms since 1970, default
+    now) bounds the dates won (:func:`~nestor_web.app.ranges.day_in_range`).
 
     Unknown keys in objects are ignored.
 
@@ -118,13 +120,14 @@ def stats_from_text(text: str) -> Stats:
             each other or the deals and history, a daily date listed twice or a best
             daily streak shorter than the dates it holds in a row).
     """
-    return Stats.restore(stats_data_from_text(text))
+    return Stats.restore(stats_data_from_text(text, now_ms))
 
 
-def stats_data_from_text(text: str) -> StatsData:
+def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
     """The values of statistics text, each checked one by one (type and range), before
     :meth:`Stats.restore` checks what ties them together (:func:`stats_from_text` is the
     two steps; a reader that tells the two kinds of refusal apart calls them one by one).
+    ``now_ms`` (ms since 1970, default now) bounds the dates won.
 
     Raises:
         NestorError: not JSON (or nested too deep), not an object, an unknown version, a
@@ -143,7 +146,7 @@ def stats_data_from_text(text: str) -> StatsData:
             raise NestorError("more than one game is unsettled in 'deals'")
         return StatsData(counts, deals, history)
     resets = _read_resets(_part(data, "resets", dict))
-    daily = DailyRecord() if version == 2 else _read_daily(_part(data, "daily", dict))
+    daily = DailyRecord() if version == 2 else _read_daily(_part(data, "daily", dict), now_ms)
     return StatsData(counts, deals, history, resets, daily)
 
 
@@ -200,7 +203,7 @@ def _read_counts(data: object) -> dict[str, VariantCounts]:
             **fields,
             fastest_ms=None
             if fastest is None
-            else in_range(fastest, f"variants[{name!r}]['fastest_ms']", "duration"),
+            else in_range(fastest, f"variants[{name!r}]['fastest_ms']", "win"),
         )
     return counts
 
@@ -250,18 +253,19 @@ def _read_resets(data: object) -> dict[str, int]:
     }
 
 
-def _read_daily(data: object) -> DailyRecord:
+def _read_daily(data: object, now_ms: int | None) -> DailyRecord:
     assert isinstance(data, dict)
     won = _part(data, "won", list)
     assert isinstance(won, list)
     days = []
     for i, text in enumerate(won):
         try:
-            days.append(parse_date(text))
+            day = parse_date(text)
         except NestorError as exc:
             raise NestorError(
                 f"daily['won'][{i}]: {exc}", code=exc.code, **exc.details
             ) from None
+        days.append(day_in_range(day, f"daily['won'][{i}]", now_ms))
     if "best_streak" not in data:
         raise NestorError("'daily' has no 'best_streak'")
     reset = data.get("reset_ms")

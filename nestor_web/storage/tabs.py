@@ -201,7 +201,7 @@ class TabSync:
             return ()  # cleared: the next save writes this tab's
         try:
             theirs = stats_from_text(text)
-        except NestorError:
+        except Exception:  # any error: unreadable, as at start-up
             # Set aside (nothing is lost), then the next save replaces it with this tab's.
             self._write(STATS_KEY + UNREADABLE, text)
             return ()

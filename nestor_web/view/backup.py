@@ -45,6 +45,8 @@ REFUSAL_WORDS: Mapping[str, str] = {
                             "changed."),
     "progress.puzzles": N_("The puzzle record in this backup cannot be read: {reason}. Nothing "
                            "was changed."),
+    "progress.damaged": N_("This backup holds a value the game cannot read. Nothing was "
+                           "changed."),
 }
 """What the player reads when a backup is refused, by its code."""
 
@@ -163,7 +165,8 @@ def _size(count: int) -> str:
         return _("{number} kB").format(number=max(1, round(count / 1000)))
     if count < 1_000_000_000:
         return _("{number} MB").format(number=f"{count / 1_000_000:.1f}".replace(".", sign))
-    return _("{number} GB").format(number=f"{count / 1_000_000_000:.1f}".replace(".", sign))
+    tenths = round(count / 100_000_000)  # GB to one decimal, the whole part with its sign
+    return _("{number} GB").format(number=f"{thousands(tenths // 10)}{sign}{tenths % 10}")
 
 
 __all__ = ["PASTED_WORDS", "REFUSAL_WORDS", "backup_words", "refusal_text", "restored_text",

@@ -13,7 +13,7 @@ from html import escape
 from nestor import DECK
 
 from ..app.session import Session
-from .i18n import _, variant_title
+from .i18n import _, ngettext, thousands, variant_title
 
 PAIRS = len(DECK) // 2
 """Pairs in a deal: 26."""
@@ -61,9 +61,13 @@ def daily_stats_html(session: Session) -> str:
     """The daily deal's line in the statistics dialog: dates won, the daily streak, the
     best one, and whether today's deal is won."""
     s = session.stats.daily_summary(session.today())
-    line = _(
-        "Daily deal: {days} dates won, daily streak {streak}, best daily streak {best}."
-    ).format(days=s.days_won, streak=s.streak, best=s.best_streak)
+    line = ngettext(
+        "Daily deal: {days} date won, daily streak {streak}, best daily streak {best}.",
+        "Daily deal: {days} dates won, daily streak {streak}, best daily streak {best}.",
+        s.days_won,
+    ).format(
+        days=thousands(s.days_won), streak=thousands(s.streak), best=thousands(s.best_streak)
+    )
     today = _("Today's daily deal is won.") if s.won_today else _(
         "Today's daily deal is not won yet."
     )

@@ -33,7 +33,7 @@ from nestor import Outcome
 from ..app.ending import DailyWin, Ending
 from ..app.session import Session
 from .daily import day_text
-from .i18n import N_, _, card_name, ngettext, percent
+from .i18n import N_, _, card_name, ngettext, percent, thousands
 from .words import clock_text, streak_text
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
@@ -147,8 +147,9 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
 
 
 def daily_words(win: DailyWin) -> str:
-    """What a daily deal's win did to the daily streak: counted for its date (said so when
-    the day has moved on since), with the daily streak; or not counted, and why."""
+    """What a daily deal's win did to the daily streak: counted for its date, with the daily
+    streak; when the day has moved on since, the run it made ending on its date and the best
+    streak (today's streak may have ended since); or not counted, and why."""
     date = day_text(win.day)
     if not win.counted:
         return _(
@@ -156,18 +157,18 @@ def daily_words(win: DailyWin) -> str:
             "as an ordinary game, not for the daily streak."
         ).format(date=date)
     if win.late:
-        words = ngettext(
-            "Daily deal of {date} won: it counts for its own date. Daily streak {count} day.",
-            "Daily deal of {date} won: it counts for its own date. Daily streak {count} days.",
-            win.streak,
-        )
-    else:
-        words = ngettext(
-            "Daily deal of {date} won: daily streak {count} day.",
-            "Daily deal of {date} won: daily streak {count} days.",
-            win.streak,
-        )
-    return words.format(date=date, count=win.streak)
+        return ngettext(
+            "Daily deal of {date} won: it counts for its own date, a run of {count} day "
+            "ending that day; best daily streak {best}.",
+            "Daily deal of {date} won: it counts for its own date, a run of {count} days "
+            "ending that day; best daily streak {best}.",
+            win.run,
+        ).format(date=date, count=thousands(win.run), best=thousands(win.best_streak))
+    return ngettext(
+        "Daily deal of {date} won: daily streak {count} day.",
+        "Daily deal of {date} won: daily streak {count} days.",
+        win.streak,
+    ).format(date=date, count=thousands(win.streak))
 
 
 def help_words(session: Session) -> str:

@@ -220,7 +220,8 @@ RULES: list[tuple[str, str]] = [
         "<strong>Daily deal</strong> gives everyone the same deal on a date, one that can be "
         "won. Each date whose deal you win adds to your daily streak, the dates in a row you "
         "won. A daily deal counts for its own date whenever you finish it, as long as you "
-        "started it on that date: a game begun at 23:58 and won after midnight still counts, "
+        "started it on that date, and a game starts with its first move, not when you open "
+        "it: a game begun at 23:58 and won after midnight still counts, "
         "and so does one you leave and come back to days later. A past date's deal started "
         "later counts as an ordinary game."
     )),

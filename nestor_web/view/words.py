@@ -41,10 +41,18 @@ ERROR_WORDS: Mapping[str, str] = {
     "date.syntax": N_("“{value}” is not a date written as YYYY-MM-DD"),
     "date.unknown": N_("there is no date {value}"),
     "date.future": N_("the daily deal of {value} is not out yet (today is {today})"),
-    "number.not_whole": N_("“{where}” must be a whole number, not {value}"),
+    "date.early": N_("there is no daily deal of {value}: the first is of {first}"),
+    "number.not_whole": N_("“{where}” must be a whole number, not {kind}"),
     "number.range": N_("“{where}” must lie between {low} and {high}, not {value}"),
     "number.too_small": N_("“{where}” must be {low} or more, not {value}"),
     "range.duration": N_("“{where}” is a time longer than a century"),
+    "range.win": N_("“{where}” is a time longer than a century"),
+    "range.too_fast": N_("“{where}” is a win faster than anyone plays (under {low} ms)"),
+    "range.help": N_("“{where}” counts more help than one game can hold (over {high})"),
+    "range.date": N_(
+        "“{where}” is {value}, a date no daily deal was won on (they run from {first} to "
+        "{last})"
+    ),
     "range.moment": N_("“{where}” is a date after the year 9999"),
     "range.count": N_("“{where}” counts more than anyone can play (over {high})"),
     "stats.wins": N_("{variant} has more wins ({wins}) than games played ({played})"),
@@ -83,6 +91,18 @@ the settings', the ranges' and the statistics', see
 :data:`~nestor_web.app.statistics.STATS_CODES`); the error's ``details`` fill the fields,
 numbers with the language's thousands sign, a variant by its title."""
 
+KIND_WORDS: Mapping[str, str] = {
+    "bool": N_("a yes/no value"),
+    "str": N_("text"),
+    "float": N_("a decimal number"),
+    "NoneType": N_("nothing"),
+    "list": N_("a list"),
+    "dict": N_("an object"),
+    "": N_("a value of another kind"),
+}
+"""Words for the kind of a value that is not a whole number (an error's ``kind``: its type's
+name; ``""``: any other), so that no refusal quotes a value as Python writes it."""
+
 ERROR_FALLBACK: Mapping[str, str] = {
     "VariantError": N_("the variant is unknown"),
     "DealNumberError": N_("the deal number is not one the game knows"),
@@ -102,6 +122,11 @@ def error_text(error: NestorError) -> str:
     details = {k: str(v) for k, v in (getattr(error, "details", None) or {}).items()}
     if code.startswith("setting.") and "name" in details:
         details["name"] = setting_label(details["name"])  # as its control is labelled
+    if "kind" in details:
+        typed = (details.get("where"), details["kind"]) == ("deal", "str")  # a link's text
+        details["kind"] = _(KIND_WORDS.get(details["kind"], KIND_WORDS[""]))
+        if code == "deal.not_whole" and not typed:
+            code = "number.not_whole"  # a stored value: its place and kind, never its repr
     if code.startswith(("range.", "stats.")):
         raw = getattr(error, "details", None) or {}
         for name, value in raw.items():

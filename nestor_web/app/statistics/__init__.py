@@ -48,7 +48,8 @@ Rules
   computer's clock does not move). A win whose attempt start was never seen (a game
   resumed from before statistics were kept; an attempt starts at any move that leaves
   exactly one move in effect, ``first=True``), or whose timer is not given or is out of
-  its range (:mod:`nestor_web.app.ranges`), sets no time. The computer's clock dates the
+  a win's range (:mod:`nestor_web.app.ranges`: under 5 seconds is no hand's pace; Finish
+  may play out the end of a game at once), sets no time. The computer's clock dates the
   settlements and attempts only: it never measures a duration.
 
 The daily deal's record and the merge of two tabs are described in :mod:`.daily` and

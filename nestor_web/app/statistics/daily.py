@@ -10,7 +10,8 @@
   today's deal is not won yet (a streak lives until a whole date passes without a win); the
   **best daily streak** the longest such run ever.
 * The dates won are kept, the last :data:`DAILY_MEMORY` (1000) of them; the best daily
-  streak is kept apart, so it outlives the dates it was made of.
+  streak is kept apart, so it outlives the dates it was made of. A date before
+  :data:`nestor.daily.FIRST_DAY` (a computer whose clock is decades out) is never won.
 * A reset of everything (:meth:`Stats.reset` without a variant) resets the daily record
   too; with a time it is remembered, and merging two tabs' records (:func:`merged`) takes
   the records of the tab that reset later, else the union.
@@ -25,14 +26,16 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 
 from nestor import NestorError
+from nestor.daily import FIRST_DAY
 
 from .data import DAILY_MEMORY, DailyRecord, DailyStats
 
 
 def with_day(record: DailyRecord, day: date) -> DailyRecord:
-    """``record`` with ``day`` won: ``record`` itself if it holds ``day`` already, else a
-    new record (the best streak kept up to date, the oldest dates beyond the cap dropped)."""
-    if day in record.won:
+    """``record`` with ``day`` won: ``record`` itself if it holds ``day`` already or ``day`` is
+    before :data:`~nestor.daily.FIRST_DAY`, else a new record (the best streak kept up to
+    date, the oldest dates beyond the cap dropped)."""
+    if day in record.won or day < FIRST_DAY:
         return record
     return _trimmed({*record.won, day}, record.best_streak, record.reset_ms)
 
@@ -46,6 +49,15 @@ def summary(record: DailyRecord, today: date) -> DailyStats:
     while anchor - timedelta(days=streak) in days:
         streak += 1
     return DailyStats(today in days, len(days), streak, record.best_streak)
+
+
+def run_ending(record: DailyRecord, day: date) -> int:
+    """How many dates in a row are won, ending on ``day`` (0 if ``day`` is not won)."""
+    days = set(record.won)
+    run = 0
+    while day - timedelta(days=run) in days:
+        run += 1
+    return run
 
 
 def reset(record: DailyRecord, now_ms: int | None) -> DailyRecord:
@@ -73,9 +85,12 @@ def restored(record: DailyRecord) -> DailyRecord:
 
     Raises:
         NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, a best
-            streak shorter than a run of the dates, or one longer than the days from 1
-            January of the year 1 through the last date won (0 with none won: a streak is
-            made of dates won, and the last date won is always kept).
+            streak shorter than a run of the dates, or one longer than the days from
+            :data:`~nestor.daily.FIRST_DAY` through the last date won (0 with none won: a
+            streak is made of dates won, and the last date won is always kept; not the
+            days from the first date kept, as the best streak outlives the oldest dates).
+            The dates themselves are the codec's to check (within their range,
+            :func:`nestor_web.app.ranges.day_in_range`).
     """
     if len(record.won) > DAILY_MEMORY:
         raise NestorError(
@@ -89,7 +104,7 @@ def restored(record: DailyRecord) -> DailyRecord:
             f"the daily record has a best streak of {record.best_streak} but holds "
             f"{longest_run(days)} dates won in a row"
         )
-    longest = max(days).toordinal() if days else 0  # the days up to the last date won
+    longest = (max(days) - FIRST_DAY).days + 1 if days else 0  # days up to the last date won
     if record.best_streak > longest:
         raise NestorError(
             f"the daily record has a best streak of {record.best_streak}, longer than the "

@@ -245,8 +245,9 @@ STATS_CODES: dict[str, tuple[str, ...]] = {
     "stats.daily_streak": ("best", "days"),  # a best daily streak longer than the days
 }
 """The codes of the checks that name their numbers, and the names of their details
-(``variant``: a variant's name; ``days``: the days from 1 January of the year 1 through the
-last date won of the daily deal, 0 with none won). The other checks' errors have no code."""
+(``variant``: a variant's name; ``days``: the days from :data:`nestor.daily.FIRST_DAY`
+through the last date won of the daily deal, 0 with none won). The other checks' errors have
+no code."""
 
 _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
 

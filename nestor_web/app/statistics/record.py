@@ -18,7 +18,7 @@ from types import MappingProxyType
 from nestor import VARIANTS, get_variant
 from nestor.checks import whole_number
 
-from ..ranges import LONGEST_MS
+from ..ranges import LONGEST_MS, SHORTEST_WIN_MS
 from . import daily
 from .data import (
     DEAL_MEMORY,
@@ -125,7 +125,7 @@ class Stats:
             elapsed = None
             if (
                 not entry.helped and entry.start_ms is not None and elapsed_ms is not None
-                and 0 <= elapsed_ms <= LONGEST_MS
+                and SHORTEST_WIN_MS <= elapsed_ms <= LONGEST_MS
             ):
                 elapsed = elapsed_ms
             self._settle(key, "assisted" if entry.helped else "won", now_ms, elapsed)
@@ -318,6 +318,10 @@ class Stats:
     def daily_summary(self, today: date) -> DailyStats:
         """The daily deal's record on the date ``today`` (see :mod:`.daily`)."""
         return daily.summary(self._daily, today)
+
+    def daily_run(self, day: date) -> int:
+        """How many dates in a row are won, ending on ``day`` (0 if ``day`` is not won)."""
+        return daily.run_ending(self._daily, day)
 
     def daily_won(self, day: date) -> bool:
         """Is the daily deal of ``day`` among the dates won (see :mod:`.daily`)?"""
