@@ -228,8 +228,9 @@ class Audit:
     def keyboard(self) -> None:
         """Tab through the page from its top, as a keyboard player would: every icon control
         shown is reached, has an accessible name and shows a tooltip of it while it has the
-        focus; and the controls are reached in the order they are on the screen (issue 22
-        (6): Tab ran Variant, Hint, More, New deal, then the icons)."""
+        focus; and the controls are reached in the order they stand on the page, a tall page
+        scrolled down as Tab goes (issue 22 (6): Tab ran Variant, Hint, More, New deal, then
+        the icons)."""
         page = self.page
         page.evaluate("() => window.scrollTo(0, 0)")
         page.locator("h1").click()  # Tab goes on from where the player last clicked
@@ -242,7 +243,8 @@ class Audit:
             here = page.evaluate(FOCUSED)
             if here is None or here["board"]:
                 break  # the game's controls are behind: the board's cards come next
-            reached.append((here["top"], here["left"], here["name"]))
+            # The page's own places: Tab scrolls a tall page to the control it reaches.
+            reached.append((here["top"] + here["down"], here["left"], here["name"]))
             if here["left"] < -1 or here["right"] > here["width"] + 1 or here["scrolled"]:
                 self.problems.append(
                     f"keyboard: the Tab stop {here['name']} is outside the window "
@@ -270,7 +272,7 @@ FOCUSED = """() => {
   if (!e || e === document.body) return null;
   const r = e.getBoundingClientRect();
   return {top: r.top, left: r.left, right: r.right, width: document.documentElement.clientWidth,
-          scrolled: window.scrollX, board: !!e.closest("#board"),
+          scrolled: window.scrollX, down: window.scrollY, board: !!e.closest("#board"),
           icon: e.matches("button.icon"), action: e.dataset.action || "menu",
           label: e.getAttribute("aria-label") || e.textContent.trim(),
           name: e.tagName.toLowerCase() + (e.dataset.action ? `[${e.dataset.action}]` : "")
