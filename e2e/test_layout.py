@@ -3,7 +3,8 @@ and at the browser's default font sizes from 12 to 32 px.
 
 For each corner of the matrix (:data:`SIZES` x en/de x light/dark; 320 px wide, and 640x400,
 1280x800 at 200% zoom, among them; then :data:`TYPE_SIZES` x :data:`FONTS` x en/de x
-light/dark, the font size set as a player's browser setting would) one page walks through
+light/dark and :data:`TYPE_ZOOMED`, the font size set as a player's browser setting would;
+a 1280 px corner in large type also looks at its end screen at 200% zoom) one page walks through
 the game with every control of the row offered (Install too), the More menu, each panel (How
 to play, Settings with a backup made and its code pasted to restore, Keys where it is offered,
 Statistics, the review), the Copy-link box, the end screen of a lost game, a replay and the
@@ -24,8 +25,8 @@ pixels:
 - every icon control has an accessible name and shows a tooltip while it has the focus.
 
 The screenshots of every mode go to ``build/layout-audit/<width>x<height>-<language>-<theme>/``.
-``make test`` runs two corners (390x844 German dark; 1280x800 German light in 32 px type);
-``make test-slow`` runs them all.
+``make test`` runs two corners (390x844 German dark; 1280x800 German light in 32 px type,
+its end screen looked at again at 200% zoom, 640x400); ``make test-slow`` runs them all.
 """
 
 from __future__ import annotations
@@ -58,11 +59,18 @@ FONTS = (12, 20, 24, 28, 32)
 TYPE_FAST = {(1280, 800, "de", "light", 32)}
 """The large-type corners ``make test`` runs; the others are marked slow."""
 
+TYPE_ZOOMED = [(640, 400, language, "light", font)
+               for font in (24, 32) for language in ("en", "de")]
+TYPE_ZOOMED += [(320, 568, language, "dark", 32) for language in ("en", "de")]
+"""Large type at 200% zoom (1280x800 as 640x400) and on the narrowest phone: the end
+screen's side panel and the replay's heading have the least room for their words there."""
+
 TYPE_CORNERS = [
     pytest.param(w, h, language, theme, font, id=f"{w}x{h}-{language}-{theme}-{font}px",
                  marks=() if (w, h, language, theme, font) in TYPE_FAST else pytest.mark.slow)
-    for font in FONTS for (w, h) in TYPE_SIZES
-    for language in ("en", "de") for theme in ("light", "dark")
+    for (w, h, language, theme, font) in [
+        (w, h, language, theme, font) for font in FONTS for (w, h) in TYPE_SIZES
+        for language in ("en", "de") for theme in ("light", "dark")] + TYPE_ZOOMED
 ]
 
 OFFER_INSTALL = """() => window.dispatchEvent(Object.assign(
@@ -406,6 +414,10 @@ def walk(page: Page, wait_ready, width: int, height: int, language: str, theme: 
     if not tall and height >= 600 and above < 0.25 * (board["bottom"] - board["top"]) and (
             beside < 0.4 * (board["right"] - board["left"])):
         audit.problems.append(f"end-screen: it hides the board: {end}, the board {board}")
+    if tall and width >= 1280:  # the same window at 200% zoom: half as many px each way
+        page.set_viewport_size({"width": width // 2, "height": height // 2})
+        audit.look("end-screen-zoomed", END)
+        page.set_viewport_size({"width": width, "height": height})
     page.keyboard.press("Escape")
 
     game = Game("standard", deal)
