@@ -3,7 +3,8 @@ and at the browser's default font sizes from 12 to 32 px.
 
 For each corner of the matrix (:data:`SIZES` x en/de x light/dark; 320 px wide, and 640x400,
 1280x800 at 200% zoom, among them; then :data:`TYPE_SIZES` x :data:`FONTS` x en/de x
-light/dark, the font size set as a player's browser setting would) one page walks through
+light/dark and :data:`TYPE_ZOOMED`, the font size set as a player's browser setting would;
+a 1280 px corner in large type also looks at its end screen at 200% zoom) one page walks through
 the game with every control of the row offered (Install too), the More menu, each panel (How
 to play, Settings with a backup made and its code pasted to restore, Keys where it is offered,
 Statistics, the review), the Copy-link box, the end screen of a lost game, a replay and the
@@ -30,8 +31,8 @@ covered cards' strips, scrolling); ``make test`` runs it in English and light, `
 test-slow`` in the other three languages and themes.
 
 The screenshots of every mode go to ``build/layout-audit/<width>x<height>-<language>-<theme>/``.
-``make test`` runs two corners (390x844 German dark; 1280x800 German light in 32 px type);
-``make test-slow`` runs them all.
+``make test`` runs two corners (390x844 German dark; 1280x800 German light in 32 px type,
+its end screen looked at again at 200% zoom, 640x400); ``make test-slow`` runs them all.
 """
 
 from __future__ import annotations
@@ -64,11 +65,18 @@ FONTS = (12, 20, 24, 28, 32)
 TYPE_FAST = {(1280, 800, "de", "light", 32)}
 """The large-type corners ``make test`` runs; the others are marked slow."""
 
+TYPE_ZOOMED = [(640, 400, language, "light", font)
+               for font in (24, 32) for language in ("en", "de")]
+TYPE_ZOOMED += [(320, 568, language, "dark", 32) for language in ("en", "de")]
+"""Large type at 200% zoom (1280x800 as 640x400) and on the narrowest phone: the end
+screen's side panel and the replay's heading have the least room for their words there."""
+
 TYPE_CORNERS = [
     pytest.param(w, h, language, theme, font, id=f"{w}x{h}-{language}-{theme}-{font}px",
                  marks=() if (w, h, language, theme, font) in TYPE_FAST else pytest.mark.slow)
-    for font in FONTS for (w, h) in TYPE_SIZES
-    for language in ("en", "de") for theme in ("light", "dark")
+    for (w, h, language, theme, font) in [
+        (w, h, language, theme, font) for font in FONTS for (w, h) in TYPE_SIZES
+        for language in ("en", "de") for theme in ("light", "dark")] + TYPE_ZOOMED
 ]
 
 OFFER_INSTALL = """() => window.dispatchEvent(Object.assign(
@@ -234,8 +242,9 @@ class Audit:
     def keyboard(self) -> None:
         """Tab through the page from its top, as a keyboard player would: every icon control
         shown is reached, has an accessible name and shows a tooltip of it while it has the
-        focus; and the controls are reached in the order they are on the screen (issue 22
-        (6): Tab ran Variant, Hint, More, New deal, then the icons)."""
+        focus; and the controls are reached in the order they stand on the page, a tall page
+        scrolled down as Tab goes (issue 22 (6): Tab ran Variant, Hint, More, New deal, then
+        the icons)."""
         page = self.page
         page.evaluate("() => window.scrollTo(0, 0)")
         page.locator("h1").click()  # Tab goes on from where the player last clicked
@@ -248,7 +257,8 @@ class Audit:
             here = page.evaluate(FOCUSED)
             if here is None or here["board"]:
                 break  # the game's controls are behind: the board's cards come next
-            reached.append((here["top"], here["left"], here["name"]))
+            # The page's own places: Tab scrolls a tall page to the control it reaches.
+            reached.append((here["top"] + here["down"], here["left"], here["name"]))
             if here["left"] < -1 or here["right"] > here["width"] + 1 or here["scrolled"]:
                 self.problems.append(
                     f"keyboard: the Tab stop {here['name']} is outside the window "
@@ -276,7 +286,7 @@ FOCUSED = """() => {
   if (!e || e === document.body) return null;
   const r = e.getBoundingClientRect();
   return {top: r.top, left: r.left, right: r.right, width: document.documentElement.clientWidth,
-          scrolled: window.scrollX, board: !!e.closest("#board"),
+          scrolled: window.scrollX, down: window.scrollY, board: !!e.closest("#board"),
           icon: e.matches("button.icon"), action: e.dataset.action || "menu",
           label: e.getAttribute("aria-label") || e.textContent.trim(),
           name: e.tagName.toLowerCase() + (e.dataset.action ? `[${e.dataset.action}]` : "")
@@ -517,6 +527,10 @@ def walk(page: Page, wait_ready, width: int, height: int, language: str, theme: 
     if not tall and height >= 600 and above < 0.25 * (board["bottom"] - board["top"]) and (
             beside < 0.4 * (board["right"] - board["left"])):
         audit.problems.append(f"end-screen: it hides the board: {end}, the board {board}")
+    if tall and width >= 1280:  # the same window at 200% zoom: half as many px each way
+        page.set_viewport_size({"width": width // 2, "height": height // 2})
+        audit.look("end-screen-zoomed", END)
+        page.set_viewport_size({"width": width, "height": height})
     page.keyboard.press("Escape")
 
     game = Game("standard", deal)

@@ -91,3 +91,20 @@ def test_an_icon_control_shows_its_name_while_hovered_or_focused(page: Page, wai
     expect(tip).to_have_text("Copy link")
     page.keyboard.press("Escape")
     expect(tip).to_be_hidden()
+    # Tab to an icon outside the window (a short window, the page scrolled past it): the page
+    # scrolls it into view, and its name stays beside it (it went with that scroll).
+    page.set_viewport_size({"width": 1280, "height": 120})
+    page.locator('#counters [data-action="copy-link"]').evaluate(
+        "e => e.focus({preventScroll: true})")
+    page.evaluate("() => window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    review = page.locator('#counters [data-action="review"]')
+    assert review.evaluate("e => e.getBoundingClientRect().bottom < 0")
+    page.keyboard.press("Shift+Tab")
+    expect(review).to_be_focused()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+    expect(tip).to_be_visible()
+    expect(tip).to_have_text("Review")
+    box, own = review.bounding_box(), tip.bounding_box()
+    assert box is not None and own is not None
+    assert box["y"] >= 0 and own["y"] >= 0 and own["y"] + own["height"] <= 120
+    assert own["y"] >= box["y"] + box["height"] or own["y"] + own["height"] <= box["y"]

@@ -6,7 +6,8 @@ One element, ``#tooltip`` (``role="tooltip"``), is moved beside the control and 
 control's own word (``.word``, the text its accessible name comes from, already in the page's
 language), so nothing here writes a word. A control whose word is shown anyway (the icons in
 the phone's More menu) gets none. It hides when the pointer leaves, the focus moves on, on
-Escape and on scrolling; the pointer never lands on it.
+Escape and on scrolling, unless the keyboard's focus holds it: the page scrolling a control
+Tab reached into view moves its tooltip with it. The pointer never lands on it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Tooltips:
         self.tip = document.getElementById("tooltip")
         self._for: Any = None  # the control whose name it shows
         self._hide = create_proxy(self.on_out)
-        self._proxies: list[Any] = [self._hide]
+        self._scrolled = create_proxy(self.on_scroll)
+        self._proxies: list[Any] = [self._hide, self._scrolled]
         for control in document.querySelectorAll(ICONS):
             for kind, handler in (
                 ("pointerenter", self.on_over), ("focus", self.on_focus),
@@ -58,8 +60,17 @@ class Tooltips:
             self.show(control)
 
     def on_out(self, _event: Any = None) -> None:
-        """The pointer or the focus left, or the page scrolled."""
+        """The pointer or the focus left."""
         self.hide()
+
+    def on_scroll(self, _event: Any = None) -> None:
+        """The page scrolled: the tooltip follows a control the keyboard holds (Tab scrolls
+        the control it reaches into view after its focus showed the tooltip), else goes."""
+        control = self._for
+        if control is not None and bool(control.matches(":focus-visible")):
+            self.show(control)
+        else:
+            self.hide()
 
     def on_key(self, event: Any) -> None:
         """Escape on the control hides its tooltip (and goes on to whatever else it does)."""
@@ -87,13 +98,13 @@ class Tooltips:
         tip.style.left = f"{left:.0f}px"
         tip.style.top = f"{top:.0f}px"
         if self._for is None:
-            window.addEventListener("scroll", self._hide, True)
+            window.addEventListener("scroll", self._scrolled, True)
         self._for = control
 
     def hide(self) -> None:
         """Take the tooltip away."""
         if self._for is not None:
-            window.removeEventListener("scroll", self._hide, True)
+            window.removeEventListener("scroll", self._scrolled, True)
             self._for = None
         self.tip.hidden = True
 
