@@ -14,7 +14,7 @@ from test_a11y import no_violations
 from test_backup import back_up, restore_file
 from test_play import open_game, play
 
-from nestor import Game, Pair
+from nestor import Game, Pair, Record
 from nestor.puzzles import daily_puzzle, get_puzzle, updated_rating
 
 WRONG_FIRST = 2
@@ -181,3 +181,62 @@ def test_the_record_is_shared_by_two_tabs_and_survives_a_backup(
     fresh.keyboard.press("Escape")
     control(fresh, "puzzles").click()
     expect(fresh.locator("#puzzle-record")).to_contain_text("Solved 1 of 2 puzzles.")
+
+
+PRACTISED = (  # the tips player's game of standard 703 (seed 0): lost at move 14, 2C-2D,
+    "standard 703 KC-KH AH-AS QC-QH 3C-3S 7D-7H 8D-8H 6D-6S TC-TS AC-AD JH-JS 4C-4H "
+    "8C-8S 9D-9H 2C-2D KD-KS"  # where only 2C-2S kept it winnable: a puzzle
+)
+
+
+def test_the_reviews_turning_point_is_practised_as_a_puzzle(page: Page, wait_ready) -> None:
+    lost = Record.from_text(PRACTISED)
+    turning = 13
+    open_game(page, wait_ready, f"?variant=standard&deal={lost.deal}")
+    for move in lost.moves:
+        play(page, move)
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-outcome", "lost")
+    page.click('[data-end-screen] [data-action="review"]')
+    panel = page.locator("[data-review]")
+    practise = panel.locator('[data-action="practise"]')
+    expect(practise).to_have_text("Practise this")
+    expect(panel.locator("[data-turning-point]")).to_have_attribute(
+        "data-turning-point", str(turning))
+    no_violations(page, "the review offering Practise this")
+    url, entries = page.url, page.evaluate("history.length")
+
+    # The moment before the turning point, as a puzzle from the player's own game.
+    practise.click()
+    expect(panel).to_be_hidden()
+    expect(body).to_have_attribute("data-mode", "puzzle")
+    expect(body).to_have_attribute("data-puzzle", "0")
+    expect(page.locator("#puzzle-title")).to_have_text(
+        "Puzzle from your game: Standard, rated 1,747")
+    assert page.url == url  # no address of its own
+    before = Record(lost.variant, lost.deal, lost.moves[:turning]).replay().position
+    expect(page.locator("#puzzle-choices [data-pair]")).to_have_count(len(before.pairs()))
+    shown = page.locator("#puzzle-board [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted([*(c for col in before.columns for c in col),
+                                    *before.reserve])
+
+    # The pair the player played fails; its refutation plays out, then the answer.
+    played = lost.moves[turning]
+    assert isinstance(played, Pair)
+    tap_pair(page, played)
+    expect(body).to_have_attribute("data-puzzle-result", "failed")
+    expect(body).to_have_attribute("data-puzzle-phase", "failed")
+    marked = page.locator("#puzzle-board [data-answer]").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    assert sorted(marked) == ["2C", "2S"]
+    expect(page.locator("#puzzle-prompt")).to_contain_text(
+        "is the two of clubs and the two of spades, marked on the board")
+    no_violations(page, "a puzzle from the player's own game failed")
+    assert stored(page, "nestor.puzzles") is None  # counted nowhere
+
+    # Back to the game: lost, as it was, at its own address (no history entry added).
+    page.locator('#puzzle [data-puzzle-command="close"]').click()
+    expect(body).not_to_have_attribute("data-mode", "puzzle")
+    expect(body).to_have_attribute("data-outcome", "lost")
+    assert page.url == url and page.evaluate("history.length") == entries

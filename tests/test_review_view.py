@@ -9,12 +9,16 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from nestor import Game, Outcome, Record
+from nestor import Game, Outcome, Pair, Record
+from nestor.puzzles import examine, rate
 from nestor.review import review
 from nestor.solver import Status
+from nestor_web.app.puzzle import practice_try
+from nestor_web.app.puzzle_record import PuzzleRecord
 from nestor_web.app.review import ReviewState
 from nestor_web.app.settings import Settings
 from nestor_web.view import i18n
+from nestor_web.view.puzzle import puzzle_view
 from nestor_web.view.review import (
     board_before,
     move_short,
@@ -232,3 +236,64 @@ def test_a_tap_on_the_timeline_finds_the_nearest_move():
         assert point_at((x + 3) / WIDTH, total) == index
     assert point_at(0.0, total) == 0 and point_at(1.0, total) == total - 1
     assert point_at(0.5, 0) is None
+
+
+# ---- "Practise this": the turning point as a puzzle ------------------------------------------
+
+PRACTISED = Record.from_text(  # the tips player's game of standard 703 (seed 0), found by a
+    "standard 703 KC-KH AH-AS QC-QH 3C-3S 7D-7H 8D-8H 6D-6S TC-TS AC-AD JH-JS 4C-4H "
+    "8C-8S 9D-9H 2C-2D KD-KS"  # script: lost at move 14, 2C-2D, where only 2C-2S kept it
+)
+NO_PUZZLE = Record.from_text(  # the tips player's game of standard 3: lost at move 8, 3C-3H,
+    "standard 3 QD-QH 4D-4H 2D-2H JD-JS TC-TD 8D-8S KD-KH 3C-3H 7C-7D 5D-5H AD-AH"
+)  # where only 5D-5H kept it winnable, but AH-AS loses after more than 8 pairs
+
+
+def test_a_turning_point_that_is_a_puzzle_is_practised_as_the_players_own_puzzle():
+    state = ReviewState(PRACTISED)
+    for _ in state.steps():
+        if not state.done:
+            assert state.practice is None  # examined only once the review is done
+    assert state.result is not None and state.result.turning_point == 13
+    verdict = state.practice
+    assert verdict is not None
+    assert verdict.answer == Pair("2C", "2S") and verdict.horizon == 2
+    html = review_html(state, Settings(), can_try=True)
+    assert html.count('data-action="practise"') == 1
+    assert ">Practise this</button>" in html
+    assert "Before move 14 only one pair kept the game winnable" in html
+
+    attempt = practice_try(PRACTISED, 13, verdict)
+    puzzle = attempt.puzzle
+    before = Record(PRACTISED.variant, 703, PRACTISED.moves[:13]).replay().position
+    assert (puzzle.id, puzzle.variant, puzzle.deal) == (0, "standard", 703)
+    assert puzzle.before == PRACTISED.moves[:13] and attempt.start == before
+    assert (puzzle.answer, puzzle.horizon) == (Pair("2C", "2S"), 2)
+    assert puzzle.rating == rate(before, verdict) == 1747
+    assert set(attempt.choices) == {Pair("2C", "2S"), Pair("2D", "2S"), Pair("2C", "2D")}
+    view = puzzle_view(attempt, PuzzleRecord(), Settings())
+    assert view.title == "Puzzle from your game: Standard, rated 1,747"
+
+    # The move the player played fails, and its refutation plays out as any puzzle's.
+    attempt.play(PRACTISED.moves[13])
+    assert attempt.phase == "refute"
+    assert attempt.line == (Pair("2C", "2D"), Pair("KD", "KS"))
+    while attempt.phase == "refute":
+        attempt.step()
+    assert attempt.phase == "failed" and attempt.first_try(1) is None  # counted nowhere
+
+    i18n.set_language("de")
+    html = review_html(state, Settings(), can_try=True)
+    assert ">Diesen Moment üben</button>" in html and "Practise" not in html
+
+
+def test_a_turning_point_that_is_no_puzzle_offers_nothing_to_practise():
+    state = worked_out(NO_PUZZLE)
+    assert state.result is not None and state.result.turning_point == 7
+    assert state.result.alternatives == (Pair("5D", "5H"),)  # one pair kept it winnable
+    assert examine(state.result.position_before(7)) is None
+    assert state.practice is None
+    assert 'data-action="practise"' not in review_html(state, Settings(), can_try=True)
+    strict = worked_out(STRICT)  # Strict has no puzzles: its turning point is not examined
+    assert strict.result is not None and strict.result.turning_point is not None
+    assert strict.practice is None

@@ -7,7 +7,8 @@ while after any other choice every way of playing on ends with no pair left with
 only (:data:`PUZZLE_VARIANTS`): Strict hides its stock, so no answer is certain there.
 
 :func:`examine` tells whether a position is a puzzle (the bounded search of
-:func:`longest_line` for the wrong choices, the solver for the answer);
+:func:`longest_line` for the wrong choices, the solver for the answer; :func:`examine_steps`
+is the same in slices, for a page);
 :func:`refutation` is the line the page plays out after a wrong choice; :func:`rate` gives a
 puzzle's rating; :func:`find_puzzles` plays a deal as a beginner would to meet such moments.
 The shipped set (:data:`DATA_FILE`, written by ``scripts/puzzle_table.py``) is read by
@@ -20,7 +21,7 @@ import hashlib
 import math
 import os
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Generator, Iterable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -31,6 +32,7 @@ from ..deal import check_deal_number, deal_position
 from ..errors import NestorError
 from ..link import decode_moves, encode_moves
 from ..position import Pair, Position
+from ..steps import run_to_end
 from ..variants import get_variant
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "Verdict",
     "daily_puzzle",
     "examine",
+    "examine_steps",
     "find_puzzles",
     "get_puzzle",
     "longest_line",
@@ -205,7 +208,15 @@ def examine(position: Position, max_nodes: int = SEARCH_NODES,
             solver_nodes: int = SOLVER_NODES) -> Verdict | None:
     """The :class:`Verdict` if ``position`` is a puzzle (see the module docstring), else
     ``None``, also when a search ran out of its budget. Strict positions are never puzzles."""
-    from ..solver import Status, solve  # the solver only when a position is examined
+    return run_to_end(examine_steps(position, max_nodes, solver_nodes))
+
+
+def examine_steps(position: Position, max_nodes: int = SEARCH_NODES,
+                  solver_nodes: int = SOLVER_NODES) -> Generator[None, None, Verdict | None]:
+    """:func:`examine` as a generator that yields after each choice's search and between
+    the solver's slices (a page runs it between its other work); its value is the
+    verdict."""
+    from ..solver import Status, solve_steps  # the solver only when a position is examined
 
     if position.variant.has_stock or position.outcome() is not None:
         return None
@@ -217,6 +228,7 @@ def examine(position: Position, max_nodes: int = SEARCH_NODES,
         for pair in choices:
             if lengths.get(pair) is None:
                 lengths[pair] = longest_line(position.apply(pair), MAX_HORIZON - 1, budget)
+                yield None
         if sum(1 for n in lengths.values() if n is not None and n >= MAX_HORIZON) > 1:
             return None
     if any(n is None for n in lengths.values()):
@@ -224,8 +236,10 @@ def examine(position: Position, max_nodes: int = SEARCH_NODES,
     live = [pair for pair, n in lengths.items() if n is not None and n >= MAX_HORIZON]
     horizon = max((1 + n for n in lengths.values() if n is not None and n < MAX_HORIZON),
                   default=0)
-    if len(live) != 1 or solve(position.apply(live[0]), solver_nodes).status is not (
-            Status.WINNABLE):
+    if len(live) != 1:
+        return None
+    proof = yield from solve_steps(position.apply(live[0]), solver_nodes)
+    if proof.status is not Status.WINNABLE:
         return None
     return Verdict(live[0], horizon, choices)
 

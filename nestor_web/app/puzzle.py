@@ -9,18 +9,19 @@ the position comes back with the answer shown. The hint shows the answer at once
 as failed. There is no undo: a try is a try.
 
 Only the first try of a shipped puzzle counts (:class:`.puzzle_record.PuzzleRecord`); a
-puzzle from the player's own game (id 0) counts nowhere.
+puzzle from the player's own game (id 0, :func:`practice_try`: the review's turning point)
+counts nowhere.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from urllib.parse import parse_qs
 
-from nestor import Game, NestorError, Pair, Position
-from nestor.puzzles import Puzzle, get_puzzle, pick_puzzle, refutation
+from nestor import Game, NestorError, Pair, Position, Record
+from nestor.puzzles import Puzzle, Verdict, get_puzzle, pick_puzzle, rate, refutation
 
 from .events import Problem
 from .puzzle_record import PuzzleRecord, Try
@@ -216,6 +217,22 @@ def next_try(record: PuzzleRecord, rng: random.Random, today: date,
     return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None)
 
 
+def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:
+    """A puzzle from the player's own game, to try: id 0, the position before move ``index``
+    of ``record`` (an open variant's), found to be a puzzle by ``verdict`` (its answer and
+    horizon), rated by :func:`nestor.puzzles.rate`.
+
+    Raises:
+        ValueError: a move before ``index`` is a stock turn (Strict has no puzzles).
+    """
+    before = tuple(move for move in record.moves[:index] if isinstance(move, Pair))
+    if len(before) != index:
+        raise ValueError("a stock turn before the moment: Strict has no puzzles")
+    puzzle = Puzzle(0, record.variant.name, record.deal, before, verdict.answer,
+                    verdict.horizon, 0)
+    return PuzzleTry(replace(puzzle, rating=rate(puzzle.position(), verdict)))
+
+
 def puzzle_query(puzzle: Puzzle) -> str:
     """The URL query of a shipped puzzle: ``"?puzzle=K"``."""
     return f"?puzzle={puzzle.id}"
@@ -223,5 +240,5 @@ def puzzle_query(puzzle: Puzzle) -> str:
 
 __all__ = [
     "PACE_SECONDS", "PHASES", "PUZZLE_KEYS", "PuzzleStepped", "PuzzleTry", "daily_try",
-    "is_daily", "next_try", "puzzle_query", "puzzle_request",
+    "is_daily", "next_try", "practice_try", "puzzle_query", "puzzle_request",
 ]

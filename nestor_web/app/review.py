@@ -5,15 +5,21 @@ review was asked for), the moves reviewed so far (each final as soon as the engi
 it, :func:`nestor.review.review_steps`), the whole :class:`~nestor.review.Review` once it is
 done, and the move the player chose to look at. :meth:`ReviewState.steps` is the slice
 generator the page runs between its other work (``Tasks.sliced``), so the review appears
-progressively and the page never freezes.
+progressively and the page never freezes. Once the review is done, the same slices examine
+the position before its turning point: when it is a puzzle (:func:`nestor.puzzles.examine`),
+:attr:`ReviewState.practice` holds its verdict and the player can practise that moment.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING
 
 from nestor import Record
 from nestor.review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps, sliced
+
+if TYPE_CHECKING:
+    from nestor.puzzles import Verdict
 
 
 class ReviewState:
@@ -32,6 +38,8 @@ class ReviewState:
         chosen: the index (0-based) of the move the player looks at, or ``None``.
         picked: the player chose a move themselves (the review then does not move the
             choice to the turning point when it is done).
+        practice: the verdict of the position before the turning point once it is found to
+            be a puzzle, else ``None``.
     """
 
     def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:
@@ -41,6 +49,7 @@ class ReviewState:
         self.result: Review | None = None
         self.chosen: int | None = None
         self.picked = False
+        self.practice: Verdict | None = None
 
     @property
     def total(self) -> int:
@@ -70,8 +79,9 @@ class ReviewState:
     def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
         """The review as slices: yields between solver slices; each finished move is added
         as soon as it is final (:meth:`add`), and the whole review kept at the end
-        (:meth:`finish`). Stops early, returning ``False``, once ``alive()`` is false (the
-        review was given up for another one); returns ``True`` when done.
+        (:meth:`finish`), then the turning point examined (:attr:`practice`). Stops early,
+        returning ``False``, once ``alive()`` is false (the review was given up for another
+        one); returns ``True`` when done.
 
         Raises:
             RecordError: a move of the record is illegal (the record was not a game's).
@@ -85,8 +95,28 @@ class ReviewState:
                 next(work)
             except StopIteration as finished:
                 self.finish(finished.value)
+                break
+            yield None
+        examining = self.practice_steps()
+        while True:
+            if not alive():
+                examining.close()
+                return False
+            try:
+                next(examining)
+            except StopIteration:
                 return True
             yield None
+
+    def practice_steps(self) -> Generator[None, None, None]:
+        """Once the review is done: examine the position before its turning point (an open
+        variant's) in slices; :attr:`practice` is its verdict when it is a puzzle."""
+        review = self.result
+        if review is None or review.turning_point is None or self.record.variant.has_stock:
+            return
+        from nestor.puzzles import examine_steps  # only once a review has a turning point
+
+        self.practice = yield from examine_steps(review.position_before(review.turning_point))
 
     def choose(self, index: int) -> bool:
         """Look at move ``index``; clamped to the moves of the record. ``True`` if the

@@ -139,9 +139,11 @@ class PuzzleMode:
 
     def leave(self, push: bool = True) -> None:
         """Back to the game in play; with ``push`` the address becomes its deal's (a new
-        history entry, so Back returns to the puzzle)."""
+        history entry, so Back returns to the puzzle) unless it is already (a puzzle from
+        the player's own game has no address of its own)."""
         if self.attempt is None:
             return
+        push = push and self.attempt.puzzle.id > 0
         self.attempt = None
         document.getElementById("puzzle").hidden = True
         body = document.body
@@ -217,11 +219,11 @@ class PuzzleMode:
             while attempt.phase == "refute":
                 attempt.step()
             self._after((PuzzleStepped(attempt.phase),))
-        elif name == "next":
+        elif name == "next":  # from the player's own game's: a new history entry
             self.show(next_try(self.record, self.rng, self.app.today(), attempt.puzzle.id),
-                      "replace")
+                      "replace" if attempt.puzzle.id > 0 else "push")
         elif name == "daily":
-            self.show(daily_try(self.app.today()), "replace")
+            self.show(daily_try(self.app.today()), "replace" if attempt.puzzle.id > 0 else "push")
 
     def tap(self, card: str) -> None:
         """A tap on a card of the puzzle's board."""

@@ -14,7 +14,12 @@ on the panel's first use, not at start-up (the page imports it in idle time once
 
 What the panel needs of the page is :class:`ReviewPort`.
 
-Hooks for tests: ``body[data-review-busy]`` while a review is worked out,
+Once done, the same slices examine the turning point: when the position before it is a puzzle,
+"Practise this" (``[data-action="practise"]``) closes the panel and shows that moment in the
+puzzle mode (a puzzle from the player's own game, id 0).
+
+Hooks for tests: ``body[data-review-busy]`` while a review is worked out (and its turning
+point examined),
 ``body[data-review-ms]`` the time the last one took (milliseconds).
 """
 
@@ -34,6 +39,7 @@ from .dom import missing
 
 if TYPE_CHECKING:
     from ..app.events import Event
+    from ..app.puzzle import PuzzleTry
     from ..app.review import ReviewState
     from ..app.session import Session
 
@@ -64,6 +70,9 @@ class ReviewPort(Protocol):
 
     def toggle_dialog(self, name: str) -> None:
         """Open the panel ``name`` (``"review"``), or close it if open."""
+
+    def practise(self, attempt: PuzzleTry) -> None:
+        """Show ``attempt``, a puzzle from the player's own game, in the puzzle mode."""
 
 
 class ReviewPanel:
@@ -189,11 +198,11 @@ class ReviewPanel:
 
     def on_click(self, event: Any) -> None:
         """A tap in the panel: a move (list, timeline point, moment), the timeline, Try
-        from here, Copy link."""
+        from here, Practise this, Copy link."""
         state = self.state
         target = event.target.closest(
             "[data-review-go], [data-review-timeline], [data-review-command], "
-            '[data-action="copy-link"]'
+            '[data-action="copy-link"], [data-action="practise"]'
         )
         if missing(target) or state is None:
             return
@@ -211,6 +220,8 @@ class ReviewPanel:
         elif target.hasAttribute("data-review-command"):
             if str(target.getAttribute("data-review-command")) == "try":
                 self.try_from_here()
+        elif target.getAttribute("data-action") == "practise":
+            self.practise()
         else:
             self.copy_link()
 
@@ -249,6 +260,19 @@ class ReviewPanel:
         self.dialog.close()
         self.app.run(lambda: self.app.session.try_from(index), animate=False)
         self.app.restore_focus()
+
+    def practise(self) -> None:
+        """Close the panel and show the moment before the turning point as a puzzle."""
+        state = self.state
+        review = state.result if state is not None else None
+        if state is None or review is None or review.turning_point is None or (
+                state.practice is None):
+            return
+        from ..app.puzzle import practice_try  # the puzzles: not at start-up
+
+        attempt = practice_try(state.record, review.turning_point, state.practice)
+        self.dialog.close()
+        self.app.practise(attempt)
 
     # ---- the link ------------------------------------------------------------------------
 

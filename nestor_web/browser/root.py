@@ -47,6 +47,7 @@ from .tooltip import Tooltips
 if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
     from datetime import date
 
+    from ..app.puzzle import PuzzleTry
     from .backup import ProgressPanel
     from .puzzle import PuzzleMode
     from .tutorial import TutorialPanel
@@ -365,6 +366,11 @@ class App:
         attempt = daily_try(today) if today not in record.daily else next_try(
             record, mode.rng, today)
         mode.show(attempt, "push")
+
+    def practise(self, attempt: PuzzleTry) -> None:
+        """The review's "Practise this": ``attempt``, a puzzle from the player's own game,
+        in the puzzle mode; the game waits and the address stays its own."""
+        self.puzzles().show(attempt)
 
     def today(self) -> date:
         """The player's local date."""

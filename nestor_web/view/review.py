@@ -11,7 +11,8 @@ Hooks (a test contract): the move list's entry of the turning point carries
 ``pending``); an alternative offered at the turning point carries
 ``data-alternative="<move in the engine's notation>"``; the board of the move chosen is
 ``.review-board`` with the cards of that move marked ``data-next``; "Try from here" is
-``[data-review-command="try"]``.
+``[data-review-command="try"]``; "Practise this" (the turning point is a puzzle) is
+``[data-action="practise"]``.
 """
 
 from __future__ import annotations
@@ -404,7 +405,24 @@ def summary_html(state: ReviewState) -> str:
                 "Moves that would have kept it winnable:"
             )
             parts.append(f'<p class="review-alternatives">{escape(title)} {offered}</p>')
+        if state.practice is not None:
+            parts.append(practice_html(turning))
     return "".join(parts)
+
+
+def practice_html(turning: int) -> str:
+    """"Practise this": the moment before the turning point (move ``turning``, from 0) is
+    a puzzle, offered to try again."""
+    note = _(
+        "Before move {number} only one pair kept the game winnable, and every other pair "
+        "loses soon: a puzzle."
+    ).format(number=turning + 1)
+    word = _("Practise this")
+    return (
+        '<p class="review-practice"><button type="button" data-action="practise"'
+        ' aria-describedby="review-practice-note">'
+        f'{escape(word)}</button> <span id="review-practice-note">{escape(note)}</span></p>'
+    )
 
 
 def moments_html(state: ReviewState) -> str:
