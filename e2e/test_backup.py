@@ -385,6 +385,16 @@ def test_an_absurd_backup_is_refused_with_its_reason_and_the_statistics_still_op
     expect(row).to_contain_text("1")
 
 
+def seed_stats(page: Page, text: str) -> None:
+    """Store ``text`` as nestor.stats before the page's first load only (not at a reload)."""
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) {"
+        f"  localStorage.setItem('nestor.stats', {json.dumps(text)});"
+        "  sessionStorage.setItem('seeded', '1');"
+        "}"
+    )
+
+
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page
 def test_stored_statistics_out_of_range_are_set_aside_and_the_statistics_open(
     page: Page, wait_ready
@@ -395,12 +405,7 @@ def test_stored_statistics_out_of_range_are_set_aside_and_the_statistics_open(
     stats["variants"]["doublets"]["fastest_ms"] = int("4" * 400)
     stats["daily"]["best_streak"] = int("9" * 400)
     text = json.dumps(stats)
-    page.add_init_script(
-        "if (!sessionStorage.getItem('seeded')) {"
-        f"  localStorage.setItem('nestor.stats', {json.dumps(text)});"
-        "  sessionStorage.setItem('seeded', '1');"
-        "}"
-    )
+    seed_stats(page, text)
     open_game(page, wait_ready, "?variant=doublets&deal=3")
     expect(page.locator("#notice")).to_be_visible()
     expect(page.locator("#notice-text")).to_contain_text("a time longer than a century")
@@ -423,12 +428,7 @@ def test_a_stored_date_won_at_the_calendars_end_is_set_aside_and_the_game_loads(
     stats = json.loads(V1)["stats"]
     stats["daily"].update(won=["9999-12-31"], best_streak=1)
     text = json.dumps(stats)
-    page.add_init_script(
-        "if (!sessionStorage.getItem('seeded')) {"
-        f"  localStorage.setItem('nestor.stats', {json.dumps(text)});"
-        "  sessionStorage.setItem('seeded', '1');"
-        "}"
-    )
+    seed_stats(page, text)
     open_game(page, wait_ready, "?variant=doublets&deal=3")
     expect(page.locator("#notice-text")).to_contain_text(
         "is 9999-12-31, a date no daily deal was won on")
