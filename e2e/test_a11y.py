@@ -6,19 +6,14 @@ import json
 import os
 
 import pytest
-from conftest import axe_violations, control, stored
+from conftest import control, stored
+from helpers import cards_on_page, no_violations, open_game, play, shown_codes
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, expect
-from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import VARIANTS, Game, Pair
 
 SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
-
-
-def no_violations(page: Page, state: str) -> None:
-    found = axe_violations(page)
-    assert found == [], f"axe, {state}:\n" + "\n".join(found)
 
 
 @pytest.mark.slow  # make test-slow: the layout audit runs axe in every mode in make test

@@ -7,9 +7,9 @@ import re
 
 import pytest
 from conftest import control, saves_done, stored
+from helpers import open_game, play
 from lines import losing_line
 from playwright.sync_api import Page, expect
-from test_play import open_game, play
 
 from nestor import Game, Pair, deal_position
 from nestor.solver import Status, solve

@@ -20,10 +20,16 @@ from conftest import (
     saves_done,
     wait_ready_page,
 )
+from helpers import (
+    back_up,
+    open_game,
+    open_restore,
+    play,
+    restore_file,
+    winnable_deal_lost_by_first_moves,
+)
 from lines import find_winnable, losing_line
 from playwright.sync_api import BrowserContext, Page, Playwright, expect
-from test_end_screen import winnable_deal_lost_by_first_moves
-from test_play import open_game, play
 
 from nestor import Game, Pair
 from nestor.daily import daily_deal
@@ -101,45 +107,6 @@ def find_line(variant: str, deal: int) -> list[Any]:
     line = winning_line(Game(variant, deal).start)
     assert line is not None, (variant, deal)
     return line
-
-
-def open_restore(page: Page) -> None:
-    if not page.locator("#settings-dialog").evaluate("d => d.open"):
-        control(page, "settings").click()
-    if page.locator("#restore-box").is_hidden():
-        page.locator('[data-action="restore"]').click()
-    expect(page.locator("[data-restore-code]")).to_be_visible()
-
-
-def back_up(page: Page) -> tuple[str, str]:
-    """Back up from Settings: the file downloaded (its name and text) and the code shown."""
-    control(page, "settings").click()
-    with page.expect_download() as caught:
-        page.locator('[data-action="backup"]').click()
-    download = caught.value
-    text = Path(download.path()).read_text()
-    expect(page.locator("[data-backup-code]")).to_be_visible()
-    code = page.locator("[data-backup-code]").input_value()
-    assert code.startswith("NESTOR1:")
-    assert read_progress(code).parts.stats.summary("doublets") == read_progress(
-        text).parts.stats.summary("doublets")
-    page.keyboard.press("Escape")
-    return download.suggested_filename, text
-
-
-def restore_file(page: Page, name: str, text: str, mode: str) -> str:
-    """Restore ``text`` as a picked file, ``mode`` "merge" or "replace"; what it said it
-    brings."""
-    open_restore(page)
-    page.locator("[data-restore-file]").set_input_files(
-        {"name": name, "mimeType": "application/json", "buffer": text.encode()})
-    summary = page.locator("[data-restore-summary]")
-    expect(summary).to_be_visible()
-    brings = page.locator("#restore-brings").inner_text()
-    page.locator(f'[data-action="restore-{mode}"]').click()
-    expect(page.locator("#restore-done")).to_be_visible()
-    saves_done(page)
-    return brings
 
 
 def figures(page: Page, today: date) -> dict[str, Any]:

@@ -8,9 +8,10 @@ import json
 from typing import Any
 
 from conftest import BETWEEN_TESTS, saves_done, stored
+from helpers import play_pairs
 from playwright.sync_api import BrowserContext, Page, expect
 
-from nestor import Game, Pair
+from nestor import Game
 
 ELSEWHERE = BETWEEN_TESTS
 """Another page of the site, where the player goes before coming Back: the test server's plain
@@ -38,14 +39,6 @@ HOLDERS = """() => navigator.locks.query().then((state) => new Set(state.held
   .filter((lock) => lock.name === "nestor.open").map((lock) => lock.clientId)).size)"""
 """How many pages hold "nestor.open", the lock each open page of the game holds
 (static/js/durable.js)."""
-
-
-def play(page: Page, game: Game) -> None:
-    """Play the game's first pair on ``page``, and push it on ``game``."""
-    move = next(m for m in game.legal_moves() if isinstance(m, Pair))
-    for card in move.cards:
-        page.click(f'[data-card="{card}"][data-available]')
-    game.push(move)
 
 
 def saved_moves(page: Page) -> list[str]:
@@ -96,13 +89,13 @@ def test_back_to_the_game_shows_it_still_running_and_another_tabs_moves(
     wait_ready(page)
     page.evaluate("window.__nestorKept = true")
     game = Game("standard", 7)
-    play(page, game)
+    play_pairs(page, game)
     saves_done(page)
 
     leave(page)
     come_back(page, reasons)
     expect(page.locator("#moves-made")).to_have_text("1")
-    play(page, game)  # it plays on, and saves
+    play_pairs(page, game)  # it plays on, and saves
     expect(page.locator("#moves-made")).to_have_text("2")
     assert saved_moves(page) == [str(m) for m in game.moves]
 
@@ -113,7 +106,7 @@ def test_back_to_the_game_shows_it_still_running_and_another_tabs_moves(
     other.goto("/?variant=standard&deal=7")
     wait_ready(other)
     expect(other.locator("#moves-made")).to_have_text("2")
-    play(other, game)
+    play_pairs(other, game)
     expect(other.locator("#moves-made")).to_have_text("3")
     saves_done(other)
     come_back(page, reasons)
@@ -121,7 +114,7 @@ def test_back_to_the_game_shows_it_still_running_and_another_tabs_moves(
     assert other.evaluate("() => window.nestorDurable.alone") is True  # it opened alone
     assert other.evaluate(HOLDERS) == 2  # the page shown again is open again
 
-    play(page, game)
+    play_pairs(page, game)
     expect(page.locator("#moves-made")).to_have_text("4")
     assert saved_moves(page) == [str(m) for m in game.moves]
     expect(other.locator("#moves-made")).to_have_text("4")

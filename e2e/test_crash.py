@@ -26,9 +26,10 @@ from pathlib import Path
 
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, stored
+from helpers import play_pairs
 from playwright.sync_api import Page, Playwright, expect
 
-from nestor import Game, Pair
+from nestor import Game
 
 DEAL = "?variant=standard&deal=20"
 PAIRS = 5
@@ -80,23 +81,13 @@ def ready(page: Page) -> None:
     page.wait_for_selector("body[data-ready]", state="attached", timeout=READY_TIMEOUT_MS)
 
 
-def play(page: Page, game: Game, pairs: int) -> None:
-    """Tap ``pairs`` pairs, as a player would; each also pushed on ``game``."""
-    for _ in range(pairs):
-        move = next(m for m in game.legal_moves() if isinstance(m, Pair))
-        for card in move.cards:
-            page.click(f'[data-card="{card}"][data-available]')
-        game.push(move)
-        expect(page.locator("#cards-left")).to_have_text(str(game.position.cards_left()))
-
-
 def crash_and_relaunch(playwright: Playwright, base_url: str, tmp_path: Path, wait: float) -> None:
     profile = tmp_path / "profile"
     game = Game("standard", 20)
     with own_browser(playwright, profile) as (page, requests):
         page.goto(base_url + "/" + DEAL)
         ready(page)
-        play(page, game, PAIRS)
+        play_pairs(page, game, PAIRS)
         time.sleep(wait)  # then the browser dies: the context manager's kill
     assert all(url.startswith(base_url) or url == "about:blank" for url in requests), requests
 

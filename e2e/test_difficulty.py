@@ -5,13 +5,12 @@ with the command line (``python -m nestor grade --json``)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from conftest import control, saves_done, stored
+from helpers import cli_grade
 from playwright.sync_api import Page, expect
 
 from nestor import deal_position
@@ -19,16 +18,6 @@ from nestor.daily import daily_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "unwinnable": "Unwinnable"}
-
-
-def cli_grade(variant: str, deal: int) -> str:
-    """The grade ``python -m nestor grade --json`` gives the deal."""
-    out = subprocess.run(
-        [sys.executable, "-m", "nestor", "grade", "--variant", variant, "--deal", str(deal),
-         "--json"],
-        cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
-    ).stdout
-    return str(json.loads(out)["grade"])
 
 
 def pair(page: Page, variant: str, deal: int) -> None:

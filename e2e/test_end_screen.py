@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import pytest
 from conftest import axe_run, axe_violations, saves_done
+from helpers import (
+    END,
+    cards_on_page,
+    open_game,
+    play,
+    shown_codes,
+    winnable_deal_lost_by_first_moves,
+)
 from lines import find_winnable, losing_line
 from playwright.sync_api import Page, expect
-from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import Game, Outcome, Pair
 from nestor.link import record_query
 from nestor.solver import Status, solve
-
-END = "[data-end-screen]"
 
 
 def no_violations_in_end_screen(page: Page, state: str) -> None:
@@ -35,19 +40,6 @@ def wait_verdict(page: Page) -> None:
 def page_wait(page: Page) -> Page:
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
     return page
-
-
-def winnable_deal_lost_by_first_moves() -> int:
-    """A standard deal the solver proves winnable that the first legal moves lose."""
-    for deal in range(50):
-        game = Game("standard", deal)
-        while game.outcome() is None:
-            game.push(game.legal_moves()[0])
-        if not game.outcome().won and solve(  # type: ignore[union-attr]
-            Game("standard", deal).start, known_order=False
-        ).status is Status.WINNABLE:
-            return deal
-    raise AssertionError("no such deal")
 
 
 def unwinnable_deal() -> int:

@@ -37,9 +37,8 @@ from conftest import (
     serve,
 )
 from engine_drivers import ENGINES, Engine, EngineMissing
+from helpers import LUMINANCE, shown_codes
 from lines import find_winnable
-from test_panels import LUMINANCE
-from test_play import shown_codes
 
 from nestor import Game, Move, Pair
 

@@ -7,20 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import control
+from helpers import centre, mouse_drag, open_game, play
 from playwright.sync_api import Page, expect
-from test_play import open_game, play
 
 from nestor import Game, Pair, Position
 
 DOUBLE_CLICK_PX = 4.0
 """Chromium counts a click as the next of a series (``detail`` + 1) when it lands this close
 to the last one, soon enough (about 500 ms): the taps below send the count it would."""
-
-
-def centre(page: Page, card: str) -> tuple[float, float]:
-    box = page.locator(f'#board [data-card="{card}"]').bounding_box()
-    assert box is not None, card
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def box_of(page: Page, card: str) -> dict[str, float]:
@@ -157,13 +151,6 @@ def two_pairs(game: Game) -> tuple[Pair, Pair, str]:
     other = next(c for c in game.position.available()
                  if c[0] not in (first.first[0], second.first[0]))
     return first, second, other
-
-
-def mouse_drag(page: Page, card: str, to: tuple[float, float], steps: int = 8) -> None:
-    x, y = centre(page, card)
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(to[0], to[1], steps=steps)
 
 
 RECORD_ANIMATIONS = """() => {

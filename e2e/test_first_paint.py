@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 from conftest import saves_done, still, stored
+from helpers import hold_pyscript, let_go
 from playwright.sync_api import Page, expect
-from test_wake import hold_pyscript, let_go
 
 from nestor import deal_position
 from nestor_web.app.tutorial import FIRST_VISIT_DEAL, TUTORIAL_VARIANT, tableau_pair

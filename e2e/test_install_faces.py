@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import axe_run, control, saves_done
+from helpers import open_game, play
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
-from test_play import open_game, play
 
 from nestor import Game
 

@@ -43,11 +43,17 @@ from pathlib import Path
 
 import pytest
 from conftest import axe_violations, control, still
+from helpers import (
+    CONTRAST,
+    COUNTERS,
+    END,
+    LUMINANCE,
+    open_game,
+    play,
+    winnable_deal_lost_by_first_moves,
+)
 from lines import losing_line
 from playwright.sync_api import Page, expect
-from test_end_screen import END, winnable_deal_lost_by_first_moves
-from test_panels import CONTRAST, LUMINANCE
-from test_play import open_game, play
 
 from nestor import Game, Record
 from nestor.link import record_query
@@ -187,19 +193,6 @@ BOARD = """() => {
           width: innerWidth, height: innerHeight};
 }"""
 
-COUNTERS = """() => {
-  const box = document.querySelector("#counters .counter-list").getBoundingClientRect();
-  let top = null;
-  return [...document.querySelectorAll("#counters .counter")].filter((c) => c.checkVisibility())
-    .map((c) => {
-      const r = c.getBoundingClientRect();
-      const starts = top === null || Math.abs(r.top - top) > 2;
-      top = r.top;
-      return {label: c.firstElementChild.textContent.replace(":", ""), starts,
-              separator: r.left >= box.left - 1,  // its "·" inside the box that clips
-              cut: r.right > box.right + 1};
-    });
-}"""
 """The counters shown, in order: each one's label, whether it starts a line of the counters,
 whether its separator "·" (drawn before it) is in view, and whether its end is cut off."""
 

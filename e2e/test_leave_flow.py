@@ -8,28 +8,13 @@ import re
 
 import pytest
 from conftest import control, new_deal_with_a_pair, saves_done, stored
+from helpers import open_game, play
 from lines import losing_line, winning_line
 from playwright.sync_api import Page, expect
 
-from nestor import Game, Move, Pair, TurnStock, deal_position
+from nestor import Game, Move, Pair, deal_position
 from nestor.finish import cannot_lose
 from nestor_web.storage.stats_codec import stats_from_text
-
-
-def open_game(page: Page, wait_ready, query: str) -> Page:
-    page.goto("/" + query)
-    return wait_ready(page)
-
-
-def play(page: Page, move: Move) -> None:
-    if isinstance(move, TurnStock):
-        page.click('#controls [data-action="turn"]')
-        return
-    assert isinstance(move, Pair)
-    for card in move.cards:
-        page.click(f'[data-card="{card}"][data-available]')
-
-
 
 
 def test_undo_after_new_deal_restores_the_game_and_the_statistics(page: Page, wait_ready) -> None:

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 from conftest import control, saves_done, still
+from helpers import open_game, play
 from lines import find_winnable
 from playwright.sync_api import CDPSession, Page, Route, expect
-from test_play import open_game, play
 
 from nestor import Game, Pair
 

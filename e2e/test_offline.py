@@ -13,30 +13,13 @@ import time
 
 import pytest
 from conftest import control, new_deal_with_a_pair, serve, stored
+from helpers import cards_on_page, deploy, play_pairs, shown_codes
 from playwright.sync_api import BrowserContext, Page, expect
 
-from nestor import Game, Pair
+from nestor import Game
 
 WASM = "/static/vendor/pyodide/pyodide.asm.wasm"
 SAVED_KEYS = ("nestor.game", "nestor.archive", "nestor.settings")
-
-
-def cards_on_page(page: Page) -> list[str]:
-    return page.locator("#board [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
-
-
-def shown_codes(game: Game) -> list[str]:
-    pos = game.position
-    return [c for col in pos.columns for c in col] + list(pos.reserve)
-
-
-def pair(page: Page, game: Game) -> None:
-    """Tap the first legal pair, as a player would, and play it on ``game`` too."""
-    move = next(m for m in game.legal_moves() if isinstance(m, Pair))
-    for card in move.cards:
-        page.click(f'[data-card="{card}"][data-available]')
-    game.push(move)
-    expect(page.locator("#cards-left")).to_have_text(str(game.position.cards_left()))
 
 
 def controlled(page: Page) -> bool:
@@ -79,8 +62,8 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     print(f"\nfirst visit with the service worker: {site_copy.bytes_sent():,} bytes")
 
     game = Game("standard", 7)
-    pair(page, game)
-    pair(page, game)
+    play_pairs(page, game)
+    play_pairs(page, game)
 
     # No server, no network: the reload comes from the worker's cache.
     site_copy.stop()
@@ -93,7 +76,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     assert page.evaluate("crossOriginIsolated") is True
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
     assert cards_on_page(page) == shown_codes(game)
-    pair(page, game)
+    play_pairs(page, game)
     assert json.loads(stored(page, "nestor.game"))["moves"] == [
         str(m) for m in game.moves
     ]
@@ -102,7 +85,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     deal = new_deal_with_a_pair(page)  # one deal in 260 has none
     fresh = Game("standard", deal)
     assert cards_on_page(page) == shown_codes(fresh)
-    pair(page, fresh)
+    play_pairs(page, fresh)
 
 
 def test_plays_without_service_workers(site_copy, site_context, wait_ready) -> None:
@@ -113,20 +96,8 @@ def test_plays_without_service_workers(site_copy, site_context, wait_ready) -> N
     assert [path for path, _ in site_copy.sent].count(WASM) == 1
     print(f"\nfirst visit without a service worker: {site_copy.bytes_sent():,} bytes")
     game = Game("doublets", 3)
-    pair(page, game)
+    play_pairs(page, game)
     assert cards_on_page(page) == shown_codes(game)
-
-
-def deploy(site_copy, build: int) -> None:
-    """A new version: main.py marks the page with its build number; sw.js is rebuilt."""
-    main = site_copy.root / "main.py"
-    text = re.sub(r"\n# deployed build .*", "", main.read_text())
-    main.write_text(
-        text + f"\n# deployed build {build}\n"
-        "from js import document  # noqa: E402\n"
-        f'document.body.setAttribute("data-build", "{build}")\n'
-    )
-    site_copy.rebuild_sw()
 
 
 @pytest.mark.slow  # make test-slow: make test keeps the offline reload, test_sw_build
@@ -137,11 +108,11 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
 
     # A game left in progress (archived), a setting changed, and a game in progress.
     standard = Game("standard", 7)
-    pair(page, standard)
+    play_pairs(page, standard)
     page.select_option("#variant", "doublets")
     expect(page).to_have_url(re.compile(r"\?variant=doublets&deal=\d+$"))
     doublets = Game("doublets", int(page.locator("#deal-number").inner_text()))
-    pair(page, doublets)
+    play_pairs(page, doublets)
     control(page, "settings").click()
     page.check('[data-setting="winnable_indicator"]')
     page.keyboard.press("Escape")  # the settings panel is modal: close it
@@ -160,7 +131,7 @@ def test_update_takes_over_and_keeps_the_game(site_copy, site_context, wait_read
     wait_ready(page)
     assert saved(page) == before
     assert cards_on_page(page) == shown_codes(doublets)
-    pair(page, doublets)
+    play_pairs(page, doublets)
     before = saved(page)
 
     # Version 3 is deployed; the player just reloads: the version in hand starts at once, finds
@@ -223,7 +194,7 @@ def test_a_hanging_update_check_does_not_delay_a_return_visit(
         print(f"\nPyScript requested {lag:+.2f} s after the update check began")
         assert lag < 2.5, lag
         game = Game("standard", 7)
-        pair(page, game)
+        play_pairs(page, game)
     finally:
         release.set()
 

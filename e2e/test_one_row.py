@@ -7,10 +7,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import axe_violations
+from helpers import no_violations, open_game, play
 from lines import find_winnable
 from playwright.sync_api import Page, expect
-from test_play import open_game, play
 
 SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
 TOGGLE = "#controls [data-menu]"
@@ -37,11 +36,6 @@ def sideways(page: Page) -> int:
         document.documentElement.scrollWidth - window.innerWidth,
         document.getElementById('controls').scrollWidth
         - document.getElementById('controls').clientWidth)"""))
-
-
-def no_violations(page: Page, state: str) -> None:
-    found = axe_violations(page)
-    assert found == [], f"axe, {state}:\n" + "\n".join(found)
 
 
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page

@@ -7,35 +7,12 @@ from __future__ import annotations
 
 import pytest
 from conftest import control
+from helpers import END, open_game, play, winnable_deal_lost_by_first_moves
 from lines import losing_line
 from playwright.sync_api import Page, expect
-from test_end_screen import END, winnable_deal_lost_by_first_moves
-from test_play import open_game, play
 
-LUMINANCE = """d => {
-    const colour = getComputedStyle(d).backgroundColor;
-    if (!colour.startsWith("rgb(")) return -1;  // not an opaque sRGB colour
-    const [r, g, b] = colour.match(/[0-9.]+/g).map(Number);
-    const lin = (c) => {
-        c /= 255;
-        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    };
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}"""
 """The relative luminance of a panel's background (WCAG's formula), 0 (black) to 1 (white)."""
 
-CONTRAST = """e => {
-    const lum = (colour) => {
-        const [r, g, b] = colour.match(/[0-9.]+/g).map(Number).map((c) => {
-            c /= 255;
-            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-        });
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    const style = getComputedStyle(e);
-    const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
-    return (a + 0.05) / (b + 0.05);
-}"""
 """WCAG's contrast ratio of an element's text colour over its own (opaque) background."""
 
 

@@ -8,37 +8,13 @@ import re
 
 import pytest
 from conftest import BETWEEN_TESTS, READY_TIMEOUT_MS, ROOT, control, saves_done, stored
+from helpers import cards_on_page, open_game, play, shown_codes
 from lines import find_winnable, losing_line
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from nestor import Game, Move, Pair, TurnStock
+from nestor import Game, Pair, TurnStock
 
 SHOTS = os.environ.get("NESTOR_SCREENSHOT_DIR")
-
-
-def open_game(page: Page, wait_ready, query: str = "") -> Page:
-    page.goto("/" + query)
-    return wait_ready(page)
-
-
-def play(page: Page, move: Move) -> None:
-    if isinstance(move, TurnStock):
-        page.click('#controls [data-action="turn"]')
-        return
-    assert isinstance(move, Pair)
-    for card in move.cards:
-        page.click(f'[data-card="{card}"][data-available]')
-
-
-def cards_on_page(page: Page) -> list[str]:
-    return page.locator("#board [data-card]").evaluate_all(
-        "els => els.map(e => e.dataset.card)"
-    )
-
-
-def shown_codes(game: Game) -> list[str]:
-    pos = game.position
-    return [c for col in pos.columns for c in col] + list(pos.reserve)
 
 
 def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_log) -> None:

@@ -9,10 +9,8 @@ from datetime import date
 from typing import Any
 
 from conftest import control, saves_done, stored
+from helpers import back_up, no_violations, open_game, play, restore_file
 from playwright.sync_api import BrowserContext, Page, expect
-from test_a11y import no_violations
-from test_backup import back_up, restore_file
-from test_play import open_game, play
 
 from nestor import Game, Pair, Record
 from nestor.puzzles import daily_puzzle, get_puzzle, updated_rating

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from conftest import control, saves_done, stored
+from helpers import cards_on_page, no_violations, open_game, play, shown_codes
 from lines import find_winnable
 from playwright.sync_api import Page, Route, expect
-from test_a11y import no_violations
-from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import Game, Move, Record
 from nestor.link import record_query

@@ -12,10 +12,9 @@ import re
 
 import pytest
 from conftest import stored
+from helpers import cards_on_page, no_violations, open_game, play, shown_codes
 from lines import winning_line
 from playwright.sync_api import Page, expect
-from test_a11y import no_violations
-from test_play import cards_on_page, open_game, play, shown_codes
 
 from nestor import Game, Outcome, Record, parse_move
 from nestor.link import record_query

@@ -9,11 +9,8 @@ import json
 
 import pytest
 from conftest import control, saves_done, stored
+from helpers import COUNTERS, hold_pyscript, let_go, mouse_drag, open_game, play
 from playwright.sync_api import Page, expect
-from test_feel import mouse_drag
-from test_layout import COUNTERS
-from test_play import open_game, play
-from test_wake import hold_pyscript, let_go
 
 from nestor import Game, Pair
 

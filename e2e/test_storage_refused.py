@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, _watch, saves_done
+from helpers import open_game, play
 from playwright.sync_api import BrowserContext, Page, Playwright, expect
-from test_play import open_game, play
 
 from nestor import Game
 

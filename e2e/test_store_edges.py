@@ -7,9 +7,9 @@ import json
 
 import pytest
 from conftest import BETWEEN_TESTS, control, saves_done, stored
+from helpers import open_game, play
 from lines import find_winnable
 from playwright.sync_api import BrowserContext, Page, expect
-from test_play import open_game, play
 
 from nestor import Game
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from test_offline import deploy
+from helpers import deploy
 
 IMPORTS = re.compile(r'importScripts\("([^"]+)"\)')
 BOOT = re.compile(r"^self\.NESTOR_BOOT=\{bytes:(\d+)\};")

@@ -7,25 +7,14 @@ from __future__ import annotations
 import json
 
 from conftest import stored
-from playwright.sync_api import BrowserContext, Page, expect
+from helpers import open_tab, play_in_front
+from playwright.sync_api import BrowserContext, expect
 
-from nestor import Game, Pair, deal_position
+from nestor import Game, deal_position
 
 DEAF = """window.addEventListener("storage", (event) => {
   if (window.__deaf) event.stopImmediatePropagation();  // as a frozen tab: no event comes
 }, true);"""
-
-
-def open_tab(context: BrowserContext, wait_ready, query: str) -> Page:
-    page = context.new_page()
-    page.goto("/" + query)
-    return wait_ready(page)
-
-
-def play(page: Page, move: Pair) -> None:
-    page.bring_to_front()  # the player looks at this tab (a tab behind draws no frames)
-    for card in move.cards:
-        page.click(f'[data-card="{card}"][data-available]')
 
 
 def test_a_tab_that_did_not_hear_the_other_taps_on_the_newer_game_and_no_move_is_lost(
@@ -39,14 +28,14 @@ def test_a_tab_that_did_not_hear_the_other_taps_on_the_newer_game_and_no_move_is
     game = Game("standard", 0)
     for _ in range(4):
         move = game.position.pairs()[0]
-        play(tab_a, move)
+        play_in_front(tab_a, move)
         game.push(move)
     stored(tab_a, "nestor.game")
     # B still shows the deal as dealt; it taps a pair of that board that A left in play.
     start = deal_position("standard", 0).pairs()
     y = next(m for m in start if m not in game.moves and game.position.is_legal(m))
     expect(tab_b.locator("#moves-made")).to_have_text("0")
-    play(tab_b, y)
+    play_in_front(tab_b, y)
     game.push(y)
     expect(tab_b.locator("#moves-made")).to_have_text("5")
     saved = json.loads(stored(tab_b, "nestor.game") or "")
@@ -62,8 +51,8 @@ def test_a_game_left_in_a_closed_tab_settles_as_lost_when_the_game_opens_alone(
     tab_a = open_tab(context, wait_ready, "?variant=standard&deal=1")
     tab_b = open_tab(context, wait_ready, "?variant=standard&deal=20")
     assert tab_b.evaluate("() => window.nestorDurable.alone") is False
-    play(tab_a, deal_position("standard", 1).pairs()[0])
-    play(tab_b, deal_position("standard", 20).pairs()[0])
+    play_in_front(tab_a, deal_position("standard", 1).pairs()[0])
+    play_in_front(tab_b, deal_position("standard", 20).pairs()[0])
     stats = json.loads(stored(tab_b, "nestor.stats") or "")
     assert {tuple(d[:2]) for d in stats["deals"]} >= {("standard", 1), ("standard", 20)}
     tab_a.reload()  # B still open: nothing of B's is settled

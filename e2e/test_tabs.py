@@ -7,23 +7,11 @@ import json
 
 import pytest
 from conftest import control, saves_done, stored
+from helpers import open_tab, play_in_front
 from lines import find_winnable
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
-from nestor import Game, Move, Pair
-
-
-def open_tab(context: BrowserContext, wait_ready, query: str) -> Page:
-    page = context.new_page()
-    page.goto("/" + query)
-    return wait_ready(page)
-
-
-def play(page: Page, move: Move) -> None:
-    assert isinstance(move, Pair)
-    page.bring_to_front()  # the player looks at this tab (a tab behind draws no frames)
-    for card in move.cards:
-        page.click(f'[data-card="{card}"][data-available]')
+from nestor import Game, Pair
 
 
 @pytest.mark.slow  # make test-slow: the merge of two wins is also tests/test_stats_merge.py's
@@ -35,11 +23,11 @@ def test_a_win_in_each_tab_both_count(context: BrowserContext, wait_ready) -> No
     tab_a = open_tab(context, wait_ready, f"?variant=standard&deal={one}")
     tab_b = open_tab(context, wait_ready, f"?variant=standard&deal={twenty}")
     for move in line_one:
-        play(tab_a, move)
+        play_in_front(tab_a, move)
     expect(tab_a.locator("body")).to_have_attribute("data-outcome", "won")
     assert json.loads(stored(tab_a, "nestor.stats") or "")["variants"]["standard"]["won"] == 1
     for move in line_twenty:  # B was never reloaded
-        play(tab_b, move)
+        play_in_front(tab_b, move)
     expect(tab_b.locator("body")).to_have_attribute("data-outcome", "won")
     saves_done(tab_b)
     saves_done(tab_a)
@@ -64,7 +52,7 @@ def test_the_same_deal_in_two_tabs_loses_no_move(context: BrowserContext, wait_r
     for _ in range(4):
         move = game.legal_moves()[0]
         assert isinstance(move, Pair)
-        play(tab_a, move)
+        play_in_front(tab_a, move)
         game.push(move)
     saves_done(tab_a)
     notice = tab_b.locator("#notice")
@@ -73,7 +61,7 @@ def test_the_same_deal_in_two_tabs_loses_no_move(context: BrowserContext, wait_r
         expect(tab_b.locator(f'[data-card="{card}"][data-available]')).to_have_count(1)
     move = game.legal_moves()[0]
     assert isinstance(move, Pair)
-    play(tab_b, move)
+    play_in_front(tab_b, move)
     game.push(move)
     saved = json.loads(stored(tab_b, "nestor.game") or "")
     assert saved["moves"] == [str(m) for m in game.moves]

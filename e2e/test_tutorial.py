@@ -4,14 +4,12 @@ starts it again. The deal it plays is Easy (checked with the command line)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import axe_violations, control, saves_done, still, stored
+from helpers import cli_grade
 from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,14 +44,6 @@ COVERED = """() => {
   }).map(c => c.dataset.card);
 }"""
 """The available cards the guide's sheet lies over."""
-
-
-def cli_grade(variant: str, deal: int) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "nestor", "grade", "--variant", variant, "--deal", str(deal),
-         "--json"], cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
-    ).stdout
-    return str(json.loads(out)["grade"])
 
 
 @pytest.mark.first_visit

@@ -10,12 +10,11 @@ import json
 
 import pytest
 from conftest import control, saves_done, stored
-from playwright.sync_api import Page, Route, expect
-from test_play import cards_on_page, open_game, play, shown_codes
+from helpers import cards_on_page, hold_pyscript, let_go, open_game, play, shown_codes
+from playwright.sync_api import Page, expect
 
 from nestor import Game, Pair
 
-CORE = "**/static/vendor/pyscript/core.js"
 CLS = """window.__cls = 0; new PerformanceObserver(list => {
   for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
 }).observe({type: "layout-shift", buffered: true});"""
@@ -28,22 +27,6 @@ def pairs_of(game: Game, count: int) -> list[Pair]:
         game.push(move)
         played.append(move)
     return played
-
-
-def hold_pyscript(page: Page) -> list[Route]:
-    held: list[Route] = []
-
-    def hold(route: Route) -> None:
-        held.append(route)
-
-    page.route(CORE, hold)
-    return held
-
-
-def let_go(page: Page, held: list[Route]) -> None:
-    for route in held:
-        route.continue_()
-    page.unroute(CORE)
 
 
 def played_deal(page: Page, wait_ready, game: Game, pairs: int) -> list[Pair]:

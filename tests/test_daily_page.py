@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 import pytest
+from helpers import Calendar
 from webpage import Page, SharedStore
 
 from nestor import Pair, deal_position
@@ -21,16 +22,6 @@ from nestor_web.view.end import end_view, render_end
 
 DAY = date(2026, 12, 1)
 DEAL = ("doublets", 2716772282)  # daily_deal(DAY), see tests/test_daily.py
-
-
-class Calendar:
-    """The player's local date, set by the test."""
-
-    def __init__(self, day: date) -> None:
-        self.day = day
-
-    def __call__(self) -> date:
-        return self.day
 
 
 @pytest.fixture(autouse=True)

@@ -43,15 +43,6 @@ def english() -> None:
     set_language("en")
 
 
-def play_pairs(page: Page, count: int) -> list[str]:
-    """Remove ``count`` pairs by tapping their cards; the moves as saved."""
-    for _ in range(count):
-        move = next(m for m in page.session.game.legal_moves() if isinstance(m, Pair))
-        page.tap(move.first)
-        page.tap(move.second)
-    return [str(m) for m in page.session.game.moves]
-
-
 class FullStore(MemoryStore):
     """localStorage over its quota: refuses every write."""
 
@@ -63,7 +54,7 @@ def test_every_save_reaches_the_copy_with_a_growing_number() -> None:
     copy = MemoryCopy()
     page = Page(query=DEAL, durable=copy)
     first = seq_of(copy.data[SEQ_KEY])
-    moves = play_pairs(page, 2)
+    moves = page.play_pairs(2)
     assert json.loads(copy.data[SAVE_KEY])["moves"] == moves
     assert copy.data[SAVE_KEY] == page.store.get(SAVE_KEY)
     assert copy.data[STATS_KEY] == page.store.get(STATS_KEY)
@@ -78,9 +69,9 @@ def test_a_store_a_crash_took_back_is_restored_from_the_copy() -> None:
     copy = MemoryCopy()
     store = MemoryStore()
     page = Page(store, DEAL, durable=copy)
-    play_pairs(page, 1)
+    page.play_pairs(1)
     before_crash = dict(store.data)  # what localStorage had on disk when the browser died
-    moves = play_pairs(page, 4)
+    moves = page.play_pairs(4)
     stats = store.get(STATS_KEY)
 
     relaunched = Page(MemoryStore(before_crash), "", durable=copy)
@@ -106,7 +97,7 @@ def test_an_unreadable_newer_copy_never_erases_a_readable_store(key: str, damage
     store = MemoryStore()
     page = Page(store, DEAL, durable=copy)
     page.set_setting("highlight_partners", False)
-    moves = play_pairs(page, 3)
+    moves = page.play_pairs(3)
     good = store.get(key)
     assert good is not None
     copy.data[key] = damaged
@@ -131,9 +122,9 @@ def test_a_readable_newer_copy_still_wins_value_by_value() -> None:
     store = MemoryStore()
     page = Page(store, DEAL, durable=copy)
     page.set_setting("highlight_partners", False)
-    play_pairs(page, 1)
+    page.play_pairs(1)
     before_crash = dict(store.data)
-    moves = play_pairs(page, 2)
+    moves = page.play_pairs(2)
     stats = copy.data[STATS_KEY]
     copy.data[SETTINGS_KEY] = "{damaged"
     relaunched = Page(MemoryStore(before_crash), "", durable=copy)
@@ -149,9 +140,9 @@ def test_a_newer_store_wins_over_an_older_copy() -> None:
     copy = MemoryCopy()
     store = MemoryStore()
     page = Page(store, DEAL, durable=copy)
-    play_pairs(page, 1)
+    page.play_pairs(1)
     old_copy = MemoryCopy(dict(copy.data))  # the copy was evicted back to an older state
-    moves = play_pairs(page, 2)
+    moves = page.play_pairs(2)
     again = Page(store, "", durable=old_copy)
     assert not again.storage.restored
     assert [str(m) for m in again.session.game.moves] == moves
@@ -168,9 +159,9 @@ def test_a_save_the_copy_missed_reaches_it_at_the_next_start() -> None:
     copy = MemoryCopy()
     store = MemoryStore()
     page = Page(store, DEAL, durable=copy)
-    play_pairs(page, 1)
+    page.play_pairs(1)
     missed = MemoryCopy(dict(copy.data))
-    play_pairs(page, 1)
+    page.play_pairs(1)
     again = Page(store, "", durable=missed)
     assert not again.storage.restored
     assert missed.data[SAVE_KEY] == store.get(SAVE_KEY)
@@ -184,14 +175,14 @@ def test_a_refusal_of_one_store_is_told_once_and_of_both_as_a_loss() -> None:
     assert page.notice == KEPT.replace("the storage is full", "OSError")  # nothing is lost
     assert json.loads(copy.data[SAVE_KEY])["moves"] == []
     page.dismiss()
-    play_pairs(page, 1)
+    page.play_pairs(1)
     assert page.session.notices == []  # told once while the store goes on refusing
     assert json.loads(copy.data[SAVE_KEY])["moves"]
 
     told: list[bool] = []
     page.storage.notify = lambda: told.append(True)
     copy.refuse = "QuotaExceededError"
-    play_pairs(page, 1)
+    page.play_pairs(1)
     assert told  # the page is told to draw the notice the late answer brought
     page._take_problems()
     assert page.notice == REFUSED
@@ -199,7 +190,7 @@ def test_a_refusal_of_one_store_is_told_once_and_of_both_as_a_loss() -> None:
 
 def test_without_a_copy_a_refusal_is_reported_at_once() -> None:
     page = Page(FullStore(), DEAL)
-    play_pairs(page, 1)
+    page.play_pairs(1)
     assert page.notice == REFUSED
 
 
@@ -281,7 +272,7 @@ def test_a_restored_backup_the_full_store_took_in_part_comes_back_whole() -> Non
     copy = MemoryCopy()
     store = QuotaStore(1 << 30)
     page = Page(store, "?variant=standard&deal=7", durable=copy)
-    play_pairs(page, 2)
+    page.play_pairs(2)
     store.limit = used(store) + 200
     page.command(lambda: page.storage.restore(page.session, backup, "replace"))
     assert REPLACED_KEY not in store.data and REPLACED_KEY in copy.data
@@ -331,7 +322,7 @@ def test_a_refused_board_is_no_loss_and_not_told() -> None:
 
     for durable in (MemoryCopy(), None):
         page = Page(NoRoomForTheBoard(), DEAL, durable=durable)
-        play_pairs(page, 2)
+        page.play_pairs(2)
         assert page.notice is None
         assert BOARD_KEY not in page.store.data  # type: ignore[attr-defined]
 

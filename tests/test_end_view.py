@@ -3,14 +3,14 @@ in English and German, over real sessions played to their end."""
 
 from __future__ import annotations
 
-import random
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers import played
 
-from nestor import Game, Outcome, Pair, TurnStock
+from nestor import Game, Outcome
 from nestor.solver import Status, solve
 from nestor_web.app.ending import Ending
 from nestor_web.app.session import Help, Session
@@ -28,38 +28,6 @@ sys.path.insert(0, str(ROOT / "scripts"))
 # strict 3 (chance 1/6) is won by the first legal moves.
 WINNABLE, UNWINNABLE = ("standard", 1), ("standard", 2)
 STRICT_LOST, STRICT_WON = ("strict", 1), ("strict", 3)
-
-
-class Clock:
-    """A steady clock the test moves on (milliseconds)."""
-
-    def __init__(self) -> None:
-        self.now = 0
-
-    def __call__(self) -> int:
-        return self.now
-
-
-def played(variant: str, deal: int, moves: list | None = None, ms_per_move: int = 1000
-           ) -> Session:
-    """A session of ``variant``/``deal`` played through the player's own commands (taps and
-    stock turns), ``ms_per_move`` on the timer before each move; by default always the
-    first legal move, until the game ends."""
-    clock = Clock()
-    session = Session(Game(variant, deal), rng=random.Random(0), timer_clock=clock,
-                      clock=lambda: 1_700_000_000_000)
-    line = iter(moves) if moves is not None else None
-    while session.game.outcome() is None:
-        move = next(line) if line is not None else session.game.legal_moves()[0]
-        clock.now += ms_per_move
-        if isinstance(move, TurnStock):
-            events = session.turn_stock()
-        else:
-            assert isinstance(move, Pair)
-            session.selected = None
-            events = session.tap(move.first) + session.tap(move.second)
-        assert events, move
-    return session
 
 
 def finish_verdict(ending: Ending, session: Session) -> None:

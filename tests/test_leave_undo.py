@@ -8,6 +8,7 @@ import random
 from datetime import date
 
 import pytest
+from helpers import Clock
 from webpage import Page
 
 from nestor import Game, NestorError, Outcome, Pair, deal_position, get_variant
@@ -20,27 +21,8 @@ from nestor_web.storage.stats_codec import stats_from_text
 from nestor_web.view.board import board_view
 
 
-class Clock:
-    """A clock the test moves by hand (ms)."""
-
-    def __init__(self, now: int = 1_000_000) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
-
-
 def page_at(store: MemoryStore, variant: str = "standard", deal: int = 3, **kw: object) -> Page:
     return Page(store, f"?variant={variant}&deal={deal}", random.Random(0), **kw)  # type: ignore[arg-type]
-
-
-def play(page: Page, n: int) -> None:
-    """Play ``n`` moves of the first legal pair each time."""
-    for _ in range(n):
-        move = page.session.game.legal_moves()[0]
-        assert isinstance(move, Pair)
-        page.tap(move.first)
-        page.tap(move.second)
 
 
 def archive(store: MemoryStore) -> dict[str, str]:
@@ -57,9 +39,9 @@ def test_undo_right_after_leaving_brings_the_game_back_and_the_statistics_stay(
     leave: str,
 ) -> None:
     store = MemoryStore()
-    clock = Clock()
+    clock = Clock(1_000_000)
     page = page_at(store, timer_clock=clock)
-    play(page, 3)
+    page.play_pairs(3)
     clock.now += 7000
     page.undo()  # a redo stack, which must come back too
     before = state(page)
@@ -92,13 +74,13 @@ def test_undo_right_after_leaving_brings_the_game_back_and_the_statistics_stay(
 def test_the_game_left_settles_as_lost_at_the_first_move_of_the_next() -> None:
     store = MemoryStore()
     page = page_at(store)
-    play(page, 2)
+    page.play_pairs(2)
     page.new_deal()
     assert page.announcement == "Left the game in progress: Undo brings it back."
     page.new_deal()  # another deal with no move: the game left can still come back
     assert page.session.left is not None
     assert page.session.stats.deal_result("standard", 3) == "playing"
-    play(page, 1)  # the first move of the new game: Undo takes that move back now
+    page.play_pairs(1)  # the first move of the new game: Undo takes that move back now
     assert page.session.left is None
     assert page.session.stats.deal_result("standard", 3) == "lost"
     assert stats_from_text(store.data[STATS_KEY]).deal_result("standard", 3) == "lost"
@@ -117,9 +99,9 @@ def test_a_game_with_no_move_or_a_won_game_is_not_kept_for_undo() -> None:
 
 def test_going_back_to_the_game_left_by_its_link_needs_no_undo() -> None:
     store = MemoryStore()
-    clock = Clock()
+    clock = Clock(1_000_000)
     page = page_at(store, timer_clock=clock)
-    play(page, 2)
+    page.play_pairs(2)
     clock.now += 5_000
     before = state(page)
     page.new_deal()
@@ -134,7 +116,7 @@ def test_going_back_to_the_game_left_by_its_link_needs_no_undo() -> None:
 def test_opening_a_link_settles_the_saved_game_it_replaces() -> None:
     store = MemoryStore()
     page = page_at(store)
-    play(page, 2)
+    page.play_pairs(2)
     again = page_at(store, deal=4)  # a reload on another deal's link
     assert again.session.left is None
     assert again.session.stats.deal_result("standard", 3) == "lost"
@@ -204,12 +186,12 @@ def test_the_streak_on_the_losing_screen_is_the_new_value() -> None:
 
 def test_the_timer_runs_from_the_first_move_pauses_when_hidden_and_is_saved() -> None:
     store = MemoryStore()
-    clock = Clock()
+    clock = Clock(1_000_000)
     page = page_at(store, timer_clock=clock)
     session = page.session
     clock.now += 5000
     assert session.elapsed_ms() == 0 and not session.timer_running()  # no move yet
-    play(page, 1)
+    page.play_pairs(1)
     clock.now += 61_000
     assert session.elapsed_ms() == 61_000
     assert page.view().timer == "1:01"
@@ -219,7 +201,7 @@ def test_the_timer_runs_from_the_first_move_pauses_when_hidden_and_is_saved() ->
     assert game_from_text(store.data[SAVE_KEY]).elapsed_ms == 61_000  # saved when hidden
     page.set_visible(True)
     clock.now += 2000
-    play(page, 1)
+    page.play_pairs(1)
     assert session.saved().elapsed_ms == 63_000
     again = page_at(store, timer_clock=clock)  # a reload
     assert again.session.elapsed_ms() == 63_000
@@ -232,7 +214,7 @@ def test_the_timer_runs_from_the_first_move_pauses_when_hidden_and_is_saved() ->
 
 
 def test_the_timer_stops_when_the_game_ends() -> None:
-    clock = Clock()
+    clock = Clock(1_000_000)
     deal, line = lost_line()
     page = page_at(MemoryStore(), deal=deal, timer_clock=clock)
     for move in line:
@@ -245,18 +227,18 @@ def test_the_timer_stops_when_the_game_ends() -> None:
 
 
 def test_a_clock_set_back_adds_no_negative_time() -> None:
-    clock = Clock()
+    clock = Clock(1_000_000)
     page = page_at(MemoryStore(), timer_clock=clock)
-    play(page, 1)
+    page.play_pairs(1)
     clock.now -= 10_000
-    play(page, 1)
+    page.play_pairs(1)
     assert page.session.elapsed_ms() == 0
 
 
 def test_pairs_count_on_the_board() -> None:
     page = page_at(MemoryStore())
     assert page.view().pairs == 0
-    play(page, 3)
+    page.play_pairs(3)
     assert page.view().pairs == 3
     page.undo()
     assert page.view().pairs == 2
@@ -290,11 +272,11 @@ def test_undo_after_leaving_a_past_daily_deal_brings_back_its_date_and_last_move
     from datetime import date
 
     day, past = date(2026, 12, 1), date(2026, 11, 28)
-    page = Page(MemoryStore(), today=lambda: day, timer_clock=Clock())
+    page = Page(MemoryStore(), today=lambda: day, timer_clock=Clock(1_000_000))
     page.open_daily(past)
     assert page.session.daily == past
     for _ in range(3):  # moves until one uncovers a card, so the board marks it
-        play(page, 1)
+        page.play_pairs(1)
         if page.session.last_uncovered:
             break
     marks = page.session.last_uncovered
@@ -317,7 +299,7 @@ def test_back_to_the_game_left_keeps_its_moves_whatever_was_saved_first(
     after its last move, the one after New deal, or neither has run yet (the page saves in a
     later task; CI once saw Back bring deal 7 back with no move)."""
     store = MemoryStore()
-    clock = Clock()
+    clock = Clock(1_000_000)
     page = page_at(store, timer_clock=clock)
     first = page.session.position.pairs()[0]
     page.command(lambda: page.session.tap(first.first), settle=saved_between == "move")
@@ -349,9 +331,9 @@ def test_coming_back_to_a_game_left_takes_its_loss_back_in_the_history_too(way: 
     day = date(2026, 12, 1)
     page = page_at(store, *daily_deal(day), today=lambda: day)
     key = page.session.key
-    play(page, 2)
+    page.play_pairs(2)
     page.new_deal()
-    play(page, 1)
+    page.play_pairs(1)
     other = page.session.key
     assert page.session.stats.deal_result(*key) == "lost"
     if way == "back":  # the address's deal, resumed from the games kept
@@ -383,7 +365,7 @@ def test_a_game_lost_at_its_losing_move_and_opened_again_keeps_its_loss() -> Non
         page.play_pair(move.first, move.second)
     assert page.session.position.outcome() is Outcome.NO_PAIR
     page.new_deal()
-    play(page, 1)
+    page.play_pairs(1)
     page.open_deal("standard", deal)
     assert page.session.stats.deal_result("standard", deal) == "lost"
     assert [s.result for s in page.session.stats.history("standard") if s.deal == deal] == [

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import Calendar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
@@ -73,16 +74,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRESS_KEYS = (SAVE_KEY, STATS_KEY, ARCHIVE_KEY, SETTINGS_KEY)
 
 
-class Calendar:
-    """The player's local date."""
-
-    def __init__(self, day: date) -> None:
-        self.day = day
-
-    def __call__(self) -> date:
-        return self.day
-
-
 class CountingCopy(MemoryCopy):
     """A durable copy that counts its writes."""
 
@@ -98,11 +89,6 @@ class CountingCopy(MemoryCopy):
 def winnable(variant: str, start: int) -> int:
     return next(d for d in range(start, start + 200) if solve(deal_position(variant, d)).line)
 
-
-
-def pair(page: Page) -> None:
-    first = page.session.position.pairs()[0]
-    page.play_pair(first.first, first.second)
 
 
 def playable(start: int, pairs: int = 2) -> int:
@@ -134,12 +120,12 @@ def played(win_from: int, lose: int, in_progress: int, start: int) -> tuple[
     )
     page.win()
     page.open_deal("standard", playable(lose, 1))
-    pair(page)
+    page.play_pairs(1)
     page.open_daily()  # leaves the deal: it settles as lost at the first move of the daily
     page.win()
     page.open_deal("standard", playable(in_progress))
-    pair(page)
-    pair(page)
+    page.play_pairs(1)
+    page.play_pairs(1)
     return tuple(stored(page).items()), tuple(durable.data.items())
 
 
@@ -554,14 +540,14 @@ def test_merging_a_third_devices_backup_gives_the_union(device_a):
 def test_merge_keeps_the_moves_of_both_devices_of_one_deal():
     a = Page(MemoryStore(), "?variant=standard&deal=7", random.Random(0), keep_board=False)
     for _ in range(2):
-        pair(a)
+        a.play_pairs(1)
     b = Page(MemoryStore(stored(a)), "", random.Random(0), keep_board=False)
-    pair(a)  # A goes on
+    a.play_pairs(1)  # A goes on
     text = a.storage.export_progress(a.session)
     restore(b, read_progress(text), "merge")  # B had two moves, A three: B gets A's three
     assert b.session.game.moves == a.session.game.moves
-    pair(b)
-    pair(b)
+    b.play_pairs(1)
+    b.play_pairs(1)
     restore(b, read_progress(text), "merge")  # B went on: A's older line gives way
     assert len(b.session.game.moves) == 5
     # A took back a move and played another: the two lines are joined, nothing is lost.
@@ -581,7 +567,7 @@ def test_replace_keeps_what_it_replaced_and_bringing_it_back_restores_it(device_
     _a, text = device_a
     b = device(3, 41, 61, start=20_000_000)
     b.open_deal("strict", 5)
-    pair(b)
+    b.play_pairs(1)
     before = stored(b)
     events = restore(b, read_progress(text), "replace")
     assert events[-1].mode == "replace" and events[-1].changed
@@ -642,13 +628,13 @@ def two_tabs() -> tuple[SharedStore, Page, Page]:
 def test_a_merge_is_taken_in_by_the_other_tab(device_a):
     a, text = device_a
     store, tab_a, tab_b = two_tabs()
-    pair(tab_b)
+    tab_b.play_pairs(1)
     restore(tab_a, read_progress(text), "merge")
     tab_b.receive()
     for e in a.session.stats.snapshot().deals:
         assert tab_b.session.stats.deal_result(e.variant, e.deal) == e.state
     assert tab_b.session.stats.deal_result("strict", 9) == "playing"  # its own kept
-    pair(tab_b)
+    tab_b.play_pairs(1)
     tab_a.receive()
     assert record(tab_a.session.stats) == record(tab_b.session.stats)
     assert record(stats_from_text(store.data[STATS_KEY])) == record(tab_a.session.stats)
@@ -667,7 +653,7 @@ def test_a_replace_is_taken_in_by_the_other_tab_and_does_not_come_back(device_a)
     assert tab_b.session.stats.deal_result("standard", one) is None
     assert record(tab_b.session.stats) == record(a.session.stats)
     tab_b.new_deal("strict")
-    pair(tab_b)  # B saves again: the replaced results stay away
+    tab_b.play_pairs(1)  # B saves again: the replaced results stay away
     tab_a.receive()
     for tab in (tab_a, tab_b):
         assert tab.session.stats.deal_result("standard", one) is None
@@ -949,7 +935,7 @@ def test_the_game_left_by_new_deal_settles_in_the_statistics_a_merge_brings() ->
     text = a.storage.export_progress(a.session)
     b = Page(MemoryStore(), f"?variant=standard&deal={playable(300)}", random.Random(0),
              clock=clock(9_000_000), durable=MemoryCopy(), today=Calendar(DAY), keep_board=False)
-    pair(b)
+    b.play_pairs(1)
     left = b.session.key
     b.new_deal()
     restore(b, read_progress(text), "merge")

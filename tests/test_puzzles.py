@@ -15,7 +15,7 @@ import random
 from datetime import date
 
 import pytest
-from test_solver import plain_search_class
+from helpers import plain_search_class
 
 from nestor import NestorError, Pair, Position, deal_position
 from nestor.cli import main

@@ -17,16 +17,16 @@ import random
 from collections.abc import Callable, Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from profiles import examples
-from test_solver import (
+from helpers import (
     brute_chance,
     brute_winnable,
     plain_search_class,
     random_position,
     small_positions,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from profiles import examples
 
 from nestor import VARIANTS, Game, NestorError, Record, RecordError, deal_position
 from nestor.position import Move, Pair, Position, TurnStock

@@ -137,18 +137,10 @@ def test_a_failing_save_is_reported_and_play_goes_on() -> None:
 # ---- games left in progress are kept -------------------------------------------------------
 
 
-def play_some(page: Page, moves: int) -> list[str]:
-    for _ in range(moves):
-        move = page.session.game.legal_moves()[0]
-        page.tap(move.cards[0])  # type: ignore[union-attr]
-        page.tap(move.cards[1])  # type: ignore[union-attr]
-    return [str(m) for m in page.session.game.moves]
-
-
 def test_opening_another_link_keeps_the_game_in_progress() -> None:
     store = MemoryStore({"another.app": "{}"})
     first = Page(store, "?variant=standard&deal=7", random.Random(0))
-    moves = play_some(first, 3)
+    moves = first.play_pairs(3)
     second = Page(store, "?variant=standard&deal=8", random.Random(0))
     assert second.session.key == ("standard", 8) and second.session.game.cursor == 0
     assert set(json.loads(store.data[ARCHIVE_KEY])) == {"standard/7"}
@@ -163,7 +155,7 @@ def test_opening_another_link_keeps_the_game_in_progress() -> None:
 def test_new_deal_and_variant_switch_keep_the_game_for_open_deal() -> None:
     store = MemoryStore()
     page = Page(store, "?variant=vertical&deal=3", random.Random(5))
-    moves = play_some(page, 2)
+    moves = page.play_pairs(2)
     page.new_deal("doublets")
     assert page.session.game.variant.name == "doublets"
     page.open_deal("vertical", 3)
@@ -178,8 +170,8 @@ def test_two_tabs_do_not_erase_each_other() -> None:
     store = SharedStore()
     tab_a = Page(store, "?variant=standard&deal=7", random.Random(0))
     tab_b = Page(store.tab(), "?variant=strict&deal=9", random.Random(0))
-    moves_a = play_some(tab_a, 2)
-    play_some(tab_b, 1)  # overwrites the current slot: tab A's game goes to the archive
+    moves_a = tab_a.play_pairs(2)
+    tab_b.play_pairs(1)  # overwrites the current slot: tab A's game goes to the archive
     again = Page(store, "?variant=standard&deal=7", random.Random(0))
     assert [str(m) for m in again.session.game.moves] == moves_a
 
@@ -189,12 +181,12 @@ def test_archive_is_capped_and_an_unreadable_one_is_set_aside() -> None:
     page = Page(store, "?variant=standard&deal=0", random.Random(0))
     for deal in range(1, 30):
         if page.session.game.legal_moves():
-            play_some(page, 1)
+            page.play_pairs(1)
         page.open_deal("standard", deal)
     assert len(json.loads(store.data[ARCHIVE_KEY])) == 20
     store.data[ARCHIVE_KEY] = "{broken"
     if page.session.game.legal_moves():
-        play_some(page, 1)
+        page.play_pairs(1)
     page.open_deal("standard", 2)
     assert store.data[ARCHIVE_KEY + UNREADABLE] == "{broken"
     assert page.notice is not None and "could not be read" in page.notice

@@ -35,13 +35,6 @@ def clocked_page(store: MemoryStore, query: str) -> Page:
                 timer_clock=ticking_clock())
 
 
-def play_line(page: Page) -> None:
-    for move in solve(page.session.game.position).line:
-        assert isinstance(move, Pair)
-        page.tap(move.first)
-        page.tap(move.second)
-
-
 def winnable(variant: str, start: int = 0) -> int:
     return next(d for d in range(start, start + 200) if solve(deal_position(variant, d)).line)
 
@@ -51,7 +44,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     deal = winnable("doublets")
     page = clocked_page(store, f"?variant=doublets&deal={deal}")
     session = page.session
-    play_line(page)
+    page.win()
     summary = session.stats.summary("doublets")
     assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
     assert summary.fastest_ms == session.elapsed_ms() > 0  # the timer's, as it stopped
@@ -59,7 +52,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
 
     # A restart and a second win of the same deal count nothing more.
     page.restart()
-    play_line(page)
+    page.win()
     assert session.stats.summary("doublets").won == 1
 
     # One move in another deal, then leave it: while Undo can bring it back, nothing
@@ -83,7 +76,7 @@ def test_a_clean_win_a_loss_and_an_assisted_win_are_counted() -> None:
     page.open_deal("doublets", other)
     assert page.show_hint(solve(session.game.position))
     assert session.help.hints == 1 and session.help.used
-    play_line(page)
+    page.win()
     summary = session.stats.summary("doublets")
     assert (summary.played, summary.won, summary.won_with_help) == (4, 1, 1)
     saved = json.loads(store.data[STATS_KEY])
@@ -170,7 +163,7 @@ def test_a_win_after_a_hint_that_showed_no_move_is_a_clean_win() -> None:
     assert session.help.hints == 0 and not page.view().helped
     assert json.loads(page.store.get("nestor.game") or "")["hints"] == 0
     assert page.undo()
-    play_line(page)
+    page.win()
     assert session.position.is_empty()
     summary = session.stats.summary("standard")
     assert (summary.played, summary.won, summary.won_with_help) == (1, 1, 0)
@@ -204,7 +197,7 @@ class Cells(HTMLParser):
 
 def test_statistics_dialog_content() -> None:
     page = clocked_page(MemoryStore(), "?variant=vertical&deal=3")
-    play_line(page)
+    page.win()
     html = stats_html(page.session)
     cells = Cells()
     cells.feed(html)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_end_view import played
+from helpers import played
 from webpage import Page
 
 from nestor import NestorError

@@ -24,9 +24,9 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import mid_game, random_position, small_positions
 from hypothesis import HealthCheck, given, settings
 from profiles import examples
-from test_solver import mid_game, random_position, small_positions
 
 from nestor import VARIANTS, deal_position
 from nestor.cards import RANKS

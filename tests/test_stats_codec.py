@@ -11,43 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
+from stats_games import move, play
 
 from nestor import MAX_DEAL, NestorError
 from nestor_web.app.statistics import DEAL_MEMORY, HISTORY_SIZE, DailyStats, Stats
 from nestor_web.storage.stats_codec import STATS_VERSION, stats_from_text, stats_to_text
 
 
-def move(
-    stats: Stats,
-    deal: int,
-    t: int,
-    *,
-    won: bool = False,
-    helped: bool = False,
-    first: bool = False,
-    variant: str = "standard",
-    elapsed: int | None = None,
-) -> bool:
-    return stats.record_move(
-        variant, deal, t, won=won, helped=helped, first=first, elapsed_ms=elapsed
-    )
-
-
-def play(
-    stats: Stats,
-    deal: int,
-    t: int,
-    result: str,
-    variant: str = "standard",
-    duration: int = 1000,
-) -> None:
-    """One whole game of ``deal`` starting at ``t``, ending with ``result``."""
-    move(stats, deal, t, first=True, variant=variant, helped=result == "assisted")
-    if result == "lost":
-        stats.leave(variant, deal, t + duration)
-    else:
-        move(stats, deal, t + duration, won=True, variant=variant, helped=result == "assisted",
-             elapsed=duration)
 def sample() -> Stats:
     stats = Stats()
     play(stats, 1, 1_000, "won", duration=5_000)

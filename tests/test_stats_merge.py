@@ -9,14 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
+from stats_games import move
 
 from nestor_web.app.statistics import DailyStats, Stats
-
-
-def move(stats: Stats, deal: int, t: int, *, won: bool = False, helped: bool = False,
-         first: bool = False, variant: str = "standard", elapsed: int | None = None) -> bool:
-    return stats.record_move(variant, deal, t, won=won, helped=helped, first=first,
-                             elapsed_ms=elapsed)
 
 
 def win(stats: Stats, deal: int, t: int, variant: str = "standard", helped: bool = False) -> None:

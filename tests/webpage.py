@@ -355,6 +355,13 @@ class Page:
         assert self.tap(first)
         assert self.tap(second)
 
+    def play_pairs(self, count: int) -> list[str]:
+        """Take the first pair ``count`` times, by taps; the moves as saved."""
+        for _ in range(count):
+            pair = self.session.position.pairs()[0]
+            self.play_pair(pair.first, pair.second)
+        return [str(m) for m in self.session.game.moves]
+
     def win(self) -> None:
         """Play the solver's winning line of the game in play by taps, to the empty board."""
         from nestor import Pair
