@@ -1,35 +1,13 @@
 """The daily deal: one deal, the same for everyone, for each calendar date.
 
-A date is a :class:`datetime.date` (the player's local date; which date it is "today" is
-the caller's business). Its deal comes from this formula, version :data:`DAILY_VERSION`:
-SHA-256 hashes of the ISO date, then the exact solver, so every Python (CPython, Pyodide)
-on every machine gives the same answer, with no network::
-
-    text(k)  = the ASCII text "nestor-daily-1:YYYY-MM-DD:k"   for k = 0, 1, 2, ...
-    digest(k) = SHA-256 of text(k)
-    variant  = DAILY_VARIANTS[int(digest(0)[0:8], big-endian) % 4]
-    candidate(k) = int(digest(k)[8:12], big-endian)          (0 <= n < 2**32 = MAX_DEAL)
-    deal     = the first candidate(k) of that variant that can be won with perfect play
-
-So the daily deal can always be won: whether a deal can be won is a fact about its cards
-(the solver proves it exactly, with no budget), not a guess that another version of the
-solver could answer otherwise. For 2026-12-01, ``digest(0)`` begins ``4ac9c28c``: the
-variant is Doublets and the daily deal candidate 0, Doublets 2716772282 (``python -m
-nestor daily 2026-12-01``). For 2026-08-04 (Overlapping reserve) candidates 0 to 2 cannot
-be won, and the daily deal is candidate 3, 3668310614. Both draws are unbiased (4 divides
-2**64; a candidate takes exactly 32 bits). Over the dates of 2026 a date needed 2.0
-candidates on average in Standard, 1.1 in Vertical, 1.0 in Doublets and 3.8 in Overlapping
-reserve, 12 at most; the solver takes milliseconds for most, about 0.1 s at worst
-(CPython). :func:`daily_variant` and :func:`daily_candidates` alone cost a few hashes.
-
-Strict is not among the daily variants: its stock lies face down, so whether a Strict
-deal is won is mostly luck (13.5% with the best play), a poor test for a shared daily
-deal and a streak. The four others are skill: the same cards for everyone, every card
-visible.
-
-Changing the formula changes every past and future daily deal: it would need a new
-:data:`DAILY_VERSION` (``tests/test_daily.py`` holds known values, so it cannot change
-unnoticed).
+A date is a :class:`datetime.date` (the player's local date; which date it is "today" is the
+caller's business). Its deal comes from SHA-256 hashes of the ISO date and the exact solver,
+version :data:`DAILY_VERSION`: :func:`daily_variant` picks one of :data:`DAILY_VARIANTS`,
+:func:`daily_candidates` gives candidate deal numbers, and the deal is the first candidate
+the solver proves winnable, so every Python on every machine gives the same, winnable deal.
+The formula and why Strict is left out: docs/decisions.md, "The daily deal's formula".
+For 2026-12-01 the first digest begins ``4ac9c28c``: Doublets 2716772282. Changing the
+formula changes every daily deal: it needs a new :data:`DAILY_VERSION`.
 """
 
 from __future__ import annotations

@@ -1,70 +1,14 @@
 """How hard a deal is: Easy, Medium, Hard or Unwinnable, measured with the engine.
 
-A deal's grade comes from the solver's verdict and three figures (the sources: the three
-beginners' tips of ``shared/seeds`` 000, played by :func:`nestor.strategies.play_tips`; the
-rules of 000/001, searched by :mod:`nestor.solver`):
+Unwinnable when the solver proves no way of playing wins the deal as dealt (Strict: with its
+stock as dealt). Otherwise the grade is the variant's :class:`Cuts` applied to the deal's
+:func:`score`, compared left to right, higher easier: the beginners' tips' share of wins
+(:data:`TIPS_PLAYOUTS` games, :mod:`nestor.strategies`) less :data:`NARROW_WEIGHT` for each
+one-way position on the solver's winning line (:func:`narrow`), then the chance with best
+play, then random play's share. docs/odds.md, "Difficulty grades", says why.
 
-* ``tips_win_rate``: the share of :data:`TIPS_PLAYOUTS` games of the ``tips`` strategy that
-  win the deal. Game ``s`` (``s = 0 .. TIPS_PLAYOUTS - 1``) draws its ties with
-  :func:`nestor.strategies.deal_rng` ``(s, variant, "tips", deal)``, so game 0 is the game the
-  skill table of docs/odds.md plays, and every game can be replayed with
-  ``play_out(deal_position(variant, deal), play_tips, deal_rng(s, variant, "tips", deal))``.
-  A deal proven unwinnable is not played: no play wins it, its rate is ``0.0``.
-* ``random_win_rate``: the same with the ``random`` strategy (game ``s`` seeded
-  ``deal_rng(s, variant, "random", deal)``): how far a player without skill gets. It only
-  breaks the ties of the other figures, which are many: the tips win most deals of Vertical
-  and Doublets in all 16 games or in none (deals 0 to 299: 60% of the Doublets deals in all
-  16, 35% of the Vertical ones in none).
-* ``narrow``: on the solver's winning line from the deal (:attr:`nestor.solver.Solution.line`,
-  the first one its search finds), the number of positions where the player has a choice
-  (two legal pairs or more) and exactly one of the pairs keeps the game winnable, every other
-  one proven lost. The positions with a single legal pair are counted apart (``forced``: no
-  choice, no way to go wrong), and so are those the node budget (:data:`NARROW_MAX_NODES`
-  per search) left undecided (``undecided``: not counted as narrow). The pairs are judged by
-  :meth:`nestor.solver.oracle.Oracle.choices`, as the game review judges them.
-
-  Strict: the player cannot see the stock, so "keeps the game winnable" is what the player
-  can know: the pair's chance with best play, every stock order equally likely, is above 0
-  (the others' is 0). The line is the winning line with the dealt stock order (the order
-  the game really turns), and a stock turn is no choice.
-
-The grade:
-
-* ``"unwinnable"`` when the solver proves that no way of playing wins the deal as dealt:
-  the open variants, :class:`~nestor.solver.Status` ``LOST``; Strict, ``known_order`` ``LOST``
-  (the stock order dealt allows no win; this includes every deal whose chance with best play
-  is 0). The floor below which a Strict deal counts as unwinnable is that proof, nothing
-  more (:data:`STRICT_CHANCE_FLOOR` is ``0.0``): a deal that can be won with its stock has a
-  chance above 0, and a low chance grades it Hard.
-* else ``"easy"``, ``"medium"`` or ``"hard"`` by its :func:`score`, three numbers compared
-  left to right (higher is easier)::
-
-      (tips_win_rate - narrow / 4,  chance,  random_win_rate)
-
-  * first, the tips' share less a quarter for each one-way position (:data:`NARROW_WEIGHT`:
-    a one-way position weighs as much as 4 of the 16 tips' games lost);
-  * then the chance with best play (Strict: stock order unknown,
-    :attr:`nestor.solver.Solution.win_probability`; the open variants: ``1.0``, best play
-    wins every winnable deal, so it breaks no tie there);
-  * then the share of random games won.
-
-  Why this weight, and the chance second: measured over deals 0 to 399 of each variant
-  (``scripts/grade_table.py --deals 400``, then ``--from-rows`` with each formula), the
-  issue's test, Easy's tips share above Medium's above Hard's in games the grade did not
-  play, held in every variant with a weight of 1/4 and failed with the others tried: with
-  1/8 or 1/16 (or narrow only breaking ties) the tips won none of Overlapping's Medium
-  deals' games, as none of its Hard ones (over two thirds of its winnable deals are never
-  won by the tips, in 128 games each), and with 1/2 or 1 Overlapping's Hard deals came out
-  above its Medium ones; graded by the chance first, Strict's came out in reverse (deals 0
-  to 299: 21%, 27%, 38%).
-
-  With the variant's :class:`Cuts`: ``score >= easy`` is Easy, ``score >= medium`` Medium,
-  below that Hard. The cut points are data (:data:`CUTS`), measured by
-  ``scripts/grade_table.py`` over the first deals of each variant so that the three grades
-  are about equally common among the winnable ones (terciles of the score).
-
-Standard library only, pure Python; the browser may import it. :func:`grade_steps` yields
-between slices of work (one move of a playout, a few dozen solver nodes), as the solver does.
+Standard library only; the browser may import it. :func:`grade_steps` yields between slices
+of work (one move of a playout, a few dozen solver nodes), as the solver does.
 """
 
 from __future__ import annotations
@@ -107,11 +51,9 @@ NARROW_WEIGHT = 0.25
 """What one one-way position takes off the tips' share in the :func:`score` (4 of 16 games)."""
 
 TIPS_PLAYOUTS = 16
-"""Games played per deal with each of the ``tips`` and ``random`` strategies (seeds ``0 ..
-15``). Grading one deal took 11 to 123 ms on average, by variant, 58 to 164 ms at the 95th
-percentile (CPython, two worker processes on this project's 2-core machine beside other work;
-docs/odds.md, "Difficulty grades"). 32 games would cut the noise of a share by 30% (its standard
-error is at most 0.125 with 16) at about twice the time."""
+"""Games played per deal with each of the ``tips`` and ``random`` strategies: game ``s``
+(``0 .. 15``) draws its ties with :func:`nestor.strategies.deal_rng` ``(s, variant, strategy,
+deal)``, so each can be replayed."""
 
 NARROW_MAX_NODES = 50_000
 """The node budget of each search that judges a pair for :func:`narrow` (the review's
@@ -119,7 +61,7 @@ NARROW_MAX_NODES = 50_000
 
 STRICT_CHANCE_FLOOR = 0.0
 """Strict: a deal whose chance with best play is at or below this is unwinnable. ``0.0``:
-only the solver's proof makes a deal unwinnable (see the module docstring)."""
+only the solver's proof makes a deal unwinnable."""
 
 GRADES = ("easy", "medium", "hard")
 """The grades of a winnable deal, easiest first."""
@@ -141,7 +83,7 @@ class Cuts:
         medium: the lowest score that is Medium; a winnable deal below it is Hard.
         deals: the deals measured (deal numbers ``0 .. deals - 1``).
         winnable: how many of them were winnable (the cut points are terciles among them).
-        provisional: measured over fewer deals than the issue's 10,000.
+        provisional: measured over fewer deals than the table's 10,000.
     """
 
     variant: str

@@ -1,25 +1,13 @@
-"""The grades of the first deals of every variant, measured once and shipped with the game.
+"""The grades of the first deals of every variant, graded once and shipped with the game.
 
-Grading a deal (:func:`nestor.grade.grade`) plays 32 games and judges every choice of its
-winning line with the solver: 5 to 53 ms per deal on average in CPython, more in the
-browser's Pyodide, and a deal of a given grade may take several tries to find. So "New
-deal: Hard" does not grade deals while the player waits: it draws one from this table,
-which holds the grade of deals ``0 .. GRADED_DEALS - 1`` of every variant, as
-:func:`nestor.grade.grade` gives it with the cut points of :data:`nestor.grade.CUTS`.
-
-The table is data, written by ``scripts/grade_table.py --table`` (``make graded-deals``):
-the grades in :data:`DATA_FILE` beside this module, :data:`GRADED_DEALS` and
-:data:`CUTS_FINGERPRINT` between the ``BEGIN TABLE``/``END TABLE`` lines below; never edit
-them by hand. :data:`CUTS_FINGERPRINT` names the cut points it was graded with:
-``tests/test_graded_deals.py`` fails when :data:`nestor.grade.CUTS` changed since (write the
-table again), and grades a sample of the deals again with the engine to check their letters.
-``make graded-deals-check`` grades every deal of the table again.
-
-:data:`TABLE` holds each variant's grades as one text of :data:`GRADED_DEALS` letters, the
-letter of deal ``n`` at index ``n``: ``e`` Easy, ``m`` Medium, ``h`` Hard, ``u`` Unwinnable
-(:data:`LETTERS`). :data:`DATA_FILE` holds them two bits a deal (written by
-``scripts/grade_table.py``'s ``pack``), read through this module's loader, so out of the
-page's archive as from a checkout. Standard library only; nothing here imports the solver.
+Grading a deal (:func:`nestor.grade.grade`) is too slow to do while the player waits, so "New
+deal: Hard" draws from this table: the grade of deals ``0 .. GRADED_DEALS - 1`` of every
+variant, one of :data:`LETTERS` a deal (``e`` Easy, ``m`` Medium, ``h`` Hard, ``u``
+Unwinnable), stored two bits a deal in :data:`DATA_FILE` and read through this module's loader
+(out of the page's archive as from a checkout). ``make graded-deals`` writes the table and the
+values between the ``BEGIN TABLE``/``END TABLE`` lines below: never edit them by hand.
+:data:`CUTS_FINGERPRINT` names the cut points it was graded with (docs/odds.md). Standard
+library only; nothing here imports the solver.
 """
 
 from __future__ import annotations

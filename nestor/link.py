@@ -1,43 +1,12 @@
 """Replay links: a game record as a URL query, with the moves in a compact, versioned code.
 
 A replay link's query is ``variant=V&deal=N&moves=M`` (:func:`record_query`), e.g.
-``variant=standard&deal=7&moves=1CPLYer`` for the record
-``"standard 7 3C-3D QC-QD 5H-5S"``. ``V`` and ``N`` are as in the game's other links; ``M``
-is the moves, written by :func:`encode_moves` and read by :func:`decode_moves`.
-
-The moves code, version 1
--------------------------
-
-``M`` is one version character, ``1``, then one symbol per card: every character is a
-digit of the base64url alphabet (RFC 4648 §5, safe in a URL without escaping), whose
-value says what it stands for:
-
-=========  ==========  =================================================================
-value      characters  meaning
-=========  ==========  =================================================================
-0 – 51     ``A``–``z`` the card at that place in new-deck order (:data:`nestor.cards.DECK`:
-                       clubs A..K are ``A``–``M``, diamonds ``N``–``Z``, hearts
-                       ``a``–``m``, spades ``n``–``z``)
-52         ``0``       a Strict stock turn (:class:`~nestor.position.TurnStock`)
-53 – 63    ``1``–``_`` not used in version 1 (an error)
-=========  ==========  =================================================================
-
-A pair is its two cards, the one earlier in new-deck order first (so ``QC-QD`` is ``LY``);
-a stock turn is ``0``, one character. So a whole game of 26 pairs takes 53 characters, and
-every record has exactly one code: ``encode_moves(decode_moves(m)) == m`` for every ``m``
-that decodes. The code is independent of the deal: whether the moves are legal there is
-checked when the record is replayed (:meth:`nestor.game.Record.replay`). Another way of
-writing moves gets another version character; a reader refuses versions it does not know.
-
-Errors are :class:`~nestor.errors.RecordError` with these codes (see
-:data:`nestor.errors.CODES`): ``moves.not_text``, ``moves.too_long`` (more than
-:data:`MAX_MOVES_TEXT` characters), ``moves.version`` (no version, or one unknown),
-``moves.character`` (a character outside the alphabet or unused; ``index`` counts
-characters from 1, the version included), ``moves.incomplete`` (a pair's second card
-missing: at the end, or a stock turn in its place; ``index`` is the move's number from 1),
-``moves.order`` (a pair's cards in the wrong order), ``record.move`` (the two cards are not
-a pair: reason ``move.same_card`` or ``move.ranks_differ``); and for a query,
-``record.missing_key`` and the variant's and deal number's own codes.
+``variant=standard&deal=7&moves=1CPLYer`` for the record ``"standard 7 3C-3D QC-QD 5H-5S"``.
+``M`` (:func:`encode_moves`, :func:`decode_moves`) is the version character ``1``, then each
+card as one base64url digit, its place in new-deck order (:data:`nestor.cards.DECK`), a pair's
+cards in that order, and ``0`` for a Strict stock turn: each record has exactly one code.
+Malformed codes raise :class:`~nestor.errors.RecordError` (``moves.*`` codes). The code in
+full: docs/formats.md, "Replay links".
 """
 
 from __future__ import annotations

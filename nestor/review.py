@@ -1,44 +1,13 @@
 """Review a game: where was it lost, and what would have kept it winnable?
 
-:func:`review` is a pure function of a game record (:class:`~nestor.game.Record`):
-the same record gives the same :class:`Review` on every machine. It walks the
-game move by move with the exact solver (:mod:`nestor.solver`, through one
-:class:`~nestor.solver.oracle.Oracle` per game: each position searched once)
-and says, for every move:
-
-* open variants (``standard``, ``vertical``, ``doublets``, ``overlapping``):
-  whether the game could still be won before the move and after it
-  (:class:`~nestor.solver.Status`), and which other moves would have kept it
-  winnable;
-* ``strict``, where the player cannot see the stock: the chance to win with
-  best play, every stock order equally likely (:mod:`nestor.solver.chance`),
-  before and after the move, how much the move cut it, and which moves had a
-  higher chance.
-
-Over the whole game (see :class:`Review`):
-
-* the **turning point**. Open variants: the first move after which a winnable
-  game could no longer be won. Strict: the move that cut the chance most (the
-  first of equals; none if no move cut it), and the other moves that cut it,
-  by how much (``Review.cuts``);
-* the **critical moments**: moves played where more pairs were available but
-  only one or two of them kept the game winnable (Strict: kept the best
-  chance).
-
-Proofs only, never guesses: the solver runs with a node budget per position,
-and a position it gives up on is ``Status.UNKNOWN`` (Strict: chance ``None``).
-What the review infers is proved too: a position is lost when every move from
-it loses and winnable when one move from it wins, and once a position is lost
-every later one is (removing cards never makes a lost game winnable), so after
-the turning point nothing is searched at all. An unknown position keeps the
-turning point from being named when it could lie on either side of it
-(``Review.turning_point`` is then ``None`` and ``Review.undecided`` says so).
-
-:func:`review_steps` is the same computation as a generator that yields
-between solver slices (as :func:`nestor.solver.solve_steps` does), and yields
-each :class:`MoveReview` as soon as it is final, in play order, so a page can
-show a review while it is being worked out; :func:`sliced` turns it into a
-plain slice generator with a callback for the finished moves.
+:func:`review` is a pure function of a game record (:class:`~nestor.game.Record`): it walks the
+game move by move with the exact solver (one :class:`~nestor.solver.oracle.Oracle` per game)
+and says, for every move, whether the game could still be won before and after it (Strict: the
+chance with best play) and which other moves would have kept it winnable; over the whole game,
+the turning point and the critical moments (:class:`Review`). Proofs only, never guesses: a
+position the node budget gives up on is ``UNKNOWN``, and may leave the turning point unnamed.
+:func:`review_steps` yields between solver slices and each :class:`MoveReview` once final;
+:func:`sliced` makes it a plain slice generator. docs/review.md says what a review shows.
 """
 
 from __future__ import annotations
@@ -68,13 +37,9 @@ __all__ = [
 ]
 
 DEFAULT_MAX_NODES = 50_000
-"""The solver's node budget per position searched (see :func:`review`).
-
-No deal of 10,000 per variant needs more than 6,500 nodes (``bench/solver.py``),
-and positions later in a game need fewer, so the budget is only a guard against a
-pathological position (at some 10 µs a node, it bounds one search to about half
-a second); past it the position is ``Status.UNKNOWN``.
-"""
+"""The solver's node budget per position searched (see :func:`review`): a guard against a
+pathological position, far above what real deals need (docs/review.md); past it the position
+is ``Status.UNKNOWN``."""
 
 CHANCE_TOLERANCE = 1e-9
 """Strict: two chances closer than this are equal (they are sums of fractions

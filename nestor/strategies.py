@@ -1,49 +1,12 @@
 """Ways of playing Nestor without the solver, to measure how much skill matters.
 
-A *strategy* is a function ``(position, rng) -> move``: given a position that is still in
-play and a seeded :class:`random.Random`, it returns one of the position's legal moves. It is
-deterministic: the same position and the same state of ``rng`` give the same move, so every
-figure measured with it can be reproduced.
-
-What every strategy shares:
-
-* Strict: when no pair is open, the only legal move is to turn the stock
-  (:class:`~nestor.position.TurnStock`), and every strategy plays it. Strategies only ever
-  choose among pairs.
-* A strategy ranks the legal moves by a *key* (a tuple of numbers, compared left to right,
-  higher is better) and picks uniformly at random, with ``rng``, among the moves with the
-  highest key. The candidates are listed in :meth:`~nestor.position.Position.legal_moves`
-  order, so the draw is reproducible.
-
-The strategies (``shared/seeds`` 000, "Tips for beginners", gives the three tips; 001 the same
-rules after Hoffmann):
-
-* ``random``: every legal move equally likely (no skill at all).
-* ``uncover`` (tip 1, look under each candidate and free the most useful cards): the key is
-  ``(useful, freed)``: ``freed`` counts the cards the move makes available (the cards that were
-  under the pair's column cards, or under the top reserve card in the overlapping reserve), and
-  ``useful`` those of them that have a partner available right after the move.
-* ``reserve-last`` (tip 2, keep the reserve for when you need it): the key is minus the number
-  of the pair's cards that are not column cards (reserve cards, or Strict's turned-up stock):
-  a pair of two column cards first, then one with one reserve card, then two reserve cards.
-* ``longest`` (tip 3, take from the longest columns first): the key is the sum, over the pair's
-  two cards, of the number of cards in the column it is taken from, counted before the move
-  (a reserve or stock card counts 0).
-* ``tips``: the three tips together, in the order the source gives them: the key is the
-  ``uncover`` key, then the ``reserve-last`` key, then the ``longest`` key (a later tip only
-  breaks the ties of the earlier ones).
-* ``greedy`` (one-move look-ahead): the key is the number of pairs available after the move
-  (:meth:`~nestor.position.Position.pairs`: every two available cards of one rank count as
-  one pair, so three available 7s make three pairs). Clearing the last cards needs no
-  special case: the last pair is then the only legal move.
-* ``perfect``: the exact solver's move (:func:`nestor.solver.solve`): the first move of a
-  winning line; Strict, where the player cannot see the stock, the move with the best chance
-  over every stock order (the solver is asked without the known order). When the solver
-  finds no move that helps (the deal is lost), a uniformly random legal move. Playing it wins
-  exactly the deals the solver proves winnable, so :func:`strategy_odds` counts its wins from
-  the solver's verdict instead of playing the deals out (Strict: the mean chance with best
-  play, which is the expected share of deals won).
-
+A *strategy* is a function ``(position, rng) -> move`` that returns one of the position's legal
+moves, deterministically for a given ``rng`` state. Strict's stock turn is played when it is
+the only legal move; otherwise a strategy ranks the pairs by a key (a tuple, higher is better)
+and draws among the best with ``rng``, in :meth:`~nestor.position.Position.legal_moves` order.
+The strategies: ``random``, the beginners' three tips (``uncover``, ``reserve-last``,
+``longest``) alone and together (``tips``), ``greedy`` (one move's look-ahead) and ``perfect``
+(the solver's move); docs/odds.md, "How much does skill matter?", gives each one's key.
 Standard library only, pure Python: no state outside the arguments.
 """
 

@@ -1,35 +1,12 @@
 """An exact solver: can this position still be won, and how?
 
-:func:`solve` answers with a :class:`Solution`. Its ``status`` (a
-:class:`Status`) says whether the player can still win from here:
-
-* open variants (``standard``, ``vertical``, ``doublets``, ``overlapping``):
-  the exact answer, with a winning line when there is one. ``LOST`` is a
-  proof: the search is exhaustive.
-* ``strict``: the player knows which cards are in the stock but not their
-  order. ``win_probability`` is the chance to win with best play, every stock
-  order equally likely, and ``best_move`` the move that achieves it; the status
-  is ``WINNABLE`` when that chance is above 0 and ``LOST`` when it is 0.
-  Unless asked not to, :func:`solve` also decides the game with the actual
-  stock order known (``known_order``, with a winning line: for analysis only,
-  the player cannot see the stock). In the open variants, where no card is
-  hidden, ``known_order`` is ``status``.
-
-With a node budget a search may stop early, and then its answer is
-``Status.UNKNOWN``, never ``LOST``.
-
-The package:
-
-* :mod:`.model` -- the stack model both searches run on (:class:`~.model.Search`:
-  every variant as stacks of cards where only the top is available, the memo
-  key) and the pruning rules R1-R4 with the argument that each is sound;
-* :mod:`.exact` -- the exhaustive depth-first search for a winning line (open
-  variants, and Strict with the stock order known);
-* :mod:`.chance` -- Strict's expectimax over the unknown stock order;
-* :mod:`.oracle` -- the cache of both searches over the positions of one game
-  (:class:`~.oracle.Oracle`, behind :mod:`nestor.review`);
-* this module -- the public API: :func:`solve`, :func:`solve_steps`,
-  :func:`iter_line`, :class:`Solution`, :class:`Status`, :class:`BudgetExceeded`.
+:func:`solve` answers with a :class:`Solution`. Its ``status`` (a :class:`Status`) is exact in
+the open variants (``LOST`` is a proof); in Strict, where the stock's order is hidden, it says
+whether the chance with best play (``win_probability``) is above 0, and ``known_order`` decides
+the game with the dealt order known. With a node budget a search may stop early: ``UNKNOWN``,
+never ``LOST``. The searches: :mod:`.exact` (a winning line), :mod:`.chance` (Strict's
+expectimax), on the stack model of :mod:`.model`; :mod:`.oracle` caches them over one game.
+docs/solver.md, "The solver's search", says more.
 """
 
 from __future__ import annotations

@@ -1,74 +1,12 @@
 """The stack model the searches share, and the pruning rules R1-R4.
 
-Every variant is a set of *stacks* of cards, bottom first, where only the top
-card of a stack is available: each column is a stack, an open reserve is one
-stack per card, and the overlapping reserve is a single stack. Suits never
-matter, so a position is fully described by the height of each stack (plus, in
-Strict, how many cards are left in the stock): that is the memo key (see
-Memo below).
-:class:`Search` holds that state and changes it in place: a move pops cards
-off the tops, and its ``restore_*`` twin puts them back when the search
-backtracks.
-
-Pruning rules (each is sound: it never changes the answer):
-
-R1 -- all of a rank available. If every card left of some rank is available,
-   removing them at once (one or two pairs) is safe. They can only pair with
-   each other, and removing cards never makes another card unavailable, so any
-   winning line can be reordered to remove them first. In Strict the same
-   holds: while such a pair exists the stock cannot be turned, so every line
-   removes them before the next turn anyway, and moving that removal earlier
-   keeps every later move legal.
-R2 -- free cards wait (open variants only). A card with nothing beneath it
-   (the bottom of its stack: a reserve card, or the last card of a column)
-   uncovers nothing when removed and stays available until it is removed. So
-   two such cards of a rank that still has cards elsewhere are never paired
-   now: in any winning line that pairs them, that pair can move to the very
-   end.
-R3 -- keep a free card (open variants only). When three cards of a rank are
-   available and the fourth is not, and one of the three is free, pair the
-   other two. A line that pairs the free card z with y and later x with the
-   fourth card w is matched by pairing x with y now and z with w later: z is
-   always available, and removing x instead of z uncovers more, never less.
-   (R2 and R3 are not used in Strict: there, holding a pair back also holds
-   back the stock, so postponing is not free.)
-R4 -- deadlock of forced pairs. When exactly two cards of a rank are left,
-   they must be removed together. If card A lies above card B in a stack, A's
-   pair must go before B's. A cycle in this "must go before" relation among
-   forced pairs (including a forced pair lying in one stack) can never be
-   resolved, so the position is lost. Removing cards only deletes such
-   constraints, so a cycle can only appear when a move (a pair, or a stock
-   turn) leaves a new forced pair, and it must pass through that pair: the
-   check runs only then, and once at the start. In Strict one of the two may
-   be in the stock: the stack card can then leave only with that stock card,
-   so its constraints hold the same way. (Such a rank is never needed to close
-   a cycle: a cycle through its one stack card X comes from a card A above X
-   and goes on to a card B below X, so A lies above B in X's column, a step
-   past X; a column holds no two cards of one rank, so A and B differ in
-   rank. Counting it costs nothing and keeps the rule simple.)
-Memo: positions already proved lost are not searched again, and Strict's
-   probabilities are memoised per position. The key is the stack heights and
-   the number of stock cards left, not which cards they are: two positions
-   reached from one start with the same heights have removed the same stack
-   cards, so their stocks differ only in ranks turned more often on one way
-   than on the other. Cards leave in pairs, so such a rank was turned at least
-   twice more on one way: it had at least two cards in the stock, hence (four
-   cards to a rank) at most two in the stacks, and those two are gone on both
-   ways. So the ranks where the stocks differ have no card left in the stacks:
-   a stock card of such a rank loses when it is turned, whatever its rank, and
-   both positions have the same answer. (The exact search turns the stock in
-   its one known order: there the number left says which cards they are.)
-   A position proved lost is also stored under its key before R1 (R1 never
-   changes the answer), so the exact search can skip a child whose key it
-   holds without applying R1 there.
-Move order: moves that uncover the most cards (the tallest stacks) first,
-   which finds winning lines early on winnable deals.
-Bookkeeping: :class:`Search` keeps, per rank, the set of stacks whose top
-   has that rank (``avail``, a bit set) through every removal and restore,
-   and R1 looks inside a search only at the ranks a move uncovered a card
-   of (see :meth:`Search.safe_closure` for why no other rank can have come
-   within its reach). Both give the answers, lines and node counts of a scan
-   of every stack at every node; only the time per node is less.
+Every variant is a set of stacks of cards where only the top card is available (a column, an
+open reserve card, the overlapping reserve); suits never matter, so the stack heights (and
+Strict's count of stock cards left) are the memo key. :class:`Search` holds that state and
+changes it in place: a move pops cards off the tops, its ``restore_*`` twin puts them back.
+The rules, each sound: R1 removes all of a rank at once when all are available; R2 and R3
+(open variants) leave free cards for later; R4 finds forced pairs that block each other.
+docs/solver.md, "The solver's search", gives each rule's argument and the memo key's.
 """
 
 from __future__ import annotations
