@@ -23,9 +23,8 @@
 // compile.
 //
 // --keep-dataclass-docs (with --optimize 2): every docstring goes but a dataclass's. A
-// dataclass without one gets one made by inspect.signature when its module runs: under plain
-// -OO our start-up modules made 47 of them, 12-15 ms of their imports in Node (the docstrings
-// kept cost 14 KB of the archive's 516).
+// dataclass without one gets one made by inspect.signature when its module runs, which costs
+// more at start-up than the kept docstrings cost the archive (docs/startup.md).
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 

@@ -22,7 +22,7 @@ score among the winnable deals) and prints:
    and grade the deals (count and share), the mean tips share and narrow count, and the win
    rate of each strategy;
 3. per variant, whether the grades order the tips' share, Easy above Medium above Hard (the
-   issue's test), in the ``--seed`` games and in the grade's own;
+   grades' own check), in the ``--seed`` games and in the grade's own;
 4. the time to grade one deal, per variant: mean and p95 in ms (CPython, in the workers).
 
 ``--table`` writes the grade of every deal measured into nestor/graded_deals.bin, and their
@@ -346,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         note = (f"# Measured over deals 0 to {args.deals - 1} of each variant:\n# python "
                 f"scripts/grade_table.py --deals {args.deals} --seed {args.seed} --write\n")
         if args.deals < 10_000:
-            note += (f"# PROVISIONAL: {args.deals} deals per variant, not the issue's 10,000 "
+            note += (f"# PROVISIONAL: {args.deals} deals per variant, not the table's 10,000 "
                      "(the full run: docs/odds.md).\n")
         write_cuts(text, note)
         print("written to nestor/grade.py")

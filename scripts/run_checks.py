@@ -49,8 +49,7 @@ def _pytest(*args: str) -> tuple[str, ...]:
 
 E2E_WORKERS = os.environ.get("E2E_WORKERS") or str((os.cpu_count() or 1) + 1)
 """Workers of the browser tests (pytest-xdist's ``-n``): one more than the cores by default,
-as a page waits on its server and timers part of the time (on 2 cores: 347 s with 2 workers,
-319 s with 3, measured one after the other)."""
+as a page waits on its server and timers part of the time (docs/testing.md)."""
 
 
 CRASH_RERUN = ("--reruns", "1", "--only-rerun", "Page crashed", "--only-rerun", "Target crashed",

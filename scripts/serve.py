@@ -226,8 +226,8 @@ class Handler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
     protocol_version = "HTTP/1.1"  # keep-alive: a page boot makes ~40 requests
     # Headers and body leave in two writes: without TCP_NODELAY, Nagle's algorithm and delayed
-    # ACKs hold each response back ~40 ms, which the service worker's one-by-one precaching
-    # (50 files) turned into seconds.
+    # ACKs hold each response back, which the service worker's one-by-one precaching turns
+    # into seconds.
     disable_nagle_algorithm = True
     quiet = False
     rules: list[HeaderRule] = []
