@@ -46,7 +46,7 @@ class Collector(HTMLParser):
         self.stack: list[Element] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(tag, dict(attrs))
+        element = Element(tag, {k: v or "" for k, v in attrs})  # a bare one is "", as in the DOM
         self.elements.append(element)
         self.stack.append(element)
 

@@ -18,16 +18,9 @@ from nestor import Pair
 from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
 from ..app.settings import ANIMATION_SCALE, Settings
 from ..app.url import parse_query
-from ..view.board import (
-    BoardView,
-    CardView,
-    assemble_board,
-    board_frame,
-    region_cards,
-    render_card,
-    render_regions,
-)
+from ..view.board import BoardView, CardView, play_area, region_cards, render_card
 from ..view.i18n import language
+from ..view.markup import html
 from ..view.texts import (
     keys_html,
     language_options_html,
@@ -58,9 +51,7 @@ class Actuator:
 
     def __init__(self) -> None:
         self.el = {name: document.getElementById(name) for name in ELEMENTS}
-        self._frame: tuple[str, str] | None = None
-        self._regions: dict[str, str] = {}
-        self._cards: dict[str, tuple[CardView, ...]] = {}
+        self._board: BoardView | None = None  # the board last drawn
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
         self._parked = False  # focus was put on the New deal control when no card was left
@@ -84,8 +75,7 @@ class Actuator:
         self.el["variant"].innerHTML = variant_options_html()
         self.el["opt-language"].innerHTML = language_options_html()
         document.dispatchEvent(window.CustomEvent.new("nestor:texts"))  # static/js/pwa.js
-        self._regions = {}  # every region holds words: draw them all again
-        self._frame = None
+        self._board = None  # every region holds words: draw them all again
         self._shown = {}
         self._drawn = {}
 
@@ -261,28 +251,25 @@ class Actuator:
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:
-        """Draw the board: all of it for a new frame (another deal's shape), else only the
-        regions whose HTML changed, card by card where cards only left or changed state."""
-        frame = board_frame(view)
-        regions = render_regions(view)
-        cards = region_cards(view)
-        board = self.el["board"]
-        if frame != self._frame or regions.keys() != self._regions.keys():
-            board.innerHTML = assemble_board(frame, regions)
+        """Draw the board: all of it for another deal's shape, else only the regions that
+        changed, card by card where cards only left or changed state."""
+        last, regions = self._board, view.regions
+        area = play_area(view)
+        if last is None or play_area(last)[1] != area[1] or last.regions.keys() != regions.keys():
+            self.el["board"].innerHTML = html(area)
         else:
-            for key, html in regions.items():
-                if html == self._regions[key]:
+            old_cards, new_cards = region_cards(last), region_cards(view)
+            for key, node in regions.items():
+                if node == last.regions[key]:
                     continue
-                old, new = self._cards.get(key), cards.get(key)
-                node = board.querySelector(
+                old, new = old_cards.get(key), new_cards.get(key)
+                element = self.el["board"].querySelector(
                     '[data-region="spare"]' if key == "spare"
                     else f'.column[data-column="{key[7:]}"]'
                 )
-                if old is None or new is None or not _patch(node, old, new):
-                    node.outerHTML = html
-        self._frame = frame
-        self._regions = regions
-        self._cards = cards
+                if old is None or new is None or not _patch(element, old, new):
+                    element.outerHTML = html(node)
+        self._board = view
 
     def _show_url(self, query: str) -> None:
         shown = str(window.location.search)

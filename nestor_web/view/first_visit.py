@@ -22,7 +22,7 @@ the guide's words are written for each, and the page picks one as Python will.""
 
 
 def ring(nodes: list[object], cards: tuple[str, ...]) -> list[object]:
-    """``nodes`` (a board as :func:`~nestor_web.view.markup.element_tree` gives it) with the
+    """``nodes`` (a board as :func:`~nestor_web.view.board.first_paint` gives it) with the
     guide's ring (:data:`~nestor_web.view.tutorial.MARK`) on each card of ``cards``."""
 
     def mark(node: object) -> object:
