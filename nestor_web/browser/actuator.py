@@ -18,7 +18,14 @@ from nestor import Pair
 from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
 from ..app.settings import ANIMATION_SCALE, Settings
 from ..app.url import parse_query
-from ..view.board import BoardView, CardView, play_area, region_cards, render_card
+from ..view.board import (
+    BoardView,
+    CardView,
+    card_changes,
+    play_area,
+    region_cards,
+    render_card,
+)
 from ..view.i18n import language
 from ..view.markup import html
 from ..view.texts import (
@@ -402,11 +409,9 @@ def _grade_attribute(grade: str | None) -> None:
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:
     """Bring the cards drawn in ``node`` from ``old`` to ``new`` in place: remove the cards
-    that left, set the attributes of those whose state changed, redraw only a card that
-    became available. ``False`` (nothing done) when ``new`` is not ``old`` less some cards.
-
-    Cards that stay keep their elements, so keyboard focus stays on them.
-    """
+    that left, change what changed of the others (:func:`card_changes`). ``False`` (nothing
+    done) when ``new`` is not ``old`` less some cards. Cards that stay keep their elements,
+    so keyboard focus stays on them."""
     kept = {c.code for c in new}
     if not new or [c.code for c in old if c.code in kept] != [c.code for c in new]:
         return False
@@ -419,19 +424,12 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
         if was == card:
             continue
         element = node.querySelector(f'[data-card="{card.code}"]')
-        if was.available != card.available or not card.available:
+        changes = card_changes(was, card)
+        if changes is None:
             element.outerHTML = render_card(card)
             continue
-        _flag(element, "data-selected", "" if card.selected else None)
-        element.setAttribute("aria-pressed", "true" if card.selected else "false")
-        _flag(element, "data-hint", "" if card.hinted else None)
-        _flag(element, "data-partner", "" if card.partner else None)
-        _flag(element, "data-last-move", "" if card.last_move else None)
-        if was.partners != card.partners:
-            element.setAttribute("data-partners", " ".join(card.partners))
-        _flag(element, "data-turned", "" if card.turned else None)
-        if was.name != card.name:
-            element.setAttribute("aria-label", card.name)
+        for name, value in changes.items():
+            _flag(element, name, value)
     return True
 
 

@@ -282,6 +282,18 @@ def card_node(card: CardView) -> list[Any]:
     return ["button", {**attributes, "aria-pressed": pressed, "aria-label": card.name}, *face]
 
 
+def card_changes(was: CardView, now: CardView) -> dict[str, str | None] | None:
+    """What turns card ``was`` as drawn into ``now``: the attributes to set (``None``: to
+    remove), or ``None`` when its element must be drawn again (a button became a box, or
+    the other way round)."""
+    old, new = was.node, now.node
+    if old[0] != new[0]:
+        return None
+    changes: dict[str, str | None] = {name: None for name in old[1].keys() - new[1].keys()}
+    changes.update((name, value) for name, value in new[1].items() if old[1].get(name) != value)
+    return changes
+
+
 def render_card(card: CardView) -> str:
     """The HTML of :attr:`CardView.node`."""
     return html(card.node)
