@@ -42,6 +42,7 @@ STARTUP = {
     "nestor_web.storage.durable", "nestor_web.storage.keys", "nestor_web.storage.manager",
     "nestor_web.storage.stats_codec", "nestor_web.storage.tabs",
     "nestor_web.view", "nestor_web.view.board", "nestor_web.view.daily", "nestor_web.view.end",
+    "nestor_web.view.errors",
     "nestor_web.view.faces", "nestor_web.view.i18n", "nestor_web.view.install",
     "nestor_web.view.markup", "nestor_web.view.replay", "nestor_web.view.texts",
     "nestor_web.view.words",

@@ -7,7 +7,7 @@ page's HTML and the stored first paint both come from them. Nothing here touches
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -23,26 +23,12 @@ from .words import clock_text, grade_name, indicator_text, notice_text, status_t
 
 @dataclass(frozen=True)
 class CardView:
-    """One card face to draw.
-
-    Attributes:
-        code: card code, e.g. ``"TH"``.
-        rank: rank as printed (``"10"`` for tens).
-        suit: suit symbol (``"♥"``).
-        red: ``True`` for hearts and diamonds.
-        name: accessible name, e.g. ``"ten of hearts, column 3"``.
-        available: the card can be tapped.
-        selected: the card is the current selection.
-        hinted: the card is part of the pair the hint suggests.
-        partners: the available cards this one can pair with (the engine's
-            ``Position.partners``; ``()`` for a card that is not available).
-        partner: the card can pair with the selected card, and the setting
-            ``highlight_partners`` is on.
-        last_move: the last move made the card available (the session's
-            ``last_uncovered``).
-        turned: Strict: the card was turned up from the stock by the last move (or, with
-            the tableau empty, is one of the stock cards turned up at once).
-    """
+    """One card face to draw: ``code`` (``"TH"``), ``rank`` as printed (``"10"``), ``suit``
+    symbol, ``red``, ``name`` (accessible: ``"ten of hearts, column 3"``); ``available`` to
+    tap, ``selected``, ``hinted`` (in the hint's pair), ``partners`` (the available cards it
+    pairs with), ``partner`` (pairs with the selection, marked when ``highlight_partners``),
+    ``last_move`` (the last move made it available), ``turned`` (Strict: turned from the
+    stock by the last move, or lying turned up)."""
 
     code: str
     rank: str
@@ -65,41 +51,13 @@ class CardView:
 
 @dataclass(frozen=True)
 class BoardView:
-    """Everything the page shows about the game.
-
-    Attributes:
-        variant: variant name; ``variant_title``: its human name.
-        deal: deal number.
-        columns: the tableau, each column deepest card first.
-        reserve: the reserve cards in row order (empty in Strict).
-        overlapping: the reserve is one overlapping row (only the last card open).
-        spare: cards the variant deals to the reserve or stock.
-        stock_count: cards face down in the stock (Strict), else 0.
-        stock_open: Strict with the tableau empty: the stock cards lie face up
-            in ``reserve`` and are available.
-        has_stock: the variant has a stock.
-        unpaired: the stock card that could not pair, if any.
-        turned: Strict: the stock card the last move turned up and paired, shown face up
-            beside the stock until the next move; ``None`` otherwise.
-        cards_left, moves_made: counters.
-        can_undo, can_redo, can_turn_stock: control states.
-        outcome: ``"won"``, ``"lost"`` or ``None``.
-        status: one sentence about the state of play.
-        notice: a problem to report (bad link, unreadable save), or ``None``.
-        query: the URL query that opens this deal.
-        hint_stock: the hint says to turn the stock card.
-        indicator: the winnable indicator's text, or ``None`` when it is off;
-            while the solver works: ``"Checking whether the game can be won…"``.
-        winnable_indicator, difficulty: the settings.
-        grade: the deal's grade once known (``"easy"``, ``"medium"``, ``"hard"``,
-            ``"unwinnable"``), else ``None``; ``grade_text``: its name ("" while unknown).
-        helped: a hint showed a move, or Solve played one, in this deal.
-        solving: Solve is playing.
-        solve_label: the Solve control's word: "Solve", or "Stop" while Solve plays.
-        pairs: pairs removed so far.
-        timer: the timer's text (:func:`~nestor_web.view.words.clock_text`).
-        can_finish: Finish is offered (no way of playing on can lose).
-    """
+    """Everything the page shows about the game: the deal (``variant``, its
+    ``variant_title``, ``deal``), the cards (``columns`` deepest first, ``reserve``, the stock's
+    ``unpaired`` and last ``turned`` card), the variant's shape (``overlapping``, ``spare``,
+    ``has_stock``, ``stock_count``, ``stock_open``: the stock turned up), the counters, the
+    controls' states, ``outcome`` (``"won"``, ``"lost"`` or ``None``), the texts (``status``,
+    ``notice``, ``indicator``, ``grade_text``, ``timer``, ``solve_label``) and ``query``, the
+    address that opens the deal."""
 
     variant: str
     variant_title: str
@@ -158,8 +116,7 @@ def _card_in(
     code: str, where: str, available: bool, selected: bool, hinted: bool,
     partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
 ) -> CardView:
-    """A card's view; the same for the same arguments, so it is made once (``lang``: the
-    language its words are in, part of the key)."""
+    """A card's view, made once for the same arguments (``lang``: its words' language)."""
     return CardView(
         code=code,
         rank=rank_label(code),
@@ -255,6 +212,18 @@ def board_view(session: Session) -> BoardView:
         turned=turned,
         solve_label=_("Stop") if session.solving else _("Solve"),
     )
+
+
+def still(view: BoardView) -> BoardView:
+    """``view`` as a picture: no card can be tapped, none is selected or marked as a
+    partner or as the last move's."""
+
+    def card(c: CardView) -> CardView:
+        return replace(c, available=False, selected=False, partners=(), partner=False,
+                       last_move=False)
+
+    columns = tuple(tuple(card(c) for c in column) for column in view.columns)
+    return replace(view, columns=columns, reserve=tuple(card(c) for c in view.reserve))
 
 
 def card_node(card: CardView) -> list[Any]:
