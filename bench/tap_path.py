@@ -18,7 +18,7 @@ modules import ``js``/``pyscript`` and cannot run here): for the tree before iss
 ``dom.App.act`` → ``Session.tap`` (which saves), then ``dom.App.render`` →
 ``view.board_view`` and ``view.render_board``; for the four rooms, ``browser.root.App.run`` →
 ``Session.tap`` → ``view.board.board_view``, ``view.words.announcement`` and the actuator's
-``board_frame``/``render_regions``, then in the next task ``StorageManager.save``. The
+``play_area``/``BoardView.regions``, then in the next task ``StorageManager.save``. The
 browser modules are named in the report but not counted.
 
 ``--root`` picks the tree to import (default: this one), so the same script counts a clone
@@ -161,17 +161,17 @@ class Rooms:
 
     def __init__(self, query: str) -> None:
         from nestor_web.storage.manager import MemoryStore, StorageManager
-        from nestor_web.view.board import board_frame, board_view, render_regions
+        from nestor_web.view.board import board_view, play_area
         from nestor_web.view.words import announcement
 
-        self._view = (board_view, announcement, board_frame, render_regions)
+        self._view = (board_view, announcement, play_area)
         self.storage = StorageManager(counting_store(MemoryStore)())
         self.session = self.storage.resume(query, "en", rng=random.Random(1))
 
     def tap(self, card: str) -> None:
         """What ``root.App.tap`` → ``run`` → ``update`` → ``actuator.draw`` run, without
         the DOM; the save is :meth:`save` (scheduled for the next task)."""
-        board_view, announcement, board_frame, render_regions = self._view
+        board_view, announcement, play_area = self._view
         s = self.session
         events = s.tap(card)
         if not events:
@@ -179,8 +179,7 @@ class Rooms:
         self.storage.take_problems()
         view = board_view(s)
         announcement(events, s)
-        board_frame(view)
-        render_regions(view)
+        play_area(view)
         if s.settings.winnable_indicator:
             s.analysis()
 

@@ -63,3 +63,28 @@ def test_solving_and_thinking_are_session_commands_with_events() -> None:
     # Drawn as any command's events: the status line says what the solver is busy with.
     page.run(session.think("deal"))
     assert page.screen.view is not None and page.events == (SolverBusy(False, "deal"),)
+
+
+def test_the_board_is_built_once_a_draw_and_saved_as_drawn(monkeypatch) -> None:
+    from nestor_web.browser import controller
+    from nestor_web.storage.codecs import board_to_text
+    from nestor_web.storage.manager import BOARD_KEY
+    from nestor_web.view.board import first_paint
+
+    built = []
+
+    def board_view(session):  # the view's own, counted
+        built.append(real(session))
+        return built[-1]
+
+    real = controller.board_view
+    monkeypatch.setattr(controller, "board_view", board_view)
+    store = SharedStore()
+    page = Page(store, "?variant=standard&deal=7", random.Random(0))
+    first, second = _pair(page)
+    page.tap(first)
+    page.tap(second)
+    # Two draws, two boards: the saves store the board drawn, and build none of their own.
+    assert len(built) == 2 and page.screen.view is built[-1]
+    board, counters = first_paint(built[-1])
+    assert store.data[BOARD_KEY] == board_to_text(store.data[SAVE_KEY], "en", board, counters)

@@ -356,7 +356,7 @@ def test_error_words_fit_the_error_codes() -> None:
     from nestor_web.app.settings import Settings
     from nestor_web.app.statistics import STATS_CODES
     from nestor_web.storage.puzzle_codec import PUZZLE_RECORD_CODES
-    from nestor_web.view.words import ERROR_WORDS, error_text
+    from nestor_web.view.errors import ERROR_WORDS, error_text
 
     raised = {code: set(details) for code, details in (
         CODES | RANGE_CODES | STATS_CODES | PUZZLE_RECORD_CODES).items()}

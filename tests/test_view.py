@@ -22,7 +22,14 @@ from nestor import (
     rank_of,
 )
 from nestor_web.app.session import Session
-from nestor_web.view.board import BoardView, CardView, board_view, render_board, render_card
+from nestor_web.view.board import (
+    BoardView,
+    CardView,
+    board_view,
+    card_changes,
+    render_board,
+    render_card,
+)
 
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -46,7 +53,7 @@ class Collector(HTMLParser):
         self.stack: list[Element] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(tag, dict(attrs))
+        element = Element(tag, {k: v or "" for k, v in attrs})  # a bare one is "", as in the DOM
         self.elements.append(element)
         self.stack.append(element)
 
@@ -578,3 +585,31 @@ def test_the_advice_is_worded_for_the_way_the_player_points(
     assert board_view(session).status.startswith(first)
     assert session.tap(list(session.game.position.available())[3])
     assert then in board_view(session).status
+
+
+def test_a_card_redrawn_in_place_gets_the_attributes_of_a_card_drawn_afresh() -> None:
+    # The actuator changes a drawn card with card_changes: the result is the card's own node.
+    rng = random.Random(5)
+    changed = replaced = 0
+    for variant in ("standard", "strict", "overlapping"):
+        session = Page(query=f"?variant={variant}&deal={rng.randrange(100)}", rng=rng).session
+        session.set_setting("highlight_partners", True)
+        for _ in range(40):
+            before = {c.code: c for c in all_cards(board_view(session))}
+            available = sorted(session.position.available())
+            if not available or session.position.outcome() is not None:
+                break
+            session.tap(rng.choice(available))
+            for card in all_cards(board_view(session)):
+                was = before.get(card.code)
+                if was is None or was == card:
+                    continue
+                changes = card_changes(was, card)
+                if changes is None:
+                    replaced += 1
+                    assert was.node[0] != card.node[0] and was.available != card.available
+                    continue
+                changed += 1
+                attributes = {**was.node[1], **changes}
+                assert {k: v for k, v in attributes.items() if v is not None} == card.node[1]
+    assert changed > 20 and replaced > 5

@@ -169,12 +169,13 @@ class Drawn:
         """Nothing follows a command here (the end screen is the browser's)."""
 
     def draw(
-        self, session: Session, events: tuple[Event, ...], said: str | None, drawn: object
+        self, session: Session, view: BoardView, events: tuple[Event, ...], said: str | None,
+        drawn: object,
     ) -> None:
-        self.view = board_view(session)
+        self.view = view
 
-    def draw_problems(self, session: Session) -> None:
-        self.view = board_view(session)
+    def draw_problems(self, view: BoardView) -> None:
+        self.view = view
 
 
 class Page:

@@ -21,13 +21,13 @@ from ..app.url import parse_query
 from ..view.board import (
     BoardView,
     CardView,
-    assemble_board,
-    board_frame,
+    card_changes,
+    play_area,
     region_cards,
     render_card,
-    render_regions,
 )
 from ..view.i18n import language
+from ..view.markup import html
 from ..view.texts import (
     keys_html,
     language_options_html,
@@ -58,9 +58,7 @@ class Actuator:
 
     def __init__(self) -> None:
         self.el = {name: document.getElementById(name) for name in ELEMENTS}
-        self._frame: tuple[str, str] | None = None
-        self._regions: dict[str, str] = {}
-        self._cards: dict[str, tuple[CardView, ...]] = {}
+        self._board: BoardView | None = None  # the board last drawn
         self._shown: dict[str, str] = {}
         self._drawn: dict[str, object] = {}  # the state last drawn by each _once
         self._parked = False  # focus was put on the New deal control when no card was left
@@ -84,8 +82,7 @@ class Actuator:
         self.el["variant"].innerHTML = variant_options_html()
         self.el["opt-language"].innerHTML = language_options_html()
         document.dispatchEvent(window.CustomEvent.new("nestor:texts"))  # static/js/pwa.js
-        self._regions = {}  # every region holds words: draw them all again
-        self._frame = None
+        self._board = None  # every region holds words: draw them all again
         self._shown = {}
         self._drawn = {}
 
@@ -261,28 +258,25 @@ class Actuator:
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:
-        """Draw the board: all of it for a new frame (another deal's shape), else only the
-        regions whose HTML changed, card by card where cards only left or changed state."""
-        frame = board_frame(view)
-        regions = render_regions(view)
-        cards = region_cards(view)
-        board = self.el["board"]
-        if frame != self._frame or regions.keys() != self._regions.keys():
-            board.innerHTML = assemble_board(frame, regions)
+        """Draw the board: all of it for another deal's shape, else only the regions that
+        changed, card by card where cards only left or changed state."""
+        last, regions = self._board, view.regions
+        area = play_area(view)
+        if last is None or play_area(last)[1] != area[1] or last.regions.keys() != regions.keys():
+            self.el["board"].innerHTML = html(area)
         else:
-            for key, html in regions.items():
-                if html == self._regions[key]:
+            old_cards, new_cards = region_cards(last), region_cards(view)
+            for key, node in regions.items():
+                if node == last.regions[key]:
                     continue
-                old, new = self._cards.get(key), cards.get(key)
-                node = board.querySelector(
+                old, new = old_cards.get(key), new_cards.get(key)
+                element = self.el["board"].querySelector(
                     '[data-region="spare"]' if key == "spare"
                     else f'.column[data-column="{key[7:]}"]'
                 )
-                if old is None or new is None or not _patch(node, old, new):
-                    node.outerHTML = html
-        self._frame = frame
-        self._regions = regions
-        self._cards = cards
+                if old is None or new is None or not _patch(element, old, new):
+                    element.outerHTML = html(node)
+        self._board = view
 
     def _show_url(self, query: str) -> None:
         shown = str(window.location.search)
@@ -415,11 +409,9 @@ def _grade_attribute(grade: str | None) -> None:
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:
     """Bring the cards drawn in ``node`` from ``old`` to ``new`` in place: remove the cards
-    that left, set the attributes of those whose state changed, redraw only a card that
-    became available. ``False`` (nothing done) when ``new`` is not ``old`` less some cards.
-
-    Cards that stay keep their elements, so keyboard focus stays on them.
-    """
+    that left, change what changed of the others (:func:`card_changes`). ``False`` (nothing
+    done) when ``new`` is not ``old`` less some cards. Cards that stay keep their elements,
+    so keyboard focus stays on them."""
     kept = {c.code for c in new}
     if not new or [c.code for c in old if c.code in kept] != [c.code for c in new]:
         return False
@@ -432,19 +424,12 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
         if was == card:
             continue
         element = node.querySelector(f'[data-card="{card.code}"]')
-        if was.available != card.available or not card.available:
+        changes = card_changes(was, card)
+        if changes is None:
             element.outerHTML = render_card(card)
             continue
-        _flag(element, "data-selected", "" if card.selected else None)
-        element.setAttribute("aria-pressed", "true" if card.selected else "false")
-        _flag(element, "data-hint", "" if card.hinted else None)
-        _flag(element, "data-partner", "" if card.partner else None)
-        _flag(element, "data-last-move", "" if card.last_move else None)
-        if was.partners != card.partners:
-            element.setAttribute("data-partners", " ".join(card.partners))
-        _flag(element, "data-turned", "" if card.turned else None)
-        if was.name != card.name:
-            element.setAttribute("aria-label", card.name)
+        for name, value in changes.items():
+            _flag(element, name, value)
     return True
 
 

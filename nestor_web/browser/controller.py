@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from ..app.events import Event
 from ..app.session import Session
 from ..storage.manager import StorageManager
-from ..view.board import board_view, first_paint
+from ..view.board import BoardView, board_view, first_paint
 from ..view.i18n import language
 from ..view.words import announcement
 
@@ -39,13 +39,14 @@ class Screen(Protocol):
         """The page's state that follows a command moves on (before it is drawn)."""
 
     def draw(
-        self, session: Session, events: tuple[Event, ...], said: str | None, drawn: Any
+        self, session: Session, view: BoardView, events: tuple[Event, ...], said: str | None,
+        drawn: Any,
     ) -> None:
-        """Draw ``session`` after ``events``; ``said``: what the live region says (or
-        ``None``); ``drawn``: :meth:`measure` taken before the command."""
+        """Draw ``session`` (its board: ``view``) after ``events``; ``said``: what the live
+        region says (or ``None``); ``drawn``: :meth:`measure` taken before the command."""
 
-    def draw_problems(self, session: Session) -> None:
-        """Draw the notices only (a problem a save reported): nothing else changed."""
+    def draw_problems(self, view: BoardView) -> None:
+        """Draw the board ``view`` for its notices (a problem a save reported)."""
 
 
 class Scheduler(Protocol):
@@ -66,6 +67,7 @@ class Controller:
     Attributes:
         said: what the live region said last (``None`` before anything).
         events: the events last drawn.
+        view: the board last drawn (``None`` before anything), saved for the first paint.
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class Controller:
         self.scheduler = scheduler
         self.said: str | None = None
         self.events: tuple[Event, ...] = ()
+        self.view: BoardView | None = None
         self._save_pending = False
         storage.notify = self._late_problems
 
@@ -122,7 +125,8 @@ class Controller:
             self.said = said
         self.events = events
         self.schedule_save()  # runs after this draw, and before the work the draw starts
-        self.screen.draw(session, events, said, drawn)
+        self.view = board_view(session)
+        self.screen.draw(session, self.view, events, said, drawn)
 
     def other_tab(self, key: str | None) -> tuple[Event, ...]:
         """Another tab wrote ``key`` (``None``: cleared the storage): take in its statistics
@@ -153,13 +157,13 @@ class Controller:
         self._save_pending = False
         self.storage.save(self.session)
         if self.keep_board:
-            self.storage.save_board(language(), self.board_drawn)
+            self.storage.save_board(language(), self._board_drawn)
         self.scheduler.save_pending(False)
         problems = self.storage.take_problems()
         if problems:
             for problem in problems:
                 self.session.notice(problem)
-            self.screen.draw_problems(self.session)
+            self._draw_problems()
 
     def _late_problems(self) -> None:
         """A problem reported after its save (the durable copy answers later): draw it.
@@ -169,9 +173,12 @@ class Controller:
         change saves again)."""
         for problem in self.storage.take_problems():
             self.session.notice(problem)
-        self.screen.draw_problems(self.session)
+        self._draw_problems()
 
-    def board_drawn(self) -> tuple[list[object], dict[str, str]]:
-        """The board as the view draws it now, for the next first paint
-        (:func:`~nestor_web.view.board.first_paint`)."""
-        return first_paint(board_view(self.session))
+    def _draw_problems(self) -> None:
+        self.view = board_view(self.session)
+        self.screen.draw_problems(self.view)
+
+    def _board_drawn(self) -> tuple[list[object], dict[str, str]]:
+        """The board last drawn, for the next first paint (:func:`first_paint`)."""
+        return first_paint(self.view or board_view(self.session))

@@ -27,7 +27,7 @@ from ..app.settings import ANIMATION_SCALE, shown_animations
 from ..app.url import is_puzzle_query, parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
-from ..view.board import board_view
+from ..view.board import BoardView
 from ..view.i18n import pick_language, set_language
 from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
@@ -222,7 +222,8 @@ class App:
         self.end.follow(session, self.replays.shown or self.puzzle_shown())
 
     def draw(
-        self, session: Session, events: tuple[Event, ...], said: str | None, drawn: Any
+        self, session: Session, view: BoardView, events: tuple[Event, ...], said: str | None,
+        drawn: Any,
     ) -> None:
         """Draw the board, its counters and controls, the daily deal's line and the end
         screen; start the solver work the new position needs (the winnable indicator, the
@@ -241,7 +242,7 @@ class App:
         if any(isinstance(e, Moved) and e.outcome is Outcome.WON for e in events):
             self.progress().keep_for_good()  # a win just now (not a won board shown again)
         self.actuator.apply_settings(session.settings, self.motion())
-        self.actuator.draw(board_view(session), events, said, drawn)
+        self.actuator.draw(view, events, said, drawn)
         if session.tutorial is not None or self._tutorial is not None:
             from ..view.tutorial import tutorial_view
 
@@ -260,9 +261,9 @@ class App:
         if session.grade is None and session.key not in work.grading:
             self.tasks.spawn(work.grade_task)
 
-    def draw_problems(self, session: Session) -> None:
-        """Draw the notices a save reported (the board view carries them)."""
-        self.actuator.draw(board_view(session))
+    def draw_problems(self, view: BoardView) -> None:
+        """Draw the notices a save reported (the board ``view`` carries them)."""
+        self.actuator.draw(view)
 
     def _wake_up(self) -> None:
         """The live board has replaced the stored one (static/js/wake.js): apply the taps

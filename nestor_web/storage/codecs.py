@@ -42,7 +42,7 @@ The board as last drawn, version 2 (read only by static/js/wake.js, before Pytho
 
 ``game`` is the exact saved-game text the board belongs to: the first paint shows the board
 only while ``nestor.game`` holds that same text. ``board`` is the play area as data
-(:func:`nestor_web.view.markup.element_tree`: ``[tag, {attribute: value}, child, ...]`` or a
+(:mod:`nestor_web.view.markup`: ``[tag, {attribute: value}, child, ...]`` or a
 text), which the first paint builds with DOM calls from a list of allowed elements and
 attributes, never as markup. Version 1 held the play area's HTML (``"html"``): it is no longer
 painted (stored markup could hold a ``<meta http-equiv="refresh">``).
@@ -196,7 +196,7 @@ def board_to_text(
     game: str, language: str, board: list[object], counters: dict[str, str]
 ) -> str:
     """The stored board (the shape above) of the saved-game text ``game``: ``board`` the
-    play area's nodes (:func:`nestor_web.view.markup.element_tree`)."""
+    play area's nodes (:mod:`nestor_web.view.markup`)."""
     return _dumps({
         "version": BOARD_VERSION, "game": game, "language": language, "board": board,
         "counters": counters,

@@ -561,7 +561,7 @@ class StorageManager(Archive, TabSync):
 
         Call it after :meth:`save`. It binds the board to the game text saved last, so a
         board of any other game state is never painted; ``draw()`` gives the board's nodes
-        (:func:`nestor_web.view.markup.element_tree`) and counters, and is called only when
+        (:mod:`nestor_web.view.markup`) and counters, and is called only when
         the saved game or the language changed since the board was last kept (a selection
         alone is not worth a write).
         """

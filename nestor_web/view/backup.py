@@ -1,10 +1,6 @@
-"""The words of Settings' "Your progress": a backup made, a backup read (what it brings, or
-why it is refused), a restore done, and whether the browser keeps the game's storage.
-
-The backup's format and its refusals are :mod:`nestor_web.storage.progress`'s (each refusal
-a code of :data:`~nestor_web.storage.progress.PROGRESS_CODES`); this module only words them,
-in the player's language. Nothing here reads the markup of a backup: every word is text for
-``textContent``.
+"""The words of Settings' "Your progress": a backup made or read (what it brings, or why
+it is refused: :mod:`nestor_web.storage.progress`'s codes), a restore done, and whether the
+browser keeps the game's storage. Every word is text, for ``textContent``.
 """
 
 from __future__ import annotations
@@ -14,8 +10,8 @@ from collections.abc import Mapping
 from nestor import NestorError
 
 from ..app.events import ProgressSummary
+from .errors import error_text
 from .i18n import N_, _, ngettext, pgettext, thousands
-from .words import error_text
 
 REFUSAL_WORDS: Mapping[str, str] = {
     "progress.too_large": N_(

@@ -1,48 +1,34 @@
-"""What to draw: the board's view model, and its HTML.
+"""What to draw: the board's view model, and the board as nodes.
 
-:func:`board_view` turns the session into plain data; :func:`render_board` (and, region by
-region, :func:`render_regions`) turns that into the HTML of the play area. Nothing here
-touches the browser or changes the session, so pytest checks exactly what the player sees.
+:func:`board_view` turns the session into plain data (:class:`BoardView`); its
+:attr:`~BoardView.regions` are the board as nodes (:mod:`.markup`), made once per draw: the
+page's HTML and the stored first paint both come from them. Nothing here touches the browser.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from html import escape
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+from typing import Any
 
 from nestor import Pair, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
 from ..app.session import Session
-from .faces import face_class, face_html
+from .faces import face_class, face_nodes
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
-from .markup import element_tree
+from .markup import Node, html
 from .words import clock_text, grade_name, indicator_text, notice_text, status_text
 
 
 @dataclass(frozen=True)
 class CardView:
-    """One card face to draw.
-
-    Attributes:
-        code: card code, e.g. ``"TH"``.
-        rank: rank as printed (``"10"`` for tens).
-        suit: suit symbol (``"♥"``).
-        red: ``True`` for hearts and diamonds.
-        name: accessible name, e.g. ``"ten of hearts, column 3"``.
-        available: the card can be tapped.
-        selected: the card is the current selection.
-        hinted: the card is part of the pair the hint suggests.
-        partners: the available cards this one can pair with (the engine's
-            ``Position.partners``; ``()`` for a card that is not available).
-        partner: the card can pair with the selected card, and the setting
-            ``highlight_partners`` is on.
-        last_move: the last move made the card available (the session's
-            ``last_uncovered``).
-        turned: Strict: the card was turned up from the stock by the last move (or, with
-            the tableau empty, is one of the stock cards turned up at once).
-    """
+    """One card face to draw: ``code`` (``"TH"``), ``rank`` as printed (``"10"``), ``suit``
+    symbol, ``red``, ``name`` (accessible: ``"ten of hearts, column 3"``); ``available`` to
+    tap, ``selected``, ``hinted`` (in the hint's pair), ``partners`` (the available cards it
+    pairs with), ``partner`` (pairs with the selection, marked when ``highlight_partners``),
+    ``last_move`` (the last move made it available), ``turned`` (Strict: turned from the
+    stock by the last move, or lying turned up)."""
 
     code: str
     rank: str
@@ -57,44 +43,21 @@ class CardView:
     last_move: bool = False
     turned: bool = False
 
+    @cached_property
+    def node(self) -> list[Any]:
+        """The card as drawn (:func:`card_node`), made once."""
+        return card_node(self)
+
 
 @dataclass(frozen=True)
 class BoardView:
-    """Everything the page shows about the game.
-
-    Attributes:
-        variant: variant name; ``variant_title``: its human name.
-        deal: deal number.
-        columns: the tableau, each column deepest card first.
-        reserve: the reserve cards in row order (empty in Strict).
-        overlapping: the reserve is one overlapping row (only the last card open).
-        spare: cards the variant deals to the reserve or stock.
-        stock_count: cards face down in the stock (Strict), else 0.
-        stock_open: Strict with the tableau empty: the stock cards lie face up
-            in ``reserve`` and are available.
-        has_stock: the variant has a stock.
-        unpaired: the stock card that could not pair, if any.
-        turned: Strict: the stock card the last move turned up and paired, shown face up
-            beside the stock until the next move; ``None`` otherwise.
-        cards_left, moves_made: counters.
-        can_undo, can_redo, can_turn_stock: control states.
-        outcome: ``"won"``, ``"lost"`` or ``None``.
-        status: one sentence about the state of play.
-        notice: a problem to report (bad link, unreadable save), or ``None``.
-        query: the URL query that opens this deal.
-        hint_stock: the hint says to turn the stock card.
-        indicator: the winnable indicator's text, or ``None`` when it is off;
-            while the solver works: ``"Checking whether the game can be won…"``.
-        winnable_indicator, difficulty: the settings.
-        grade: the deal's grade once known (``"easy"``, ``"medium"``, ``"hard"``,
-            ``"unwinnable"``), else ``None``; ``grade_text``: its name ("" while unknown).
-        helped: a hint showed a move, or Solve played one, in this deal.
-        solving: Solve is playing.
-        solve_label: the Solve control's word: "Solve", or "Stop" while Solve plays.
-        pairs: pairs removed so far.
-        timer: the timer's text (:func:`~nestor_web.view.words.clock_text`).
-        can_finish: Finish is offered (no way of playing on can lose).
-    """
+    """Everything the page shows about the game: the deal (``variant``, its
+    ``variant_title``, ``deal``), the cards (``columns`` deepest first, ``reserve``, the stock's
+    ``unpaired`` and last ``turned`` card), the variant's shape (``overlapping``, ``spare``,
+    ``has_stock``, ``stock_count``, ``stock_open``: the stock turned up), the counters, the
+    controls' states, ``outcome`` (``"won"``, ``"lost"`` or ``None``), the texts (``status``,
+    ``notice``, ``indicator``, ``grade_text``, ``timer``, ``solve_label``) and ``query``, the
+    address that opens the deal."""
 
     variant: str
     variant_title: str
@@ -130,6 +93,12 @@ class BoardView:
     turned: CardView | None = None
     solve_label: str = ""
 
+    @cached_property
+    def regions(self) -> dict[str, Node]:
+        """The board as drawn (:func:`board_regions`), made once: the page's HTML and the
+        stored first paint both come from it."""
+        return board_regions(self)
+
 
 def _card(
     code: str, where: str, available: bool, selected: bool, hinted: bool = False,
@@ -147,8 +116,7 @@ def _card_in(
     code: str, where: str, available: bool, selected: bool, hinted: bool,
     partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
 ) -> CardView:
-    """A card's view; the same for the same arguments, so it is made once (``lang``: the
-    language its words are in, part of the key)."""
+    """A card's view, made once for the same arguments (``lang``: its words' language)."""
     return CardView(
         code=code,
         rank=rank_label(code),
@@ -246,109 +214,115 @@ def board_view(session: Session) -> BoardView:
     )
 
 
-@lru_cache(maxsize=4096)
-def render_card(card: CardView) -> str:
-    """HTML of one face-up card: a button when available, else a plain box.
+def still(view: BoardView) -> BoardView:
+    """``view`` as a picture: no card can be tapped, none is selected or marked as a
+    partner or as the last move's."""
+
+    def card(c: CardView) -> CardView:
+        return replace(c, available=False, selected=False, partners=(), partner=False,
+                       last_move=False)
+
+    columns = tuple(tuple(card(c) for c in column) for column in view.columns)
+    return replace(view, columns=columns, reserve=tuple(card(c) for c in view.reserve))
+
+
+def card_node(card: CardView) -> list[Any]:
+    """One face-up card as a node: a button when available, else a plain box.
 
     Hooks: ``data-card`` always; on an available card ``data-available``, ``data-partners``
-    (the codes of the cards it can pair with, space-separated: where a drag may drop it),
-    and when true ``data-selected``, ``data-hint``, ``data-partner`` (it pairs with the
-    selected card) and ``data-last-move`` (the last move made it available); on any card
-    ``data-turned`` when true (see :attr:`CardView.turned`).
+    (the codes it can pair with, space-separated) and when true ``data-selected``,
+    ``data-hint``, ``data-partner``, ``data-last-move``; ``data-turned`` on any card.
     """
-    colour = "red" if card.red else "black"
-    turned = " data-turned" if card.turned else ""
-    face = face_html(card.code, card.rank, card.suit)
-    colour += face_class(card.code)
-    if card.available:
-        pressed = "true" if card.selected else "false"
-        selected = " data-selected" if card.selected else ""
-        hint = " data-hint" if card.hinted else ""
-        partner = " data-partner" if card.partner else ""
-        last = " data-last-move" if card.last_move else ""
-        return (
-            f'<button type="button" class="card {colour} suit-{card.code[1]}" '
-            f'data-card="{card.code}" data-partners="{" ".join(card.partners)}" '
-            f'data-available{selected}{hint}{partner}{last}{turned} aria-pressed="{pressed}" '
-            f'aria-label="{escape(card.name)}">{face}</button>'
-        )
-    return (
-        f'<div class="card {colour} suit-{card.code[1]} covered" data-card="{card.code}"{turned} '
-        'role="img" '
-        f'aria-label="{escape(card.name)}">{face}</div>'
-    )
+    classes = f"card {'red' if card.red else 'black'}{face_class(card.code)} suit-{card.code[1]}"
+    face = face_nodes(card.code, card.rank, card.suit)
+    if not card.available:
+        attributes = {"class": f"{classes} covered", "data-card": card.code}
+        if card.turned:
+            attributes["data-turned"] = ""
+        return ["div", {**attributes, "role": "img", "aria-label": card.name}, *face]
+    attributes = {"type": "button", "class": classes, "data-card": card.code,
+                  "data-partners": " ".join(card.partners), "data-available": ""}
+    for name, on in (("data-selected", card.selected), ("data-hint", card.hinted),
+                     ("data-partner", card.partner), ("data-last-move", card.last_move),
+                     ("data-turned", card.turned)):
+        if on:
+            attributes[name] = ""
+    pressed = "true" if card.selected else "false"
+    return ["button", {**attributes, "aria-pressed": pressed, "aria-label": card.name}, *face]
 
 
-def render_column(number: int, column: tuple[CardView, ...]) -> str:
-    """HTML of tableau column ``number`` (1-based), deepest card first."""
-    label = escape(_("column {number}").format(number=number))
-    parts = [f'<div class="column" role="group" data-column="{number}" aria-label="{label}">']
-    parts.extend(render_card(c) for c in column)
-    if not column:
-        parts.append('<div class="slot" aria-hidden="true"></div>')
-    parts.append("</div>")
-    return "".join(parts)
+def card_changes(was: CardView, now: CardView) -> dict[str, str | None] | None:
+    """What turns card ``was`` as drawn into ``now``: the attributes to set (``None``: to
+    remove), or ``None`` when its element must be drawn again (a button became a box, or
+    the other way round)."""
+    old, new = was.node, now.node
+    if old[0] != new[0]:
+        return None
+    changes: dict[str, str | None] = {name: None for name in old[1].keys() - new[1].keys()}
+    changes.update((name, value) for name, value in new[1].items() if old[1].get(name) != value)
+    return changes
 
 
-def render_spare(view: BoardView) -> str:
-    """HTML of the reserve, or in Strict of the stock area (the turned-up stock too)."""
+def render_card(card: CardView) -> str:
+    """The HTML of :attr:`CardView.node`."""
+    return html(card.node)
+
+
+_SLOT: list[Any] = ["div", {"class": "slot", "aria-hidden": "true"}]
+"""An empty place of the board."""
+
+
+def _column(number: int, column: tuple[CardView, ...]) -> Node:
+    """Tableau column ``number`` (1-based), deepest card first."""
+    label = _("column {number}").format(number=number)
+    return ["div", {"class": "column", "role": "group", "data-column": str(number),
+                    "aria-label": label}, *([c.node for c in column] or [_SLOT])]
+
+
+def _spare(view: BoardView) -> Node:
+    """The reserve, or in Strict the stock area (the turned-up stock too)."""
     if view.has_stock and not view.stock_open:
-        stock_title = escape(_("Stock"))
         left = ngettext("{count} card left", "{count} cards left", view.stock_count).format(
             count=view.stock_count
         )
-        caption = escape(_("Stock: {left}").format(left=left))
-        parts = [f'<section class="stock-area" data-region="spare" aria-label="{stock_title}">']
+        parts: list[Node] = [_SLOT]
         if view.stock_count:
-            hint = " data-hint" if view.hint_stock else ""
-            label = escape(_("Stock, {left}").format(left=left))
-            parts.append(
-                f'<button type="button" class="card back" data-action="turn"{hint} '
-                f'aria-label="{label}"'
-                f'{"" if view.can_turn_stock else " disabled"}>'
-                f'<span class="count">{view.stock_count}</span></button>'
-            )
-        else:
-            parts.append('<div class="slot" aria-hidden="true"></div>')
-        parts.append(f'<span class="area-label">{caption}</span>')
+            stock = {"type": "button", "class": "card back", "data-action": "turn"}
+            if view.hint_stock:
+                stock["data-hint"] = ""
+            stock["aria-label"] = _("Stock, {left}").format(left=left)
+            if not view.can_turn_stock:
+                stock["disabled"] = ""
+            parts = [["button", stock, ["span", {"class": "count"}, str(view.stock_count)]]]
+        parts.append(_label(_("Stock: {left}").format(left=left)))
         if view.turned is not None:
-            paired = escape(_("Turned and paired:"))
-            parts.append(f'<span class="area-label">{paired}</span>')
-            parts.append(render_card(view.turned))
+            parts += [_label(_("Turned and paired:")), view.turned.node]
         if view.unpaired is not None:
-            turned = escape(_("Turned, and no card to pair it with:"))
-            parts.append(f'<span class="area-label">{turned}</span>')
-            parts.append(render_card(view.unpaired))
-        parts.append("</section>")
-        return "".join(parts)
-    kind = "overlapping" if view.overlapping else "open"
+            parts += [_label(_("Turned, and no card to pair it with:")), view.unpaired.node]
+        return ["section", {"class": "stock-area", "data-region": "spare",
+                            "aria-label": _("Stock")}, *parts]
     title = _("Stock (turned up)") if view.stock_open else _("Reserve")
-    parts = [
-        f'<section class="reserve {kind}" data-region="spare" aria-label="{escape(title)}" '
-        f'data-spare="{view.spare}">',
-        f'<span class="area-label">{escape(title)}</span><div class="reserve-cards">',
-    ]
-    parts.extend(render_card(c) for c in view.reserve)
-    if not view.reserve:
-        parts.append('<div class="slot" aria-hidden="true"></div>')
-    parts.append("</div></section>")
-    return "".join(parts)
+    kind = "overlapping" if view.overlapping else "open"
+    cards = [c.node for c in view.reserve] or [_SLOT]
+    return ["section", {"class": f"reserve {kind}", "data-region": "spare", "aria-label": title,
+                        "data-spare": str(view.spare)},
+            _label(title), ["div", {"class": "reserve-cards"}, *cards]]
 
 
-def render_regions(view: BoardView) -> dict[str, str]:
-    """The play area's parts, each the HTML of one element: ``"column-1"`` … and ``"spare"``.
+def _label(text: str) -> Node:
+    return ["span", {"class": "area-label"}, text]
 
-    A redraw replaces only the parts whose HTML changed (see :func:`render_board`).
-    """
-    regions = {
-        f"column-{i}": render_column(i, column) for i, column in enumerate(view.columns, 1)
-    }
-    regions["spare"] = render_spare(view)
+
+def board_regions(view: BoardView) -> dict[str, Node]:
+    """The play area's parts, each one element: ``"column-1"`` … and ``"spare"`` (a redraw
+    replaces only the parts that changed)."""
+    regions = {f"column-{i}": _column(i, column) for i, column in enumerate(view.columns, 1)}
+    regions["spare"] = _spare(view)
     return regions
 
 
 def region_cards(view: BoardView) -> dict[str, tuple[CardView, ...]]:
-    """The cards drawn in each region of :func:`render_regions` that holds only cards (the
+    """The cards of each region of :attr:`BoardView.regions` that holds only cards (the
     columns, and the reserve or turned-up stock), in drawing order."""
     cards = {f"column-{i}": column for i, column in enumerate(view.columns, 1)}
     if not view.has_stock or view.stock_open:
@@ -356,33 +330,24 @@ def region_cards(view: BoardView) -> dict[str, tuple[CardView, ...]]:
     return cards
 
 
-def board_frame(view: BoardView) -> tuple[str, str]:
-    """The HTML around the regions: ``(before, after)``; it changes only with the variant."""
-    return (
-        f'<div class="play" data-cols="{len(view.columns)}" data-variant="{view.variant}">'
-        '<div class="tableau">',
-        "</div>",
-    )
+def play_area(view: BoardView) -> Node:
+    """The play area as one node: the tableau's columns, then the reserve or the stock."""
+    regions = view.regions
+    columns = [node for key, node in regions.items() if key != "spare"]
+    return ["div", {"class": "play", "data-cols": str(len(view.columns)),
+                    "data-variant": view.variant},
+            ["div", {"class": "tableau"}, *columns], regions["spare"]]
 
 
 def render_board(view: BoardView) -> str:
-    """HTML of the play area: the tableau, then the reserve or the stock."""
-    return assemble_board(board_frame(view), render_regions(view))
-
-
-def assemble_board(frame: tuple[str, str], regions: dict[str, str]) -> str:
-    """The play area's HTML from its frame (:func:`board_frame`) and its regions
-    (:func:`render_regions`): the columns in the tableau, then the spare cards."""
-    before, after = frame
-    columns = "".join(v for k, v in regions.items() if k != "spare")
-    return f"{before}{columns}</div>{regions['spare']}{after}"
+    """HTML of the play area (:func:`play_area`)."""
+    return html(play_area(view))
 
 
 def first_paint(view: BoardView) -> tuple[list[object], dict[str, str]]:
-    """What the next visit paints before Python runs (``static/js/wake.js``): the board as
-    data (:func:`~nestor_web.view.markup.element_tree` of :func:`render_board`), and the
-    counters' texts by the id of their element."""
-    return list(element_tree(render_board(view))), {
+    """What the next visit paints before Python runs (static/js/wake.js): the play area as
+    nodes, and the counters' texts by the id of their element."""
+    return [play_area(view)], {
         "variant-title": view.variant_title, "deal-number": str(view.deal),
         "deal-grade": view.grade_text, "cards-left": str(view.cards_left),
         "moves-made": str(view.moves_made), "pairs": str(view.pairs), "timer": view.timer,

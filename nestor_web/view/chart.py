@@ -1,10 +1,5 @@
-"""A small inline SVG chart of settled games: one bar per game and the running win rate.
-
-Pure Python (no browser imports): :func:`chart_svg` returns the markup, the
-view puts it in the statistics dialog. Its default words are
-:data:`CHART_LABELS` (marked for translation; the caller passes them
-translated as ``labels``).
-"""
+"""A small inline SVG chart of settled games: one bar per game and the running win rate
+(:func:`chart_svg`; its words :data:`CHART_LABELS`, passed translated as ``labels``)."""
 
 from __future__ import annotations
 
@@ -39,12 +34,8 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _text(value: str) -> str:
-    """``value`` made safe for XML text and attribute values (invalid characters dropped).
-
-    ``html.escape`` (``&``, ``<``, ``>``, both quotes; its ``&#x27;`` is valid XML too), not
-    ``xml.sax.saxutils``: importing that pulls in ``urllib.request`` and with it ``http``,
-    ``email``, ``ssl`` and ``socket``, about 0.4 s of Pyodide's start-up.
-    """
+    """``value`` made safe for XML text and attribute values (invalid characters dropped;
+    :mod:`html`, as ``xml.sax.saxutils`` imports far more)."""
     return escape(_NOT_XML.sub("", value), quote=True)
 
 
@@ -60,26 +51,12 @@ def chart_svg(
     title: str = "Recent games",
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    """A small inline SVG of settled games over time, oldest on the left.
-
-    Bottom band: one bar per game, coloured and sized by result (won: full
-    height, green; won with help: 60 %, amber; lost: 25 %, red), each with a
-    ``<title>`` tooltip. Top band: the running win rate of the games shown,
-    as a line on a 0–100 % scale. A legend names the three results and the
-    line. The root has ``role="img"``, an ``aria-label`` summarising the
-    counts and the win rate, and a ``<title>``; it needs no external resource.
-
-    Args:
-        results: the settlements to draw, oldest first (e.g.
-            :meth:`nestor_web.app.statistics.Stats.history`).
-        width, height: size in CSS pixels, at least 120 by 60.
-        title: the chart's title (also starts the summary).
-        labels: words replacing any of :data:`CHART_LABELS` (for translations).
-
-    Raises:
-        NestorError: a size too small, an unknown label key, or a result that
-            is not one of :data:`RESULTS`.
-    """
+    """A small inline SVG of the settled ``results``, oldest on the left: a bar per game
+    (won, won with help, lost: by height and colour, each with a ``<title>``), the running
+    win rate as a line, a legend; ``role="img"`` with a summary as ``aria-label``.
+    ``width``, ``height`` in CSS pixels (at least 120 by 60); ``labels`` replace any of
+    :data:`CHART_LABELS`. Raises NestorError for a size too small, an unknown label key or
+    result."""
     if isinstance(width, bool) or not isinstance(width, int) or width < 120:
         raise NestorError(f"the chart width must be a whole number >= 120, not {width!r}")
     if isinstance(height, bool) or not isinstance(height, int) or height < 60:

@@ -1,9 +1,5 @@
-"""The daily deal's words: its label beside the deal, the share text, its statistics.
-
-The share text says the date, the result, the pairs removed and whether help was used,
-and nothing that would spoil the deal for someone who has not played it (no card, no
-move, no position).
-"""
+"""The daily deal's words: its label beside the deal, the share text (date, result, pairs,
+help: nothing that spoils the deal), its statistics."""
 
 from __future__ import annotations
 

@@ -1,25 +1,9 @@
 """The end screen: what a finished game shows, in the player's language, and its HTML.
 
-:func:`end_view` turns the session (outcome, timer, pairs, help, statistics) and the
-:class:`~nestor_web.app.ending.Ending` (the solver's verdict on the deal from its first
-position) into an :class:`EndView` of plain texts; :func:`render_end` turns that into the
-HTML of ``[data-end-screen]``. Nothing here touches the browser or changes any state, so
-pytest checks exactly what the player reads.
-
-The end screen holds:
-
-* the result (``"You won!"``, ``"Game lost"``) and its reason;
-* the time played (the game's timer; not said with the setting Show the time off), the pairs
-  made, whether help was used (hints that showed a move, Solve, a start from a replay:
-  :class:`~nestor_web.app.session.Help`);
-* whether the deal could have been won from the start: the exact solver's verdict in the
-  open variants (yes / no / unknown when its node budget ran out: never a guess; a game
-  won is its own proof), in Strict the chance with best play, the stock order unknown;
-  "Working it out…" while the solver runs;
-* the streak after this game; for a daily deal won, what the win did to the daily streak
-  (it counts for the deal's own date, or, started after that date, not at all, and why);
-* the buttons: Play again (the Restart command), New deal, Undo, Copy link (the replay
-  link), and a close button.
+:func:`end_view` turns the session and the :class:`~nestor_web.app.ending.Ending` (the
+solver's verdict on the deal from its first position) into an :class:`EndView` of texts:
+the result and its reason, the time, pairs and help, the verdict, the streaks and the
+buttons; :func:`render_end` writes its HTML.
 """
 
 from __future__ import annotations
@@ -40,9 +24,7 @@ if TYPE_CHECKING:  # a solution exists only once the solver ran (and was importe
     from nestor.solver import Solution
 
 VERDICT_KINDS = ("won", "winnable", "lost", "unknown", "chance", "working")
-"""The verdict's kinds (the hook ``data-verdict`` on its element): the game's own win
-proved it (open variants), the solver proved it winnable or not winnable, it gave up,
-Strict's chance, or the solver is still working."""
+"""The verdict's kinds (the hook ``data-verdict``)."""
 
 BUTTONS: tuple[tuple[str, str], ...] = (
     ("review", N_("Review")),  # the review panel (App.open_review, nestor_web/browser/review.py)
@@ -51,35 +33,16 @@ BUTTONS: tuple[tuple[str, str], ...] = (
     ("undo", N_("Undo")),
     ("copy-link", N_("Copy link")),
 )
-"""The end screen's buttons, in order: the page's command (``data-action``) and its word.
-Play again is the Restart command (the same deal from its first position)."""
+"""The end screen's buttons, in order: the page's command (``data-action``) and its word."""
 
 
 @dataclass(frozen=True)
 class EndView:
-    """What the end screen shows (every text in the player's language).
-
-    Attributes:
-        outcome: ``"won"`` or ``"lost"``.
-        title: the result, e.g. ``"You won!"``.
-        reason: why the game ended, e.g. ``"Every card is paired off."``.
-        time: the time played, as the timer shows it (``"4:07"``); ``None`` when the
-            setting Show the time is off (the end screen then does not say it).
-        pairs: the pairs made, e.g. ``"26 of 26"``.
-        help: whether help was used, e.g. ``"None"`` or ``"Used: 2 hints"``.
-        helped: help was used (:attr:`Help.used`).
-        verdict_label: the question the verdict answers (Strict's differs).
-        verdict: the answer, e.g. ``"Yes"``, or ``"Working it out…"``.
-        verdict_kind: one of :data:`VERDICT_KINDS`.
-        streak: the streak after this game, e.g. ``"Streak: 3 (best 5)."``.
-        daily: a daily deal won: what it did to the daily streak (:func:`daily_words`),
-            else ``None``.
-        daily_counted: that win counts for the daily streak.
-        can_undo: Undo can take back the last move.
-        buttons: ``(action, word)`` of each button of the row, in order.
-        close: the close button's accessible name.
-        label: the name of the row of buttons.
-    """
+    """What the end screen shows, every text in the player's language: ``outcome``
+    (``"won"``/``"lost"``), ``title``, ``reason``, ``time`` (``None``: the timer is hidden),
+    ``pairs``, ``help``, ``helped``, the verdict (``verdict_label``, ``verdict``,
+    ``verdict_kind``), ``streak``, a daily win's line (``daily``, ``daily_counted``),
+    ``can_undo``, the ``buttons`` (``(action, word)``), ``close`` and ``label`` (names)."""
 
     outcome: str
     title: str
@@ -100,8 +63,7 @@ class EndView:
     label: str
 
     def without_verdict(self) -> tuple[object, ...]:
-        """Everything but the verdict: when only the verdict changed, the page updates its
-        text in place (the focus stays on its button, a screen reader hears the answer)."""
+        """Everything but the verdict (a verdict alone is updated in place)."""
         return tuple(
             getattr(self, name) for name in self.__dataclass_fields__
             if name not in ("verdict", "verdict_kind")
@@ -172,10 +134,7 @@ def daily_words(win: DailyWin) -> str:
 
 
 def help_words(session: Session) -> str:
-    """Whether help was used in this game, and which: ``"None"``, or ``"Used: …"`` naming
-    the hints that showed a move, the moves Solve played, the moves a replay started
-    the game with, and the times it went back to a position of its review (Try from
-    here)."""
+    """Whether help was used in this game: ``"None"``, or ``"Used: …"`` and which."""
     used = session.help
     if not used.used:
         return _("None")
@@ -201,8 +160,8 @@ def help_words(session: Session) -> str:
 
 
 def chance_words(chance: float) -> str:
-    """Strict's chance as the end screen writes it: a whole percentage, but never "0%"
-    for a chance above nothing nor "100%" for one below certainty."""
+    """Strict's chance as a whole percentage, never "0%" above nothing nor "100%" below
+    certainty."""
     if 0 < chance < 0.005:
         return _("under 1%")
     if 0.995 <= chance < 1:
@@ -211,8 +170,7 @@ def chance_words(chance: float) -> str:
 
 
 def verdict_words(session: Session, ending: Ending) -> tuple[str, str, str]:
-    """``(question, answer, kind)`` of the verdict on the deal from its first position (see
-    :data:`VERDICT_KINDS`)."""
+    """``(question, answer, kind)`` of the verdict on the deal from its first position."""
     strict = session.game.variant.has_stock
     question = (
         _("Chance to win from the start, with best play (stock order unknown)") if strict
@@ -239,16 +197,10 @@ def _answer(solution: Solution, strict: bool) -> tuple[str, str]:
 
 
 def render_end(view: EndView) -> str:
-    """The HTML inside ``[data-end-screen]`` (a section named by its title ``#end-title``
-    and described by its reason ``#end-reason``).
-
-    Hooks: ``data-end-outcome`` (``won``/``lost``) on the title; the facts ``dd`` carry
-    ``data-end-fact`` (``time``, absent when :attr:`EndView.time` is ``None``, ``pairs``,
-    ``help``, ``verdict``), the verdict's also
-    ``data-verdict`` (:data:`VERDICT_KINDS`); the buttons the page's ``data-action``
-    commands; the close button ``data-end-command="close"``; a daily deal's line
-    ``data-end-daily`` (``counted`` or ``not``).
-    """
+    """The HTML inside ``[data-end-screen]``. Hooks: ``#end-title`` (``data-end-outcome``),
+    ``#end-reason``, ``data-end-fact`` (``time``, ``pairs``, ``help``, ``verdict``, with
+    ``data-verdict``), ``data-action`` buttons, ``data-end-command="close"``,
+    ``data-end-daily`` (``counted``/``not``)."""
     facts = tuple(
         (key, term, value) for key, term, value in (
             ("time", _("Time"), view.time),

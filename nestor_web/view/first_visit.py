@@ -1,11 +1,6 @@
-"""What a first visit shows before Python runs: the guide's deal as the first draw shows it.
-
-A first visit (nothing stored, no deal in the address) opens the guided first game on
-:data:`~nestor_web.app.tutorial.FIRST_VISIT_DEAL`, the same deal for everyone. The build
-(scripts/build_shell.py) draws it here with the functions the page draws with, in each
-language, into static/js/first-visit.js; static/js/wake.js paints it as it paints a stored
-board, so a first visit has its cards on screen before Python is ready. Build time only: the
-page never imports this module.
+"""What a first visit paints before Python runs (static/js/first-visit.js, written by
+scripts/build_shell.py): the guide's deal as the first draw shows it, in each language.
+Build time only: the page never imports this module.
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ the guide's words are written for each, and the page picks one as Python will.""
 
 
 def ring(nodes: list[object], cards: tuple[str, ...]) -> list[object]:
-    """``nodes`` (a board as :func:`~nestor_web.view.markup.element_tree` gives it) with the
+    """``nodes`` (a board as :func:`~nestor_web.view.board.first_paint` gives it) with the
     guide's ring (:data:`~nestor_web.view.tutorial.MARK`) on each card of ``cards``."""
 
     def mark(node: object) -> object:

@@ -1,17 +1,8 @@
-"""Translations: the game's texts through gettext message catalogs.
-
-Every text the player sees is a gettext message. Messages are extracted from
-``nestor_web/`` with Babel into ``locale/nestor.pot``; each language's catalog
-``locale/<lang>/LC_MESSAGES/nestor.po`` is compiled by Babel at build time to
-``nestor.mo`` (``python scripts/locales.py compile``), and read here with the
-standard library's :mod:`gettext`, under CPython and in the browser alike. The catalog's
-bytes come through this module's loader, so they are found beside the packages in a folder
-(CPython) and in the archive the page imports them from (``static/nestor.zip``, on
-``sys.path`` itself: see ``scripts/pyscript_config.py``).
-
-Use ``_("text")`` for a message, ``ngettext`` for plurals, ``pgettext(context,
-"text")`` where one English word needs two translations, and ``N_("text")``
-to mark a message whose translation is looked up later.
+"""Translations: the game's texts through gettext message catalogs (locale/, compiled to
+``nestor.mo`` by ``scripts/locales.py``), read with :mod:`gettext` under CPython and in the
+browser, from a folder or from ``static/nestor.zip``. ``_`` for a message, ``ngettext`` for
+plurals, ``pgettext`` for one English word with two translations, ``N_`` to mark a message
+looked up later.
 """
 
 from __future__ import annotations
@@ -37,10 +28,8 @@ _language = DEFAULT_LANGUAGE
 
 
 def pick_language(preferred: list[str]) -> str:
-    """Return the first offered language among ``preferred`` (e.g. ``["de-AT", "en"]``).
-
-    Falls back to :data:`DEFAULT_LANGUAGE`.
-    """
+    """The first offered language among ``preferred`` (``["de-AT", "en"]``), else
+    :data:`DEFAULT_LANGUAGE`."""
     for tag in preferred:
         code = str(tag).split("-")[0].split("_")[0].lower()
         if code in LANGUAGES:
@@ -49,12 +38,8 @@ def pick_language(preferred: list[str]) -> str:
 
 
 def set_language(code: str, localedir: Path | str | None = None) -> None:
-    """Use language ``code`` for every message from now on.
-
-    English needs no catalog. Raises:
-        KeyError: if ``code`` is not in :data:`LANGUAGES`.
-        OSError: if the language's compiled catalog is missing.
-    """
+    """Use language ``code`` for every message from now on. Raises KeyError for a code
+    not in :data:`LANGUAGES`, OSError when its catalog is missing."""
     global _current, _language
     if code not in LANGUAGES:
         raise KeyError(code)

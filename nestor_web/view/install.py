@@ -1,11 +1,6 @@
-"""The words of installing Nestor as an app: the "Install" control and its how-to.
-
-``static/js/install.js`` shows the control (``[data-install]`` in ``#controls``) where the
-browser offers installation or where Safari on iOS lets the player add the page to the home
-screen by hand, and opens the how-to dialog (``#install-dialog``) for the latter. These are
-``data-text`` words of the page shell like the others (:data:`nestor_web.view.texts.TEXTS`
-takes them in): the build writes them into index.html and static/js/texts.js, Python sets them
-in the player's language.
+"""The words of installing Nestor as an app: the "Install" control and its how-to
+(static/js/install.js shows them), ``data-text`` words of the page shell like
+:data:`~nestor_web.view.texts.TEXTS`.
 """
 
 from __future__ import annotations

@@ -1,31 +1,25 @@
-"""What the puzzle mode shows: its board, its choices, the player's record, and its words.
-
-:func:`puzzle_view` turns a :class:`~nestor_web.app.puzzle.PuzzleTry` and the player's
-:class:`~nestor_web.app.puzzle_record.PuzzleRecord` into plain data, with the board as HTML
-(the game's own board: the cards can be tapped while the player chooses; afterwards every
-card is a picture and the answer's two cards are marked as a hint is). Nothing here touches
-the browser or changes the try.
-"""
+"""What the puzzle mode shows: its board (the game's; a picture once the player chose, the
+answer marked at the end), its choices, the player's record, and its words
+(:func:`puzzle_view`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from html import escape
 
 from ..app.puzzle import PuzzleTry
 from ..app.puzzle_record import PuzzleRecord
 from ..app.session import Session
 from ..app.settings import Settings
-from .board import CardView, board_view, render_board
+from .board import board_view, render_board, still
 from .i18n import _, ngettext, thousands, variant_title
 from .words import move_words
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One pair of the puzzle's position, as its list shows it: the two ``cards``, its
-    ``label`` (in words), whether it is the ``answer`` (marked once the puzzle is over) and
-    whether it was ``chosen``."""
+    """One pair of the position: its ``cards``, ``label``, whether it is the ``answer``
+    (marked once the puzzle is over) and whether it was ``chosen``."""
 
     cards: tuple[str, str]
     label: str
@@ -35,19 +29,10 @@ class Choice:
 
 @dataclass(frozen=True)
 class PuzzleView:
-    """Everything the puzzle mode shows.
-
-    Attributes:
-        title: e.g. ``"Puzzle 12: Standard, rated 1,352"``.
-        prompt: what to do, or what happened (a live region says it).
-        record: the player's rating, streak and tries, in words.
-        board: the HTML of the board.
-        choices: the pairs of the position.
-        phase: the try's phase (:data:`~nestor_web.app.puzzle.PHASES`).
-        result: ``"solved"``, ``"failed"`` (from the wrong pair or the hint on), or ``""``.
-        choosing: the player may still choose (the choices and Hint are live).
-        show_over: Skip (the rest of the refutation) is live.
-    """
+    """Everything the puzzle mode shows: ``title``, ``prompt`` (a live region says it),
+    ``record``, ``board`` (HTML), ``choices``, ``phase`` (:data:`~nestor_web.app.puzzle.PHASES`),
+    ``result`` (``"solved"``, ``"failed"`` or ``""``), ``choosing`` (choices and Hint live),
+    ``show_over`` (Skip live)."""
 
     title: str
     prompt: str
@@ -131,16 +116,7 @@ def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
         session.hint = attempt.puzzle.answer
     view = board_view(session)
     if attempt.phase != "choose":
-
-        def still(card: CardView) -> CardView:
-            return replace(card, available=False, selected=False, partners=(), partner=False,
-                           last_move=False)
-
-        view = replace(
-            view,
-            columns=tuple(tuple(still(c) for c in column) for column in view.columns),
-            reserve=tuple(still(c) for c in view.reserve),
-        )
+        view = still(view)
     html = render_board(view)
     if over:
         for card in attempt.puzzle.answer.cards:

@@ -1,10 +1,5 @@
-"""What the replay shows: its board, the move list, and its words.
-
-:func:`replay_view` turns a :class:`~nestor_web.app.replay.Replay` into plain data, with the
-board as HTML (the game's own board, drawn as a picture: no card can be tapped, and the
-cards of the next move are marked as a hint is). Nothing here touches the browser or
-changes the replay.
-"""
+"""What the replay shows: its board (the game's, as a picture, the next move's cards
+marked), the move list, and its words (:func:`replay_view`)."""
 
 from __future__ import annotations
 
@@ -18,22 +13,15 @@ from ..app.replay import PlayChanged, ReplayEvent, Stepped
 from ..app.replay import Replay as ReplayState
 from ..app.session import Session
 from ..app.settings import Settings
-from .board import BoardView, CardView, board_view, render_board
+from .board import BoardView, board_view, render_board, still
 from .i18n import _, card_name, ngettext, rank_label, variant_title
 from .words import move_words
 
 
 @dataclass(frozen=True)
 class MoveItem:
-    """One entry of the move list.
-
-    Attributes:
-        cursor: the moves in effect once this entry is chosen (0: the deal).
-        label: what the entry shows, e.g. ``"5. 7♥ 7♠"``.
-        name: its accessible name, e.g. ``"Move 5: the seven of hearts and the seven of
-            spades"``.
-        current: the position shown is this entry's.
-    """
+    """One entry of the move list: the ``cursor`` it goes to (0: the deal), its ``label``
+    (``"5. 7♥ 7♠"``), accessible ``name``, and whether it is the ``current`` one."""
 
     cursor: int
     label: str
@@ -43,20 +31,9 @@ class MoveItem:
 
 @dataclass(frozen=True)
 class ReplayView:
-    """Everything the replay shows.
-
-    Attributes:
-        title: e.g. ``"Replay: Standard, deal 7"``.
-        step: where the replay stands, e.g. ``"Move 5 of 26: the seven of hearts and the
-            seven of spades"``.
-        result: how the record ends (shown at its end), or ``None``.
-        board: the HTML of the board at the position shown.
-        moves: the move list, the deal first.
-        cursor, length: the moves in effect, and in the record.
-        playing: the replay plays by itself.
-        can_play_from: the position shown can be played on (the game did not end there).
-        play_label: the play control's word, "Play" or "Pause".
-    """
+    """Everything the replay shows: ``title``, ``step`` (where it stands), ``result`` (how
+    the record ends, at its end, else ``None``), ``board`` (HTML), ``moves``, ``cursor`` and
+    ``length``, ``playing``, ``can_play_from`` (the game did not end there), ``play_label``."""
 
     title: str
     step: str
@@ -74,38 +51,25 @@ def move_label(number: int, move: Move) -> str:
     """A move as the list shows it: ``"5. 7♥ 7♠"``, or ``"6. stock"`` in words."""
     if isinstance(move, TurnStock):
         return _("{number}. stock").format(number=number)
-    return f"{number}. {_symbols(move.first)} {_symbols(move.second)}"
+    return f"{number}. {card_symbols(move.first)} {card_symbols(move.second)}"
 
 
-def _symbols(card: str) -> str:
+def card_symbols(card: str) -> str:
+    """A card as its face shows it: ``"7♥"``, ``"10♠"``, ``"Q♦"`` (the rank translated)."""
     return rank_label(card) + SUIT_SYMBOLS[card[1]]
 
 
 def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
-    """The board of the position shown, as the game draws its own (through a session of
-    that game alone, which nothing keeps), with every card a picture: none available to
-    tap; the stock is marked when the next move turns it."""
+    """The board of the position shown, as the game draws it, as a picture; the stock is
+    marked when the next move turns it."""
     game: Game = replay.game()
     view = board_view(Session(game, settings=settings))
-    following = replay.next_move
-
-    def still(card: CardView) -> CardView:
-        return replace(
-            card, available=False, selected=False, hinted=False, partners=(), partner=False
-        )
-
-    return replace(
-        view,
-        columns=tuple(tuple(still(c) for c in column) for column in view.columns),
-        reserve=tuple(still(c) for c in view.reserve),
-        can_turn_stock=False,
-        hint_stock=isinstance(following, TurnStock),
-    )
+    following = isinstance(replay.next_move, TurnStock)
+    return replace(still(view), can_turn_stock=False, hint_stock=following)
 
 
 def replay_board_html(replay: ReplayState, settings: Settings) -> str:
-    """The HTML of :func:`replay_board`; the two cards of the next move carry
-    ``data-next``."""
+    """The HTML of :func:`replay_board`, the next move's cards with ``data-next``."""
     html = render_board(replay_board(replay, settings))
     following = replay.next_move
     for card in following.cards if isinstance(following, Pair) else ():

@@ -1,18 +1,10 @@
-"""What the review shows: every word of it, its timeline and the board at the move chosen.
+"""What the review shows: every word of it, its timeline and the board at the move chosen
+(:func:`review_html`, from a :class:`~nestor_web.app.review.ReviewState`).
 
-:func:`review_html` turns a :class:`~nestor_web.app.review.ReviewState` (the engine's
-:class:`~nestor.review.Review`, complete or still being worked out) into the HTML of the
-review panel's body; the smaller functions word its parts. Nothing here touches the
-browser or changes the state.
-
-Hooks (a test contract): the move list's entry of the turning point carries
-``data-turning-point="i"`` (``i`` the move's index, from 0); every entry has
-``data-review-go="i"`` and ``data-state`` (``winnable``, ``lost``, ``unknown``,
-``pending``); an alternative offered at the turning point carries
-``data-alternative="<move in the engine's notation>"``; the board of the move chosen is
-``.review-board`` with the cards of that move marked ``data-next``; "Try from here" is
-``[data-review-command="try"]``; "Practise this" (the turning point is a puzzle) is
-``[data-action="practise"]``.
+Hooks: each move's entry ``data-review-go="i"`` (from 0) and ``data-state`` (``winnable``,
+``lost``, ``unknown``, ``pending``), the turning point's ``data-turning-point="i"``; an
+alternative there ``data-alternative="<move>"``; ``.review-board`` with the move's cards
+``data-next``; ``[data-review-command="try"]``; ``[data-action="practise"]``.
 """
 
 from __future__ import annotations
@@ -20,22 +12,16 @@ from __future__ import annotations
 from html import escape
 
 from nestor import Move, Outcome, Pair, Record, TurnStock
-from nestor.cards import SUIT_SYMBOLS
 from nestor.review import MoveReview, Review
 from nestor.solver import Status
 
 from ..app.replay import Replay
 from ..app.review import ReviewState
 from ..app.settings import Settings
-from .i18n import _, ngettext, percent, rank_label, variant_title
-from .replay import replay_board_html
+from .i18n import _, ngettext, percent, variant_title
+from .replay import card_symbols, replay_board_html
 from .timeline import Point, timeline_svg
 from .words import move_words
-
-
-def card_symbols(card: str) -> str:
-    """A card as its face shows it: ``"7♥"``, ``"10♠"``, ``"Q♦"`` (the rank letter translated)."""
-    return rank_label(card) + SUIT_SYMBOLS[card[1]]
 
 
 def move_short(move: Move) -> str:

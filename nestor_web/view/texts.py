@@ -1,10 +1,6 @@
-"""The page's own texts, as gettext messages: the page shell, the rules, the keys.
-
-Each element of ``index.html`` with ``data-text="id"`` shows ``TEXTS[id]``: the build
-(scripts/build_shell.py) writes the English text into the page and every language's into
-static/js/texts.js, and Python sets it again in the player's language. The rules section is
-built from :data:`RULES`. Messages may hold simple inline markup
-(``<strong>``, ``<a>``), written by us and by our translators only.
+"""The page's own texts, as gettext messages: the page shell (``data-text="id"`` shows
+``TEXTS[id]``; the build writes them into index.html and static/js/texts.js), the rules and
+the keys. Messages may hold inline markup (``<strong>``, ``<a>``) written by us only.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""The review's timeline: one point per move over the game, as inline SVG.
-
-Pure geometry and markup: :func:`timeline_svg` draws, over the moves of a game, how it
-stood after each one (open variants: winnable at the top, lost at the bottom; Strict: the
-chance with best play, 100% at the top, 0% at the bottom), from the deal on the left. A
-move the solver gave up on is drawn as unknown (a hollow mark halfway up, the line broken
-around it), a move not reviewed yet not at all. The turning point has a vertical mark, the
-chosen move a ring. :func:`point_at` finds the move nearest to a spot on it (a tap).
-
-The SVG has no words of its own but the two axis labels it is given, and no ``style``
-attribute (the page's policy forbids them): its look is static/css/review.css's, by class.
+"""The review's timeline as inline SVG: how the game stood after each move (winnable at
+the top, lost at the bottom; Strict: the chance), from the deal on the left; unknown moves
+hollow, the turning point and the chosen move marked (:func:`timeline_svg`). No words but
+its two axis labels, no ``style`` (static/css/review.css draws it, by class).
 """
 
 from __future__ import annotations
@@ -33,13 +26,8 @@ gave up), or not reviewed yet."""
 
 @dataclass(frozen=True)
 class Point:
-    """How the game stood at one place of the timeline.
-
-    Attributes:
-        state: one of :data:`STATES`.
-        value: its height, 0.0 (lost) .. 1.0 (winnable; Strict: the chance); ``None`` when
-            unknown or pending.
-    """
+    """How the game stood at one place: ``state`` (:data:`STATES`), and ``value`` its
+    height, 0.0 (lost) to 1.0 (winnable; Strict: the chance), ``None`` unknown or pending."""
 
     state: str
     value: float | None = None
@@ -78,21 +66,11 @@ def timeline_svg(
     chosen: int | None,
     labels: tuple[str, str],
 ) -> str:
-    """The SVG of the timeline.
-
-    Args:
-        start: how the deal stood before the first move.
-        points: how the game stood after each move reviewed so far, in play order (at most
-            ``total``; the rest are drawn as not reviewed yet).
-        total: how many moves the game has.
-        turning: the turning point's move index, or ``None``.
-        chosen: the chosen move's index, or ``None``.
-        labels: the axis labels, ``(top, bottom)`` (e.g. "winnable", "lost").
-
-    Hooks: every drawn point is a ``circle`` with ``data-review-go="i"`` (the move, from 0)
-    and the class ``tl-point tl-<state>``; the turning point's mark has the class
-    ``tl-turning`` and ``data-turning-mark="i"``; the chosen move's ring ``tl-chosen``.
-    """
+    """The SVG of the timeline: ``start`` (the deal), the ``points`` reviewed so far of
+    ``total`` moves, the ``turning`` and ``chosen`` move indexes (or ``None``), the axis
+    ``labels`` (top, bottom). Hooks: each point a ``circle`` ``tl-point tl-<state>`` with
+    ``data-review-go="i"``; the turning mark ``tl-turning`` with ``data-turning-mark="i"``;
+    the chosen ring ``tl-chosen``."""
     parts = [
         f'<svg class="timeline-svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         'aria-hidden="true" focusable="false">',

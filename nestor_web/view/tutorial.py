@@ -1,7 +1,5 @@
 """The guided first game's words and what it points at, from the session's
-:class:`~nestor_web.app.tutorial.TutorialStep`: the heading, the sentence of each step for the
-way the player points (tap, click, or the keys), the buttons' words. Nothing here changes
-state or touches the page."""
+:class:`~nestor_web.app.tutorial.TutorialStep`, for the way the player points."""
 
 from __future__ import annotations
 
@@ -17,18 +15,9 @@ MARK = "data-tutorial-target"
 
 @dataclass(frozen=True)
 class TutorialView:
-    """What the guide shows.
-
-    Attributes:
-        step: the step's name (:data:`~nestor_web.app.tutorial.TUTORIAL_STEPS`), the value of
-            ``[data-tutorial]``.
-        title: its heading ("Your first game, step 2 of 5").
-        text: what it says.
-        cards: the cards it points at (``data-tutorial-target`` on each).
-        control: the ``data-action`` of the control it points at (``"undo"``), or ``""``.
-        next_label: the word of its Next button ("" when the step waits for a move).
-        skip_label: the word of Skip ("" on the last step, whose Play on ends the guide).
-    """
+    """What the guide shows: its ``step`` (``[data-tutorial]``), ``title``, ``text``, the
+    ``cards`` and ``control`` (a ``data-action``, or ``""``) it points at, the words of Next
+    (``next_label``, "" while the step waits for a move) and Skip (``skip_label``)."""
 
     step: str
     title: str

@@ -1,8 +1,6 @@
-"""Every sentence the game says about play: notices, announcements, hints, the status line.
-
-Made here, in the player's language, from the values the other rooms hand over: problems
-(:class:`~nestor_web.app.events.Problem`), engine errors (their ``code`` and ``details``),
-events, positions and solver answers. Nothing here changes state.
+"""Every sentence the game says about play: notices, announcements, hints, the status line,
+made in the player's language from problems, engine errors (``code`` and ``details``),
+events, positions and solver answers.
 """
 
 from __future__ import annotations
@@ -10,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from nestor import VARIANTS, Move, NestorError, Outcome, Place, Position, TurnStock
+from nestor import Move, Outcome, Place, Position, TurnStock
 
 from ..app.events import (
     DealChanged,
@@ -23,128 +21,13 @@ from ..app.events import (
     WentBack,
 )
 from ..app.session import Session
-from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent, thousands, variant_title
-from .texts import setting_label
+from .errors import error_text
+from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
     from nestor.solver import Solution
 
     from ..app.events import PairCount
-
-# ---- engine errors --------------------------------------------------------------------------
-
-ERROR_WORDS: Mapping[str, str] = {
-    "variant.unknown": N_("there is no variant called “{value}”"),
-    "variant.not_text": N_("a variant name must be text"),
-    "deal.not_whole": N_("“{value}” is not a whole number"),
-    "deal.range": N_("a deal number runs from 0 to {high}, not {value}"),
-    "date.syntax": N_("“{value}” is not a date written as YYYY-MM-DD"),
-    "date.unknown": N_("there is no date {value}"),
-    "date.future": N_("the daily deal of {value} is not out yet (today is {today})"),
-    "date.early": N_("there is no daily deal of {value}: the first is of {first}"),
-    "number.not_whole": N_("“{where}” must be a whole number, not {kind}"),
-    "number.range": N_("“{where}” must lie between {low} and {high}, not {value}"),
-    "number.too_small": N_("“{where}” must be {low} or more, not {value}"),
-    "range.duration": N_("“{where}” is a time longer than a century"),
-    "range.win": N_("“{where}” is a time longer than a century"),
-    "range.too_fast": N_("“{where}” is a win faster than anyone plays (under {low} ms)"),
-    "range.help": N_("“{where}” counts more help than one game can hold (over {high})"),
-    "range.date": N_(
-        "“{where}” is {value}, a date no daily deal was won on (they run from {first} to "
-        "{last})"
-    ),
-    "range.moment": N_("“{where}” is a date after the year 9999"),
-    "range.count": N_("“{where}” counts more than anyone can play (over {high})"),
-    "stats.wins": N_("{variant} has more wins ({wins}) than games played ({played})"),
-    "stats.streak": N_("the streak in {variant} ({streak}) is longer than its best ({best})"),
-    "stats.best_streak": N_(
-        "the best streak in {variant} ({best}) is longer than its wins ({wins})"
-    ),
-    "stats.daily_streak": N_(
-        "the best daily streak ({best}) is longer than the days up to the last date won "
-        "({days})"
-    ),
-    "json.invalid": N_("the text is not valid JSON"),
-    "json.too_deep": N_("the text is nested too deeply"),
-    "json.not_object": N_("the text is not a JSON object"),
-    "json.number_too_long": N_("the text holds a number too long to read"),
-    "json.version": N_("the format version {value} is unknown"),
-    "record.missing_key": N_("the game record has no “{key}”"),
-    "record.moves_not_list": N_("the game record's moves are not a list"),
-    "record.illegal_move": N_("move {index} ({move}) is not allowed there"),
-    "record.move": N_("move {index} cannot be read"),
-    "moves.too_long": N_("the moves are longer than any game"),
-    "moves.version": N_(
-        "the moves are written in a form this version of the game does not know (“{value}”)"
-    ),
-    "moves.character": N_("character {index} of the moves, “{value}”, stands for no card"),
-    "moves.incomplete": N_("move {index} has only one card"),
-    "moves.order": N_("move {index} is written the wrong way round"),
-    "puzzle.unknown": N_("there is no puzzle “{value}”: the puzzles are numbered 1 to {count}"),
-    "puzzles.entry": N_("the tried puzzle at “{where}” cannot be read"),
-    "setting.unknown": N_("there is no setting called “{name}”"),
-    "setting.value": N_("the setting “{name}” cannot be {value}"),
-}
-"""Words for the error codes the player can meet (the engine's, see ``nestor.errors.CODES``,
-the settings', the ranges' and the statistics', see
-:data:`~nestor_web.app.ranges.RANGE_CODES` and
-:data:`~nestor_web.app.statistics.STATS_CODES`); the error's ``details`` fill the fields,
-numbers with the language's thousands sign, a variant by its title."""
-
-KIND_WORDS: Mapping[str, str] = {
-    "bool": N_("a yes/no value"),
-    "str": N_("text"),
-    "float": N_("a decimal number"),
-    "NoneType": N_("nothing"),
-    "list": N_("a list"),
-    "dict": N_("an object"),
-    "": N_("a value of another kind"),
-}
-"""Words for the kind of a value that is not a whole number (an error's ``kind``: its type's
-name; ``""``: any other), so that no refusal quotes a value as Python writes it."""
-
-ERROR_FALLBACK: Mapping[str, str] = {
-    "VariantError": N_("the variant is unknown"),
-    "DealNumberError": N_("the deal number is not one the game knows"),
-    "DateError": N_("the date cannot be used"),
-    "RecordError": N_("the game record does not replay"),
-    "IllegalMoveError": N_("a move is not allowed there"),
-    "MoveError": N_("a move cannot be read"),
-    "PositionError": N_("the position is not possible"),
-    "CardError": N_("a card cannot be read"),
-}
-"""Words for an error whose code has none, by the error's class (or a base class)."""
-
-
-def error_text(error: NestorError) -> str:
-    """An engine error in the player's language, from its ``code`` and ``details``."""
-    code = getattr(error, "code", "")
-    details = {k: str(v) for k, v in (getattr(error, "details", None) or {}).items()}
-    if code.startswith("setting.") and "name" in details:
-        details["name"] = setting_label(details["name"])  # as its control is labelled
-    if "kind" in details:
-        typed = (details.get("where"), details["kind"]) == ("deal", "str")  # a link's text
-        details["kind"] = _(KIND_WORDS.get(details["kind"], KIND_WORDS[""]))
-        if code == "deal.not_whole" and not typed:
-            code = "number.not_whole"  # a stored value: its place and kind, never its repr
-    if code.startswith(("range.", "stats.")):
-        raw = getattr(error, "details", None) or {}
-        for name, value in raw.items():
-            if isinstance(value, int) and name != "value":
-                details[name] = thousands(value)
-        if details.get("variant") in VARIANTS:
-            details["variant"] = variant_title(details["variant"])
-    words = ERROR_WORDS.get(code)
-    if words is not None:
-        try:
-            return _(words).format(**details)
-        except (KeyError, IndexError):
-            pass  # a detail missing: say what kind of problem it is
-    for cls in type(error).__mro__:
-        if cls.__name__ in ERROR_FALLBACK:
-            return _(ERROR_FALLBACK[cls.__name__])
-    return _("the data is damaged")
-
 
 # ---- notices ------------------------------------------------------------------------------
 
@@ -252,8 +135,7 @@ REFUSAL_WORDS: Mapping[str, str] = {
 
 
 def refusal_text(name: str) -> str:
-    """Why the storage refused a write, in the player's language: words for the errors of
-    :data:`REFUSAL_WORDS`, else the error's own name (or message) as the store gave it."""
+    """Why the storage refused a write: :data:`REFUSAL_WORDS`, else the error's name."""
     words = REFUSAL_WORDS.get(name)
     return name if words is None else _(words)
 
@@ -299,11 +181,7 @@ def place_words(place: Place) -> str:
 
 
 def moved_text(event: Moved) -> str:
-    """What a screen reader hears after a move: what left, what it uncovered, the end.
-
-    Example: "Removed the seven of hearts and the seven of spades. Now available: the nine
-    of clubs in column 3."
-    """
+    """What a screen reader hears after a move: what left, what it uncovered, the end."""
     if event.turned is not None:
         if event.turned in event.removed:
             text = _("Turned the {card} from the stock and removed it with its pair.")
@@ -324,8 +202,8 @@ def moved_text(event: Moved) -> str:
 
 
 def announcement(events: Iterable[Event], session: Session) -> str | None:
-    """The live region's sentence for what a command did, or ``None`` (nothing to say); then
-    the guided first game's new step (heading and sentence), if it showed one."""
+    """The live region's sentence for what a command did (``None``: nothing), then the
+    guide's new step, if it showed one."""
     events = tuple(events)
     said = _announcement(events, session)
     if session.tutorial is not None and any(
@@ -392,8 +270,7 @@ def hint_text(position: Position, solution: Solution) -> str:
 
 
 def pair_count_text(count: PairCount) -> str:
-    """A hint's first step: how many pairs can be made, and how many of them lose the game
-    (a hint that says a move exists without giving it away)."""
+    """A hint's first step: how many pairs can be made, and how many of them lose."""
     pairs, losing = count.pairs, count.losing
     made = ngettext("{count} pair can be made", "{count} pairs can be made", pairs).format(
         count=pairs)
@@ -426,10 +303,8 @@ GRADE_WORDS: Mapping[str, str] = {
 
 
 def grade_name(grade: str | None) -> str:
-    """The name of a deal's ``grade`` in the player's language ("" for ``None``: not known
-    yet)."""
+    """The name of a deal's ``grade`` ("" for ``None``: not known yet)."""
     return "" if grade is None else _(GRADE_WORDS[grade])
-
 
 
 def indicator_text(solution: Solution | None) -> str:
@@ -453,8 +328,7 @@ def indicator_text(solution: Solution | None) -> str:
 
 
 def status_text(session: Session) -> str:
-    """One sentence for the status line: what the solver does, the hint, the outcome, or
-    what to do next."""
+    """The status line: what the solver does, the hint, the outcome, or what to do next."""
     position = session.position
     outcome = position.outcome()
     if session.thinking == "hint":
@@ -477,8 +351,7 @@ def status_text(session: Session) -> str:
 
 
 def _advice_words(pointer: str) -> str:
-    """What to do, for the way the player points (:attr:`Session.pointer`): a mouse player
-    is not told to tap."""
+    """What to do, for the way the player points (:attr:`Session.pointer`)."""
     if pointer == "mouse":
         return _("Click two available cards of the same rank to remove them.")
     if pointer == "keyboard":
@@ -488,8 +361,7 @@ def _advice_words(pointer: str) -> str:
 
 
 def _selected_words(pointer: str) -> str:
-    """After a selection, what to do next (``{card}``: the card selected), for the way the
-    player points."""
+    """After a selection (``{card}``), what to do next, for the way the player points."""
     if pointer == "mouse":
         return _("Selected the {card}: now click another card of the same rank.")
     if pointer == "keyboard":
@@ -511,8 +383,7 @@ def outcome_text(session: Session) -> str:
 
 
 def streak_text(session: Session) -> str:
-    """The variant's streak after the game that just ended (the statistics settle a game
-    at its winning or losing move, so this is the new value)."""
+    """The variant's streak after the game that just ended."""
     stats = session.stats.summary(session.game.variant.name)
     return _("Streak: {streak} (best {best}).").format(
         streak=stats.streak, best=stats.best_streak
