@@ -70,19 +70,16 @@ class PuzzleMode:
 
     # ---- entering and leaving ---------------------------------------------------------
 
-    def open_address(self) -> bool:
-        """Show the puzzle the address asks for (``True``: it asks for one, shown or, when
-        it is no puzzle, reported and the address given back to the game)."""
-        attempt, problem = puzzle_request(str(window.location.search), local_today())
-        if problem is not None:
+    def open_address(self, query: str) -> None:
+        """Show the puzzle the address's ``query`` asks for (``?puzzle=``); one that is no
+        puzzle is reported, and the address given back to the game."""
+        attempt, problem = puzzle_request(query, local_today())
+        if attempt is not None:
+            self.show(attempt)
+        elif problem is not None:
             self.leave(push=False)
             window.history.replaceState(None, "", self.session.query())
             self.controller.update(self.session.notice(problem))
-            return True
-        if attempt is None:
-            return False
-        self.show(attempt)
-        return True
 
     def show(self, attempt: PuzzleTry, address: str = "") -> None:
         """Show ``attempt``; ``address``: ``"push"`` or ``"replace"`` the address with the
@@ -90,11 +87,9 @@ class PuzzleMode:
         self.attempt = attempt
         self.record = self.storage.puzzles()
         if address:
-            query = puzzle_query(attempt.puzzle) if attempt.puzzle.id > 0 else str(
-                window.location.search)
             change = window.history.pushState if address == "push" else (
                 window.history.replaceState)
-            change(None, "", query)
+            change(None, "", puzzle_query(attempt.puzzle))
         self.cover(True)
         document.getElementById("puzzle").hidden = False
         body = document.body

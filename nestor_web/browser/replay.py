@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay, replay_request
+from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay
 from ..view.replay import link_words, render_moves, replay_announcement, replay_view
 from .actuator import Actuator
 from .clipboard import game_link, to_clipboard
@@ -23,6 +23,7 @@ from .dom import missing
 from .tasks import Tasks
 
 if TYPE_CHECKING:
+    from ..app.events import Problem
     from ..app.replay import ReplayEvent
     from ..app.session import Session
 
@@ -91,21 +92,17 @@ class ReplayMode:
         self.controller.update(())
         self.actuator.restore_focus("", None)
 
-    def address_changed(self) -> bool:
-        """Back or Forward: show the replay the address now holds (``True``: handled, the
-        game is left alone), report a broken one (``True``), or leave the replay for the
-        deal of the address (``False``: the game's own handling goes on)."""
-        replay, problem = replay_request(str(window.location.search))
+    def address_changed(self, replay: Replay | None, problem: Problem | None) -> bool:
+        """Back or Forward to an address that asks for ``replay`` (shown) or a broken one
+        (``problem`` reported): ``True``. Else the replay is left: ``False``."""
         if replay is not None:
             self.show(replay)
             return True
+        self.leave(push=False)
         if problem is not None:
-            self.leave(push=False)
             window.history.replaceState(None, "", self.session.query())
             self.controller.update(self.session.notice(problem))
-            return True
-        self.leave(push=False)
-        return False
+        return problem is not None
 
     # ---- drawing ------------------------------------------------------------------------
 

@@ -136,7 +136,7 @@ class App:
             self.replays.show(replay)
         self._tutorial: TutorialPanel | None = None  # the guided first game, on first use
         if puzzling:  # (its notice, for a link that names no puzzle, drawn at once)
-            self.puzzles().open_address()
+            self.puzzles().open_address(search)
         # A mode's link that showed nothing gives the game back its timer.
         session.set_visible(str(document.visibilityState) != "hidden"
                             and not actuator.address_held)
@@ -357,15 +357,17 @@ class App:
         self.controller.update(events)
 
     def address_changed(self) -> None:
-        """Back or Forward: go to the deal in the address (resumed if in progress)."""
-        if self.replays.address_changed():
+        """Back or Forward: show what the address asks for (a replay, a puzzle, a deal,
+        resumed if in progress)."""
+        query = str(window.location.search)
+        if self.replays.address_changed(*replay_request(query)):
             return
-        if is_puzzle_query(str(window.location.search)):
-            self.puzzles().open_address()
+        if is_puzzle_query(query):
+            self.puzzles().open_address(query)
             return
         if self._puzzles is not None and self._puzzles.shown:
             self._puzzles.leave(push=False)
-        request, problem = parse_query(str(window.location.search), local_today())
+        request, problem = parse_query(query, local_today())
         self.session.stop_solving()  # drawn with the deal of the address, or the notice
         if request is not None and request.daily is not None:
             day = request.daily
