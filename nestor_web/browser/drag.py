@@ -1,15 +1,8 @@
 """Dragging a card onto its partner, with pointer events (mouse, touch, pen).
 
-The dragged card's own element follows the pointer (a CSS transform, and ``data-dragging``
-while it moves). Dropped on a card it can pair with, the pair is played through the
-session's :meth:`~nestor_web.app.session.Session.pair`, the command behind the second tap of
-tap-tap; dropped anywhere else it slides back (at once when animations are off). Which cards
-it can pair with is not worked out here: the view writes the engine's answer on each
-available card as ``data-partners``. A press that moves less than :data:`SLOP_PX` is a tap,
-played when the pointer is lifted, however long it was held: a touch browser turns a long
-press into a context menu instead of a click, and a slow phone makes a quick tap long. The
-click that follows a press (a tap played, or a drag) is swallowed; a click without a press
-(the keyboard's, ``detail`` 0) goes on to :class:`~nestor_web.browser.input.Input`.
+The card follows the pointer (``data-dragging``); dropped on a partner (the view writes them
+as ``data-partners``) the pair is played, elsewhere it slides back. A press that moves less
+than :data:`SLOP_PX` is a tap, played when lifted; the click after a press is swallowed.
 """
 
 from __future__ import annotations
