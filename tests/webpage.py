@@ -18,7 +18,7 @@ from datetime import date
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
-from nestor_web.browser.controller import Controller
+from nestor_web.browser.controller import Controller, use_language
 from nestor_web.storage.durable import MemoryCopy
 from nestor_web.storage.manager import (
     KeyValueStore,
@@ -157,24 +157,15 @@ class NextTask:
 
 
 class Drawn:
-    """The controller's screen here: keeps what was drawn last (the page's board view)."""
+    """What the controller draws here: the page's board view, kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session) -> None:
+        self.session = session
         self.view: BoardView | None = None
 
-    def measure(self) -> None:
-        return None  # no animation under CPython
-
-    def follow(self, session: Session) -> None:
-        """Nothing follows a command here (the end screen is the browser's)."""
-
     def draw(
-        self, session: Session, view: BoardView, events: tuple[Event, ...], said: str | None,
-        drawn: object,
+        self, view: BoardView, events: tuple[Event, ...], said: str | None, drawn: object
     ) -> None:
-        self.view = view
-
-    def draw_problems(self, view: BoardView) -> None:
         self.view = view
 
 
@@ -217,12 +208,14 @@ class Page:
             query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone,
             today=today, timer_clock=timer_clock,
         )
-        self._use_language()
+        use_language(self.session)
         self.tasks = NextTask()
-        self.screen = Drawn()
+        self.screen = Drawn(self.session)
         self.controller = Controller(
-            self.session, self.storage, self.screen, self.tasks, keep_board=keep_board
+            self.session, self.storage, self.screen.draw, self.tasks.soon,
+            self.tasks.save_pending, keep_board=keep_board,
         )
+        self.storage.notify = self.controller.late_problems
         self._take_problems()
 
     @property
@@ -234,14 +227,6 @@ class Page:
     def events(self) -> tuple[Event, ...]:
         """The events last drawn."""
         return self.controller.events
-
-    def _use_language(self) -> None:
-        code = self.session.settings.language or "en"
-        try:
-            i18n.set_language(code)
-        except OSError:
-            i18n.set_language("en")
-            self.session.notice(Problem("language.missing", args=(("language", code),)))
 
     def _take_problems(self) -> None:
         for problem in self.storage.take_problems():
@@ -327,8 +312,6 @@ class Page:
             events = self.session.set_setting(name, value)
         except NestorError as exc:
             events = self.session.notice(Problem("setting.refused", exc))
-        if name == "language":
-            self._use_language()
         return self.run(events)
 
     def show_hint(self, solution: object) -> tuple[Event, ...]:

@@ -16,7 +16,7 @@ from pyscript import document, window
 from nestor import Pair
 
 from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
-from ..app.settings import ANIMATION_SCALE, Settings
+from ..app.settings import ANIMATION_SCALE, Settings, shown_animations
 from ..app.url import parse_query
 from ..view.board import (
     BoardView,
@@ -93,15 +93,13 @@ class Actuator:
         ):
             control.disabled = False
 
-    def apply_settings(self, settings: Settings, motion: str) -> None:
-        """Reflect the settings on the page (only when they changed since the last call):
-        the controls, and on the root element the hooks the CSS follows: ``data-theme``,
-        ``data-four-colours``, ``data-highlight-partners``, ``data-animations``
-        (``"true"``/``"false"``) and ``data-animation-speed`` (``motion``, the speed in
-        effect: one of :data:`~nestor_web.app.settings.ANIMATION_SPEEDS`),
-        ``data-show-timer``, ``data-left-handed``, ``data-large-index`` (each
-        ``"true"``/``"false"``). The Animations control shows ``motion`` (the system's
-        wish while the player has chosen nothing)."""
+    def apply_settings(self, settings: Settings) -> None:
+        """Reflect the settings on the page's controls and on the root element's hooks the
+        CSS follows (only when they changed): ``data-theme``, ``data-animations``,
+        ``data-animation-speed`` (the speed in effect, the system's wish while unset) and
+        each flag's ``"true"``/``"false"``."""
+        reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        motion = shown_animations(settings.animations, reduced)
         state = (tuple(getattr(settings, n) for n in settings.names()), motion)
         if self._drawn.get("settings", _NEVER) == state:
             return
@@ -130,9 +128,10 @@ class Actuator:
 
     # ---- the board -----------------------------------------------------------------------
 
-    def measure(self) -> dict[str, tuple[Any, Any]]:
-        """Where each card is drawn now, for the next draw's flights (:func:`measure`)."""
-        return measure()
+    def measure(self) -> dict[str, tuple[Any, Any]] | None:
+        """Where each card is drawn now, for the next draw's flights (:func:`measure`);
+        ``None`` while the animations are off."""
+        return measure() if self.motion.scale > 0 else None
 
     def draw(
         self,

@@ -1,11 +1,7 @@
 """The board's motion: removed pairs flying to the discard pile, and a win's celebration.
 
-Decoration only, drawn over the page after the board is (the actuator calls it with the
-events of a command and where the cards were before it, :func:`measure`): nothing here
-changes the board or takes input, and nothing of it outlives its animation. Animations run
-only when the setting (or the system's reduced-motion wish) allows; the caller checks. The
-durations below are the normal speed's: :attr:`Motion.scale` (the Animations setting's
-:data:`~nestor_web.app.settings.ANIMATION_SCALE`, set by the actuator) multiplies them all.
+Decoration only, drawn after the board; nothing of it outlives its animation. Durations are
+the normal speed's; :attr:`Motion.scale` (the Animations setting) multiplies them.
 """
 
 from __future__ import annotations

@@ -1,60 +1,41 @@
-"""Settings' "Your progress" in the page: Back up (a file downloaded, and its code copied or
-shown selected), Restore (a file picked or a code pasted, what it brings shown, then merge or
-replace), bringing back what a replace replaced, and the browser's keeping of the storage
-(``navigator.storage``: asked to keep it for good at the first win or an install, never at
-first load; whether it does and how much the game uses, shown in Settings).
-
-The backup's format and the rules of a restore are the storage room's
-(:mod:`nestor_web.storage.progress`, :meth:`~nestor_web.storage.manager.StorageManager.restore`);
-the words the view's (:mod:`nestor_web.view.backup`). A backup is data: every text of it goes
-to the page through ``textContent`` or a field's ``value``, never as markup.
+"""Settings' "Your progress": Back up (a file, and its code copied or shown), Restore (a file
+or a pasted code: what it brings, then merge or replace), bringing back what a replace
+replaced, and asking the browser to keep the storage for good (at the first win or an
+install). A backup is data: its texts reach the page as text, never as markup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import create_once_callable, create_proxy
 from pyscript import document, window
 
 from nestor import NestorError
 
-from ..app.events import Event, Restored
+from ..app.events import Restored
 from ..app.session import Session
+from ..storage.manager import StorageManager
 from .clipboard import to_clipboard
+from .controller import Controller
 from .daily import local_today
 from .dom import missing
+from .tasks import Tasks
 
 if TYPE_CHECKING:
-    from ..storage.manager import StorageManager
     from ..storage.progress import Progress
 
 
-class BackupPort(Protocol):
-    """What the progress part of Settings asks of the page (the composition root)."""
-
-    @property
-    def session(self) -> Session:
-        """The session of the game in play."""
-
-    @property
-    def storage(self) -> StorageManager:
-        """The storage manager (the backup is made from it, and restored through it)."""
-
-    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command the page's way: what other tabs saved first, then the
-        command, drawn and saved."""
-
-    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run the coroutine ``make()`` returns as a task of the page."""
-
-
 class ProgressPanel:
-    """Draws and runs Settings' "Your progress" for ``app``."""
+    """Draws and runs Settings' "Your progress"."""
 
-    def __init__(self, app: BackupPort) -> None:
-        self.app = app
+    def __init__(
+        self, session: Session, controller: Controller, tasks: Tasks, storage: StorageManager
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.tasks = tasks
+        self.storage = storage
         self.el = {
             name: document.getElementById(name)
             for name in ("progress", "progress-storage", "backup-box", "backup-words",
@@ -85,13 +66,13 @@ class ProgressPanel:
             return
         action = str(target.getAttribute("data-action"))
         if action == "backup":
-            self.app.spawn(lambda: self.back_up())
+            self.tasks.spawn(lambda: self.back_up())
         elif action == "restore":
             self.show_restore(self.el["restore-box"].hidden)
         elif action in ("restore-merge", "restore-replace") and self.pending is not None:
             self.restore(self.pending, action.removeprefix("restore-"))
         elif action == "restore-replaced":
-            replaced = self.app.storage.replaced_progress()
+            replaced = self.storage.replaced_progress()
             if replaced is not None:
                 self.restore(replaced, "replace")
 
@@ -100,7 +81,7 @@ class ProgressPanel:
         files = self.el["restore-file"].files
         if missing(files) or int(files.length) == 0:
             return
-        self.app.spawn(lambda: self._read_file(files.item(0)))
+        self.tasks.spawn(lambda: self._read_file(files.item(0)))
 
     def on_code(self, _event: Any) -> None:  # noqa: ANN401
         """The pasted code changed: read it (nothing shown while the field is empty)."""
@@ -119,7 +100,7 @@ class ProgressPanel:
         from ..storage.progress import backup_name, progress_to_code
         from ..view.backup import backup_words
 
-        text = self.app.storage.export_progress(self.app.session)
+        text = self.storage.export_progress(self.session)
         name = backup_name(local_today())
         _download(text, name)
         code = progress_to_code(text)
@@ -150,14 +131,8 @@ class ProgressPanel:
         """Merge or replace with ``progress``: one save, drawn, and said."""
         from ..view.backup import restored_text
 
-        happened: list[Event] = []
-
-        def command() -> tuple[Event, ...]:  # the storage writes it as one save
-            events = self.app.storage.restore(self.app.session, progress, mode)
-            happened.extend(events)
-            return events
-
-        self.app.run(command, animate=False)
+        happened = self.controller.run(
+            lambda: self.storage.restore(self.session, progress, mode), animate=False)
         done = next((e for e in happened if isinstance(e, Restored)), None)
         self.show_restore(False)
         if done is not None:
@@ -172,15 +147,15 @@ class ProgressPanel:
         if self._asked_to_keep:
             return
         self._asked_to_keep = True
-        self.app.spawn(self._persist)
+        self.tasks.spawn(self._persist)
 
     # ---- drawing -------------------------------------------------------------------------
 
     def draw(self) -> None:
         """Settings was opened (or a restore done): whether the browser keeps the storage and
         how much it uses, and whether a replaced progress can be brought back."""
-        self.replaced_button.hidden = self.app.storage.replaced_progress() is None
-        self.app.spawn(self._draw_storage)
+        self.replaced_button.hidden = self.storage.replaced_progress() is None
+        self.tasks.spawn(self._draw_storage)
 
     async def _draw_storage(self) -> None:
         from ..view.backup import storage_text
@@ -267,5 +242,3 @@ def _download(text: str, name: str) -> None:
     link.remove()
     window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 10_000)
 
-
-__all__ = ["BackupPort", "ProgressPanel"]

@@ -1,11 +1,4 @@
-"""The clipboard, and the links the page hands out.
-
-The page copies three texts: the replay link of the game in play (Copy link, under the counters
-and in the review) and the daily deal's share text with its link. Each goes through
-:func:`to_clipboard`, and a link to this page is built in one place, :func:`page_link`, from the
-address the page was loaded at and a query the app room writes (:func:`game_link` for a game's
-replay link).
-"""
+"""The clipboard, and the links to this page the page hands out."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The daily deal in the page: the player's local date, the label beside the deal, and the
-Share control with the clipboard (a selectable text field when the clipboard is refused).
-
-Kept apart from the actuator: it draws only ``#daily-label`` and ``#share``.
-"""
+"""The daily deal on the page: the player's local date, the label beside the deal, and Share
+(copied, or shown selected where the clipboard is refused)."""
 
 from __future__ import annotations
 

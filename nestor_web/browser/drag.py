@@ -1,25 +1,20 @@
 """Dragging a card onto its partner, with pointer events (mouse, touch, pen).
 
-The dragged card's own element follows the pointer (a CSS transform, and ``data-dragging``
-while it moves). Dropped on a card it can pair with, the pair is played through the
-session's :meth:`~nestor_web.app.session.Session.pair`, the command behind the second tap of
-tap-tap; dropped anywhere else it slides back (at once when animations are off). Which cards
-it can pair with is not worked out here: the view writes the engine's answer on each
-available card as ``data-partners``. A press that moves less than :data:`SLOP_PX` is a tap,
-played when the pointer is lifted, however long it was held: a touch browser turns a long
-press into a context menu instead of a click, and a slow phone makes a quick tap long. The
-click that follows a press (a tap played, or a drag) is swallowed; a click without a press
-(the keyboard's, ``detail`` 0) goes on to :class:`~nestor_web.browser.input.Input`.
+The card follows the pointer (``data-dragging``); dropped on a partner (the view writes them
+as ``data-partners``) the pair is played, elsewhere it slides back. A press that moves less
+than :data:`SLOP_PX` is a tap, played when lifted; the click after a press is swallowed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
-from typing import Any, Protocol
+from typing import Any
 
 from pyodide.ffi import JsException, create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
+from .animation import Motion
 from .dom import missing
 
 SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
@@ -32,20 +27,6 @@ most, if that is at least this share of the card's area."""
 SNAP_BACK_MS = 180
 """How long a card dropped off any partner takes to slide back at the normal animation speed
 (the setting's :data:`~nestor_web.app.settings.ANIMATION_SCALE` multiplies it)."""
-
-
-class DragCommands(Protocol):
-    """What dragging asks of the composition root."""
-
-    def tap(self, card: str) -> None:
-        """A tap on the available card ``card`` (a press that did not move)."""
-
-    def drop(self, card: str, onto: str) -> bool:
-        """``card`` was dropped on ``onto``: pair them if they pair; did a move happen?"""
-
-    def animation_scale(self) -> float:
-        """What animations' durations are multiplied by (the Animations setting, or the
-        system's reduced-motion wish): ``0.0`` when they are off."""
 
 
 class _Press:
@@ -66,11 +47,18 @@ class _Press:
 
 
 class Drag:
-    """Listens to the pointer events on ``board`` (the ``#board`` element) for ``commands``."""
+    """Listens to the pointer events on ``board`` (``#board``): a press that did not move is
+    ``tap(card)``, a drop ``drop(card, onto)`` (did a move happen?); a card slides back as
+    fast as ``motion`` runs."""
 
-    def __init__(self, board: Any, commands: DragCommands) -> None:
+    def __init__(
+        self, board: Any, tap: Callable[[str], None], drop: Callable[[str, str], bool],
+        motion: Motion,
+    ) -> None:
         self.board = board
-        self.commands = commands
+        self.tap = tap
+        self.drop = drop
+        self.motion = motion
         self._press: _Press | None = None
         self._swallow = False  # the click that follows a drag is not a tap
         self._proxies: list[Any] = []
@@ -123,11 +111,11 @@ class Drag:
         self._press = None
         self._swallow = True
         if not press.dragging:
-            self.commands.tap(press.card)
+            self.tap(press.card)
             return
         target = self._target(press, event)
         self._end(press)
-        if target is not None and self.commands.drop(press.card, target):
+        if target is not None and self.drop(press.card, target):
             if press.element.isConnected:  # the pair went: its element normally with it
                 self._rest(press.element)
             return
@@ -233,7 +221,7 @@ class Drag:
         """Slide the card back to its place, as fast as the animations are set (at once
         without animations)."""
         element = press.element
-        scale = self.commands.animation_scale()
+        scale = self.motion.scale
         if not element.isConnected or scale <= 0:
             self._rest(element)
             return

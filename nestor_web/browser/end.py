@@ -1,34 +1,15 @@
-"""The end screen on the page: ``[data-end-screen]`` (``#end-screen``), drawn from
-:func:`nestor_web.view.end.end_view`.
+"""The end screen on the page (``#end-screen``), drawn from :func:`nestor_web.view.end.end_view`.
 
-It only writes the DOM; what it says comes from the view, its state from
-:class:`~nestor_web.app.ending.Ending`. When the game in play ends, the end screen appears
-in place of the status line, above the board (which stays where it was), and takes the
-keyboard focus; its buttons are the page's own commands (Play again is Restart, New deal,
-Undo, Copy link) run through :meth:`App.action`. The close button and Escape dismiss it: the
-focus goes back where it was before (a card, New deal), or else to "Show the result"
-(``#end-again``), which brings it back. A command that ends the game's being over (Undo, Play
-again, New deal) hides it, and the focus goes to the board (the pair taken back, or the
-first available card).
-
-The verdict on the deal ("could it have been won from the start?") is worked out by the
-solver in the page's time slices (:class:`~nestor_web.browser.tasks.Tasks`) once the end
-screen is shown; the screen says "Working it out…" meanwhile, and the answer replaces that
-text in place (a polite live region).
-
-The page tells it what changed: :meth:`EndScreen.follow` after every command (the end
-screen's state follows the game, and the verdict is asked for), then :meth:`EndScreen.draw`,
-which only draws, and is told whether a replay is shown (the game's end screen waits for it).
-What it needs of the page is :class:`EndPort`.
-
-Hooks: ``body[data-end]`` is ``"shown"`` while the end screen is shown and ``"dismissed"``
-while the player has closed it; absent while the game goes on.
+When the game ends it appears above the board and takes the focus; its buttons are the page's
+own ``data-action`` controls (the input manager runs them). Closing it (its button, Escape)
+gives the focus back, or to "Show the result" (``#end-again``), which brings it back. The
+verdict on the deal is worked out in the page's time slices once it is shown.
+Hook: ``body[data-end]`` is ``"shown"`` or ``"dismissed"``; absent while the game goes on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Generator
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from pyodide.ffi import create_proxy
 from pyscript import document
@@ -39,41 +20,18 @@ from ..app.ending import Ending
 from ..app.events import Event, TookBack
 from ..app.session import Session
 from ..view.end import EndView, end_view, render_end, reopen_words
+from .actuator import Actuator
 from .dom import missing
-
-T = TypeVar("T")
-
-
-class EndPort(Protocol):
-    """What the end screen asks of the page (the composition root)."""
-
-    @property
-    def session(self) -> Session:
-        """The session of the game in play."""
-
-    def action(self, name: str, value: str | None = None) -> None:
-        """Do what a control of the page stands for (the end screen's buttons are those)."""
-
-    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run the coroutine ``make()`` returns as a task of the page."""
-
-    async def sliced(self, steps: Generator[None, None, T]) -> T:
-        """Run ``steps`` to its end in the page's time slices; its value."""
-
-    def restore_focus(self, card: str = "") -> None:
-        """Give the board the focus: ``card`` if it is available, else the first available
-        card."""
+from .tasks import Tasks
 
 
 class EndScreen:
-    """The end screen of ``app``'s game.
+    """The end screen of ``session``'s game; ``ending`` is its state (dismissed, verdicts)."""
 
-    Attributes:
-        ending: the end screen's state (dismissed, the verdicts worked out).
-    """
-
-    def __init__(self, app: EndPort) -> None:
-        self.app = app
+    def __init__(self, session: Session, tasks: Tasks, actuator: Actuator) -> None:
+        self.session = session
+        self.tasks = tasks
+        self.actuator = actuator
         self.ending = Ending()
         self._replaying = False  # a replay is shown (the last draw was told so)
         self.el = document.getElementById("end-screen")
@@ -94,22 +52,18 @@ class EndScreen:
     # ---- input ------------------------------------------------------------------------------
 
     def on_click(self, event: Any) -> None:
-        """A tap in the end screen: its close button, or one of the page's commands."""
-        target = event.target.closest("[data-end-command], [data-action]")
-        if missing(target) or target.disabled:
-            return
-        if target.hasAttribute("data-end-command"):
+        """A tap on the close button (the page's commands are the input manager's)."""
+        target = event.target.closest("[data-end-command]")
+        if not missing(target) and not target.disabled:
             self.dismiss()
-        else:
-            self.app.action(str(target.getAttribute("data-action")))
 
     def on_again(self, event: Any) -> None:
         """A tap on "Show the result": the end screen comes back."""
         if missing(event.target.closest("button")):
             return
         self.ending.reopen()
-        self._ask_verdict(self.app.session)
-        self.draw(self.app.session)
+        self._ask_verdict(self.session)
+        self.draw(self.session)
 
     def escape(self) -> bool:
         """Escape was pressed: dismiss the end screen if it is shown. Was it?"""
@@ -124,7 +78,7 @@ class EndScreen:
         self.ending.dismiss()
         self._dismissing = True
         try:
-            self.draw(self.app.session)
+            self.draw(self.session)
         finally:
             self._dismissing = False
         before, self._before = self._before, None
@@ -179,7 +133,7 @@ class EndScreen:
         replay) and nothing works on it yet."""
         if not self._replaying and self.ending.needs_verdict(session) and not self._working:
             self._working = True
-            self.app.spawn(self._verdict_task)
+            self.tasks.spawn(self._verdict_task)
 
     def _write(self, view: EndView, appearing: bool) -> None:
         """Write the whole end screen; a button that had the focus keeps it."""
@@ -208,7 +162,7 @@ class EndScreen:
         self.el.innerHTML = ""
         if inside and not self._dismissing:
             taken = next((e.move for e in events if isinstance(e, TookBack)), None)
-            self.app.restore_focus(taken.first if isinstance(taken, Pair) else "")
+            self.actuator.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
 
     def _set_again(self, shown: bool) -> None:
         """Show or hide "Show the result" (the game is over and its end screen closed)."""
@@ -222,11 +176,11 @@ class EndScreen:
     async def _verdict_task(self) -> None:
         """Work out the verdict on the deal in play, then show it."""
         try:
-            await self.app.sliced(self.ending.verdict_steps(self.app.session))
+            await self.tasks.sliced(self.ending.verdict_steps(self.session))
         finally:
             self._working = False
-        self._ask_verdict(self.app.session)  # the game moved on to another deal meanwhile
-        self.draw(self.app.session)
+        self._ask_verdict(self.session)  # the game moved on to another deal meanwhile
+        self.draw(self.session)
 
 
 def _focusable(element: Any) -> bool:

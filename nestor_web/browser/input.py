@@ -6,47 +6,35 @@ listeners; the proxies live as long as the page.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.keymap import BACK_KEYS, NAVIGATION, command_for
+from ..app.session import Session
+from .actuator import Actuator
+from .controller import Controller
 from .dom import missing
-from .drag import Drag, DragCommands
+from .drag import Drag
 from .menu import Menu
 
 
-class Commands(DragCommands, Protocol):
-    """What the input manager asks of the composition root (dragging's commands too)."""
-
-    def tap(self, card: str) -> None:
-        """A tap on an available card."""
-
-    def action(self, name: str, value: str | None = None) -> None:
-        """A control's ``data-action`` (``value``: the variant picker's choice)."""
-
-    def setting(self, name: str, value: object) -> None:
-        """A settings control changed."""
-
-    def pointer_used(self, kind: str) -> None:
-        """A press with ``kind`` (``"mouse"``, ``"pen"``, ``"touch"`` or ``"keyboard"``)."""
-
-    def key_focus(self, step: int) -> None:
-        """Arrow keys: move the focus between available cards."""
-
-    def address_changed(self) -> None:
-        """Back or Forward: the address shows another deal."""
-
-    def dialog_open(self, name: str | None = None) -> bool:
-        """Is a dialog open (it handles its own keys)? With ``name``: that dialog."""
-
-
 class Input:
-    """Binds the page's events to ``commands``."""
+    """Binds the page's events: taps and drops to ``session`` commands run by ``controller``,
+    controls to ``action``, settings controls to ``setting``, Back and Forward to ``moved``."""
 
-    def __init__(self, commands: Commands) -> None:
-        self.commands = commands
+    def __init__(
+        self, session: Session, controller: Controller, actuator: Actuator,
+        action: Callable[[str], None], setting: Callable[[str, object], None],
+        moved: Callable[[], None],
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.actuator = actuator
+        self.action = action
+        self.setting = setting
         self._proxies: list[Any] = []
         self.menu = Menu()
         for name, kind, handler in (
@@ -60,18 +48,32 @@ class Input:
             ("share", "click", self.on_control_click),
             ("rules-dialog", "click", self.on_control_click),  # "Show me on the board"
             ("tutorial", "click", self.on_control_click),  # the guide's Next and Skip
+            ("end-screen", "click", self.on_control_click),
         ):
             self._listen(document.getElementById(name), kind, handler)
-        self._listen(window, "popstate", lambda _event: commands.address_changed())
+        self._listen(window, "popstate", lambda _event: moved())
         self._listen(document, "keydown", self.on_key)
         # The words of the advice follow the way the player points (before the press's click).
-        self._listen(document, "pointerdown", lambda e: commands.pointer_used(str(e.pointerType)))
-        self.drag = Drag(document.getElementById("board"), commands)
+        self._listen(document, "pointerdown", lambda e: self.pointer_used(str(e.pointerType)))
+        self.drag = Drag(document.getElementById("board"), self.tap, self.drop, actuator.motion)
 
     def _listen(self, target: Any, kind: str, handler: Any) -> None:
         proxy = create_proxy(handler)
         self._proxies.append(proxy)
         target.addEventListener(kind, proxy)
+
+    def tap(self, card: str) -> None:
+        """A tap on a card."""
+        self.controller.run(lambda: self.session.tap(card))
+
+    def drop(self, card: str, onto: str) -> bool:
+        """A card dragged onto another: paired if they pair. Did a move happen?"""
+        return bool(self.controller.run(lambda: self.session.pair(card, onto)))
+
+    def pointer_used(self, kind: str) -> None:
+        """The player pressed with ``kind`` (a ``pointerType``, or ``"keyboard"``): the status
+        line's advice says so from the next draw on."""
+        self.session.pointer = {"pen": "mouse", "": "mouse"}.get(kind, kind)
 
     def on_board_click(self, event: Any) -> None:
         """A tap on the play area: a card, or the stock pile."""
@@ -84,14 +86,14 @@ class Input:
         if target.hasAttribute("data-action"):
             self.on_control_click(event)
             return
-        self.commands.tap(str(target.getAttribute("data-card")))
+        self.tap(str(target.getAttribute("data-card")))
 
     def on_control_click(self, event: Any) -> None:
         """A tap on a control button (``data-action``), in the page or a dialog."""
         target = event.target.closest("[data-action]")
         if missing(target) or target.disabled:
             return
-        self.commands.action(str(target.getAttribute("data-action")))
+        self.action(str(target.getAttribute("data-action")))
 
     def on_setting_change(self, event: Any) -> None:
         """A settings control changed (``data-setting`` names the setting)."""
@@ -100,7 +102,7 @@ class Input:
         if missing(name):
             return
         value = bool(control.checked) if control.type == "checkbox" else str(control.value)
-        self.commands.setting(str(name), value)
+        self.setting(str(name), value)
 
     def on_key(self, event: Any) -> None:
         """Keyboard play: arrows move between available cards; single keys for controls."""
@@ -114,25 +116,25 @@ class Input:
         if key == "Escape" and self.menu.on_escape():
             event.preventDefault()
             return
-        if self.commands.dialog_open():
-            # The dialog handles its own keys (Esc closes it); the key that opened the keys
-            # list closes it again, as the list says.
-            if command_for(key) == "keys" and self.commands.dialog_open("keys"):
-                self.commands.action("keys")
+        if self.actuator.dialog_open() or self.actuator.address_held:
+            # A dialog or a mode handles its own keys; the key that opened the keys list
+            # closes it again, as the list says.
+            if command_for(key) == "keys" and self.actuator.dialog_open("keys"):
+                self.action("keys")
                 event.preventDefault()
             return
         if key in NAVIGATION or (key in ("Enter", " ") and tag == "button"):
-            self.commands.pointer_used("keyboard")
+            self.pointer_used("keyboard")
         if key in NAVIGATION:
-            self.commands.key_focus(-1 if key in BACK_KEYS else 1)
+            self.actuator.move_focus(-1 if key in BACK_KEYS else 1)
             event.preventDefault()
         elif key == "Escape":
-            self.commands.action("deselect")
+            self.action("deselect")
         else:
             command = command_for(key)
             if command is None:
                 return
             button = document.querySelector(f'#controls [data-action="{command}"]')
             if not missing(button) and not button.disabled and not button.hidden:
-                self.commands.action(command)
+                self.action(command)
                 event.preventDefault()

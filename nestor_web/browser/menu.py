@@ -1,11 +1,5 @@
-"""The "More" menu of the game controls: a disclosure button and the panel it shows.
-
-``[data-menu]`` (the button, ``aria-controls="more-menu"``) shows or hides ``#more-menu``
-(``data-open``; the CSS draws it as a menu: on a wide screen only its list of Daily deal,
-Restart and Solve, on a phone also New deal and the panels' icon buttons). A tap on one of
-its buttons closes it (the button's own action runs as it would anywhere), as do Escape
-(the focus goes back to "More") and a tap outside it. The menu holds no game state: it is
-how the page is shown, so it lives here, beside the DOM.
+"""The "More" menu: ``[data-menu]`` shows or hides ``#more-menu`` (``data-open``). A tap on
+one of its buttons, Escape (focus back to "More") or a tap outside closes it.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
-"""The variant picker: a new deal only for a committed choice.
+"""The variant picker (``#variant``): a new deal only for a committed choice.
 
-Chromium changes a closed ``<select>`` at every arrow key (and Home, End, Page Up/Down, a
-letter) and fires ``change`` each time, so a keyboard player reading through the variants
-would deal a game at each key. Here a change made by such a key only moves the picker; the
-choice is committed by Enter, or by leaving the picker (focus moves on: what is shown is
-then what is played; Undo brings back a game left by mistake), and Escape puts the picker
-back to the variant in play. A choice from the opened list (a pointer, or Enter in it)
-fires ``change`` without such a key, and deals at once.
+A closed ``<select>`` changes at every arrow key; such a change only moves the picker. Enter,
+or leaving the picker, commits it; Escape takes it back; a choice from the opened list deals
+at once.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from pyodide.ffi import create_proxy
 from pyscript import document
@@ -22,18 +19,11 @@ BROWSE_KEYS = frozenset(
 """Keys that move a closed picker's choice without committing it (and any one letter)."""
 
 
-class Chooser(Protocol):
-    """What the picker asks of the composition root."""
-
-    def action(self, name: str, value: str | None = None) -> None:
-        """``action("variant", name)``: deal a game of that variant."""
-
-
 class VariantPicker:
     """Binds the ``#variant`` select: ``change`` deals only when the choice is committed."""
 
-    def __init__(self, commands: Chooser) -> None:
-        self.commands = commands
+    def __init__(self, deal: Callable[[str], None]) -> None:
+        self.deal = deal
         self.element = document.getElementById("variant")
         self._browsing = False  # a key that moves the choice is down
         self._pending = False  # the picker shows a choice not committed yet
@@ -89,4 +79,4 @@ class VariantPicker:
         self._pending = False
         value = str(self.element.value)
         if value and value != self.playing():
-            self.commands.action("variant", value)
+            self.deal(value)

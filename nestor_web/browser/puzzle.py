@@ -1,23 +1,17 @@
-"""The puzzle mode of the page: a puzzle on the board, apart from the game in play.
+"""The puzzle mode of the page (``body[data-mode=puzzle][data-puzzle=K]``, ``#puzzle``).
 
-``?puzzle=K`` (or "Puzzles" in the More menu) opens it, its own mode of the page
-(``<body data-mode="puzzle" data-puzzle="K">``, the ``#puzzle`` section; the game's board
-and controls are hidden by the style sheet, as for the replay). The game in progress is
-neither drawn over nor saved differently: it waits, as it was, until "Back to my game".
-The player pairs on the puzzle's board as in a game (or picks a pair of the list of
-choices); ``body[data-puzzle-result]`` says ``solved`` or ``failed``; a wrong pair's
-refutation plays out a pair every :data:`~nestor_web.app.puzzle.PACE_SECONDS`, then the answer is
-shown. Each puzzle's first try goes into the player's record, kept by the storage manager
-(``nestor.puzzles``). What the mode needs of the page is :class:`PuzzlePort`; its words and
-markup are the view's (:mod:`nestor_web.view.puzzle`).
+``?puzzle=K`` or "Puzzles" in the menu shows a puzzle over the game, which waits as it was.
+The player pairs on its board or picks from its list of choices; a wrong pair's refutation
+plays out, then the answer is shown (``body[data-puzzle-result]``: ``solved`` or ``failed``).
+Each puzzle's first try goes into the player's record (the storage manager keeps it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from pyodide.ffi import create_proxy
 from pyscript import document, window
@@ -33,58 +27,30 @@ from ..app.puzzle import (
     puzzle_request,
 )
 from ..app.puzzle_record import PuzzleRecord
+from ..app.session import Session
+from ..storage.manager import StorageManager
 from ..view.puzzle import puzzle_view, render_choices
+from .actuator import Actuator
+from .controller import Controller
+from .daily import local_today
 from .dom import missing
-
-if TYPE_CHECKING:
-    from datetime import date
-
-    from ..app.events import Event
-    from ..app.session import Session
-    from ..storage.manager import StorageManager
-
-
-class PuzzlePort(Protocol):
-    """What the puzzle mode asks of the page (the composition root)."""
-
-    @property
-    def session(self) -> Session:
-        """The session of the game in play (its settings, its clock, its address)."""
-
-    @property
-    def storage(self) -> StorageManager:
-        """The storage manager (the puzzle record)."""
-
-    def update(self, events: tuple[Event, ...]) -> None:
-        """Draw the game after ``events`` (``()``: as it is), and save."""
-
-    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run the coroutine ``make()`` returns as a task of the page."""
-
-    def restore_focus(self) -> None:
-        """Give the game's board the focus (its first available card)."""
-
-    def panel_open(self) -> bool:
-        """Is one of the page's panels (a modal dialog) open?"""
-
-    def cover_game(self, covered: bool) -> None:
-        """``True`` while the mode covers the game: the game's drawing leaves the address
-        alone (it is the mode's), and the game's timer stops."""
-
-    def today(self) -> date:
-        """The player's local date."""
+from .tasks import Tasks
 
 
 class PuzzleMode:
-    """The puzzle section of the page, for ``app``.
+    """The puzzle section. ``attempt``: the puzzle tried, or ``None``; ``record``: the
+    player's record as last read or kept. ``cover`` is told when the mode covers the game."""
 
-    Attributes:
-        attempt: the puzzle shown and tried, or ``None`` while the game is.
-        record: the player's puzzle record, as last read or kept.
-    """
-
-    def __init__(self, app: PuzzlePort) -> None:
-        self.app = app
+    def __init__(
+        self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
+        storage: StorageManager, cover: Callable[[bool], None],
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.tasks = tasks
+        self.actuator = actuator
+        self.storage = storage
+        self.cover = cover
         self.attempt: PuzzleTry | None = None
         self.record: PuzzleRecord = PuzzleRecord()
         self.rng = random.Random()
@@ -104,32 +70,27 @@ class PuzzleMode:
 
     # ---- entering and leaving ---------------------------------------------------------
 
-    def open_address(self) -> bool:
-        """Show the puzzle the address asks for (``True``: it asks for one, shown or, when
-        it is no puzzle, reported and the address given back to the game)."""
-        attempt, problem = puzzle_request(str(window.location.search), self.app.today())
-        if problem is not None:
+    def open_address(self, query: str) -> None:
+        """Show the puzzle the address's ``query`` asks for (``?puzzle=``); one that is no
+        puzzle is reported, and the address given back to the game."""
+        attempt, problem = puzzle_request(query, local_today())
+        if attempt is not None:
+            self.show(attempt)
+        elif problem is not None:
             self.leave(push=False)
-            window.history.replaceState(None, "", self.app.session.query())
-            self.app.update(self.app.session.notice(problem))
-            return True
-        if attempt is None:
-            return False
-        self.show(attempt)
-        return True
+            window.history.replaceState(None, "", self.session.query())
+            self.controller.update(self.session.notice(problem))
 
     def show(self, attempt: PuzzleTry, address: str = "") -> None:
         """Show ``attempt``; ``address``: ``"push"`` or ``"replace"`` the address with the
         puzzle's (``""``: it is already). Focus goes to its first card."""
         self.attempt = attempt
-        self.record = self.app.storage.puzzles()
+        self.record = self.storage.puzzles()
         if address:
-            query = puzzle_query(attempt.puzzle) if attempt.puzzle.id > 0 else str(
-                window.location.search)
             change = window.history.pushState if address == "push" else (
                 window.history.replaceState)
-            change(None, "", query)
-        self.app.cover_game(True)
+            change(None, "", puzzle_query(attempt.puzzle))
+        self.cover(True)
         document.getElementById("puzzle").hidden = False
         body = document.body
         body.setAttribute("data-mode", "puzzle")
@@ -149,16 +110,16 @@ class PuzzleMode:
         body = document.body
         for name in ("data-mode", "data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
             body.removeAttribute(name)
-        self.app.cover_game(False)
+        self.cover(False)
         if push:
-            window.history.pushState(None, "", self.app.session.query())
-        self.app.update(())
-        self.app.restore_focus()
+            window.history.pushState(None, "", self.session.query())
+        self.controller.update(())
+        self.actuator.restore_focus("", None)
 
     def record_changed(self) -> None:
         """Another tab kept tries (or the storage was restored): take them in and redraw."""
         mine = self.record.copy()
-        self.record = self.app.storage.puzzles(quiet=True)
+        self.record = self.storage.puzzles(quiet=True)
         self.record.unite(mine)
         if self.attempt is not None:
             self.draw()
@@ -170,7 +131,7 @@ class PuzzleMode:
         attempt = self.attempt
         if attempt is None:
             return
-        view = puzzle_view(attempt, self.record, self.app.session.settings)
+        view = puzzle_view(attempt, self.record, self.session.settings)
         for name, value in (("puzzle-title", view.title), ("puzzle-record", view.record),
                             ("puzzle-prompt", view.prompt)):
             element = document.getElementById(name)
@@ -220,10 +181,10 @@ class PuzzleMode:
                 attempt.step()
             self._after((PuzzleStepped(attempt.phase),))
         elif name == "next":  # from the player's own game's: a new history entry
-            self.show(next_try(self.record, self.rng, self.app.today(), attempt.puzzle.id),
+            self.show(next_try(self.record, self.rng, local_today(), attempt.puzzle.id),
                       "replace" if attempt.puzzle.id > 0 else "push")
         elif name == "daily":
-            self.show(daily_try(self.app.today()), "replace" if attempt.puzzle.id > 0 else "push")
+            self.show(daily_try(local_today()), "replace" if attempt.puzzle.id > 0 else "push")
 
     def tap(self, card: str) -> None:
         """A tap on a card of the puzzle's board."""
@@ -245,12 +206,12 @@ class PuzzleMode:
         attempt = self.attempt
         if not events or attempt is None:
             return
-        one = attempt.first_try(self.app.session.clock())
+        one = attempt.first_try(self.session.clock())
         if one is not None and self.record.add(one, attempt.daily):
-            self.record = self.app.storage.save_puzzles(self.record)
+            self.record = self.storage.save_puzzles(self.record)
         self.draw(events)
         if attempt.phase == "refute" and any(e.pair is not None for e in events):
-            self.app.spawn(lambda: self._refute(attempt))
+            self.tasks.spawn(lambda: self._refute(attempt))
         if attempt.over:
             self._focus_next()
 
@@ -289,7 +250,7 @@ class PuzzleMode:
         keys are off then: the root's ``dialog_open`` says so)."""
         if self.attempt is None or event.ctrlKey or event.metaKey or event.altKey:
             return
-        if self.app.panel_open():
+        if self.actuator.dialog_open():
             return
         target = event.target
         tag = str(target.tagName).lower() if not missing(target.tagName) else ""

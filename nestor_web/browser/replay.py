@@ -1,76 +1,46 @@
-"""The replay mode of the page, and the link of the game in play ("Copy link").
+"""The replay mode of the page (``body[data-mode=replay]``, ``#replay``), and Copy link.
 
-A replay link (``?variant=V&deal=N&moves=M``) opens the replay, its own mode of the page
-(``<body data-mode="replay">``, the ``#replay`` section; the game's board and controls are
-hidden by the style sheet). While it is shown the address stays the replay's link, its
-keys are its own (:data:`~nestor_web.app.replay.REPLAY_KEYS`), and the game in progress
-is neither drawn over nor saved differently: it waits, as it was, until "Back to my game"
-or "Play from here" (which starts a game at the position shown, counted with help).
-
-"Copy link": :meth:`ReplayMode.copy_link`, given by any ``[data-action="copy-link"]``
-control the input manager listens to (the game's controls today; the end screen may add
-its own), copies the replay link of the game in play with the Clipboard API; where the
-browser refuses, the link is shown in a selected text field (``#link-field``) to copy by
-hand. What the mode needs of the page is :class:`ReplayPort`; the words and the move list's
-markup are the view's (:mod:`nestor_web.view.replay`).
+A replay link (``?variant=V&deal=N&moves=M``) shows the replay over the game, which waits as
+it was until "Back to my game" or "Play from here". Copy link copies the game's replay link,
+or shows it selected to copy by hand where the clipboard is refused.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay, replay_request
+from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay
 from ..view.replay import link_words, render_moves, replay_announcement, replay_view
+from .actuator import Actuator
 from .clipboard import game_link, to_clipboard
+from .controller import Controller
 from .dom import missing
+from .tasks import Tasks
 
 if TYPE_CHECKING:
-    from ..app.events import Event
+    from ..app.events import Problem
     from ..app.replay import ReplayEvent
     from ..app.session import Session
 
 
-class ReplayPort(Protocol):
-    """What the replay mode asks of the page (the composition root)."""
-
-    @property
-    def session(self) -> Session:
-        """The session of the game in play (its settings, its address, Play from here)."""
-
-    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command, draw and save what happened."""
-
-    def update(self, events: tuple[Event, ...]) -> None:
-        """Draw the game after ``events`` (``()``: as it is), and save."""
-
-    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run the coroutine ``make()`` returns as a task of the page."""
-
-    def restore_focus(self) -> None:
-        """Give the game's board the focus (its first available card)."""
-
-    def panel_open(self) -> bool:
-        """Is one of the page's panels (a modal dialog) open?"""
-
-    def cover_game(self, covered: bool) -> None:
-        """``True`` while the mode covers the game: the game's drawing leaves the address
-        alone (it is the mode's), and the game's timer stops."""
-
-
 class ReplayMode:
-    """The replay section and the link panel of the page, for ``app``.
+    """The replay section and the link panel; ``replay`` is the replay shown, or ``None``.
+    ``cover`` is told when the mode covers the game (``True``) or leaves it."""
 
-    Attributes:
-        replay: the replay shown, or ``None`` while the game is.
-    """
-
-    def __init__(self, app: ReplayPort, replay: Replay | None = None) -> None:
-        self.app = app
+    def __init__(
+        self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
+        cover: Callable[[bool], None],
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.tasks = tasks
+        self.actuator = actuator
+        self.cover = cover
         self.replay: Replay | None = None
         self._proxies: list[Any] = []
         self._drawn_moves: tuple[object, ...] | None = None
@@ -82,8 +52,6 @@ class ReplayMode:
             proxy = create_proxy(handler)
             self._proxies.append(proxy)
             target.addEventListener(kind, proxy)
-        if replay is not None:
-            self.show(replay)
 
     @property
     def shown(self) -> bool:
@@ -98,7 +66,7 @@ class ReplayMode:
             self.replay.playing = False
         self.replay = replay
         self._drawn_moves = None
-        self.app.cover_game(True)
+        self.cover(True)
         document.getElementById("replay").hidden = False
         document.body.setAttribute("data-mode", "replay")
         self.draw()
@@ -118,27 +86,23 @@ class ReplayMode:
         self.replay = None
         document.getElementById("replay").hidden = True
         document.body.removeAttribute("data-mode")
-        self.app.cover_game(False)
+        self.cover(False)
         if push:
-            window.history.pushState(None, "", self.app.session.query())
-        self.app.update(())
-        self.app.restore_focus()
+            window.history.pushState(None, "", self.session.query())
+        self.controller.update(())
+        self.actuator.restore_focus("", None)
 
-    def address_changed(self) -> bool:
-        """Back or Forward: show the replay the address now holds (``True``: handled, the
-        game is left alone), report a broken one (``True``), or leave the replay for the
-        deal of the address (``False``: the game's own handling goes on)."""
-        replay, problem = replay_request(str(window.location.search))
+    def address_changed(self, replay: Replay | None, problem: Problem | None) -> bool:
+        """Back or Forward to an address that asks for ``replay`` (shown) or a broken one
+        (``problem`` reported): ``True``. Else the replay is left: ``False``."""
         if replay is not None:
             self.show(replay)
             return True
-        if problem is not None:
-            self.leave(push=False)
-            window.history.replaceState(None, "", self.app.session.query())
-            self.app.update(self.app.session.notice(problem))
-            return True
         self.leave(push=False)
-        return False
+        if problem is not None:
+            window.history.replaceState(None, "", self.session.query())
+            self.controller.update(self.session.notice(problem))
+        return problem is not None
 
     # ---- drawing ------------------------------------------------------------------------
 
@@ -147,7 +111,7 @@ class ReplayMode:
         replay = self.replay
         if replay is None:
             return
-        view = replay_view(replay, self.app.session.settings)
+        view = replay_view(replay, self.session.settings)
         text = {
             "replay-title": view.title, "replay-step": view.step,
             "replay-result": view.result or "",
@@ -195,7 +159,7 @@ class ReplayMode:
         if name == "from-here":
             if replay.position.outcome() is None:
                 game = replay.game()
-                self.app.run(lambda: self.app.session.play_from(game), animate=False)
+                self.controller.run(lambda: self.session.play_from(game), animate=False)
                 self.leave()
             return
         was_playing = replay.playing
@@ -203,7 +167,7 @@ class ReplayMode:
         if events:
             self.draw(events)
         if replay.playing and not was_playing:
-            self.app.spawn(lambda: self._play(replay))
+            self.tasks.spawn(lambda: self._play(replay))
 
     def go(self, cursor: int) -> None:
         """Show the position after ``cursor`` moves (a move of the list was chosen)."""
@@ -248,7 +212,7 @@ class ReplayMode:
         manager)."""
         if self.replay is None or event.ctrlKey or event.metaKey or event.altKey:
             return
-        if self.app.panel_open():  # a panel over the replay has the keys
+        if self.actuator.dialog_open():  # a panel over the replay has the keys
             return
         target = event.target
         tag = str(target.tagName).lower() if not missing(target.tagName) else ""
@@ -268,8 +232,8 @@ class ReplayMode:
     def copy_link(self) -> None:
         """Copy the replay link of the game in play (its moves in effect) to the clipboard;
         if the browser refuses, show it in a selected text field to copy by hand."""
-        url = game_link(self.app.session.game)
-        self.app.spawn(lambda: self._copy(url))
+        url = game_link(self.session.game)
+        self.tasks.spawn(lambda: self._copy(url))
 
     async def _copy(self, url: str) -> None:
         copied = await to_clipboard(url)

@@ -1,89 +1,48 @@
-"""The review panel of the page (``#review-dialog``, ``[data-review]``): writes the DOM, runs
-the solver in the page's time slices.
-
-Opened by the "Review" control (``[data-action="review"]``) or by :meth:`ReviewPanel.open`
-(``App.open_review``, which the end screen calls too): the game in play's moves in effect
-are reviewed with :func:`nestor.review.review_steps` in slices (``Tasks.sliced``), and the
-panel is drawn again as each move's review becomes final, so it fills in progressively and
-the page never freezes. Every word and the markup come from :mod:`nestor_web.view.review`;
-the state (the moves reviewed, the move chosen) is :class:`nestor_web.app.review.ReviewState`.
-
-What works the review out and draws it (:mod:`nestor.review`, the solver, the view) is imported
-on the panel's first use, not at start-up (the page imports it in idle time once it takes input:
-``root.LATER_MODULES``).
-
-What the panel needs of the page is :class:`ReviewPort`.
-
-Once done, the same slices examine the turning point: when the position before it is a puzzle,
-"Practise this" (``[data-action="practise"]``) closes the panel and shows that moment in the
-puzzle mode (a puzzle from the player's own game, id 0).
-
-Hooks for tests: ``body[data-review-busy]`` while a review is worked out (and its turning
-point examined),
-``body[data-review-ms]`` the time the last one took (milliseconds).
+"""The review panel (``#review-dialog``): the game's moves reviewed by the solver in the
+page's time slices, drawn as each becomes final; Try from here, Practise this (the turning
+point as a puzzle, when it is one) and Copy link. Its work and view are imported on first use.
+Hooks: ``body[data-review-busy]`` while it works, ``body[data-review-ms]`` the time it took.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import create_proxy
 from pyscript import document
 
 from ..view.replay import link_words
+from .actuator import Actuator
 from .clipboard import game_link, to_clipboard
+from .controller import Controller
 from .dom import missing
+from .tasks import Tasks
 
 if TYPE_CHECKING:
-    from ..app.events import Event
     from ..app.puzzle import PuzzleTry
     from ..app.review import ReviewState
     from ..app.session import Session
-
-T = TypeVar("T")
 
 STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}
 """The timeline's keys that move the choice one move back or on."""
 
 
-class ReviewPort(Protocol):
-    """What the review panel asks of the page (the composition root)."""
-
-    @property
-    def session(self) -> Session:
-        """The session of the game in play (its record, its settings, Try from here)."""
-
-    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command, draw and save what happened."""
-
-    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run the coroutine ``make()`` returns as a task of the page."""
-
-    async def sliced(self, steps: Generator[None, None, T]) -> T:
-        """Run ``steps`` to its end in the page's time slices; its value."""
-
-    def restore_focus(self) -> None:
-        """Give the game's board the focus (its first available card)."""
-
-    def toggle_dialog(self, name: str) -> None:
-        """Open the panel ``name`` (``"review"``), or close it if open."""
-
-    def practise(self, attempt: PuzzleTry) -> None:
-        """Show ``attempt``, a puzzle from the player's own game, in the puzzle mode."""
-
-
 class ReviewPanel:
-    """The review panel of ``app``'s page.
+    """The review panel; ``state`` is the review shown or worked out (``None`` before any).
+    ``practise`` shows a puzzle from the game in the puzzle mode."""
 
-    Attributes:
-        state: the review shown (or being worked out), ``None`` before the first.
-    """
-
-    def __init__(self, app: ReviewPort) -> None:
-        self.app = app
+    def __init__(
+        self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
+        practise: Callable[[PuzzleTry], None],
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.tasks = tasks
+        self.actuator = actuator
+        self.show_puzzle = practise
         self.state: ReviewState | None = None
         self.dialog = document.getElementById("review-dialog")
         self.body = document.getElementById("review-body")
@@ -100,15 +59,15 @@ class ReviewPanel:
     def open(self) -> None:
         """Open the panel on the review of the game in play (its moves in effect): the one
         already worked out or under way if it is of these moves, else a new one."""
-        record = self.app.session.game.record()
+        record = self.session.game.record()
         if self.state is None or not self.state.matches(record):
             from ..app.review import ReviewState  # not at start-up (see the module's doc)
 
             state = ReviewState(record)
             self.state = state
-            self.app.spawn(lambda: self._work(state))
+            self.tasks.spawn(lambda: self._work(state))
         if not self.dialog.open:
-            self.app.toggle_dialog("review")
+            self.actuator.toggle_dialog("review")
         document.getElementById("review-link-words").textContent = ""
         field = document.getElementById("review-link-field")
         field.hidden = True
@@ -120,7 +79,7 @@ class ReviewPanel:
         body.setAttribute("data-review-busy", "")
         start = time.perf_counter()
         try:
-            done = await self.app.sliced(self._drawing(state))
+            done = await self.tasks.sliced(self._drawing(state))
         finally:
             if self.state is state or self.state is None:
                 body.removeAttribute("data-review-busy")
@@ -161,7 +120,7 @@ class ReviewPanel:
         state = self.state
         if state is None or state.chosen is None:
             return False
-        game = self.app.session.game
+        game = self.session.game
         record = state.record
         return (
             (game.variant.name, game.deal) == (record.variant.name, record.deal)
@@ -184,7 +143,7 @@ class ReviewPanel:
                 if focus.hasAttribute(name):
                     keep = f'[{name}="{focus.getAttribute(name)}"]'
                     break
-        self.body.innerHTML = review_html(state, self.app.session.settings, self.can_try())
+        self.body.innerHTML = review_html(state, self.session.settings, self.can_try())
         if keep is not None:
             target = self.body.querySelector(keep)
             if not missing(target):
@@ -258,8 +217,8 @@ class ReviewPanel:
             return
         index = state.chosen
         self.dialog.close()
-        self.app.run(lambda: self.app.session.try_from(index), animate=False)
-        self.app.restore_focus()
+        self.controller.run(lambda: self.session.try_from(index), animate=False)
+        self.actuator.restore_focus("", None)
 
     def practise(self) -> None:
         """Close the panel and show the moment before the turning point as a puzzle."""
@@ -272,15 +231,15 @@ class ReviewPanel:
 
         attempt = practice_try(state.record, review.turning_point, state.practice)
         self.dialog.close()
-        self.app.practise(attempt)
+        self.show_puzzle(attempt)
 
     # ---- the link ------------------------------------------------------------------------
 
     def copy_link(self) -> None:
         """Copy the replay link of the game in play to the clipboard; if the browser
         refuses, show it in the panel, selected, to copy by hand."""
-        url = game_link(self.app.session.game)
-        self.app.spawn(lambda: self._copy(url))
+        url = game_link(self.session.game)
+        self.tasks.spawn(lambda: self._copy(url))
 
     async def _copy(self, url: str) -> None:
         copied = await to_clipboard(url)

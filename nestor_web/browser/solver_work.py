@@ -1,51 +1,27 @@
-"""The page's work with the solver, in its time slices so the page never freezes: Hint,
-Solve, a deal proved winnable, the winnable indicator, and whether Finish may be offered.
-
-Each is a task of the page (:meth:`Tasks.spawn`); it works on the position it started from
-and shows its answer only if the game is still there. What it needs of the page is
-:class:`SolverPort`.
+"""The page's work with the solver, in its time slices: Hint, Solve, a deal proved winnable,
+the winnable indicator, the deal's grade and whether Finish may be offered. Each task works on
+the position it started from and shows its answer only if the game is still there.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING
 
 from pyscript import document
 
 from nestor import VARIANTS
 
 from ..app.events import Event, Problem
+from ..app.session import Session
 from ..app.settings import SOLVE_PAUSE_MS
+from ..storage.manager import StorageManager
+from .controller import Controller
+from .tasks import Tasks
 
 if TYPE_CHECKING:
     from nestor.solver import Solution
-
-    from ..app.session import Session
-
-T = TypeVar("T")
-
-
-class SolverPort(Protocol):
-    """What the solver's work asks of the page (the composition root)."""
-
-    @property
-    def session(self) -> Session:
-        """The session of the game in play."""
-
-    def run(self, command: Callable[[], tuple[Event, ...]], animate: bool = True) -> None:
-        """Run a session command, draw and save what happened (animated)."""
-
-    def update(self, events: tuple[Event, ...]) -> None:
-        """Draw the game after ``events`` (``()``: as it is), and save."""
-
-    async def sliced(self, steps: Generator[None, None, T]) -> T:
-        """Run ``steps`` to its end in the page's time slices; its value."""
-
-    def kept_grades(self) -> dict[tuple[str, int], str]:
-        """The grades the page worked out before (the storage manager keeps them)."""
 
 
 class SolverWork:
@@ -58,87 +34,97 @@ class SolverWork:
         grading: the deals whose grade a task works out now.
     """
 
-    def __init__(self, app: SolverPort) -> None:
-        self.app = app
+    def __init__(
+        self, session: Session, controller: Controller, tasks: Tasks, storage: StorageManager
+    ) -> None:
+        self.session = session
+        self.controller = controller
+        self.tasks = tasks
+        self.storage = storage
         self.indicator_for: object = None
         self.finish_for: object = None
         self.grading: set[tuple[str, int]] = set()
+
+    def start_needed(self) -> None:
+        """Start the work the position shown needs and nothing works on yet: the winnable
+        indicator's verdict, the check behind Finish, the deal's grade."""
+        session = self.session
+        if (session.settings.winnable_indicator and session.analysis() is None
+                and self.indicator_for is not session.position):
+            self.tasks.spawn(self.indicator_task)
+        if session.finishable() is None and self.finish_for is not session.position:
+            self.tasks.spawn(self.finish_check_task)
+        if session.grade is None and session.key not in self.grading:
+            self.tasks.spawn(self.grade_task)
 
     async def hint_task(self) -> None:
         """Hint, in two steps: the first press says how many pairs can be
         made and how many of them lose; the next, at the same position, solves it and shows
         the best move."""
-        session = self.app.session
+        session = self.session
         position = session.position
         if position.outcome() is not None:
             return
-        self.app.update(session.think("hint"))
+        self.controller.update(session.think("hint"))
         start = time.perf_counter()
         if session.hint_step() == 1:
-            count = await self.app.sliced(session.count_pairs_steps())
+            count = await self.tasks.sliced(session.count_pairs_steps())
             elapsed = (time.perf_counter() - start) * 1000
             document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
             done = session.think(None)
-            self.app.update(done + (
+            self.controller.update(done + (
                 session.show_pair_count(count) if session.position is position else ()))
             return
-        solution = await self.app.sliced(session.analyse_steps())
+        solution = await self.tasks.sliced(session.analyse_steps())
         elapsed = (time.perf_counter() - start) * 1000
         document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
         done = session.think(None)
         if session.position is position:
-            self.app.update(done + session.show_hint(solution))
+            self.controller.update(done + session.show_hint(solution))
         else:
-            self.app.update(done)
+            self.controller.update(done)
 
     async def solve_task(self) -> None:
         """Solve: play the best move, one pair at a time, until won, stopped or lost."""
-        session = self.app.session
-        self.app.update(session.start_solving())
+        session = self.session
+        self.controller.update(session.start_solving())
         try:
             while session.solving and session.game.outcome() is None:
                 position = session.position
-                solution = await self.app.sliced(session.analyse_steps())
+                solution = await self.tasks.sliced(session.analyse_steps())
                 if not session.solving or session.position is not position:
                     break
                 events = self._solver_step(solution)
                 if not events:
-                    self.app.update(session.show_hint(solution))  # no winning line remains
+                    self.controller.update(session.show_hint(solution))  # no winning line remains
                     break
                 await asyncio.sleep(SOLVE_PAUSE_MS[session.settings.solve_speed] / 1000)
         finally:
-            self.app.update(session.stop_solving())
+            self.controller.update(session.stop_solving())
 
     def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
         """Solve's next move, animated like the player's own pairs; its events."""
-        played: list[tuple[Event, ...]] = []
-
-        def step() -> tuple[Event, ...]:
-            played.append(self.app.session.play_solver_move(solution))
-            return played[-1]
-
-        self.app.run(step)
-        return played[-1]
+        return self.controller.run(lambda: self.session.play_solver_move(solution))
 
     async def winnable_deal_task(self, variant: str) -> None:
         """Look for a deal the solver proves winnable, then start it."""
-        session = self.app.session
-        self.app.update(session.think("deal"))
+        session = self.session
+        self.controller.update(session.think("deal"))
         from nestor.analysis import winnable_deal_steps
 
-        found = await self.app.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
+        found = await self.tasks.sliced(winnable_deal_steps(VARIANTS[variant], session.rng))
         events = session.think(None)
         if found is None:
             events += session.new_deal(variant)
             events += session.notice(Problem("winnable.not_found"))
         else:
             events += session.open_deal(variant, found)
-        self.app.update(events)
+        self.controller.update(events)
 
     async def grade_task(self) -> None:
         """The grade of the deal shown: from the table shipped with the game or the
         grades kept, else worked out in the page's time slices (and kept)."""
-        session = self.app.session
+        session = self.session
         key = session.key
         if key in self.grading:
             return
@@ -146,30 +132,30 @@ class SolverWork:
         try:
             events = session.look_up_grade()  # the table first: no need to read the kept ones
             if not events and session.grade is None:
-                events = session.look_up_grade(self.app.kept_grades())
+                events = session.look_up_grade(self.storage.kept_grades())
             if not events and session.grade is None:
-                events = await self.app.sliced(session.grade_steps())
-            self.app.update(events)
+                events = await self.tasks.sliced(session.grade_steps())
+            self.controller.update(events)
         finally:
             self.grading.discard(key)
 
     async def finish_check_task(self) -> None:
         """Can the game still be lost? If not, Finish is offered (see nestor.finish)."""
-        session = self.app.session
+        session = self.session
         position = session.position
         self.finish_for = position
-        safe = await self.app.sliced(session.finish_steps())
+        safe = await self.tasks.sliced(session.finish_steps())
         if self.finish_for is position:
             self.finish_for = None
         if safe and session.position is position:
-            self.app.update(())
+            self.controller.update(())
 
     async def indicator_task(self) -> None:
         """Winnable indicator: solve the current position, then show the verdict."""
-        position = self.app.session.position
+        position = self.session.position
         self.indicator_for = position
-        await self.app.sliced(self.app.session.analyse_steps())
+        await self.tasks.sliced(self.session.analyse_steps())
         if self.indicator_for is position:
             self.indicator_for = None
-        if self.app.session.position is position:
-            self.app.update(())
+        if self.session.position is position:
+            self.controller.update(())

@@ -1,9 +1,5 @@
-"""Sounds made in the page with Web Audio: a few short tones, nothing downloaded.
-
-Only the actuator plays them, and only when the player turned sounds on (off by default).
-The audio context is made on the first sound, which a tap or key brings (browsers let a page
-start audio only after a gesture); a browser without Web Audio stays silent.
-"""
+"""Sounds made with Web Audio: a few short tones, nothing downloaded; silent where audio is
+refused. The audio context is made on the first sound (after a gesture)."""
 
 from __future__ import annotations
 

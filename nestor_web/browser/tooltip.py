@@ -1,13 +1,6 @@
-"""The icon controls' tooltips: each one's name beside it while it is hovered or has the
-keyboard focus (a desktop player saw a row of bare icons, named only for screen
-readers by their visually hidden word).
-
-One element, ``#tooltip`` (``role="tooltip"``), is moved beside the control and shows the
-control's own word (``.word``, the text its accessible name comes from, already in the page's
-language), so nothing here writes a word. A control whose word is shown anyway (the icons in
-the phone's More menu) gets none. It hides when the pointer leaves, the focus moves on, on
-Escape and on scrolling, unless the keyboard's focus holds it: the page scrolling a control
-Tab reached into view moves its tooltip with it. The pointer never lands on it.
+"""The icon controls' tooltips: ``#tooltip`` shows a control's own word (``.word``) beside it
+while hovered or focused by the keyboard; it hides on leaving, Escape and scrolling (unless
+the keyboard's focus holds it). Nothing here writes a word.
 """
 
 from __future__ import annotations

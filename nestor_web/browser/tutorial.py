@@ -1,12 +1,6 @@
-"""The guided first game in the page: ``#tutorial`` (``[data-tutorial]``, the
-step's name while it is shown), a sheet over the game like the end screen, and the ring on
-what it points at (``data-tutorial-target`` on the cards, or on the Undo control).
-
-The sheet lies at the foot of the screen, or at its top when what it points at would be under
-it (``data-at="top"``). Its words are the view's (:mod:`nestor_web.view.tutorial`); the page's
-live region says each step as it comes (:func:`nestor_web.view.words.announcement`); the focus
-stays where the player plays (the board, the controls), and Tab reaches Next and Skip. Kept
-apart from the actuator: it draws only ``#tutorial`` and the rings.
+"""The guided first game's sheet (``#tutorial``, ``[data-tutorial]`` the step shown) and the
+ring on what it points at (``data-tutorial-target``); the sheet sits at the screen's foot, or
+at its top (``data-at="top"``) when it would hide what it points at.
 """
 
 from __future__ import annotations
