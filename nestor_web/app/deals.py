@@ -1,11 +1,4 @@
-"""The session's commands that bring another deal into play.
-
-:class:`DealCommands` is a part of :class:`~nestor_web.app.session.Session` (its base class):
-Restart, New deal, a deal or the daily deal opened, a replay's "Play from here", and another
-tab's newer game of the deal in play. The game left waits for Undo, and games left in
-progress come back from the shelf, through the session's
-:class:`~nestor_web.app.kept.Kept`. No words, no DOM.
-"""
+"""The session's commands that bring another deal into play."""
 
 from __future__ import annotations
 
@@ -26,9 +19,7 @@ if TYPE_CHECKING:
 
 
 class DealCommands:
-    """The commands of a :class:`~nestor_web.app.session.Session` that change the deal in
-    play. The session sets these attributes (see its own docstring) and has these methods.
-    """
+    """The commands of a :class:`~nestor_web.app.session.Session` that change the deal in play."""
 
     game: Game
     help: Help
@@ -52,12 +43,9 @@ class DealCommands:
         def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]: ...
 
     def restart(self) -> tuple[Event, ...]:
-        """Start the same deal again from its first position (its help stays counted; the
-        timer starts again from zero); Undo brings the game back as it was (see
-        :attr:`~nestor_web.app.session.Session.left`).
-
-        Like a new deal, a fresh start clears the notices.
-        """
+        """Start the same deal again from its first position (its help stays counted; the timer
+        starts again from zero); Undo brings the game back as it was (see
+        :attr:`~nestor_web.app.session.Session.left`)."""
         self.solving = False
         left = self._kept.leave()
         self._bring(SavedGame(Game(self.game.variant, self.game.deal), self.help))
@@ -66,9 +54,6 @@ class DealCommands:
 
     def new_deal(self, variant: str | None = None, deal: int | None = None) -> tuple[Event, ...]:
         """Start a deal of ``variant`` (else the current one): ``deal``, or a random one.
-
-        The game left settles in the statistics (lost, if it was played and not won); the
-        notices are cleared.
 
         Raises:
             VariantError: unknown variant name. DealNumberError: bad deal number.
@@ -91,11 +76,8 @@ class DealCommands:
         return self._kept.resume_or_start(name, number)
 
     def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
-        """Go to the daily deal of ``day`` (default: today; the caller checks that ``day``
-        is not later): resumed if it is in play or on the shelf, else started. While it
-        is in play, :attr:`~nestor_web.app.session.Session.daily` is ``day`` and a win
-        counts for the daily streak if the game was started or finished on that date (see
-        :mod:`~nestor_web.app.statistics.daily`)."""
+        """Go to the daily deal of ``day`` (default: today; the caller checks that ``day`` is not
+        later): resumed if it is in play or on the shelf, else started."""
         day = day or self.today()
         self.solving = False
         events = self._kept.resume_or_start(*daily_deal(day))
@@ -103,16 +85,7 @@ class DealCommands:
         return (*events, DailyOpened(day))
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
-        """Another tab saved ``saved``, a game of the deal in play here: show its position.
-
-        The player moved on in that tab last, so its game is the newer one; this tab's
-        (which that tab had taken over when it opened or followed it) gives way, with a
-        notice, instead of overwriting it on its next move. Its moves were counted in the
-        statistics by that tab. Nothing happens for another deal; of the same game, only a
-        longer time is taken (:meth:`take_longer_time`). A game with moves comes into play:
-        the game left (:attr:`~nestor_web.app.session.Session.left`) settles, as in
-        :meth:`~nestor_web.app.kept.Kept.switch`, and the deal is this tab's unsettled game.
-        """
+        """Another tab saved ``saved``, a game of the deal in play here: show its position."""
         game = saved.game
         if saved.key != self.key:
             return ()
@@ -134,11 +107,9 @@ class DealCommands:
     # ---- replays ----------------------------------------------------------------------------
 
     def play_from(self, game: Game) -> tuple[Event, ...]:
-        """A replay's "Play from here": ``game`` (a replayed record at the position the
-        replay showed; its later moves stay for redo) becomes the game in play, like a new
-        deal (the game left settles in the statistics; the notices are cleared). Its moves
-        in effect were not played here: a game that starts after any counts as played with
-        help (:attr:`~nestor_web.app.saved.Help.replayed`)."""
+        """A replay's "Play from here": ``game`` (a replayed record at the position the replay
+        showed; its later moves stay for redo) becomes the game in play, like a new deal (the game
+        left settles in the statistics; the notices are cleared)."""
         self.solving = False
         self.notices.clear()
         return self._kept.switch(

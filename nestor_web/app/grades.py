@@ -1,15 +1,5 @@
-"""The session's commands about deals' grades: what is known of each deal's
-grade, New deal of one grade, and the wins per grade of the deals remembered.
-
-:class:`GradeCommands` is a part of :class:`~nestor_web.app.session.Session` (its base class).
-A deal's grade is ``"easy"``, ``"medium"``, ``"hard"`` or ``"unwinnable"``
-(:mod:`nestor.grade`): a fact about its cards, the same in every tab, so what is known of
-it is only ever added to. It comes from the table shipped with the game
-(:mod:`nestor.graded_deals`, deals 0 to 9,999 of each variant), from the grades this page
-worked out before (kept by the storage manager), or from grading the deal in the page's time
-slices (:meth:`GradeCommands.grade_steps`). Both the table and the grading are imported when
-first asked: neither is needed to draw a board. No words, no DOM.
-"""
+"""The session's commands about deals' grades: what is known of each deal's grade, New deal of one
+grade, and the wins per grade of the deals remembered."""
 
 from __future__ import annotations
 
@@ -28,8 +18,7 @@ if TYPE_CHECKING:
     from .statistics import Stats
 
 GRADE_NAMES = ("easy", "medium", "hard", "unwinnable")
-"""Every grade a deal can have, easiest first (:data:`nestor.grade.GRADES` and
-``"unwinnable"``)."""
+"""Every grade a deal can have, easiest first (:data:`nestor.grade.GRADES` and ``"unwinnable"``)."""
 
 Key = tuple[str, int]
 """A deal: ``(variant name, deal number)``."""
@@ -37,8 +26,8 @@ Key = tuple[str, int]
 
 @dataclass(frozen=True)
 class GradeRecord:
-    """The player's games of one grade in one variant, over the deals remembered by the
-    statistics (:data:`~nestor_web.app.statistics.DEAL_MEMORY`, the last 5,000 changed).
+    """The player's games of one grade in one variant, over the deals remembered by the statistics
+    (:data:`~nestor_web.app.statistics.DEAL_MEMORY`, the last 5,000 changed).
 
     Attributes:
         grade: one of :data:`GRADE_NAMES`.
@@ -60,10 +49,10 @@ class GradeCommands:
     """What a :class:`~nestor_web.app.session.Session` knows of deals' grades.
 
     Attributes:
-        grades: the grade of each deal known here, by :data:`Key` (from the table, the
-            grades kept, or worked out in the page).
-        graded: the grades this page worked out itself (a subset of ``grades``): the
-            storage manager keeps them, as the table does not hold them.
+        grades: the grade of each deal known here, by :data:`Key` (from the table, the grades kept,
+            or worked out in the page).
+        graded: the grades this page worked out itself (a subset of ``grades``): the storage manager
+            keeps them, as the table does not hold them.
     """
 
     game: Game
@@ -88,8 +77,8 @@ class GradeCommands:
 
     def know_grade(self, variant: str, deal: int, grade: str, graded: bool = False
                    ) -> tuple[Event, ...]:
-        """``grade`` is the grade of ``deal`` of ``variant`` (``graded``: worked out in this
-        page, to be kept). A :class:`~nestor_web.app.events.GradeKnown` if it was not known.
+        """``grade`` is the grade of ``deal`` of ``variant`` (``graded``: worked out in this page,
+        to be kept).
 
         Raises:
             ValueError: ``grade`` is not one of :data:`GRADE_NAMES`.
@@ -105,9 +94,9 @@ class GradeCommands:
         return (GradeKnown(variant, deal, grade),)
 
     def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
-        """Learn the grade of the deal in play if the table holds it, or ``kept`` (the grades
-        the storage manager kept) does: a :class:`~nestor_web.app.events.GradeKnown`, or
-        ``()`` when it must be worked out (:meth:`grade_steps`) or was known."""
+        """Learn the grade of the deal in play if the table holds it, or ``kept`` (the grades the
+        storage manager kept) does: a :class:`~nestor_web.app.events.GradeKnown`, or ``()`` when it
+        must be worked out (:meth:`grade_steps`) or was known."""
         if self.grade is not None:
             return ()
         from nestor.graded_deals import known_grade
@@ -119,8 +108,8 @@ class GradeCommands:
         return () if found is None else self.know_grade(variant, deal, found)
 
     def grade_steps(self) -> Generator[None, None, tuple[Event, ...]]:
-        """Work out the grade of the deal in play (:func:`nestor.grade.grade_steps`),
-        yielding between slices of work; then :meth:`know_grade` it (kept: ``graded``)."""
+        """Work out the grade of the deal in play (:func:`nestor.grade.grade_steps`), yielding
+        between slices of work; then :meth:`know_grade` it (kept: ``graded``)."""
         from nestor.grade import grade_steps
 
         variant, deal = self.key
@@ -128,9 +117,9 @@ class GradeCommands:
         return self.know_grade(variant, deal, result.grade, graded=True)
 
     def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
-        """New deal of ``variant`` graded ``grade`` (``"easy"``, ``"medium"`` or ``"hard"``),
-        drawn from the table (:func:`nestor.graded_deals.pick_deal`), one the statistics do
-        not remember as played while the table has others; any deal if it has none.
+        """New deal of ``variant`` graded ``grade`` (``"easy"``, ``"medium"`` or ``"hard"``), drawn
+        from the table (:func:`nestor.graded_deals.pick_deal`), one the statistics do not remember
+        as played while the table has others; any deal if it has none.
 
         Raises:
             VariantError: unknown variant. NestorError: unknown grade (``grade.unknown``).
@@ -147,10 +136,10 @@ class GradeCommands:
 
     def grade_records(self, variant: str, kept: Mapping[Key, str] | None = None
                       ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade (one :class:`GradeRecord` per
-        grade of :data:`GRADE_NAMES`), over the deals the statistics remember, each deal's
-        grade from :attr:`grades`, the table, or ``kept``; and how many settled deals have
-        no known grade yet (not graded here)."""
+        """The player's settled games of ``variant`` per grade (one :class:`GradeRecord` per grade
+        of :data:`GRADE_NAMES`), over the deals the statistics remember, each deal's grade from
+        :attr:`grades`, the table, or ``kept``; and how many settled deals have no known grade yet
+        (not graded here)."""
         from nestor.graded_deals import known_grade
 
         played = dict.fromkeys(GRADE_NAMES, 0)

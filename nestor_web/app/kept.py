@@ -1,14 +1,4 @@
-"""The games kept for another deal than the one in play: the game left, and the shelf.
-
-When another deal comes into play (New deal, Restart, a change of variant, a link, the daily
-deal, a replay's "Play from here"), the game left, if it had moves and was not won, waits in
-:attr:`Kept.left` for Undo to bring it back exactly as it was; it settles in the statistics
-only once Undo can no longer do so. Games left in progress earlier wait on the shelf (the
-storage manager's archive), and come back when their deal is opened again.
-
-The session (:class:`~nestor_web.app.session.Session`) delegates all this to its
-:class:`Kept`, which changes the session's game through it. No words, no DOM.
-"""
+"""The games kept for another deal than the one in play: the game left, and the shelf."""
 
 from __future__ import annotations
 
@@ -26,9 +16,9 @@ if TYPE_CHECKING:
 
 
 class Keeper(Protocol):
-    """What a :class:`Kept` uses of its session (a
-    :class:`~nestor_web.app.session.Session`, which imports this module): the attributes and
-    commands its docstring describes, and the internals that put a game in play."""
+    """What a :class:`Kept` uses of its session (a :class:`~nestor_web.app.session.Session`, which
+    imports this module): the attributes and commands its docstring describes, and the internals
+    that put a game in play."""
 
     game: Game
     daily: date | None
@@ -67,10 +57,10 @@ class Kept:
     Attributes:
         session: the session whose games these are (:class:`Keeper`).
         shelf: where games left in progress wait (:class:`~nestor_web.app.saved.Shelf`).
-        left: the game left by the last New deal, Restart or change of variant, as it was,
-            while Undo can bring it back, else ``None``.
-        left_ui: the daily date and last move's marks of the game left (UI state that Undo
-            brings back too).
+        left: the game left by the last New deal, Restart or change of variant, as it was, while
+            Undo can bring it back, else ``None``.
+        left_ui: the daily date and last move's marks of the game left (UI state that Undo brings
+            back too).
     """
 
     __slots__ = ("left", "left_ui", "session", "shelf")
@@ -82,9 +72,9 @@ class Kept:
         self.left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable
-        one is reported to the player: a :class:`~nestor_web.app.events.Problem`
-        ``"archive.entry"`` notice)."""
+        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable one is
+        reported to the player: a :class:`~nestor_web.app.events.Problem` ``"archive.entry"``
+        notice)."""
         try:
             return self.shelf.take(variant, deal)
         except NestorError as exc:
@@ -94,11 +84,8 @@ class Kept:
     def resume_or_start(
         self, variant: str, deal: int, leave: bool = True
     ) -> tuple[Event, ...]:
-        """Make ``variant``/``deal`` the game: the one in play, the game left (:attr:`left`),
-        a kept one, or fresh.
-
-        Returns the events (:meth:`switch`'s; ``()`` when the deal is already in play).
-        """
+        """Make ``variant``/``deal`` the game: the one in play, the game left (:attr:`left`), a kept
+        one, or fresh."""
         session = self.session
         if session.key == (variant, deal):
             session._fresh_ui()
@@ -123,15 +110,7 @@ class Kept:
     def switch(
         self, saved: SavedGame, resumed: bool = False, leave: bool = True
     ) -> tuple[Event, ...]:
-        """Another deal, ``saved``, comes into play. The game left, if it has moves and was
-        not won, waits in :attr:`left` for Undo; it settles in the statistics only once Undo
-        can no longer bring it back (:meth:`settle`): at the first move of another game, or
-        when a game with moves made comes into play instead (its Undo takes back its own
-        moves). Unless ``leave``, the game in play is dropped instead: neither kept for Undo
-        nor settled (another tab may be playing it).
-
-        Returns a :class:`~nestor_web.app.events.DealChanged` (``resumed`` as given).
-        """
+        """Another deal, ``saved``, comes into play."""
         session = self.session
         left = self.leave() if leave and saved.key != session.key else False
         session._bring(saved)
@@ -145,9 +124,8 @@ class Kept:
         return (DealChanged(*session.key, resumed=resumed, left=left),)
 
     def leave(self) -> bool:
-        """The game in play is being left: keep it in :attr:`left` if it had moves and was
-        not won (an earlier game left and still kept there settles first). ``True`` if
-        it was kept."""
+        """The game in play is being left: keep it in :attr:`left` if it had moves and was not won
+        (an earlier game left and still kept there settles first)."""
         session = self.session
         game = session.game
         if not game.all_moves or game.position.is_empty():
@@ -159,9 +137,8 @@ class Kept:
         return True
 
     def settle(self) -> None:
-        """Undo can no longer bring back the game left: it settles in the statistics (lost,
-        if it was played and not won; a restarted deal is the game in play, nothing
-        settles)."""
+        """Undo can no longer bring back the game left: it settles in the statistics (lost, if it
+        was played and not won; a restarted deal is the game in play, nothing settles)."""
         session = self.session
         left, self.left = self.left, None
         if left is None or left.key == session.key:
@@ -170,20 +147,17 @@ class Kept:
             session.stats_changes += 1
 
     def resumed(self) -> None:
-        """The game in play came back as it was left: if it is in progress, the loss its
-        leaving settled is taken back (:meth:`Stats.take_back`, as Undo takes back a losing
-        move's), so the history does not call it lost beside its result to come."""
+        """The game in play came back as it was left: if it is in progress, the loss its leaving
+        settled is taken back (:meth:`Stats.take_back`, as Undo takes back a losing move's), so the
+        history does not call it lost beside its result to come."""
         session = self.session
         if session.game.position.outcome() is None and session.stats.take_back(*session.key):
             session.stats_changes += 1
 
     def back(self) -> tuple[Event, ...]:
-        """Undo right after leaving a game (:attr:`left` is not ``None``): it comes back
-        exactly as it was left, taken off the shelf of games left in progress (the fresh
-        game started instead had no move).
-
-        Returns a :class:`~nestor_web.app.events.DealChanged` with ``returned``.
-        """
+        """Undo right after leaving a game (:attr:`left` is not ``None``): it comes back exactly as
+        it was left, taken off the shelf of games left in progress (the fresh game started instead
+        had no move)."""
         session = self.session
         left = self.left
         assert left is not None

@@ -1,24 +1,4 @@
-"""The game manager: the deal in play, the player's selection, help, Solve and statistics.
-
-Pure state and commands (Tatham's mid end, 2048's game manager): no words, no DOM, no
-storage format. Every command returns the events of what happened (an empty tuple when
-nothing changed); the browser's composition root then draws the view and hands the
-session to the storage manager, which saves what changed.
-
-Three kinds of state, kept apart:
-
-* game state, what a save restores: :attr:`Session.game` and :attr:`Session.help`
-  (plus the settings and statistics, saved under their own keys);
-* UI state, never saved: :attr:`~Session.selected`, the hint shown, :attr:`~Session.notices`,
-  :attr:`~Session.solving`, :attr:`~Session.thinking` and :attr:`~Session.last_uncovered`;
-* caches: the solver's answer for the current position.
-
-Its parts, by concern: :mod:`~nestor_web.app.saved` (:class:`Help`, :class:`SavedGame`, the
-:class:`Shelf`; imported from here too), :mod:`~nestor_web.app.deals` (the commands that bring
-another deal into play), :mod:`~nestor_web.app.kept` (the game left for Undo and the shelf,
-which the session delegates to), :mod:`~nestor_web.app.solving` (the hint, Solve and Finish)
-and :mod:`~nestor_web.app.timer` (the time played).
-"""
+"""The game manager: the deal in play, the player's selection, help, Solve and statistics."""
 
 from __future__ import annotations
 
@@ -75,8 +55,8 @@ __all__ = ["FINISH_NODES", "Help", "NoShelf", "SavedGame", "Session", "Shelf", "
 
 
 def local_day(ms: int) -> date | None:
-    """The local calendar date at ``ms`` milliseconds since 1970 (in the browser, the page's
-    time zone), or ``None`` for a time no date can hold."""
+    """The local calendar date at ``ms`` milliseconds since 1970 (in the browser, the page's time
+    zone), or ``None`` for a time no date can hold."""
     try:
         return datetime.fromtimestamp(ms / 1000).date()
     except (OverflowError, OSError, ValueError):
@@ -84,45 +64,7 @@ def local_day(ms: int) -> date | None:
 
 
 class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
-    """The game in play and everything about it that is not a word or a pixel.
-
-    Build it with :meth:`start`. Attributes (read them; change them with the commands):
-        game: the :class:`nestor.Game` in play.
-        help: the :class:`Help` used in this deal.
-        settings: the :class:`~nestor_web.app.settings.Settings`.
-        stats: the :class:`~nestor_web.app.statistics.Stats`.
-        stats_changes: how many times the statistics changed (the storage manager saves
-            them when this moved on).
-        selected: the selected available card, or ``None``.
-        hint: the move the hint shows, while its position is on the board.
-        hint_solution: the solution that hint came from.
-        hint_count: a hint's first step (:meth:`show_pair_count`): the position it was
-            shown for and its :class:`~nestor_web.app.solving.PairCount`, else ``None``.
-        notices: problems to report to the player, oldest first.
-        solving: Solve is playing the winning line.
-        thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
-        left: the game left by the last New deal, Restart or change of variant, as it was,
-            while Undo can bring it back (see :meth:`undo`), else ``None``.
-        visible: the page is shown (the timer runs only then; see :meth:`set_visible`).
-        last_uncovered: the cards the last move made available (the engine's
-            ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
-            the next move, undo or another deal; ``()`` when there are none.
-        rng: draws the deal numbers of new deals.
-        clock: milliseconds since the Unix epoch (the statistics' times; by default the
-            computer's clock, within :mod:`~nestor_web.app.ranges`' range of a moment). It
-            dates what the statistics keep, and never measures a duration.
-        timer_clock: milliseconds of a steady clock (the timer's; by default
-            ``time.monotonic``, which a change of the computer's clock does not move).
-        today: the player's local date (the daily deal's).
-        daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
-        grades, graded: the deals' grades known, and those this page worked out
-            (:class:`~nestor_web.app.grades.GradeCommands`).
-        tutorial, tutorial_seen: the guided first game's step shown, and whether it was
-            started or done (:class:`~nestor_web.app.tutorial.TutorialCommands`).
-        pointer: how the player last pointed at a card: ``"touch"`` (the default),
-            ``"mouse"`` (a pen too) or ``"keyboard"``; the browser sets it (from the screen's
-            kind at start-up, then from each press), the view words its advice by it.
-    """
+    """The game in play and everything about it that is not a word or a pixel."""
 
     def __init__(
         self,
@@ -184,18 +126,7 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         leave_saved: bool = True,
         today: Callable[[], date] | None = None,
     ) -> Session:
-        """The session of a page opened on ``request`` (from the URL) with ``saved``.
-
-        * The URL's deal is played: the saved game if it is that deal, else the same deal
-          kept on the shelf of games left in progress, else fresh. The saved game, of
-          another deal then, is left (it settles in the statistics) unless ``leave_saved``
-          is false (another tab is open, and may be showing it).
-        * A URL with a variant and no deal starts a random deal of that variant.
-        * With no deal in the URL, the saved game resumes; with none, a random standard
-          deal starts.
-        * The game is the daily deal (:attr:`daily`) when the URL asked for a daily deal,
-          or when it is today's.
-        """
+        """The session of a page opened on ``request`` (from the URL) with ``saved``."""
         rng = rng or random.Random()
         if saved is None:
             # Nothing to resume: the first game is the one asked for, never a stand-in that
@@ -243,8 +174,8 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
 
     @property
     def left(self) -> SavedGame | None:
-        """The game left, while Undo can bring it back, else ``None`` (see the class's
-        attributes)."""
+        """The game left, while Undo can bring it back, else ``None`` (see the class's attributes).
+        """
         return self._kept.left
 
     @property
@@ -253,14 +184,14 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return self._kept.shelf
 
     def query(self) -> str:
-        """The URL query that opens this deal: ``"?variant=V&deal=N"``, or for the daily
-        deal ``"?daily=YYYY-MM-DD"``."""
+        """The URL query that opens this deal: ``"?variant=V&deal=N"``, or for the daily deal
+        ``"?daily=YYYY-MM-DD"``."""
         return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
 
     def saved(self) -> SavedGame:
-        """The game state a save keeps: the game, its help, and the timer's time as of its
-        last stop or the last move (so that a save made while the timer merely ticks on
-        writes nothing new)."""
+        """The game state a save keeps: the game, its help, and the timer's time as of its last stop
+        or the last move (so that a save made while the timer merely ticks on writes nothing new).
+        """
         return SavedGame(self.game, self.help, self._timer.ms)
 
     def elapsed_ms(self) -> int:
@@ -268,8 +199,8 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return self._timer.elapsed_ms(self.timer_clock)
 
     def timer_running(self) -> bool:
-        """Whether the timer runs now: the page is shown, and the game has had a move and
-        has not ended."""
+        """Whether the timer runs now: the page is shown, and the game has had a move and has not
+        ended."""
         return self._timer.running
 
     def can_undo(self) -> bool:
@@ -283,13 +214,7 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
     # ---- the player's commands -----------------------------------------------------------
 
     def tap(self, card: str) -> tuple[Event, ...]:
-        """A tap on ``card``.
-
-        An unavailable card (or any card once the game is over) does nothing. Tapping
-        the selected card deselects it; an available card of the selected card's rank
-        removes the pair; any other available card becomes the selection. With the
-        auto-pair setting, a newly selected card with exactly one partner pairs at once.
-        """
+        """A tap on ``card``."""
         position = self.game.position
         available = position.available()
         if position.outcome() is not None or card not in available:
@@ -307,12 +232,8 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return self._select(card)
 
     def pair(self, first: str, second: str) -> tuple[Event, ...]:
-        """Remove ``first`` and ``second`` if they are a pair here: the command behind the
-        second tap of tap-tap, auto-pair and a card dropped on another (a drag).
-
-        Nothing happens (``()``, the selection kept) when the game is over or the two are not
-        two available cards of one rank (a card dropped on a card it can't pair with).
-        """
+        """Remove ``first`` and ``second`` if they are a pair here: the command behind the second
+        tap of tap-tap, auto-pair and a card dropped on another (a drag)."""
         position = self.game.position
         if position.outcome() is not None or second not in position.partners(first):
             return ()
@@ -331,13 +252,9 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return self._play(TurnStock())
 
     def undo(self) -> tuple[Event, ...]:
-        """Take back the last move, if any; in a game with no move made yet, bring back the
-        game left by the New deal, Restart or change of variant that started it (exactly as
-        it was: moves, undo cursor, help, time; the statistics as they were before).
-
-        A loss settled by the move taken back is taken back too (:meth:`Stats.take_back`):
-        the game goes on.
-        """
+        """Take back the last move, if any; in a game with no move made yet, bring back the game
+        left by the New deal, Restart or change of variant that started it (exactly as it was:
+        moves, undo cursor, help, time; the statistics as they were before)."""
         if not self.game.can_undo():
             return self._kept.back() if self.left is not None else ()
         self.solving = False
@@ -351,14 +268,9 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return (TookBack(move),)
 
     def try_from(self, index: int) -> tuple[Event, ...]:
-        """The review's "Try from here": put the game back at the position before its move
-        ``index`` (0-based, among the moves in effect), as that many undos would; the moves
-        after it stay for redo. From then on the game counts as played with help
-        (:attr:`Help.reviewed`): the review showed where it was lost and what wins.
-
-        A loss settled by the last move taken back is taken back too (as :meth:`undo`).
-        Nothing happens (``()``) when ``index`` is not in ``0 .. cursor - 1``.
-        """
+        """The review's "Try from here": put the game back at the position before its move ``index``
+        (0-based, among the moves in effect), as that many undos would; the moves after it stay for
+        redo."""
         game = self.game
         if not 0 <= index < game.cursor:
             return ()
@@ -406,8 +318,8 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return (Noticed(Problem("dismissed")),)
 
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
-        """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
-        recorded is lost."""
+        """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either recorded
+        is lost."""
         changed = self.stats.merge(other)
         if self.left is None:  # else the game left, waiting for Undo, is still this tab's
             self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
@@ -425,17 +337,9 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
     ) -> tuple[Event, ...]:
         """A backup was restored (the storage manager's
         :meth:`~nestor_web.storage.manager.StorageManager.restore` works out what, by
-        :mod:`~nestor_web.app.backup`'s rules): ``stats`` become the statistics, ``settings``
-        (if given) the settings, and ``saved`` (if given and not the game in play as it is)
-        the game in play. The session keeps the objects given: pass copies.
-
-        ``replacing``: what was here was replaced (and kept apart by the storage manager):
-        the game left (:attr:`left`), waiting for Undo, is dropped, not settled. Else a
-        game with moves coming into play settles it, as :meth:`adopt` does.
-
-        Returns a :class:`~nestor_web.app.events.DealChanged` if the game in play changed,
-        and a :class:`~nestor_web.app.events.SettingChanged` for each setting that changed.
-        """
+        :mod:`~nestor_web.app.backup`'s rules): ``stats`` become the statistics, ``settings`` (if
+        given) the settings, and ``saved`` (if given and not the game in play as it is) the game in
+        play."""
         events: list[Event] = []
         self.solving = False
         if replacing:
@@ -472,25 +376,24 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return (TimerChanged(self.timer_running()),)
 
     def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
-        """Another tab saved the game in play here with ``elapsed_ms`` on its timer: if that
-        is longer than this tab's time as saved, it is the game's time (the player looked
-        at it there longer); the timer goes on from it if it runs. Two tabs of one game then
-        save the same time, instead of each writing its own back over the other's."""
+        """Another tab saved the game in play here with ``elapsed_ms`` on its timer: if that is
+        longer than this tab's time as saved, it is the game's time (the player looked at it there
+        longer); the timer goes on from it if it runs."""
         if elapsed_ms <= self._timer.ms:
             return ()
         self._set_timer(elapsed_ms)
         return (TimerChanged(self.timer_running()),)
 
     def settle_left_games(self) -> None:
-        """No other tab is open: every game the statistics hold as unsettled but this one
-        (left in progress in a tab since closed) settles as lost, as when the player leaves a
-        deal (:meth:`Stats.settle_others`)."""
+        """No other tab is open: every game the statistics hold as unsettled but this one (left in
+        progress in a tab since closed) settles as lost, as when the player leaves a deal
+        (:meth:`Stats.settle_others`)."""
         if self.stats.settle_others(*self.key, self.clock()):
             self.stats_changes += 1
 
     def reset_stats(self) -> None:
-        """Forget all statistics (the view asks the player first); the reset is remembered,
-        so another tab's older statistics do not bring them back."""
+        """Forget all statistics (the view asks the player first); the reset is remembered, so
+        another tab's older statistics do not bring them back."""
         self.stats.reset(now_ms=self.clock())
         self.stats_changes += 1
 
@@ -517,8 +420,8 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
     def _play(
         self, move: Move, by_solver: bool = False, by_finish: bool = False
     ) -> tuple[Event, ...]:
-        """Put ``move`` (legal here) in effect and count it; a game left earlier can no
-        longer be brought back, so it settles now."""
+        """Put ``move`` (legal here) in effect and count it; a game left earlier can no longer be
+        brought back, so it settles now."""
         self._kept.settle()
         before = self.game.position
         self.game.push(move)
@@ -536,8 +439,8 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
 
     def _count_move(self) -> None:
-        """Tell the statistics about the move just put in effect (a win's time is the
-        timer's, as it stopped at the winning move)."""
+        """Tell the statistics about the move just put in effect (a win's time is the timer's, as it
+        stopped at the winning move)."""
         game = self.game
         if self.stats.record_move(
             game.variant.name, game.deal, self.clock(),
@@ -555,15 +458,14 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
             self.stats_changes += 1
 
     def started_day(self) -> date | None:
-        """The player's local date when the attempt at the deal in play began (its first
-        move, as the statistics remember it), or ``None`` if that is not known."""
+        """The player's local date when the attempt at the deal in play began (its first move, as
+        the statistics remember it), or ``None`` if that is not known."""
         start = self.stats.deal_start(*self.key)
         return None if start is None else local_day(start)
 
     def _mark_daily(self, day: date | None) -> None:
-        """The game is the daily deal of ``day`` if it is that deal; by default of today,
-        else of the date its attempt began (a daily deal started before midnight, resumed
-        after it). A hash or two for any other deal: the solver runs only for a candidate."""
+        """The game is the daily deal of ``day`` if it is that deal; by default of today, else of
+        the date its attempt began (a daily deal started before midnight, resumed after it)."""
         if day is None:
             today, started = self.today(), self.started_day()
             days = (today,) if started is None or started >= today else (today, started)

@@ -1,10 +1,4 @@
-"""The session's commands that ask the solver: the hint, Solve and Finish.
-
-:class:`SolverCommands` is a part of :class:`~nestor_web.app.session.Session` (its base
-class), kept here with the solver's answers it caches for the position on the board. The
-solver itself (:mod:`nestor.solver`, :mod:`nestor.finish`) is imported when first asked: it
-is not needed to draw a board. No words, no DOM.
-"""
+"""The session's commands that ask the solver: the hint, Solve and Finish."""
 
 from __future__ import annotations
 
@@ -24,8 +18,8 @@ FINISH_NODES = 2_000
 """Positions the finish check looks at before it gives up (and Finish is not offered)."""
 
 HINT_COUNT_NODES = 50_000
-"""The node budget of each search of a hint's first step (one per pair on the board, sharing
-what they learn: :class:`nestor.solver.oracle.Oracle`), as the review's."""
+"""The node budget of each search of a hint's first step (one per pair on the board, sharing what
+they learn: :class:`nestor.solver.oracle.Oracle`), as the review's."""
 
 
 Thinking = Literal["hint", "deal"]
@@ -33,12 +27,7 @@ Thinking = Literal["hint", "deal"]
 
 
 class SolverCommands:
-    """The hint, Solve and Finish of a :class:`~nestor_web.app.session.Session`.
-
-    The session sets these attributes (see its own docstring) and plays the moves
-    (its ``_play``); this class caches the solver's answers for the current position
-    (``_analysis``, ``_finish``).
-    """
+    """The hint, Solve and Finish of a :class:`~nestor_web.app.session.Session`."""
 
     game: Game
     help: Help
@@ -64,25 +53,22 @@ class SolverCommands:
         return (SolverBusy(True, self.thinking),)
 
     def stop_solving(self) -> tuple[Event, ...]:
-        """Solve stops (Stop, a hint asked for, another deal); nothing if it was not
-        playing."""
+        """Solve stops (Stop, a hint asked for, another deal); nothing if it was not playing."""
         if not self.solving:
             return ()
         self.solving = False
         return (SolverBusy(False, self.thinking),)
 
     def think(self, what: Thinking | None) -> tuple[Event, ...]:
-        """The solver works on ``what`` for the player (``None``: it is done), which the
-        page says (a hint being found, a winnable deal being looked for)."""
+        """The solver works on ``what`` for the player (``None``: it is done), which the page says
+        (a hint being found, a winnable deal being looked for)."""
         self.thinking = what
         return (SolverBusy(self.solving, what),)
 
     # ---- reading ---------------------------------------------------------------------------
 
     def finishable(self) -> bool | None:
-        """Can "Finish" play the game out now? ``True`` when the check (:meth:`finish_steps`)
-        proved that no way of playing on loses; ``None`` while it was not run for this
-        position; ``False`` otherwise (a losing line exists, or the check gave up)."""
+        """Can "Finish" play the game out now?"""
         position = self.game.position
         if position.outcome() is not None:
             return False
@@ -99,10 +85,7 @@ class SolverCommands:
     # ---- the solver ------------------------------------------------------------------------
 
     def analyse_steps(self, max_nodes: int | None = None) -> Generator[None, None, Solution]:
-        """Solve the current position (cached); a generator, see ``solve_steps``.
-
-        Strict: the player cannot see the stock, so only the chance is worked out.
-        """
+        """Solve the current position (cached); a generator, see ``solve_steps``."""
         position = self.game.position
         known = self.analysis()
         if known is not None:
@@ -114,10 +97,10 @@ class SolverCommands:
         return solution
 
     def hint_step(self) -> int:
-        """Which step the next press of Hint is: ``1``, the count of the pairs on the board
-        and how many of them lose (no help: nothing is shown); ``2``, the best pair (as
-        :meth:`show_hint`), once the first was shown for this position, or when no pair can
-        be made (Strict's stock turn)."""
+        """Which step the next press of Hint is: ``1``, the count of the pairs on the board and how
+        many of them lose (no help: nothing is shown); ``2``, the best pair (as :meth:`show_hint`),
+        once the first was shown for this position, or when no pair can be made (Strict's stock
+        turn)."""
         position = self.game.position
         if self.hint_count is not None and self.hint_count[0] == position:
             return 2
@@ -128,9 +111,9 @@ class SolverCommands:
     def count_pairs_steps(
         self, max_nodes: int = HINT_COUNT_NODES
     ) -> Generator[None, None, PairCount]:
-        """A hint's first step: for each legal pair, whether the game can still be won after
-        it (:meth:`nestor.solver.oracle.Oracle.choices`; Strict: a chance above 0); a
-        generator like :meth:`analyse_steps`."""
+        """A hint's first step: for each legal pair, whether the game can still be won after it
+        (:meth:`nestor.solver.oracle.Oracle.choices`; Strict: a chance above 0); a generator like
+        :meth:`analyse_steps`."""
         from nestor import Pair
         from nestor.solver import Status
         from nestor.solver.oracle import Oracle
@@ -145,16 +128,13 @@ class SolverCommands:
         )
 
     def show_pair_count(self, count: PairCount) -> tuple[Event, ...]:
-        """Show a hint's first step (for the current position): counted as no help, since
-        no pair is shown; the next press shows the best pair."""
+        """Show a hint's first step (for the current position): counted as no help, since no pair is
+        shown; the next press shows the best pair."""
         self.hint_count = (self.game.position, count)
         return (HintShown(None, count=count),)
 
     def show_hint(self, solution: Solution) -> tuple[Event, ...]:
-        """Show the hint of ``solution`` (for the current position).
-
-        It counts as help only when it shows a move.
-        """
+        """Show the hint of ``solution`` (for the current position)."""
         self.hint = solution.best_move
         self.hint_solution = solution
         if solution.best_move is not None:
@@ -162,10 +142,7 @@ class SolverCommands:
         return (HintShown(solution.best_move),)
 
     def play_solver_move(self, solution: Solution) -> tuple[Event, ...]:
-        """Solve: play the best move of ``solution`` (for the current position).
-
-        Returns no events (and plays nothing) when no move keeps a chance to win.
-        """
+        """Solve: play the best move of ``solution`` (for the current position)."""
         move = solution.best_move
         if move is None or not self.game.position.is_legal(move):
             return ()
@@ -176,8 +153,8 @@ class SolverCommands:
 
     def finish_steps(self, max_nodes: int = FINISH_NODES) -> Generator[None, None, bool | None]:
         """Check whether any way of playing on from the current position could lose
-        (:func:`nestor.finish.cannot_lose_steps`), a generator like ``analyse_steps``; the
-        answer is kept for :meth:`finishable`."""
+        (:func:`nestor.finish.cannot_lose_steps`), a generator like ``analyse_steps``; the answer is
+        kept for :meth:`finishable`."""
         from nestor.finish import cannot_lose_steps
 
         position = self.game.position
@@ -186,11 +163,7 @@ class SolverCommands:
         return safe
 
     def finish(self) -> tuple[Event, ...]:
-        """Finish: play the game out at once, when :meth:`finishable` says no line loses.
-
-        Any legal move keeps the win, so the first one is played each time. It is no help
-        (the game was already certain to be won): it counts as the player's own moves.
-        """
+        """Finish: play the game out at once, when :meth:`finishable` says no line loses."""
         if not self.finishable():
             return ()
         self.solving = False

@@ -1,25 +1,5 @@
-"""The guided first game: a short tour of the rules on the real board, on an
-Easy deal, with the real engine.
-
-:class:`TutorialCommands` is a part of :class:`~nestor_web.app.session.Session` (its base
-class). The guide goes through :data:`TUTORIAL_STEPS`; each :class:`TutorialStep` names the
-cards (or the control) it points at, worked out from the position on the board by the engine:
-
-1. ``"pair"``: two available cards of one rank in the tableau, a pair the solver says keeps
-   the game winnable; the player removes a pair (any pair moves the guide on).
-2. ``"covered"``: a covered card and the card on it: why it cannot be taken yet (and, if
-   there is one, that the available card of its rank must wait for it). Next moves on.
-3. ``"reserve"``: the reserve, whose cards are all available, and a pair of a reserve card
-   that keeps the game winnable; the player removes a pair. With no such pair, Next (a
-   reserve pair that would lose is shown as one to keep for later).
-4. ``"undo"``: Undo takes the last pair back; the player presses it.
-5. ``"done"``: the hand-over: the rest of the game is the player's. "Play on" ends the guide.
-
-Restart starts its steps again on the same deal. Skip ends it at any step. Ended either
-way, or left for another deal, it is not started
-again by itself (:attr:`TutorialCommands.tutorial_seen` ``"done"``, which the storage manager
-keeps); How to play starts it again. No words, no DOM.
-"""
+"""The guided first game: a short tour of the rules on the real board, on an Easy deal, with the
+real engine."""
 
 from __future__ import annotations
 
@@ -48,15 +28,15 @@ DEAL_TRIES = 12
 """Easy deals looked at for one the guide can show every step on (else the first one)."""
 
 FIRST_VISIT_DEAL = 20
-"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone:
-an Easy deal on which the guide can show every step (tests/test_tutorial.py holds it), so
-that the build can draw its board for the page to show before Python runs
-(scripts/build_shell.py, static/js/first-visit.js)."""
+"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone: an Easy
+deal on which the guide can show every step (tests/test_tutorial.py holds it), so that the build can
+draw its board for the page to show before Python runs (scripts/build_shell.py,
+static/js/first-visit.js)."""
 
 FIRST_VISIT_OPENING = ("QC", "QH")
 """The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it (one that
-keeps the game winnable), kept so that a first visit does not load and run the solver before
-the board takes input; tests/test_tutorial.py checks it against the solver."""
+keeps the game winnable), kept so that a first visit does not load and run the solver before the
+board takes input; tests/test_tutorial.py checks it against the solver."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +45,10 @@ class TutorialStep:
 
     Attributes:
         step: one of :data:`TUTORIAL_STEPS`.
-        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"``
-            the covered card, then the card on it, then (if any) the available card of its
-            rank; ``"reserve"`` the reserve card and its partner, or with no pair to show
-            every reserve card; ``()`` for the others (``"undo"`` points at the Undo control).
+        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"`` the covered
+            card, then the card on it, then (if any) the available card of its rank; ``"reserve"``
+            the reserve card and its partner, or with no pair to show every reserve card; ``()`` for
+            the others (``"undo"`` points at the Undo control).
         column: ``"covered"``: the column of the covered card, from 1; else 0.
         waits: the step moves on by the player's move (a pair, Undo), not by Next.
         loses: ``"reserve"``: its pair is legal but loses the game (no reserve pair keeps it
@@ -105,8 +85,8 @@ def _with_reserve(position: Position, pair: Pair) -> bool:
 
 
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
-    """The first of ``pairs`` whose removal keeps the game winnable, with ``True``; else the
-    first of them, with ``False``; ``None`` when there are none."""
+    """The first of ``pairs`` whose removal keeps the game winnable, with ``True``; else the first
+    of them, with ``False``; ``None`` when there are none."""
     good = next((p for p in pairs if _keeps_winnable(position, p)), None)
     if good is not None:
         return good, True
@@ -114,22 +94,22 @@ def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
 
 
 def tableau_pair(position: Position) -> tuple[Pair, bool] | None:
-    """Two available cards of one rank in the tableau, and whether removing them keeps the
-    game winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else
-    the first; ``None`` when no two tableau cards pair."""
+    """Two available cards of one rank in the tableau, and whether removing them keeps the game
+    winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else the first;
+    ``None`` when no two tableau cards pair."""
     return _best(position, [p for p in position.pairs() if _in_columns(position, p)])
 
 
 def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
-    """A pair of a reserve card, and whether removing it keeps the game winnable: the first
-    that does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
+    """A pair of a reserve card, and whether removing it keeps the game winnable: the first that
+    does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
     return _best(position, [p for p in position.pairs() if _with_reserve(position, p)])
 
 
 def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
-    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the
-    available card of its rank or None)``, preferring one whose rank has an available card
-    (the player sees a partner that must wait); ``None`` when no column holds two cards."""
+    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the available
+    card of its rank or None)``, preferring one whose rank has an available card (the player sees a
+    partner that must wait); ``None`` when no column holds two cards."""
     found: list[tuple[str, str, int, str | None]] = []
     places = position.available()
     for i, column in enumerate(position.columns, 1):
@@ -142,10 +122,9 @@ def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
 
 
 def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
-    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the
-    guide can show every step: a tableau pair that keeps it winnable, and after it a
-    reserve pair that does. Of :data:`DEAL_TRIES` drawn with ``rng`` (leaving out
-    ``played``), the first that can; else the first drawn."""
+    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the guide can
+    show every step: a tableau pair that keeps it winnable, and after it a reserve pair that does.
+    """
     from nestor.graded_deals import pick_deal
 
     avoid = set(played)
@@ -171,9 +150,9 @@ class TutorialCommands:
 
     Attributes:
         tutorial: the step shown, or ``None`` while no guide runs.
-        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (finished,
-            skipped or left): what the storage manager keeps, so that the guide starts by
-            itself only on a first visit, or again after a reload in its middle.
+        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (finished, skipped or
+            left): what the storage manager keeps, so that the guide starts by itself only on a
+            first visit, or again after a reload in its middle.
     """
 
     game: Game
@@ -196,12 +175,7 @@ class TutorialCommands:
     def open_tutorial(
         self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
     ) -> tuple[Event, ...]:
-        """At start-up: start the guide by itself where it is due, else nothing. It is due on
-        a first visit (``first_visit``: nothing at all was stored) whose address asks for no
-        deal (``asked``, the address's request, is ``None``) and no replay (``replaying``):
-        then on an Easy deal of its own (the first deal, never played, gives way); and after
-        a reload in its middle (:attr:`tutorial_seen` ``"started"``) whose address asks for
-        no deal or for the deal in play, then on the game in play."""
+        """At start-up: start the guide by itself where it is due, else nothing."""
         if replaying:
             return ()
         if first_visit and asked is None:
@@ -217,10 +191,8 @@ class TutorialCommands:
         return ()
 
     def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
-        """Start the guide: on a new deal (``fresh``, the game in play left as New deal
-        leaves it), else on the game in play; its first step. The new deal is ``deal``, an
-        Easy one (its grade known at once, so the first draw shows it), else an Easy deal
-        drawn by :func:`tutorial_deal`, played ones avoided."""
+        """Start the guide: on a new deal (``fresh``, the game in play left as New deal leaves it),
+        else on the game in play; its first step."""
         events: tuple[Event, ...] = ()
         if fresh:
             untouched = self.game.cursor == 0
@@ -236,8 +208,8 @@ class TutorialCommands:
         return events + self._show(self._step("pair"))
 
     def tutorial_next(self) -> tuple[Event, ...]:
-        """Next, on a step that waits for none of the player's moves (the last one: the
-        guide ends, finished)."""
+        """Next, on a step that waits for none of the player's moves (the last one: the guide ends,
+        finished)."""
         step = self.tutorial
         if step is None:
             return ()
@@ -246,8 +218,7 @@ class TutorialCommands:
         return self._show(self._after(step.step))
 
     def end_tutorial(self) -> tuple[Event, ...]:
-        """Skip, or the last step's Play on: the guide ends and does not start by itself
-        again."""
+        """Skip, or the last step's Play on: the guide ends and does not start by itself again."""
         self.tutorial_seen = "done"
         if self.tutorial is None:
             return ()
@@ -255,8 +226,8 @@ class TutorialCommands:
 
     def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
         """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
-        ``"undo"``; a move at any other step shows that step again for the new position; a
-        deal brought into play by anything but the guide itself ends it (left: done)."""
+        ``"undo"``; a move at any other step shows that step again for the new position; a deal
+        brought into play by anything but the guide itself ends it (left: done)."""
         step = self.tutorial
         if step is None:
             return ()
@@ -296,8 +267,8 @@ class TutorialCommands:
         return tableau_pair(position)
 
     def _step(self, name: str) -> TutorialStep:
-        """Step ``name`` for the position on the board (a step with nothing to show on it
-        gives the next one)."""
+        """Step ``name`` for the position on the board (a step with nothing to show on it gives the
+        next one)."""
         position = self.game.position
         if name == "pair":
             first = self._opening(position)
