@@ -130,7 +130,7 @@ class PairCount:
         pairs: the legal pairs (Strict's stock turn is not one).
         losing: those after which the game can no longer be won (Strict: no chance left).
         unknown: those the solver gave up on (within
-            :data:`~nestor_web.app.solving.HINT_COUNT_NODES`).
+            :data:`~nestor_web.app.play.HINT_COUNT_NODES`).
     """
 
     pairs: int

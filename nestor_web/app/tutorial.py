@@ -1,25 +1,22 @@
-"""The guided first game: a short tour of the rules on the real board, on an Easy deal, with the
-real engine."""
+"""The guided first game: a short tour of the rules on the real board, on an Easy deal.
+
+Its steps (:data:`TUTORIAL_STEPS`): ``"pair"`` (remove a pair that keeps the game winnable),
+``"covered"`` (why a covered card cannot be taken yet), ``"reserve"`` (a reserve card pairs),
+``"undo"`` (take the last pair back), ``"done"`` (the rest is the player's). The session runs
+them (:class:`~nestor_web.app.session.Session`); this module works each out from the board.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from nestor import Game, Pair, Position, deal_position
 from nestor.cards import rank_of
 
-from .events import DealChanged, Event, Moved, TookBack, TutorialChanged
-
-if TYPE_CHECKING:
-    from .kept import Kept
-    from .statistics import Stats
-    from .url import DealRequest
-
 TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
-"""The guide's steps, in order (see the module docstring)."""
+"""The guide's steps, in order."""
 
 TUTORIAL_VARIANT = "standard"
 """The variant of the guided game: the game as the sources deal it."""
@@ -145,157 +142,38 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
     return first if first is not None else 0
 
 
-class TutorialCommands:
-    """The guide of a :class:`~nestor_web.app.session.Session`.
+def tutorial_step(name: str, game: Game) -> TutorialStep:
+    """Step ``name`` for the position of ``game`` (a step with nothing to show gives the next)."""
+    position = game.position
+    if name == "pair":
+        first: tuple[Pair, bool] | None = (Pair(*FIRST_VISIT_OPENING), True)  # no solver run
+        if (game.variant.name, game.deal, game.cursor) != (TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0):
+            first = tableau_pair(position)
+        if first is None:
+            return tutorial_step("covered", game)
+        return TutorialStep("pair", first[0].cards, waits=True)
+    if name == "covered":
+        found = covered_card(position)
+        if found is None:
+            return tutorial_step("reserve", game)
+        card, top, column, partner = found
+        cards = (card, top) if partner is None else (card, top, partner)
+        return TutorialStep("covered", cards, column)
+    if name == "reserve":
+        offered = reserve_pair(position)
+        if offered is None:
+            return TutorialStep("reserve", tuple(position.reserve))
+        pair, keeps = offered
+        if not keeps:  # a pair there is, but it loses: shown, with Next
+            return TutorialStep("reserve", pair.cards, loses=True)
+        return TutorialStep("reserve", pair.cards, waits=True)
+    if name == "undo":
+        if game.cursor == 0:
+            return tutorial_step("done", game)
+        return TutorialStep("undo", waits=True)
+    return TutorialStep("done")
 
-    Attributes:
-        tutorial: the step shown, or ``None`` while no guide runs.
-        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (finished, skipped or
-            left): what the storage manager keeps, so that the guide starts by itself only on a
-            first visit, or again after a reload in its middle.
-    """
 
-    game: Game
-    rng: random.Random
-    stats: Stats
-    tutorial: TutorialStep | None
-    tutorial_seen: str | None
-    _kept: Kept
-
-    if TYPE_CHECKING:
-
-        def new_deal(
-            self, variant: str | None = None, deal: int | None = None
-        ) -> tuple[Event, ...]: ...
-
-        def know_grade(
-            self, variant: str, deal: int, grade: str, graded: bool = False
-        ) -> tuple[Event, ...]: ...
-
-    def open_tutorial(
-        self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
-    ) -> tuple[Event, ...]:
-        """At start-up: start the guide by itself where it is due, else nothing."""
-        if replaying:
-            return ()
-        if first_visit and asked is None:
-            # The page opens on the guide's deal: no deal changed before the player's eyes
-            # (a DealChanged would have the focus taken to the board, its ring shown).
-            events = self.start_tutorial(fresh=self.game.cursor == 0, deal=FIRST_VISIT_DEAL)
-            return tuple(e for e in events if not isinstance(e, DealChanged))
-        if self.tutorial_seen == "started" and (asked is None or (
-            asked.daily is None and asked.deal is not None
-            and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
-        )):
-            return self.start_tutorial(fresh=False)
-        return ()
-
-    def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
-        """Start the guide: on a new deal (``fresh``, the game in play left as New deal leaves it),
-        else on the game in play; its first step."""
-        events: tuple[Event, ...] = ()
-        if fresh:
-            untouched = self.game.cursor == 0
-            if deal is None:
-                played = [d for d, _ in self.stats.deal_states(TUTORIAL_VARIANT)]
-                events = self.new_deal(TUTORIAL_VARIANT, tutorial_deal(self.rng, played))
-            else:
-                events = self.new_deal(TUTORIAL_VARIANT, deal)
-                events += self.know_grade(TUTORIAL_VARIANT, deal, "easy")
-            if untouched:  # a deal never played: Undo does not bring it back (a first visit)
-                self._kept.settle()
-        self.tutorial_seen = "started"
-        return events + self._show(self._step("pair"))
-
-    def tutorial_next(self) -> tuple[Event, ...]:
-        """Next, on a step that waits for none of the player's moves (the last one: the guide ends,
-        finished)."""
-        step = self.tutorial
-        if step is None:
-            return ()
-        if step.step == "done":
-            return self.end_tutorial()
-        return self._show(self._after(step.step))
-
-    def end_tutorial(self) -> tuple[Event, ...]:
-        """Skip, or the last step's Play on: the guide ends and does not start by itself again."""
-        self.tutorial_seen = "done"
-        if self.tutorial is None:
-            return ()
-        return self._show(None)
-
-    def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
-        """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
-        ``"undo"``; a move at any other step shows that step again for the new position; a deal
-        brought into play by anything but the guide itself ends it (left: done)."""
-        step = self.tutorial
-        if step is None:
-            return ()
-        events = tuple(events)
-        if any(isinstance(e, TutorialChanged) for e in events):
-            return ()  # the guide's own command (it deals its game)
-        changed = [e for e in events if isinstance(e, DealChanged)]
-        if changed and all(e.restarted for e in changed):
-            return self._show(self._step("pair"))  # Restart: the same deal, from the start
-        if changed:
-            return self.end_tutorial()
-        if step.step == "undo":
-            if any(isinstance(e, TookBack) for e in events):
-                return self._show(self._step("done"))
-            return ()
-        if not any(isinstance(e, (Moved, TookBack)) for e in events):
-            return ()
-        moved = any(isinstance(e, Moved) for e in events)
-        if step.step in ("pair", "reserve") and moved:
-            return self._show(self._after(step.step))
-        if step.step == "done":
-            return ()
-        return self._show(self._step(step.step))  # the same step, for the new position
-
-    # ---- the steps, from the position on the board ---------------------------------------
-
-    def _after(self, name: str) -> TutorialStep:
-        """The step after ``name``."""
-        return self._step(TUTORIAL_STEPS[TUTORIAL_STEPS.index(name) + 1])
-
-    def _opening(self, position: Position) -> tuple[Pair, bool] | None:
-        """:func:`tableau_pair` of ``position``; on the first visit's deal as dealt,
-        :data:`FIRST_VISIT_OPENING` without the solver."""
-        game = self.game
-        if (game.variant.name, game.deal, game.cursor) == (TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0):
-            return Pair(*FIRST_VISIT_OPENING), True
-        return tableau_pair(position)
-
-    def _step(self, name: str) -> TutorialStep:
-        """Step ``name`` for the position on the board (a step with nothing to show on it gives the
-        next one)."""
-        position = self.game.position
-        if name == "pair":
-            first = self._opening(position)
-            if first is None:
-                return self._step("covered")
-            return TutorialStep("pair", first[0].cards, waits=True)
-        if name == "covered":
-            found = covered_card(position)
-            if found is None:
-                return self._step("reserve")
-            card, top, column, partner = found
-            cards = (card, top) if partner is None else (card, top, partner)
-            return TutorialStep("covered", cards, column)
-        if name == "reserve":
-            offered = reserve_pair(position)
-            if offered is None:
-                return TutorialStep("reserve", tuple(position.reserve))
-            pair, keeps = offered
-            if not keeps:  # a pair there is, but it loses: shown, with Next
-                return TutorialStep("reserve", pair.cards, loses=True)
-            return TutorialStep("reserve", pair.cards, waits=True)
-        if name == "undo":
-            if self.game.cursor == 0:
-                return self._step("done")
-            return TutorialStep("undo", waits=True)
-        return TutorialStep("done")
-
-    def _show(self, step: TutorialStep | None) -> tuple[Event, ...]:
-        self.tutorial = step
-        return (TutorialChanged(None if step is None else step.step),)
+def step_after(name: str, game: Game) -> TutorialStep:
+    """The step after ``name`` for the position of ``game``."""
+    return tutorial_step(TUTORIAL_STEPS[TUTORIAL_STEPS.index(name) + 1], game)
