@@ -39,6 +39,12 @@ from .errors import DealNumberError, clip
 from .position import Position
 from .variants import Variant, get_variant
 
+GRADES = ("easy", "medium", "hard")
+"""The grades of a winnable deal, easiest first (:mod:`nestor.grade` works them out)."""
+
+UNWINNABLE = "unwinnable"
+"""The grade of a deal that no way of playing wins."""
+
 SHUFFLE_VERSION = 1
 """Version of the shuffle and deal procedure described in this module."""
 

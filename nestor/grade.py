@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .checks import whole_number
-from .deal import check_deal_number, deal_position
+from .deal import GRADES, UNWINNABLE, check_deal_number, deal_position
 from .position import Move, Pair, Position
 from .solver import Solution, Status, solve_steps
 from .solver.oracle import Oracle
@@ -62,12 +62,6 @@ NARROW_MAX_NODES = 50_000
 STRICT_CHANCE_FLOOR = 0.0
 """Strict: a deal whose chance with best play is at or below this is unwinnable. ``0.0``:
 only the solver's proof makes a deal unwinnable."""
-
-GRADES = ("easy", "medium", "hard")
-"""The grades of a winnable deal, easiest first."""
-
-UNWINNABLE = "unwinnable"
-"""The grade of a deal that no way of playing wins."""
 
 Score = tuple[float, float, float]
 """A deal's score, compared left to right, higher is easier (see :func:`score`)."""

@@ -1,38 +1,4 @@
-"""A backup of the player's progress merged with what is here, or replacing it: the rules.
-
-What a backup holds (:class:`Parts`): the statistics (with each deal's result, the history,
-the streaks and the daily record), the game in play, the games left in progress (the
-archive) and the settings. The file it is written in is :mod:`nestor_web.storage.progress`;
-this module knows no format, no key and no word.
-
-Merging (:func:`merge_parts`) is a union, so merging the same backup twice, or a device's own
-backup, changes nothing:
-
-* the statistics: the union of the two tabs' merge (:meth:`Stats.merge`: each deal's result
-  once, a loss taken back stays taken back, the dates won of the daily deal united), of all
-  the records of both, whatever either reset before: the backup's reset times are taken as
-  this device's, so a reset on either side hides nothing the player chose to bring in;
-* the games in progress: by deal, the game in play and the archive of both. Of one deal, the
-  line that holds the other's whole record (moves in effect and those kept for Redo) is kept;
-  when neither does (the deal was played on both devices from one position), the two are
-  joined as two tabs' lines are (:func:`.lines.join`), and a line that is not whole in the
-  joined game is handed back in :attr:`Merged.diverged`, to be kept (no move is lost). The
-  help used is the larger of each count, the time the longer. The deal in play here stays in
-  play, unless no move was made in it and the backup's game in play is in progress: then
-  that one comes into play (a new device shows the game the player brought). The backup's
-  other games join the archive before this device's (the oldest first, the first dropped
-  beyond the archive's size);
-* the settings: this device's;
-* the puzzle record: the union (:meth:`.PuzzleRecord.unite`: the earlier first try of each
-  puzzle and each date).
-
-Replacing (:func:`replace_parts`) takes the backup's parts, with its statistics marked reset
-at a time later than any reset either side knows (every variant, and the daily record): so
-another tab, which merges what it hears into its own statistics (:mod:`.statistics.merge`),
-takes the backup's records instead of bringing back the replaced ones, as it does after a
-reset of the statistics. The puzzle record is the backup's (a tab open meanwhile unites its
-own back at its next try: tries are a union, with no reset).
-"""
+"""A backup of the player's progress merged with what is here, or replacing it: the rules."""
 
 from __future__ import annotations
 
@@ -59,15 +25,11 @@ Key = tuple[str, int]
 class Parts:
     """The player's progress, as values: what a backup holds, and what is held here.
 
-    The values are not changed by this module's functions (they make new ones); a caller
-    that keeps a ``Parts`` should not change them either (copy a ``Stats`` with
-    :meth:`Stats.copy`).
-
     Attributes:
         stats: the statistics.
         game: the game in play, or ``None`` (a backup of stored values holding none).
-        archive: the games left in progress, oldest first, each of its own deal, none of the
-            deal of ``game``.
+        archive: the games left in progress, oldest first, each of its own deal, none of the deal of
+            ``game``.
         settings: the settings.
         puzzles: the puzzle record.
     """
@@ -79,8 +41,8 @@ class Parts:
     puzzles: PuzzleRecord = field(default_factory=PuzzleRecord)
 
     def summary(self) -> ProgressSummary:
-        """Games played, won (all variants summed), dates won of the daily deal, games in
-        progress (the game in play if :func:`in_progress`, and the archive's)."""
+        """Games played, won (all variants summed), dates won of the daily deal, games in progress
+        (the game in play if :func:`in_progress`, and the archive's)."""
         data = self.stats.snapshot()
         counts = data.counts.values()
         playing = [g for g in (self.game, *self.archive) if g is not None and in_progress(g)]
@@ -98,8 +60,8 @@ class Merged:
 
     Attributes:
         parts: the united progress.
-        diverged: lines of a deal played on both sides that are not whole in the joined
-            game kept in ``parts`` (to keep apart, so no move is lost); oldest first.
+        diverged: lines of a deal played on both sides that are not whole in the joined game kept in
+            ``parts`` (to keep apart, so no move is lost); oldest first.
     """
 
     parts: Parts
@@ -113,19 +75,16 @@ def in_progress(saved: SavedGame) -> bool:
 
 
 def holds(line: SavedGame, other: SavedGame) -> bool:
-    """Whether ``line``, of the same deal, holds ``other``'s whole record: its moves in effect
-    and those kept for Redo are the first of ``line``'s."""
+    """Whether ``line``, of the same deal, holds ``other``'s whole record: its moves in effect and
+    those kept for Redo are the first of ``line``'s."""
     ahead, behind = line.game.all_moves, other.game.all_moves
     return line.key == other.key and ahead[: len(behind)] == behind
 
 
 def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGame, ...]]:
     """One game of a deal from two saves of it: the one that holds the other (:func:`holds`;
-    ``mine`` when each holds the other), else the two joined (:func:`.lines.join`), with the
-    larger of each help count and the longer time.
-
-    Returns:
-        The game, and the lines not whole in it (``()`` unless they were joined).
+    ``mine`` when each holds the other), else the two joined (:func:`.lines.join`), with the larger
+    of each help count and the longer time.
 
     Raises:
         ValueError: the two are of different deals.
@@ -153,10 +112,8 @@ def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGam
 
 
 def united_stats(mine: Stats, theirs: Stats) -> Stats:
-    """``mine`` with every record of ``theirs`` merged in (:meth:`Stats.merge`), whatever
-    either reset: ``theirs`` is read with ``mine``'s reset times, so the merge is the union
-    of both. ``mine`` and ``theirs`` are not changed; this tab's unsettled game stays its own.
-    """
+    """``mine`` with every record of ``theirs`` merged in (:meth:`Stats.merge`), whatever either
+    reset: ``theirs`` is read with ``mine``'s reset times, so the merge is the union of both."""
     if mine == theirs:
         return mine.copy()  # (a merge of records at one millisecond may order them anew)
     mine_data = mine.snapshot()
@@ -167,8 +124,8 @@ def united_stats(mine: Stats, theirs: Stats) -> Stats:
 
 
 def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | None) -> Stats:
-    """A copy of ``stats`` whose reset times are ``resets`` (by variant) and whose daily
-    record was reset at ``daily_reset_ms``; every record kept.
+    """A copy of ``stats`` whose reset times are ``resets`` (by variant) and whose daily record was
+    reset at ``daily_reset_ms``; every record kept.
 
     Raises:
         NestorError: (never for statistics that keep the rules) as :meth:`Stats.restore`.
@@ -181,8 +138,7 @@ def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | N
 
 
 def latest_reset(*stats: Stats) -> int:
-    """The latest reset time any of ``stats`` holds (of a variant or the daily record), or
-    -1."""
+    """The latest reset time any of ``stats`` holds (of a variant or the daily record), or -1."""
     times = [-1]
     for one in stats:
         data = one.snapshot()
@@ -193,11 +149,7 @@ def latest_reset(*stats: Stats) -> int:
 
 
 def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merged:
-    """``theirs`` (a backup) merged into ``mine`` (what is here): see the module's docstring.
-
-    The archive keeps at most ``limit`` games (the oldest dropped first: the backup's new
-    games come before this device's).
-    """
+    """``theirs`` (a backup) merged into ``mine`` (what is here): see the module's docstring."""
     diverged: list[SavedGame] = []
     game = mine.game
     here = {g.key: g for g in mine.archive}
@@ -248,12 +200,9 @@ def _ended(parts: Parts, key: Key) -> bool:
 
 
 def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
-    """``theirs`` (a backup) in place of ``mine`` (what is here): its statistics marked reset
-    (every variant, and the daily record) at ``now_ms`` or later, after every reset either
-    holds, so that older copies of the statistics merged later (another tab's) give way to
-    them. A backup without a game in play leaves ``mine``'s in play; a backup's settings
-    without a language keep ``mine``'s.
-    """
+    """``theirs`` (a backup) in place of ``mine`` (what is here): its statistics marked reset (every
+    variant, and the daily record) at ``now_ms`` or later, after every reset either holds, so that
+    older copies of the statistics merged later (another tab's) give way to them."""
     marker = max(now_ms, latest_reset(mine.stats, theirs.stats) + 1)
     stats = with_resets(theirs.stats, dict.fromkeys(VARIANTS, marker), marker)
     settings = copy_settings(theirs.settings)
@@ -265,8 +214,8 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
 
 
 def copy_game(saved: SavedGame) -> SavedGame:
-    """A copy of ``saved`` whose game changes apart from it (a session plays on the game it
-    is given)."""
+    """A copy of ``saved`` whose game changes apart from it (a session plays on the game it is
+    given)."""
     return SavedGame(Game.from_json(saved.game.to_json()), saved.help, saved.elapsed_ms)
 
 

@@ -1,74 +1,46 @@
-"""The session's commands that bring another deal into play.
+"""Another deal into play: New deal, Restart, a link, the daily deal, Undo of a deal change.
 
-:class:`DealCommands` is a part of :class:`~nestor_web.app.session.Session` (its base class):
-Restart, New deal, a deal or the daily deal opened, a replay's "Play from here", and another
-tab's newer game of the deal in play. The game left waits for Undo, and games left in
-progress come back from the shelf, through the session's
-:class:`~nestor_web.app.kept.Kept`. No words, no DOM.
+:class:`Deals` extends :class:`~nestor_web.app.play.Play`: the game left waits for Undo
+(:attr:`~Play.left`) and settles in the statistics once Undo can no longer bring it back; games
+left in progress earlier wait on the shelf and come back when their deal is opened again.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from datetime import date
-from typing import TYPE_CHECKING
 
-from nestor import MAX_DEAL, Game, check_deal_number, get_variant
+from nestor import MAX_DEAL, Game, NestorError, check_deal_number, get_variant
 from nestor.daily import daily_deal
 
-from .events import DailyOpened, DealChanged, Event, FromOtherTab, Problem
+from .events import DailyOpened, DealChanged, Event, FromOtherTab, Problem, TookBack
+from .play import Play
 from .saved import Help, SavedGame
 
-if TYPE_CHECKING:
-    from .kept import Kept
-    from .statistics import Stats
 
+class Deals(Play):
+    """The game in play, and the commands that bring another deal into play."""
 
-class DealCommands:
-    """The commands of a :class:`~nestor_web.app.session.Session` that change the deal in
-    play. The session sets these attributes (see its own docstring) and has these methods.
-    """
-
-    game: Game
-    help: Help
-    rng: random.Random
-    today: Callable[[], date]
-    daily: date | None
-    solving: bool
-    notices: list[Problem]
-    stats: Stats
-    _kept: Kept
-
-    if TYPE_CHECKING:
-
-        @property
-        def key(self) -> tuple[str, int]: ...
-
-        def notice(self, problem: Problem) -> tuple[Event, ...]: ...
-
-        def _bring(self, saved: SavedGame) -> None: ...
-
-        def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]: ...
+    def undo(self) -> tuple[Event, ...]:
+        """Take back the last move; in a game with no move yet, bring back the game left by the
+        New deal, Restart or change of variant that started it, exactly as it was."""
+        if not self.game.can_undo():
+            return self._back() if self.left is not None else ()
+        self.solving = False
+        move = self.game.all_moves[self.game.cursor - 1]
+        self.take_back(self.game.cursor - 1)
+        return (TookBack(move),)
 
     def restart(self) -> tuple[Event, ...]:
-        """Start the same deal again from its first position (its help stays counted; the
-        timer starts again from zero); Undo brings the game back as it was (see
-        :attr:`~nestor_web.app.session.Session.left`).
-
-        Like a new deal, a fresh start clears the notices.
-        """
+        """Start the same deal again (its help stays counted, the timer from zero); Undo brings
+        the game back as it was. The notices are cleared."""
         self.solving = False
-        left = self._kept.leave()
-        self._bring(SavedGame(Game(self.game.variant, self.game.deal), self.help))
+        left = self.leave()
+        self.bring(SavedGame(Game(self.game.variant, self.game.deal), self.help))
         self.notices.clear()
         return (DealChanged(*self.key, restarted=True, left=left),)
 
     def new_deal(self, variant: str | None = None, deal: int | None = None) -> tuple[Event, ...]:
-        """Start a deal of ``variant`` (else the current one): ``deal``, or a random one.
-
-        The game left settles in the statistics (lost, if it was played and not won); the
-        notices are cleared.
+        """Start ``deal`` (else a random one) of ``variant`` (else the current one).
 
         Raises:
             VariantError: unknown variant name. DealNumberError: bad deal number.
@@ -77,7 +49,7 @@ class DealCommands:
         game = Game(v, self.rng.randrange(MAX_DEAL) if deal is None else deal)
         self.solving = False
         self.notices.clear()
-        return self._kept.switch(SavedGame(game))
+        return self.switch(SavedGame(game))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
         """Go to a given deal: resume it if it is in play or on the shelf, else start it.
@@ -88,31 +60,19 @@ class DealCommands:
         name = get_variant(variant).name
         number = check_deal_number(deal)
         self.solving = False
-        return self._kept.resume_or_start(name, number)
+        return self.resume_or_start(name, number)
 
     def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
-        """Go to the daily deal of ``day`` (default: today; the caller checks that ``day``
-        is not later): resumed if it is in play or on the shelf, else started. While it
-        is in play, :attr:`~nestor_web.app.session.Session.daily` is ``day`` and a win
-        counts for the daily streak if the game was started or finished on that date (see
-        :mod:`~nestor_web.app.statistics.daily`)."""
+        """Go to the daily deal of ``day`` (default: today; not later), resumed or started."""
         day = day or self.today()
         self.solving = False
-        events = self._kept.resume_or_start(*daily_deal(day))
+        events = self.resume_or_start(*daily_deal(day))
         self.daily = day
         return (*events, DailyOpened(day))
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
-        """Another tab saved ``saved``, a game of the deal in play here: show its position.
-
-        The player moved on in that tab last, so its game is the newer one; this tab's
-        (which that tab had taken over when it opened or followed it) gives way, with a
-        notice, instead of overwriting it on its next move. Its moves were counted in the
-        statistics by that tab. Nothing happens for another deal; of the same game, only a
-        longer time is taken (:meth:`take_longer_time`). A game with moves comes into play:
-        the game left (:attr:`~nestor_web.app.session.Session.left`) settles, as in
-        :meth:`~nestor_web.app.kept.Kept.switch`, and the deal is this tab's unsettled game.
-        """
+        """Another tab saved ``saved``, a newer game of the deal in play here: show it, with a
+        notice (of the same game, only a longer time is taken; another deal: nothing)."""
         game = saved.game
         if saved.key != self.key:
             return ()
@@ -121,9 +81,9 @@ class DealCommands:
         ):
             return self.take_longer_time(saved.elapsed_ms)
         if game.all_moves:  # Undo takes back those moves now: the game left can't come back
-            self._kept.settle()
+            self.settle_left()
             self.stats.claim(*self.key)
-        self._bring(saved)
+        self.bring(saved)
         self.solving = False
         return (
             FromOtherTab("game"),
@@ -131,16 +91,88 @@ class DealCommands:
             *self.notice(Problem("game.other_tab")),
         )
 
-    # ---- replays ----------------------------------------------------------------------------
-
     def play_from(self, game: Game) -> tuple[Event, ...]:
-        """A replay's "Play from here": ``game`` (a replayed record at the position the
-        replay showed; its later moves stay for redo) becomes the game in play, like a new
-        deal (the game left settles in the statistics; the notices are cleared). Its moves
-        in effect were not played here: a game that starts after any counts as played with
-        help (:attr:`~nestor_web.app.saved.Help.replayed`)."""
+        """A replay's "Play from here": ``game`` comes into play like a new deal, counted as
+        played with help if it starts after any move (:attr:`Help.replayed`)."""
         self.solving = False
         self.notices.clear()
-        return self._kept.switch(
-            SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0
-        )
+        return self.switch(SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0)
+
+    # ---- the game left and the shelf ---------------------------------------------------
+
+    def take(self, variant: str, deal: int) -> SavedGame | None:
+        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable one
+        is reported: ``"archive.entry"``)."""
+        try:
+            return self.shelf.take(variant, deal)
+        except NestorError as exc:
+            self.notice(Problem("archive.entry", exc))
+            return None
+
+    def resume_or_start(
+        self, variant: str, deal: int, leave: bool = True
+    ) -> tuple[Event, ...]:
+        """Make ``variant``/``deal`` the game: the one in play, the game left, a kept one, or
+        fresh (``leave``: as :meth:`switch`)."""
+        if self.key == (variant, deal):
+            self.fresh_ui()
+            return ()
+        kept = self.take(variant, deal)
+        left = self.left
+        if left is not None and left.key == (variant, deal) and (
+            left.game.position.outcome() is None  # in progress (a lost one starts afresh)
+        ) and not (  # the storage's copy, when another tab played on from the game left
+            kept is not None and len(kept.game.all_moves) > len(left.game.all_moves)
+            and kept.game.all_moves[: left.game.cursor] == left.game.moves
+        ):
+            # The game left by the last New deal (Back, or its link): as it was left, newer
+            # than the storage's copy, which the save after leaving it may not have made yet.
+            kept = left
+        if kept is None:
+            return self.switch(SavedGame(Game(variant, deal)), leave=leave)
+        events = self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
+        # Back as it was left: the loss its leaving settled is taken back, if in progress.
+        if self.game.position.outcome() is None and self.stats.take_back(*self.key):
+            self.stats_changes += 1
+        return events
+
+    def switch(
+        self, saved: SavedGame, resumed: bool = False, leave: bool = True
+    ) -> tuple[Event, ...]:
+        """``saved`` comes into play; the game left waits for Undo, unless a game with moves
+        comes (it settles then). Without ``leave`` the game in play is dropped, neither kept
+        nor settled (another tab may be playing it)."""
+        left = self.leave() if leave and saved.key != self.key else False
+        self.bring(saved)
+        self.mark_daily(None)
+        if self.left is not None and self.left.key == self.key:
+            self.left = None  # the game left is back in play (Back, or its link)
+            left = False
+        elif self.game.all_moves:
+            self.settle_left()
+            left = False
+        return (DealChanged(*self.key, resumed=resumed, left=left),)
+
+    def leave(self) -> bool:
+        """The game in play is being left: keep it for Undo if it had moves and was not won
+        (``True`` then; a game left earlier settles first)."""
+        game = self.game
+        if not game.all_moves or game.position.is_empty():
+            return False
+        self.settle_left()
+        self.sync_timer()  # its time up to now
+        self.left = self.saved()
+        self.left_ui = (self.daily, self.last_uncovered)
+        return True
+
+    def _back(self) -> tuple[Event, ...]:
+        """Undo right after leaving a game: it comes back exactly as it was left."""
+        left = self.left
+        assert left is not None
+        self.left = None
+        self.solving = False
+        if left.key != self.key:
+            self.take(*left.key)  # the copy the storage kept: the game is in play again
+        self.bring(left)
+        self.daily, self.last_uncovered = self.left_ui  # its board exactly as it was
+        return (DealChanged(*self.key, resumed=True, returned=True),)

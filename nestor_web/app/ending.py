@@ -1,17 +1,4 @@
-"""The end of a game: what the end screen needs beyond the session (no words, no DOM).
-
-When the game in play is over (its position has an outcome), the page shows the end screen
-(:mod:`nestor_web.view.end` says what it holds, :mod:`nestor_web.browser.end` draws it).
-The session (:class:`~nestor_web.app.session.Session`) already holds most of what it shows:
-the outcome, the timer, the pairs, the help, the deal. This module keeps the rest:
-
-* the solver's verdict on the deal from its first position ("could it have been won?"),
-  computed once per deal, in slices (:meth:`Ending.verdict_steps`), with a node budget:
-  a deal the solver gives up on is ``Status.UNKNOWN``, never guessed;
-* what a daily deal's win did to the daily record (:meth:`Ending.daily_win`);
-* whether the player dismissed the end screen of the game that just ended (UI state,
-  never saved: a game reopened finished shows its end screen again).
-"""
+"""The end of a game: what the end screen needs beyond the session (no words, no DOM)."""
 
 from __future__ import annotations
 
@@ -29,8 +16,8 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
 
 VERDICT_NODES = 50_000
 """The solver's node budget for the verdict on a deal's first position: the review's
-(``nestor.review.DEFAULT_MAX_NODES``; no deal of 10,000 per variant needs more than 6,500
-nodes, so it only guards against a pathological deal). Past it the verdict is unknown."""
+(``nestor.review.DEFAULT_MAX_NODES``; no deal of 10,000 per variant needs more than 6,500 nodes, so
+it only guards against a pathological deal)."""
 
 
 @dataclass(frozen=True)
@@ -42,8 +29,8 @@ class DailyWin:
         counted: the date is won (the game was started or finished on it).
         late: today is after ``day`` (a game won after midnight, or resumed later).
         streak, best_streak: the daily streak and the best one, as of today.
-        run: the dates won in a row ending on ``day`` (what a late win made: today's streak
-            may be 0 by then).
+        run: the dates won in a row ending on ``day`` (what a late win made: today's streak may be 0
+            by then).
     """
 
     day: date
@@ -58,8 +45,8 @@ class Ending:
     """The end screen's state for one page.
 
     Attributes:
-        dismissed: the player closed the end screen of the game now over; it comes back
-            with the next end (after an Undo, a Restart or another deal) and on a reload.
+        dismissed: the player closed the end screen of the game now over; it comes back with the
+            next end (after an Undo, a Restart or another deal) and on a reload.
         max_nodes: the verdict's node budget (:data:`VERDICT_NODES`).
     """
 
@@ -74,8 +61,8 @@ class Ending:
         return session.game.position.outcome()
 
     def sync(self, session: Session) -> None:
-        """Bring the state up to ``session``: a game that is not over has no dismissed end
-        screen (so the next end shows it again)."""
+        """Bring the state up to ``session``: a game that is not over has no dismissed end screen
+        (so the next end shows it again)."""
         if self.outcome(session) is None:
             self.dismissed = False
 
@@ -93,8 +80,8 @@ class Ending:
 
     @staticmethod
     def daily_win(session: Session) -> DailyWin | None:
-        """What the win did to the daily record, when the game in play is a daily deal
-        won; else ``None``."""
+        """What the win did to the daily record, when the game in play is a daily deal won; else
+        ``None``."""
         day = session.daily
         if day is None or session.game.position.outcome() is not Outcome.WON:
             return None
@@ -109,22 +96,21 @@ class Ending:
 
     @staticmethod
     def won_by_play(session: Session) -> bool:
-        """An open variant's game was won: that play is itself the proof that the deal is
-        winnable, and no search is needed. (Strict's verdict is a chance: it is searched.)"""
+        """An open variant's game was won: that play is itself the proof that the deal is winnable,
+        and no search is needed."""
         return (
             session.game.position.outcome() is Outcome.WON
             and not session.game.variant.has_stock
         )
 
     def verdict(self, session: Session) -> Solution | None:
-        """The solver's answer for the first position of the deal in play, if it was worked
-        out (open variants: ``status`` winnable, lost or unknown; Strict: also
-        ``win_probability``, the chance with best play, stock order unknown)."""
+        """The solver's answer for the first position of the deal in play, if it was worked out
+        (open variants: ``status`` winnable, lost or unknown; Strict: also ``win_probability``, the
+        chance with best play, stock order unknown)."""
         return self._verdicts.get(session.key)
 
     def needs_verdict(self, session: Session) -> bool:
-        """Should the solver work out the verdict now? The end screen is shown, the deal's
-        verdict is not known, and the game's own win does not prove it."""
+        """Should the solver work out the verdict now?"""
         return (
             self.shown(session)
             and session.key not in self._verdicts
@@ -132,10 +118,9 @@ class Ending:
         )
 
     def verdict_steps(self, session: Session) -> Generator[None, None, Solution]:
-        """Work out the verdict for the deal in play (a generator that yields between solver
-        steps, as :func:`nestor.solver.solve_steps`; run it in the page's time slices); it is
-        kept for :meth:`verdict`. Strict: the chance with best play, the stock order unknown
-        (what the player could have known), as a hint works it out."""
+        """Work out the verdict for the deal in play (a generator that yields between solver steps,
+        as :func:`nestor.solver.solve_steps`; run it in the page's time slices); it is kept for
+        :meth:`verdict`."""
         from nestor.solver import solve_steps
 
         key = session.key

@@ -1,11 +1,4 @@
-"""What happened: the values a command returns and the problems it reports.
-
-A command on :class:`~nestor_web.app.session.Session` returns a tuple of events (empty when
-nothing changed). The view words them (the screen-reader announcement) and the actuator
-animates them (the removed cards fly away); nothing here holds a word the player reads.
-A :class:`Problem` is a notice for the player as a code and arguments, worded by the view
-in the player's language.
-"""
+"""What happened: the values a command returns and the problems it reports."""
 
 from __future__ import annotations
 
@@ -20,10 +13,10 @@ class Problem:
     """A notice for the player, worded by :mod:`nestor_web.view.words`.
 
     Attributes:
-        code: what went wrong, e.g. ``"save.unreadable"`` or ``"link.variant"``
-            (the view's table lists every code).
-        error: the engine error behind it, if any; the view words it from its
-            ``code`` and ``details`` (never from its English message).
+        code: what went wrong, e.g. ``"save.unreadable"`` or ``"link.variant"`` (the view's table
+            lists every code).
+        error: the engine error behind it, if any; the view words it from its ``code`` and
+            ``details`` (never from its English message).
         args: more language-neutral arguments (a storage error's name, a language code).
     """
 
@@ -50,8 +43,8 @@ class Moved:
 
     Attributes:
         move: the move.
-        removed: the cards it took off the board, in the move's order (a
-            turned stock card that could not pair is not removed).
+        removed: the cards it took off the board, in the move's order (a turned stock card that
+            could not pair is not removed).
         turned: Strict: the stock card the move turned up, else ``None``.
         uncovered: the cards that became available, with where they lie.
         outcome: the game's outcome after the move, if it ended the game.
@@ -77,8 +70,8 @@ class TookBack:
 
 @dataclass(frozen=True)
 class WentBack:
-    """The review's "Try from here" took the game back to the position before its move
-    ``index`` (0-based); ``move`` is that move, the first of those kept for redo."""
+    """The review's "Try from here" took the game back to the position before its move ``index``
+    (0-based); ``move`` is that move, the first of those kept for redo."""
 
     index: int
     move: Move
@@ -113,16 +106,16 @@ class DailyOpened:
 
 @dataclass(frozen=True)
 class TutorialChanged:
-    """The guided first game (:mod:`nestor_web.app.tutorial`) showed its step ``step``, or
-    ended (``None``)."""
+    """The guided first game (:mod:`nestor_web.app.tutorial`) showed its step ``step``, or ended
+    (``None``)."""
 
     step: str | None
 
 
 @dataclass(frozen=True)
 class GradeKnown:
-    """The grade of ``deal`` of ``variant`` became known (:mod:`nestor_web.app.grades`):
-    ``"easy"``, ``"medium"``, ``"hard"`` or ``"unwinnable"``."""
+    """The grade of ``deal`` of ``variant`` became known (:mod:`nestor_web.app.grades`): ``"easy"``,
+    ``"medium"``, ``"hard"`` or ``"unwinnable"``."""
 
     variant: str
     deal: int
@@ -137,7 +130,7 @@ class PairCount:
         pairs: the legal pairs (Strict's stock turn is not one).
         losing: those after which the game can no longer be won (Strict: no chance left).
         unknown: those the solver gave up on (within
-            :data:`~nestor_web.app.solving.HINT_COUNT_NODES`).
+            :data:`~nestor_web.app.play.HINT_COUNT_NODES`).
     """
 
     pairs: int
@@ -147,8 +140,7 @@ class PairCount:
 
 @dataclass(frozen=True)
 class HintShown:
-    """A hint was asked for; ``move`` is what it showed (``None``: no move to show). Its first
-    step shows ``count`` (a :class:`~nestor_web.app.solving.PairCount`) and no move."""
+    """A hint was asked for; ``move`` is what it showed (``None``: no move to show)."""
 
     move: Move | None
     count: PairCount | None = None
@@ -170,16 +162,16 @@ class Noticed:
 
 @dataclass(frozen=True)
 class TimerChanged:
-    """The timer stopped or went on (the page was hidden or shown), or took the longer time
-    another tab saved of the same game: ``running`` now."""
+    """The timer stopped or went on (the page was hidden or shown), or took the longer time another
+    tab saved of the same game: ``running`` now."""
 
     running: bool
 
 
 @dataclass(frozen=True)
 class SolverBusy:
-    """What the solver does for the player changed: Solve plays on (``solving``), or it
-    works on ``thinking`` (``"hint"``, ``"deal"``; ``None``: nothing)."""
+    """What the solver does for the player changed: Solve plays on (``solving``), or it works on
+    ``thinking`` (``"hint"``, ``"deal"``; ``None``: nothing)."""
 
     solving: bool
     thinking: str | None
@@ -190,8 +182,8 @@ class FromOtherTab:
     """What another tab of the game saved was taken in here.
 
     Attributes:
-        what: ``"stats"`` (its statistics were merged into these) or ``"game"`` (it moved
-            on the deal in play here, and its position replaced this one).
+        what: ``"stats"`` (its statistics were merged into these) or ``"game"`` (it moved on the
+            deal in play here, and its position replaced this one).
     """
 
     what: str
@@ -206,8 +198,8 @@ class ProgressSummary:
         games: games played, all variants summed.
         won: games won (clean or with help), all variants summed.
         daily_won: dates whose daily deal was won (of those kept).
-        in_progress: games in progress: the game in play if it has a move in effect and has
-            not ended, and each game of the archive of games left in progress.
+        in_progress: games in progress: the game in play if it has a move in effect and has not
+            ended, and each game of the archive of games left in progress.
     """
 
     games: int
@@ -216,8 +208,8 @@ class ProgressSummary:
     in_progress: int
 
     def to_json(self) -> dict[str, int]:
-        """``{"games", "won", "daily_won", "in_progress"}`` (what ``python -m nestor_web
-        progress FILE --json`` prints)."""
+        """``{"games", "won", "daily_won", "in_progress"}`` (what ``python -m nestor_web progress
+        FILE --json`` prints)."""
         return {
             "games": self.games, "won": self.won, "daily_won": self.daily_won,
             "in_progress": self.in_progress,
@@ -230,11 +222,11 @@ class Restored:
     (:meth:`~nestor_web.storage.manager.StorageManager.restore`).
 
     Attributes:
-        mode: ``"merge"`` (united with what was here) or ``"replace"`` (what was here was
-            replaced, and kept to bring back).
+        mode: ``"merge"`` (united with what was here) or ``"replace"`` (what was here was replaced,
+            and kept to bring back).
         summary: what is held here now.
-        changed: anything changed (``False``: a merge of a backup that brought nothing new,
-            such as the same file imported twice).
+        changed: anything changed (``False``: a merge of a backup that brought nothing new, such as
+            the same file imported twice).
     """
 
     mode: str

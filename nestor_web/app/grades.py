@@ -1,35 +1,21 @@
-"""The session's commands about deals' grades: what is known of each deal's
-grade, New deal of one grade, and the wins per grade of the deals remembered.
+"""Deals' grades known to the page, and the player's wins per grade.
 
-:class:`GradeCommands` is a part of :class:`~nestor_web.app.session.Session` (its base class).
-A deal's grade is ``"easy"``, ``"medium"``, ``"hard"`` or ``"unwinnable"``
-(:mod:`nestor.grade`): a fact about its cards, the same in every tab, so what is known of
-it is only ever added to. It comes from the table shipped with the game
-(:mod:`nestor.graded_deals`, deals 0 to 9,999 of each variant), from the grades this page
-worked out before (kept by the storage manager), or from grading the deal in the page's time
-slices (:meth:`GradeCommands.grade_steps`). Both the table and the grading are imported when
-first asked: neither is needed to draw a board. No words, no DOM.
+A deal's grade (:mod:`nestor.grade`) is a fact about its cards: it comes from the table shipped
+with the game (:mod:`nestor.graded_deals`), from the grades this page worked out before (kept by
+the storage manager), or from grading the deal in the page's time slices. No words, no DOM.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Generator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from nestor import get_variant
+from nestor.deal import GRADES, UNWINNABLE
 
-from .events import Event, GradeKnown
+from .statistics import Stats
 
-if TYPE_CHECKING:
-    from nestor import Game
-
-    from .statistics import Stats
-
-GRADE_NAMES = ("easy", "medium", "hard", "unwinnable")
-"""Every grade a deal can have, easiest first (:data:`nestor.grade.GRADES` and
-``"unwinnable"``)."""
+GRADE_NAMES = (*GRADES, UNWINNABLE)
+"""Every grade a deal can have, easiest first."""
 
 Key = tuple[str, int]
 """A deal: ``(variant name, deal number)``."""
@@ -37,8 +23,7 @@ Key = tuple[str, int]
 
 @dataclass(frozen=True)
 class GradeRecord:
-    """The player's games of one grade in one variant, over the deals remembered by the
-    statistics (:data:`~nestor_web.app.statistics.DEAL_MEMORY`, the last 5,000 changed).
+    """The player's settled games of one grade in one variant, over the deals remembered.
 
     Attributes:
         grade: one of :data:`GRADE_NAMES`.
@@ -56,115 +41,25 @@ class GradeRecord:
         return self.won / self.played if self.played else None
 
 
-class GradeCommands:
-    """What a :class:`~nestor_web.app.session.Session` knows of deals' grades.
+def grade_records(
+    stats: Stats, variant: str, known: Mapping[Key, str], kept: Mapping[Key, str] | None = None
+) -> tuple[tuple[GradeRecord, ...], int]:
+    """The settled games of ``variant`` per grade (one :class:`GradeRecord` per grade), each deal's
+    grade from ``known``, the table or ``kept``; and how many settled deals have no known grade."""
+    from nestor.graded_deals import known_grade
 
-    Attributes:
-        grades: the grade of each deal known here, by :data:`Key` (from the table, the
-            grades kept, or worked out in the page).
-        graded: the grades this page worked out itself (a subset of ``grades``): the
-            storage manager keeps them, as the table does not hold them.
-    """
-
-    game: Game
-    rng: random.Random
-    stats: Stats
-    grades: dict[Key, str]
-    graded: dict[Key, str]
-
-    if TYPE_CHECKING:
-
-        @property
-        def key(self) -> tuple[str, int]: ...
-
-        def new_deal(
-            self, variant: str | None = None, deal: int | None = None
-        ) -> tuple[Event, ...]: ...
-
-    @property
-    def grade(self) -> str | None:
-        """The grade of the deal in play, once known, else ``None``."""
-        return self.grades.get(self.key)
-
-    def know_grade(self, variant: str, deal: int, grade: str, graded: bool = False
-                   ) -> tuple[Event, ...]:
-        """``grade`` is the grade of ``deal`` of ``variant`` (``graded``: worked out in this
-        page, to be kept). A :class:`~nestor_web.app.events.GradeKnown` if it was not known.
-
-        Raises:
-            ValueError: ``grade`` is not one of :data:`GRADE_NAMES`.
-        """
-        if grade not in GRADE_NAMES:
-            raise ValueError(f"unknown grade {grade!r}")
+    played = dict.fromkeys(GRADE_NAMES, 0)
+    won = dict.fromkeys(GRADE_NAMES, 0)
+    unknown = 0
+    for deal, state in stats.deal_states(variant):
+        if state == "playing":
+            continue
         key = (variant, deal)
-        if graded:
-            self.graded[key] = grade
-        if self.grades.get(key) == grade:
-            return ()
-        self.grades[key] = grade
-        return (GradeKnown(variant, deal, grade),)
-
-    def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
-        """Learn the grade of the deal in play if the table holds it, or ``kept`` (the grades
-        the storage manager kept) does: a :class:`~nestor_web.app.events.GradeKnown`, or
-        ``()`` when it must be worked out (:meth:`grade_steps`) or was known."""
-        if self.grade is not None:
-            return ()
-        from nestor.graded_deals import known_grade
-
-        variant, deal = self.key
-        found = known_grade(variant, deal)
-        if found is None and kept is not None:
-            found = kept.get(self.key)
-        return () if found is None else self.know_grade(variant, deal, found)
-
-    def grade_steps(self) -> Generator[None, None, tuple[Event, ...]]:
-        """Work out the grade of the deal in play (:func:`nestor.grade.grade_steps`),
-        yielding between slices of work; then :meth:`know_grade` it (kept: ``graded``)."""
-        from nestor.grade import grade_steps
-
-        variant, deal = self.key
-        result = yield from grade_steps(variant, deal)
-        return self.know_grade(variant, deal, result.grade, graded=True)
-
-    def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
-        """New deal of ``variant`` graded ``grade`` (``"easy"``, ``"medium"`` or ``"hard"``),
-        drawn from the table (:func:`nestor.graded_deals.pick_deal`), one the statistics do
-        not remember as played while the table has others; any deal if it has none.
-
-        Raises:
-            VariantError: unknown variant. NestorError: unknown grade (``grade.unknown``).
-        """
-        from nestor.graded_deals import pick_deal
-
-        name = get_variant(variant).name
-        played = {deal for deal, _ in self.stats.deal_states(name)}
-        deal = pick_deal(name, grade, self.rng, played)
-        events = self.new_deal(name, deal)
-        if deal is not None:
-            events += self.know_grade(name, deal, grade)
-        return events
-
-    def grade_records(self, variant: str, kept: Mapping[Key, str] | None = None
-                      ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade (one :class:`GradeRecord` per
-        grade of :data:`GRADE_NAMES`), over the deals the statistics remember, each deal's
-        grade from :attr:`grades`, the table, or ``kept``; and how many settled deals have
-        no known grade yet (not graded here)."""
-        from nestor.graded_deals import known_grade
-
-        played = dict.fromkeys(GRADE_NAMES, 0)
-        won = dict.fromkeys(GRADE_NAMES, 0)
-        unknown = 0
-        for deal, state in self.stats.deal_states(variant):
-            if state == "playing":
-                continue
-            key = (variant, deal)
-            grade = self.grades.get(key) or known_grade(variant, deal) or (
-                kept.get(key) if kept is not None else None)
-            if grade is None:
-                unknown += 1
-                continue
-            played[grade] += 1
-            won[grade] += state != "lost"
-        return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), unknown
+        grade = known.get(key) or known_grade(variant, deal) or (
+            kept.get(key) if kept is not None else None)
+        if grade is None:
+            unknown += 1
+            continue
+        played[grade] += 1
+        won[grade] += state != "lost"
+    return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), unknown

@@ -1,14 +1,4 @@
-"""Two lines of play of one deal, from two tabs: which came from which, and joining them.
-
-A tab that has not yet heard another tab's save (its ``storage`` event is still on its way,
-or the tab was frozen or kept in the back-forward cache) may play on the position it shows
-while the other tab has moved on: two lines of one deal that neither tab's save may simply
-overwrite. The storage manager (:meth:`.StorageManager.follow`) asks :func:`descends` whether
-the game another tab saved was played on from this tab's, and, when neither was, joins them
-with :func:`join`: one player made both lines, so the joined game holds the moves of both.
-
-Rules answers (is a move legal, which cards are left) come from :mod:`nestor`.
-"""
+"""Two lines of play of one deal, from two tabs: which came from which, and joining them."""
 
 from __future__ import annotations
 
@@ -20,9 +10,9 @@ from .session import Help, SavedGame
 
 
 def descends(theirs: SavedGame, mine: SavedGame) -> bool:
-    """Whether ``theirs`` was played on from ``mine`` (same deal): it holds ``mine``'s moves
-    in effect at its start (it played on from there, or undid some of them), or it is the
-    deal restarted (no move made: a restart drops every move on purpose)."""
+    """Whether ``theirs`` was played on from ``mine`` (same deal): it holds ``mine``'s moves in
+    effect at its start (it played on from there, or undid some of them), or it is the deal
+    restarted (no move made: a restart drops every move on purpose)."""
     if theirs.key != mine.key:
         return False
     ahead = theirs.game.all_moves
@@ -34,11 +24,10 @@ class Joined:
     """The result of :func:`join`.
 
     Attributes:
-        saved: the joined game: the moves in effect of one line, then those of the other
-            line's that could follow them, in effect (the help is the larger of each count).
-        left_over: the line whose moves could not all follow (a move of it needs a card
-            the other line removed), kept whole; ``None`` when every move of both is in
-            ``saved``.
+        saved: the joined game: the moves in effect of one line, then those of the other line's that
+            could follow them, in effect (the help is the larger of each count).
+        left_over: the line whose moves could not all follow (a move of it needs a card the other
+            line removed), kept whole; ``None`` when every move of both is in ``saved``.
     """
 
     saved: SavedGame
@@ -47,12 +36,6 @@ class Joined:
 
 def join(mine: SavedGame, theirs: SavedGame) -> Joined:
     """Join two lines of one deal, neither descending from the other (see :func:`descends`).
-
-    Both start with the moves they have in common; the line with more moves after those
-    goes first (on a tie, the one whose moves read first in notation order, so both tabs
-    join the same way), then each move of the other follows in order if it is legal there,
-    skipping a move the first line made too. A move that can neither follow nor was made
-    leaves that line over, whole (the moves after it played on from it).
 
     Raises:
         ValueError: the two games are of different deals.

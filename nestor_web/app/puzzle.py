@@ -1,17 +1,4 @@
-"""A puzzle tried: its position, the player's pair, and what follows it.
-
-Pure state and commands, like :mod:`.replay`: no words, no DOM, no storage. A puzzle
-(:class:`nestor.puzzles.Puzzle`) is a moment of a real deal where exactly one pair keeps the
-game winnable. The player pairs as in a game (tap a card, then its partner). The answer
-solves it; any other pair fails it, and the refutation (:func:`nestor.puzzles.refutation`,
-why that pair loses) is then played out a pair a step (:meth:`PuzzleTry.step`), after which
-the position comes back with the answer shown. The hint shows the answer at once and counts
-as failed. There is no undo: a try is a try.
-
-Only the first try of a shipped puzzle counts (:class:`.puzzle_record.PuzzleRecord`); a
-puzzle from the player's own game (id 0, :func:`practice_try`: the review's turning point)
-counts nowhere.
-"""
+"""A puzzle tried: its position, the player's pair, and what follows it."""
 
 from __future__ import annotations
 
@@ -38,14 +25,14 @@ PUZZLE_KEYS: dict[str, str] = {
 """The puzzle mode's keys (``event.key``; letters in lower case): the command they give."""
 
 PHASES = ("choose", "refute", "solved", "failed")
-"""Where a try stands: the player chooses, the refutation plays out, solved, failed (the
-answer shown)."""
+"""Where a try stands: the player chooses, the refutation plays out, solved, failed (the answer
+shown)."""
 
 
 @dataclass(frozen=True)
 class PuzzleStepped:
-    """Something changed in the puzzle shown: the ``phase`` it is in now, and the ``pair``
-    just played on its board (the player's, or the refutation's next), if any."""
+    """Something changed in the puzzle shown: the ``phase`` it is in now, and the ``pair`` just
+    played on its board (the player's, or the refutation's next), if any."""
 
     phase: str
     pair: Pair | None = None
@@ -54,10 +41,6 @@ class PuzzleStepped:
 class PuzzleTry:
     """A puzzle shown and tried.
 
-    Args:
-        puzzle: the puzzle.
-        daily: the date whose daily puzzle it is, or ``None``.
-
     Attributes:
         puzzle, daily: as given.
         phase: one of :data:`PHASES`.
@@ -65,8 +48,8 @@ class PuzzleTry:
         chosen: the pair the player played, or ``None`` (also after the hint).
         hinted: the hint showed the answer.
         line: the refutation of a wrong pair (the wrong pair first), else ``()``.
-        shown: how many pairs of the position on the board are played (the player's and
-            the refutation's), while the refutation plays out.
+        shown: how many pairs of the position on the board are played (the player's and the
+            refutation's), while the refutation plays out.
     """
 
     def __init__(self, puzzle: Puzzle, daily: date | None = None) -> None:
@@ -96,8 +79,8 @@ class PuzzleTry:
         return here
 
     def game(self) -> Game:
-        """A game of the puzzle's deal at the position on the board (to draw it as the game
-        draws its own)."""
+        """A game of the puzzle's deal at the position on the board (to draw it as the game draws
+        its own)."""
         game = Game(self.puzzle.variant, self.puzzle.deal)
         for pair in (*self.puzzle.before, *self.line[:self.shown]):
             game.push(pair)
@@ -109,8 +92,8 @@ class PuzzleTry:
         return self.phase in ("solved", "failed")
 
     def first_try(self, at: int) -> Try | None:
-        """The try to keep once the player chose or asked for the hint (``at``: now), or
-        ``None`` before, or for a puzzle from the player's own game."""
+        """The try to keep once the player chose or asked for the hint (``at``: now), or ``None``
+        before, or for a puzzle from the player's own game."""
         if self.phase == "choose" or self.puzzle.id < 1:
             return None
         return Try(self.puzzle.id, self.puzzle.rating, self.phase == "solved", at)
@@ -118,9 +101,8 @@ class PuzzleTry:
     # ---- commands ---------------------------------------------------------------------
 
     def tap(self, card: str) -> tuple[PuzzleStepped, ...]:
-        """A tap on ``card`` while the player chooses: select it, deselect it, or play the
-        pair it makes with the selected card (never at once: a choice is made with both
-        cards)."""
+        """A tap on ``card`` while the player chooses: select it, deselect it, or play the pair it
+        makes with the selected card (never at once: a choice is made with both cards)."""
         if self.phase != "choose":
             return ()
         position = self.start
@@ -135,8 +117,8 @@ class PuzzleTry:
         return (PuzzleStepped("choose"),)
 
     def play(self, pair: Pair) -> tuple[PuzzleStepped, ...]:
-        """The player's pair (a choice): solved if it is the answer, else failed, and the
-        refutation begins (its first pair, the player's, is on the board)."""
+        """The player's pair (a choice): solved if it is the answer, else failed, and the refutation
+        begins (its first pair, the player's, is on the board)."""
         if self.phase != "choose" or pair not in self.start.pairs():
             return ()
         self.selected = None
@@ -152,8 +134,8 @@ class PuzzleTry:
         return (PuzzleStepped(self.phase, pair),)
 
     def step(self) -> tuple[PuzzleStepped, ...]:
-        """While the refutation plays out: its next pair; after its last, the puzzle's
-        position again, failed, with the answer shown."""
+        """While the refutation plays out: its next pair; after its last, the puzzle's position
+        again, failed, with the answer shown."""
         if self.phase != "refute":
             return ()
         if self.shown < len(self.line):
@@ -174,12 +156,7 @@ class PuzzleTry:
 
 
 def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem | None]:
-    """The puzzle a URL query asks for (``?puzzle=K``, or ``?puzzle=daily``: today's).
-
-    Returns ``(try, problem)``: both ``None`` when the query asks for no puzzle; ``problem``
-    (code ``"link.puzzle"``, with the engine's ``puzzle.unknown``) for a ``K`` that is no
-    puzzle's id.
-    """
+    """The puzzle a URL query asks for (``?puzzle=K``, or ``?puzzle=daily``: today's)."""
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     if "puzzle" not in params:
         return None, None
@@ -210,17 +187,17 @@ def daily_try(today: date) -> PuzzleTry:
 
 def next_try(record: PuzzleRecord, rng: random.Random, today: date,
              after: int = 0) -> PuzzleTry:
-    """A puzzle near the player's rating that they have not tried (and not ``after``, the
-    one just shown)."""
+    """A puzzle near the player's rating that they have not tried (and not ``after``, the one just
+    shown)."""
     avoid = set(record.tries) | {after}
     puzzle = pick_puzzle(record.rating(), rng, avoid)
     return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None)
 
 
 def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:
-    """A puzzle from the player's own game, to try: id 0, the position before move ``index``
-    of ``record`` (an open variant's), found to be a puzzle by ``verdict`` (its answer and
-    horizon), rated by :func:`nestor.puzzles.rate`.
+    """A puzzle from the player's own game, to try: id 0, the position before move ``index`` of
+    ``record`` (an open variant's), found to be a puzzle by ``verdict`` (its answer and horizon),
+    rated by :func:`nestor.puzzles.rate`.
 
     Raises:
         ValueError: a move before ``index`` is a stock turn (Strict has no puzzles).

@@ -1,16 +1,4 @@
-"""The player's puzzle record: the first try of each puzzle, and of each day's daily puzzle.
-
-Pure values, no words, no storage format (:mod:`nestor_web.storage.puzzle_codec` writes
-them). Only a puzzle's first try counts (a try is a try: trying it again teaches, it does not
-score), so the record holds at most one try per puzzle, and one daily try per date. Everything
-shown is worked out from the tries: the player's rating (from :data:`START_RATING`, Elo's
-update of :func:`nestor.puzzles.updated_rating` for each try in the order they were made),
-the streak (the solved tries since the last failed one) and the best streak.
-
-Two records unite (:meth:`PuzzleRecord.unite`: two tabs, a backup merged) by keeping, for
-each puzzle and each date, the earlier try: the same whichever order they meet in, and
-nothing either holds is lost.
-"""
+"""The player's puzzle record: the first try of each puzzle, and of each day's daily puzzle."""
 
 from __future__ import annotations
 
@@ -26,9 +14,9 @@ MAX_DAILY = 1000
 
 @dataclass(frozen=True)
 class Try:
-    """A first try of a puzzle: its ``puzzle`` id, its ``rating`` (kept, so the player's
-    rating can be worked out without the puzzles' data), whether it was ``solved``, and
-    ``at``, when (ms since 1970)."""
+    """A first try of a puzzle: its ``puzzle`` id, its ``rating`` (kept, so the player's rating can
+    be worked out without the puzzles' data), whether it was ``solved``, and ``at``, when (ms since
+    1970)."""
 
     puzzle: int
     rating: int
@@ -46,8 +34,8 @@ def _earlier(a: Try | None, b: Try) -> Try:
 
 @dataclass
 class PuzzleRecord:
-    """The tries kept: ``tries`` by puzzle id, ``daily`` by date (the daily puzzle's first
-    try on its own date)."""
+    """The tries kept: ``tries`` by puzzle id, ``daily`` by date (the daily puzzle's first try on
+    its own date)."""
 
     tries: dict[int, Try] = field(default_factory=dict)
     daily: dict[date, Try] = field(default_factory=dict)
@@ -91,8 +79,8 @@ class PuzzleRecord:
         return puzzle in self.tries
 
     def add(self, one: Try, day: date | None = None) -> bool:
-        """Keep ``one`` if it is the first try of its puzzle (and with ``day``, the date's
-        daily puzzle, as that date's daily try if it is its first). Did anything change?"""
+        """Keep ``one`` if it is the first try of its puzzle (and with ``day``, the date's daily
+        puzzle, as that date's daily try if it is its first)."""
         changed = False
         if one.puzzle not in self.tries:
             self.tries[one.puzzle] = one
@@ -104,8 +92,7 @@ class PuzzleRecord:
         return changed
 
     def unite(self, other: PuzzleRecord) -> bool:
-        """Take in ``other``'s tries: for each puzzle and date, the earlier try of the two.
-        Did this record change?"""
+        """Take in ``other``'s tries: for each puzzle and date, the earlier try of the two."""
         before = (dict(self.tries), dict(self.daily))
         for key, one in other.tries.items():
             self.tries[key] = _earlier(self.tries.get(key), one)

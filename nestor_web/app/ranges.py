@@ -1,27 +1,4 @@
-"""The plausible range of every number the game keeps of a player's play.
-
-A number outside its range is not one play could have made (a damaged or forged text): the
-text holding it is unreadable, as any damaged text is (a stored value is set aside and
-reported, a backup refused). No words, no storage format: the codecs check their fields
-with :func:`in_range`, the view words the codes of :data:`RANGE_CODES`.
-
-* a **duration** (the timer of a game), in milliseconds: 0 to a century, :data:`LONGEST_MS`;
-* a **win**'s time (the fastest win): :data:`SHORTEST_WIN_MS` (5 seconds) to a century: 26
-  pairs are 52 taps at least, more than ten a second for 5 seconds, which no hand keeps up
-  (a clean win timed below it sets no time: :mod:`.statistics`);
-* a **moment** (when a game started or settled, when statistics were reset), in
-  milliseconds since 1970-01-01 UTC: 0 to the last millisecond of the year 9999,
-  :data:`LATEST_MS` (the last a date can name);
-* a **count** (games played, won, streaks): 0 to :data:`MOST`, a thousand million (a game
-  every three seconds, day and night, for a century);
-* the **help** of one game (hints, Solve's moves, replayed and reviewed moves): 0 to
-  :data:`MOST_HELP`, a hundred thousand (a hint every three seconds for three days and
-  nights on one deal). Not the game's moves plus a margin: Undo then the hint again counts
-  again, so the moves do not bound the help; the game writes it clamped (:func:`clamped`);
-* a **date won** of the daily deal: :data:`nestor.daily.FIRST_DAY` to the day after today in
-  UTC (:func:`latest_day`: the latest date it is anywhere, as time zones run to 14 hours
-  ahead of UTC), for the player's local date on any computer whose clock is right.
-"""
+"""The plausible range of every number the game keeps of a player's play."""
 
 from __future__ import annotations
 
@@ -65,14 +42,14 @@ RANGE_CODES: dict[str, tuple[str, ...]] = {
     "range.help": ("where", "value", "high"),  # a game's help count over MOST_HELP
     "range.date": ("where", "value", "first", "last"),  # a date won outside its range
 }
-"""The codes :func:`in_range` and :func:`day_in_range` raise outside a range, and the names
-of their details: where (the field or its JSON path), value (clipped; a date in ISO form),
-low and high (the range's ends, in the kind's unit), first and last (ISO dates)."""
+"""The codes :func:`in_range` and :func:`day_in_range` raise outside a range, and the names of their
+details: where (the field or its JSON path), value (clipped; a date in ISO form), low and high (the
+range's ends, in the kind's unit), first and last (ISO dates)."""
 
 
 def in_range(value: object, where: str, kind: str) -> int:
-    """``value`` if it is a whole number within ``kind``'s range (``"duration"``,
-    ``"win"``, ``"moment"``, ``"count"`` or ``"help"``).
+    """``value`` if it is a whole number within ``kind``'s range (``"duration"``, ``"win"``,
+    ``"moment"``, ``"count"`` or ``"help"``).
 
     Raises:
         NestorError: code ``number.not_whole`` or ``number.too_small`` (as
@@ -101,16 +78,16 @@ def clamped(value: int, kind: str) -> int:
 
 
 def latest_day(now_ms: int | None = None) -> date:
-    """The latest date a daily deal can have been won on at ``now_ms`` (ms since 1970;
-    default: now): the day after that moment's date in UTC."""
+    """The latest date a daily deal can have been won on at ``now_ms`` (ms since 1970; default:
+    now): the day after that moment's date in UTC."""
     seconds = time.time() if now_ms is None else min(now_ms, LATEST_MS) / 1000
     day = datetime.fromtimestamp(max(0.0, seconds), UTC).date()
     return day if day == date.max else day + timedelta(days=1)
 
 
 def day_in_range(day: date, where: str, now_ms: int | None = None) -> date:
-    """``day`` if a daily deal can have been won on it: from :data:`nestor.daily.FIRST_DAY`
-    to :func:`latest_day` of ``now_ms``.
+    """``day`` if a daily deal can have been won on it: from :data:`nestor.daily.FIRST_DAY` to
+    :func:`latest_day` of ``now_ms``.
 
     Raises:
         NestorError: code ``range.date`` (details ``where``, ``value``, ``first``, ``last``).

@@ -1,13 +1,4 @@
-"""A replay: a game record from a link, shown position by position, apart from the game in play.
-
-Pure state and commands, like :mod:`.session`: no words, no DOM, no storage. A replay link
-is ``?variant=V&deal=N&moves=M`` (the moves code of :mod:`nestor.link`). Opening one shows
-the replay, its own mode of the page: the game in progress, its save and the statistics are
-not touched by it, and a malformed or illegal record is only reported
-(:func:`replay_request`). The player steps through it (first, previous, next, last, any
-move of the list, or plays it at a steady pace); "Play from here" hands the game at the
-position shown to :meth:`.Session.play_from`.
-"""
+"""A replay: a game record from a link, shown position by position, apart from the game in play."""
 
 from __future__ import annotations
 
@@ -61,9 +52,6 @@ ReplayEvent = Stepped | PlayChanged
 class Replay:
     """A game record shown position by position.
 
-    Args:
-        record: the record; it is replayed at once.
-
     Attributes:
         record: the record shown.
         playing: the replay goes on by itself, a move every :data:`PACE_SECONDS`.
@@ -103,8 +91,8 @@ class Replay:
         return self.record.moves[self.cursor] if self.cursor < self.length else None
 
     def game(self) -> Game:
-        """A new game at the position shown, the record's later moves kept for redo (so it
-        can be handed to :meth:`.Session.play_from`)."""
+        """A new game at the position shown, the record's later moves kept for redo (so it can be
+        handed to :meth:`.Session.play_from`)."""
         game = self.record.replay()
         while game.cursor > self.cursor:
             game.undo()
@@ -129,9 +117,9 @@ class Replay:
         return (Stepped(cursor, move),)
 
     def command(self, name: str) -> tuple[ReplayEvent, ...]:
-        """The replay command ``name``: ``"first"``, ``"previous"``, ``"next"``, ``"last"``
-        (each also stops the playing), or ``"play"`` (start or stop playing; at the end it
-        starts from the deal). An unknown name does nothing."""
+        """The replay command ``name``: ``"first"``, ``"previous"``, ``"next"``, ``"last"`` (each
+        also stops the playing), or ``"play"`` (start or stop playing; at the end it starts from the
+        deal)."""
         if name == "play":
             return self.toggle_play()
         target = {
@@ -169,12 +157,7 @@ class Replay:
 
 
 def replay_request(query: str) -> tuple[Replay | None, Problem | None]:
-    """The replay a URL query asks for.
-
-    Returns ``(replay, problem)``: both ``None`` when the query is no replay link (it has no
-    ``moves``); ``problem`` (code ``"link.replay"``, with the engine error: a malformed link
-    or an illegal move) when it is one that cannot be shown.
-    """
+    """The replay a URL query asks for."""
     if not is_replay_query(query):
         return None, None
     try:

@@ -1,14 +1,4 @@
-"""The review of the game in play, as the page works it out: pure state, no words, no DOM.
-
-A :class:`ReviewState` holds one game record under review (the moves in effect when the
-review was asked for), the moves reviewed so far (each final as soon as the engine yields
-it, :func:`nestor.review.review_steps`), the whole :class:`~nestor.review.Review` once it is
-done, and the move the player chose to look at. :meth:`ReviewState.steps` is the slice
-generator the page runs between its other work (``Tasks.sliced``), so the review appears
-progressively and the page never freezes. Once the review is done, the same slices examine
-the position before its turning point: when it is a puzzle (:func:`nestor.puzzles.examine`),
-:attr:`ReviewState.practice` holds its verdict and the player can practise that moment.
-"""
+"""The review of the game in play, as the page works it out: pure state, no words, no DOM."""
 
 from __future__ import annotations
 
@@ -25,21 +15,15 @@ if TYPE_CHECKING:
 class ReviewState:
     """One game under review.
 
-    Args:
-        record: the game reviewed (its moves in effect when the review was asked for).
-        max_nodes: the solver's node budget per position (:func:`nestor.review.review`);
-            a position past it is unknown, never guessed.
-
     Attributes:
         record: the game reviewed.
-        moves: the :class:`~nestor.review.MoveReview` of each move final so far, in play
-            order.
+        moves: the :class:`~nestor.review.MoveReview` of each move final so far, in play order.
         result: the whole review once it is done, else ``None``.
         chosen: the index (0-based) of the move the player looks at, or ``None``.
-        picked: the player chose a move themselves (the review then does not move the
-            choice to the turning point when it is done).
-        practice: the verdict of the position before the turning point once it is found to
-            be a puzzle, else ``None``.
+        picked: the player chose a move themselves (the review then does not move the choice to the
+            turning point when it is done).
+        practice: the verdict of the position before the turning point once it is found to be a
+            puzzle, else ``None``.
     """
 
     def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:
@@ -66,8 +50,8 @@ class ReviewState:
         self.moves.append(move)
 
     def finish(self, review: Review) -> None:
-        """The review is done: keep it; unless the player already chose a move, the choice
-        goes to the turning point, else to the first critical moment."""
+        """The review is done: keep it; unless the player already chose a move, the choice goes to
+        the turning point, else to the first critical moment."""
         self.result = review
         self.moves = list(review.moves)
         if not self.picked:
@@ -77,11 +61,9 @@ class ReviewState:
             self.chosen = first
 
     def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
-        """The review as slices: yields between solver slices; each finished move is added
-        as soon as it is final (:meth:`add`), and the whole review kept at the end
-        (:meth:`finish`), then the turning point examined (:attr:`practice`). Stops early,
-        returning ``False``, once ``alive()`` is false (the review was given up for another
-        one); returns ``True`` when done.
+        """The review as slices: yields between solver slices; each finished move is added as soon
+        as it is final (:meth:`add`), and the whole review kept at the end (:meth:`finish`), then
+        the turning point examined (:attr:`practice`).
 
         Raises:
             RecordError: a move of the record is illegal (the record was not a game's).
@@ -119,8 +101,7 @@ class ReviewState:
         self.practice = yield from examine_steps(review.position_before(review.turning_point))
 
     def choose(self, index: int) -> bool:
-        """Look at move ``index``; clamped to the moves of the record. ``True`` if the
-        choice changed."""
+        """Look at move ``index``; clamped to the moves of the record."""
         if not self.total:
             return False
         index = max(0, min(self.total - 1, index))
@@ -131,8 +112,8 @@ class ReviewState:
         return True
 
     def step(self, delta: int) -> bool:
-        """Look at the move ``delta`` moves after the one chosen (from the first when none
-        is chosen yet). ``True`` if the choice changed."""
+        """Look at the move ``delta`` moves after the one chosen (from the first when none is chosen
+        yet)."""
         here = self.chosen if self.chosen is not None else (-1 if delta > 0 else self.total)
         return self.choose(here + delta)
 

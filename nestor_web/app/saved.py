@@ -1,10 +1,4 @@
-"""A game as saved, the help used in it, and the shelf where games left in progress wait.
-
-The session (:class:`~nestor_web.app.session.Session`) plays a :class:`SavedGame` when a
-page opens or another deal comes into play, and hands one to the storage manager to save;
-the storage manager's archive is its :class:`Shelf`. No words, no DOM, no storage format
-(:mod:`nestor_web.storage.codecs` writes these types).
-"""
+"""A game as saved, the help used in it, and the shelf where games left in progress wait."""
 
 from __future__ import annotations
 
@@ -16,14 +10,11 @@ from nestor import Game
 
 @dataclass(frozen=True)
 class Help:
-    """The help used in one deal: hints that showed a move, moves Solve played, moves the
-    game started with from a replay (:meth:`~nestor_web.app.session.Session.play_from`), not
-    played in it, and how many times the game went back to a position chosen in its review
-    (:meth:`~nestor_web.app.session.Session.try_from`: the review showed where the game was
-    lost and how to win).
-
-    A game won after any help counts as won with help.
-    """
+    """The help used in one deal: hints that showed a move, moves Solve played, moves the game
+    started with from a replay (:meth:`~nestor_web.app.session.Session.play_from`), not played in
+    it, and how many times the game went back to a position chosen in its review
+    (:meth:`~nestor_web.app.session.Session.try_from`: the review showed where the game was lost and
+    how to win)."""
 
     hints: int = 0
     solver_moves: int = 0
@@ -32,16 +23,16 @@ class Help:
 
     @property
     def used(self) -> bool:
-        """``True`` once a hint showed a move or Solve played one, when the game started
-        from a replay's position after a move, or went on from a position of its review."""
+        """``True`` once a hint showed a move or Solve played one, when the game started from a
+        replay's position after a move, or went on from a position of its review."""
         return bool(self.hints or self.solver_moves or self.replayed or self.reviewed)
 
 
 @dataclass(frozen=True)
 class SavedGame:
-    """A game as saved: the deal, its moves and undo cursor (``game``), its help, and the
-    time played on it (``elapsed_ms``, milliseconds the timer ran: the page shown, from the
-    first move until the game ended)."""
+    """A game as saved: the deal, its moves and undo cursor (``game``), its help, and the time
+    played on it (``elapsed_ms``, milliseconds the timer ran: the page shown, from the first move
+    until the game ended)."""
 
     game: Game
     help: Help = Help()
@@ -59,12 +50,8 @@ class Shelf(Protocol):
     def take(self, variant: str, deal: int) -> SavedGame | None:
         """Remove and return the game of ``variant``/``deal`` kept there, or ``None``.
 
-        A shelf may report a kept game it cannot read itself (the storage manager does)
-        and return ``None``.
-
         Raises:
-            NestorError: the kept game could not be read (it is dropped); the session
-                reports it.
+            NestorError: the kept game could not be read (it is dropped); the session reports it.
         """
 
 

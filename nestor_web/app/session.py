@@ -1,127 +1,47 @@
 """The game manager: the deal in play, the player's selection, help, Solve and statistics.
 
-Pure state and commands (Tatham's mid end, 2048's game manager): no words, no DOM, no
-storage format. Every command returns the events of what happened (an empty tuple when
-nothing changed); the browser's composition root then draws the view and hands the
-session to the storage manager, which saves what changed.
-
-Three kinds of state, kept apart:
-
-* game state, what a save restores: :attr:`Session.game` and :attr:`Session.help`
-  (plus the settings and statistics, saved under their own keys);
-* UI state, never saved: :attr:`~Session.selected`, the hint shown, :attr:`~Session.notices`,
-  :attr:`~Session.solving`, :attr:`~Session.thinking` and :attr:`~Session.last_uncovered`;
-* caches: the solver's answer for the current position.
-
-Its parts, by concern: :mod:`~nestor_web.app.saved` (:class:`Help`, :class:`SavedGame`, the
-:class:`Shelf`; imported from here too), :mod:`~nestor_web.app.deals` (the commands that bring
-another deal into play), :mod:`~nestor_web.app.kept` (the game left for Undo and the shelf,
-which the session delegates to), :mod:`~nestor_web.app.solving` (the hint, Solve and Finish)
-and :mod:`~nestor_web.app.timer` (the time played).
+Pure state and commands: no words, no DOM, no storage format. Every command returns the events of
+what happened (``()`` when nothing changed). :class:`Session` builds on
+:class:`~nestor_web.app.play.Play` (the deal in play) and :class:`~nestor_web.app.deals.Deals`
+(another deal into play), and adds the grades known and the guided first game.
 """
 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
-from dataclasses import replace
-from datetime import date, datetime
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Generator, Iterable, Mapping
+from datetime import date
 
-from nestor import (
-    MAX_DEAL,
-    Game,
-    Move,
-    Outcome,
-    Pair,
-    Position,
-    TurnStock,
-    get_variant,
-)
-from nestor.daily import is_daily_deal
+from nestor import MAX_DEAL, Game, get_variant
 
-from .deals import DealCommands
-from .events import (
-    DealChanged,
-    Event,
-    FromOtherTab,
-    Moved,
-    Noticed,
-    PairCount,
-    Problem,
-    Selected,
-    SettingChanged,
-    TimerChanged,
-    TookBack,
-    WentBack,
-)
-from .grades import GradeCommands
-from .kept import Kept
-from .ranges import clamped
+from .deals import Deals
+from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
+from .grades import GRADE_NAMES, GradeRecord, Key, grade_records
+from .play import FINISH_NODES, Thinking
 from .saved import Help, NoShelf, SavedGame, Shelf
 from .settings import Settings
-from .solving import FINISH_NODES, SolverCommands, Thinking
 from .statistics import Stats
-from .timer import Timer
-from .tutorial import TutorialCommands, TutorialStep
-from .url import DealRequest, daily_query, deal_query
-
-if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
-    from nestor.solver import Solution
-
+from .tutorial import (
+    FIRST_VISIT_DEAL,
+    TUTORIAL_VARIANT,
+    TutorialStep,
+    step_after,
+    tutorial_deal,
+    tutorial_step,
+)
+from .url import DealRequest
 
 __all__ = ["FINISH_NODES", "Help", "NoShelf", "SavedGame", "Session", "Shelf", "Thinking"]
 
 
-def local_day(ms: int) -> date | None:
-    """The local calendar date at ``ms`` milliseconds since 1970 (in the browser, the page's
-    time zone), or ``None`` for a time no date can hold."""
-    try:
-        return datetime.fromtimestamp(ms / 1000).date()
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
+class Session(Deals):
     """The game in play and everything about it that is not a word or a pixel.
 
-    Build it with :meth:`start`. Attributes (read them; change them with the commands):
-        game: the :class:`nestor.Game` in play.
-        help: the :class:`Help` used in this deal.
-        settings: the :class:`~nestor_web.app.settings.Settings`.
-        stats: the :class:`~nestor_web.app.statistics.Stats`.
-        stats_changes: how many times the statistics changed (the storage manager saves
-            them when this moved on).
-        selected: the selected available card, or ``None``.
-        hint: the move the hint shows, while its position is on the board.
-        hint_solution: the solution that hint came from.
-        hint_count: a hint's first step (:meth:`show_pair_count`): the position it was
-            shown for and its :class:`~nestor_web.app.solving.PairCount`, else ``None``.
-        notices: problems to report to the player, oldest first.
-        solving: Solve is playing the winning line.
-        thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
-        left: the game left by the last New deal, Restart or change of variant, as it was,
-            while Undo can bring it back (see :meth:`undo`), else ``None``.
-        visible: the page is shown (the timer runs only then; see :meth:`set_visible`).
-        last_uncovered: the cards the last move made available (the engine's
-            ``newly_available``, as its :class:`~nestor_web.app.events.Moved` event says), until
-            the next move, undo or another deal; ``()`` when there are none.
-        rng: draws the deal numbers of new deals.
-        clock: milliseconds since the Unix epoch (the statistics' times; by default the
-            computer's clock, within :mod:`~nestor_web.app.ranges`' range of a moment). It
-            dates what the statistics keep, and never measures a duration.
-        timer_clock: milliseconds of a steady clock (the timer's; by default
-            ``time.monotonic``, which a change of the computer's clock does not move).
-        today: the player's local date (the daily deal's).
-        daily: the date whose daily deal is in play, or ``None`` (see :meth:`open_daily`).
-        grades, graded: the deals' grades known, and those this page worked out
-            (:class:`~nestor_web.app.grades.GradeCommands`).
-        tutorial, tutorial_seen: the guided first game's step shown, and whether it was
-            started or done (:class:`~nestor_web.app.tutorial.TutorialCommands`).
-        pointer: how the player last pointed at a card: ``"touch"`` (the default),
-            ``"mouse"`` (a pen too) or ``"keyboard"``; the browser sets it (from the screen's
-            kind at start-up, then from each press), the view words its advice by it.
+    Build it with :meth:`start`. Attributes, beside :class:`~nestor_web.app.play.Play`'s:
+        grades: the grade of each deal known here (the table, the grades kept, worked out).
+        graded: the grades this page worked out itself (the storage manager keeps them).
+        tutorial: the guide's step shown, or ``None`` while no guide runs.
+        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (kept in storage).
     """
 
     def __init__(
@@ -136,36 +56,12 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         timer_clock: Callable[[], int] | None = None,
         today: Callable[[], date] | None = None,
     ) -> None:
-        self.game = game
-        self.help = Help()
-        self.settings = settings or Settings()
-        self.stats = stats or Stats()
-        self.rng = rng or random.Random()
-        self.clock: Callable[[], int] = clock or (
-            lambda: clamped(int(time.time() * 1000), "moment")
+        super().__init__(
+            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
+            timer_clock=timer_clock, today=today,
         )
-        self.timer_clock: Callable[[], int] = timer_clock or (
-            lambda: int(time.monotonic() * 1000)
-        )
-        self.today: Callable[[], date] = today or date.today
-        self.daily: date | None = None
-        self.selected: str | None = None
-        self.hint: Move | None = None
-        self.hint_solution: Solution | None = None
-        self.hint_count: tuple[Position, PairCount] | None = None
-        self.notices: list[Problem] = []
-        self.stats_changes = 0  # counts the changes of the statistics (saving compares it)
-        self.solving = False
-        self.thinking: Thinking | None = None
-        self.last_uncovered: tuple[str, ...] = ()
-        self._analysis: tuple[Position, Solution] | None = None
-        self._kept = Kept(self, shelf or NoShelf())  # the game left, and the shelf
-        self.visible = True
-        self.pointer = "touch"
-        self._timer = Timer()
-        self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
-        self.grades: dict[tuple[str, int], str] = {}
-        self.graded: dict[tuple[str, int], str] = {}
+        self.grades: dict[Key, str] = {}
+        self.graded: dict[Key, str] = {}
         self.tutorial: TutorialStep | None = None
         self.tutorial_seen: str | None = None
 
@@ -186,15 +82,10 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
-        * The URL's deal is played: the saved game if it is that deal, else the same deal
-          kept on the shelf of games left in progress, else fresh. The saved game, of
-          another deal then, is left (it settles in the statistics) unless ``leave_saved``
-          is false (another tab is open, and may be showing it).
-        * A URL with a variant and no deal starts a random deal of that variant.
-        * With no deal in the URL, the saved game resumes; with none, a random standard
-          deal starts.
-        * The game is the daily deal (:attr:`daily`) when the URL asked for a daily deal,
-          or when it is today's.
+        The URL's deal is played: the saved game if it is that deal, else the same deal from the
+        shelf, else fresh; the saved game of another deal is left (unless ``leave_saved`` is
+        false: another tab may show it). A variant without a deal starts a random deal of it; no
+        deal resumes the saved game, or starts a random standard deal.
         """
         rng = rng or random.Random()
         if saved is None:
@@ -211,210 +102,23 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         )
         if saved is not None:
             session.help = saved.help
-            session._set_timer(saved.elapsed_ms)
+            session.set_timer(saved.elapsed_ms)
         if request is None or (saved is None and request.deal is None):
-            session._mark_daily(None)
+            session.mark_daily(None)
             return session
         if saved is None:  # the URL's deal is in play: resume it if it is on the shelf
-            kept = session._kept.take(*session.key)
+            kept = session.take(*session.key)
             if kept is not None:
-                session._bring(kept)
+                session.bring(kept)
         elif request.deal is None:
-            session._kept.switch(
+            session.switch(
                 SavedGame(Game(request.variant, rng.randrange(MAX_DEAL))), leave=leave_saved
             )
         else:
-            session._kept.resume_or_start(request.variant.name, request.deal, leave=leave_saved)
-        session._kept.settle()  # opening a link is not a choice Undo takes back
-        session._mark_daily(request.daily)
+            session.resume_or_start(request.variant.name, request.deal, leave=leave_saved)
+        session.settle_left()  # opening a link is not a choice Undo takes back
+        session.mark_daily(request.daily)
         return session
-
-    # ---- reading -----------------------------------------------------------------------
-
-    @property
-    def position(self) -> Position:
-        """The position on the board."""
-        return self.game.position
-
-    @property
-    def key(self) -> tuple[str, int]:
-        """The deal in play: ``(variant, deal)``."""
-        return self.game.variant.name, self.game.deal
-
-    @property
-    def left(self) -> SavedGame | None:
-        """The game left, while Undo can bring it back, else ``None`` (see the class's
-        attributes)."""
-        return self._kept.left
-
-    @property
-    def shelf(self) -> Shelf:
-        """Where games left in progress wait (the storage manager's archive)."""
-        return self._kept.shelf
-
-    def query(self) -> str:
-        """The URL query that opens this deal: ``"?variant=V&deal=N"``, or for the daily
-        deal ``"?daily=YYYY-MM-DD"``."""
-        return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
-
-    def saved(self) -> SavedGame:
-        """The game state a save keeps: the game, its help, and the timer's time as of its
-        last stop or the last move (so that a save made while the timer merely ticks on
-        writes nothing new)."""
-        return SavedGame(self.game, self.help, self._timer.ms)
-
-    def elapsed_ms(self) -> int:
-        """The timer: milliseconds played on this game so far (see :class:`SavedGame`)."""
-        return self._timer.elapsed_ms(self.timer_clock)
-
-    def timer_running(self) -> bool:
-        """Whether the timer runs now: the page is shown, and the game has had a move and
-        has not ended."""
-        return self._timer.running
-
-    def can_undo(self) -> bool:
-        """Whether Undo does something: take back a move, or bring back the game left."""
-        return self.game.can_undo() or self.left is not None
-
-    def pairs_removed(self) -> int:
-        """Pairs taken off the board so far (a Strict stock card that paired counts)."""
-        return (52 - self.game.position.cards_left()) // 2
-
-    # ---- the player's commands -----------------------------------------------------------
-
-    def tap(self, card: str) -> tuple[Event, ...]:
-        """A tap on ``card``.
-
-        An unavailable card (or any card once the game is over) does nothing. Tapping
-        the selected card deselects it; an available card of the selected card's rank
-        removes the pair; any other available card becomes the selection. With the
-        auto-pair setting, a newly selected card with exactly one partner pairs at once.
-        """
-        position = self.game.position
-        available = position.available()
-        if position.outcome() is not None or card not in available:
-            return ()
-        self.solving = False  # the player takes over
-        selected = self.selected if self.selected in available else None
-        if selected == card:
-            return self._select(None)
-        if selected is not None and card in position.partners(selected):
-            return self.pair(selected, card)
-        if self.settings.auto_pair:
-            partners = position.partners(card)
-            if len(partners) == 1:  # only one card it can pair with: pair at once
-                return self.pair(card, partners[0])
-        return self._select(card)
-
-    def pair(self, first: str, second: str) -> tuple[Event, ...]:
-        """Remove ``first`` and ``second`` if they are a pair here: the command behind the
-        second tap of tap-tap, auto-pair and a card dropped on another (a drag).
-
-        Nothing happens (``()``, the selection kept) when the game is over or the two are not
-        two available cards of one rank (a card dropped on a card it can't pair with).
-        """
-        position = self.game.position
-        if position.outcome() is not None or second not in position.partners(first):
-            return ()
-        self.solving = False  # the player takes over
-        return self._play(Pair(first, second))
-
-    def clear_selection(self) -> tuple[Event, ...]:
-        """Forget the selection (Escape)."""
-        return self._select(None) if self.selected is not None else ()
-
-    def turn_stock(self) -> tuple[Event, ...]:
-        """Strict: turn the top stock card if that is legal now."""
-        if not self.game.position.can_turn_stock():
-            return ()
-        self.solving = False
-        return self._play(TurnStock())
-
-    def undo(self) -> tuple[Event, ...]:
-        """Take back the last move, if any; in a game with no move made yet, bring back the
-        game left by the New deal, Restart or change of variant that started it (exactly as
-        it was: moves, undo cursor, help, time; the statistics as they were before).
-
-        A loss settled by the move taken back is taken back too (:meth:`Stats.take_back`):
-        the game goes on.
-        """
-        if not self.game.can_undo():
-            return self._kept.back() if self.left is not None else ()
-        self.solving = False
-        lost = self.game.position.outcome() is not None
-        move = self.game.undo()
-        if lost and self.stats.take_back(*self.key):
-            self.stats_changes += 1
-        self._fresh_ui()
-        self._sync_timer()
-        self.last_uncovered = ()
-        return (TookBack(move),)
-
-    def try_from(self, index: int) -> tuple[Event, ...]:
-        """The review's "Try from here": put the game back at the position before its move
-        ``index`` (0-based, among the moves in effect), as that many undos would; the moves
-        after it stay for redo. From then on the game counts as played with help
-        (:attr:`Help.reviewed`): the review showed where it was lost and what wins.
-
-        A loss settled by the last move taken back is taken back too (as :meth:`undo`).
-        Nothing happens (``()``) when ``index`` is not in ``0 .. cursor - 1``.
-        """
-        game = self.game
-        if not 0 <= index < game.cursor:
-            return ()
-        self.solving = False
-        lost = game.position.outcome() is not None
-        while game.cursor > index:
-            game.undo()
-        if lost and self.stats.take_back(*self.key):
-            self.stats_changes += 1
-        self.help = replace(self.help, reviewed=self.help.reviewed + 1)
-        self._fresh_ui()
-        self._sync_timer()
-        self.last_uncovered = ()
-        return (WentBack(index, game.all_moves[index]),)
-
-    def redo(self) -> tuple[Event, ...]:
-        """Replay the last move taken back, if any."""
-        if not self.game.can_redo():
-            return ()
-        self.solving = False
-        move = self.game.all_moves[self.game.cursor]
-        return self._play(move)
-
-    def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
-        """Change one setting (a field of :class:`Settings`).
-
-        Raises:
-            NestorError: unknown setting or unfit value (nothing changes).
-        """
-        self.settings.set(name, value)
-        return (SettingChanged(name),)
-
-    def notice(self, problem: Problem) -> tuple[Event, ...]:
-        """Report ``problem`` to the player (once: the same problem is not repeated)."""
-        if problem in self.notices:
-            return ()
-        self.notices.append(problem)
-        return (Noticed(problem),)
-
-    def dismiss_notices(self) -> tuple[Event, ...]:
-        """The player dismissed the notices."""
-        if not self.notices:
-            return ()
-        self.notices.clear()
-        return (Noticed(Problem("dismissed")),)
-
-    def merge_stats(self, other: Stats) -> tuple[Event, ...]:
-        """Take in the statistics another tab saved (:meth:`Stats.merge`): nothing either
-        recorded is lost."""
-        changed = self.stats.merge(other)
-        if self.left is None:  # else the game left, waiting for Undo, is still this tab's
-            self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
-        if not changed:
-            return ()
-        self.stats_changes += 1
-        return (FromOtherTab("stats"),)
 
     def take_progress(
         self,
@@ -423,34 +127,25 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
         saved: SavedGame | None = None,
         replacing: bool = False,
     ) -> tuple[Event, ...]:
-        """A backup was restored (the storage manager's
-        :meth:`~nestor_web.storage.manager.StorageManager.restore` works out what, by
-        :mod:`~nestor_web.app.backup`'s rules): ``stats`` become the statistics, ``settings``
-        (if given) the settings, and ``saved`` (if given and not the game in play as it is)
-        the game in play. The session keeps the objects given: pass copies.
-
-        ``replacing``: what was here was replaced (and kept apart by the storage manager):
-        the game left (:attr:`left`), waiting for Undo, is dropped, not settled. Else a
-        game with moves coming into play settles it, as :meth:`adopt` does.
-
-        Returns a :class:`~nestor_web.app.events.DealChanged` if the game in play changed,
-        and a :class:`~nestor_web.app.events.SettingChanged` for each setting that changed.
-        """
+        """A backup was restored: ``stats`` become the statistics, ``settings`` (if given) the
+        settings, ``saved`` (if given and not the game in play as it is) the game in play. The
+        session keeps the objects given: pass copies. ``replacing``: the game left is dropped,
+        not settled."""
         events: list[Event] = []
         self.solving = False
         if replacing:
-            self._kept.left = None
+            self.left = None
         # The statistics first: the game left settles in the ones that stay (settled in the
         # old ones, which these replace, its loss was lost and it stayed "playing").
         self.stats = stats
         self.stats_changes += 1
         if saved is not None and (
             saved.key, saved.game.all_moves, saved.game.cursor, saved.help, saved.elapsed_ms
-        ) != (self.key, self.game.all_moves, self.game.cursor, self.help, self._timer.ms):
+        ) != (self.key, self.game.all_moves, self.game.cursor, self.help, self.saved().elapsed_ms):
             if not replacing and saved.game.all_moves:
-                self._kept.settle()
-            self._bring(saved)
-            self._mark_daily(None)
+                self.settle_left()
+            self.bring(saved)
+            self.mark_daily(None)
             events.append(DealChanged(*self.key, resumed=saved.game.cursor > 0))
         self.stats.claim(*self.key)
         if settings is not None:
@@ -463,125 +158,160 @@ class Session(DealCommands, SolverCommands, GradeCommands, TutorialCommands):
                     events.append(SettingChanged(name))
         return tuple(events)
 
-    def set_visible(self, visible: bool) -> tuple[Event, ...]:
-        """The page was hidden (``False``) or shown again: the timer stops or goes on."""
-        if visible == self.visible:
-            return ()
-        self.visible = visible
-        self._sync_timer()
-        return (TimerChanged(self.timer_running()),)
+    # ---- grades ------------------------------------------------------------------------
 
-    def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
-        """Another tab saved the game in play here with ``elapsed_ms`` on its timer: if that
-        is longer than this tab's time as saved, it is the game's time (the player looked
-        at it there longer); the timer goes on from it if it runs. Two tabs of one game then
-        save the same time, instead of each writing its own back over the other's."""
-        if elapsed_ms <= self._timer.ms:
-            return ()
-        self._set_timer(elapsed_ms)
-        return (TimerChanged(self.timer_running()),)
+    @property
+    def grade(self) -> str | None:
+        """The grade of the deal in play, once known, else ``None``."""
+        return self.grades.get(self.key)
 
-    def settle_left_games(self) -> None:
-        """No other tab is open: every game the statistics hold as unsettled but this one
-        (left in progress in a tab since closed) settles as lost, as when the player leaves a
-        deal (:meth:`Stats.settle_others`)."""
-        if self.stats.settle_others(*self.key, self.clock()):
-            self.stats_changes += 1
-
-    def reset_stats(self) -> None:
-        """Forget all statistics (the view asks the player first); the reset is remembered,
-        so another tab's older statistics do not bring them back."""
-        self.stats.reset(now_ms=self.clock())
-        self.stats_changes += 1
-
-    # ---- internals -----------------------------------------------------------------------
-
-    def _select(self, card: str | None) -> tuple[Event, ...]:
-        self.selected = card
-        return (Selected(card),)
-
-    def _bring(self, saved: SavedGame) -> None:
-        """``saved`` comes into play: its game, help and time; the UI state starts afresh."""
-        self.game = saved.game
-        self.help = saved.help
-        self._set_timer(saved.elapsed_ms)
-        self._fresh_ui()
-        self.last_uncovered = ()
-
-    def _fresh_ui(self) -> None:
-        self.selected = None
-        self.hint = None
-        self.hint_solution = None
-        self.hint_count = None
-
-    def _play(
-        self, move: Move, by_solver: bool = False, by_finish: bool = False
+    def know_grade(
+        self, variant: str, deal: int, grade: str, graded: bool = False
     ) -> tuple[Event, ...]:
-        """Put ``move`` (legal here) in effect and count it; a game left earlier can no
-        longer be brought back, so it settles now."""
-        self._kept.settle()
-        before = self.game.position
-        self.game.push(move)
-        after = self.game.position
-        self._fresh_ui()
-        turned = before.stock[0] if isinstance(move, TurnStock) else None
-        # Only available cards leave, and the stock card a turn pairs at once.
-        gone = [turned] if turned is not None else []
-        removed = tuple(c for c in [*gone, *before.available()] if c not in after)
-        uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
-        self._carry_finish(before, after)
-        self.last_uncovered = tuple(c for c, _place in uncovered)
-        self._sync_timer()  # first: a winning move stops the timer, at the time it shows
-        self._count_move()
-        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
+        """``grade`` is the grade of ``deal`` of ``variant`` (``graded``: worked out here, to be
+        kept): a :class:`GradeKnown` if it was not known.
 
-    def _count_move(self) -> None:
-        """Tell the statistics about the move just put in effect (a win's time is the
-        timer's, as it stopped at the winning move)."""
-        game = self.game
-        if self.stats.record_move(
-            game.variant.name, game.deal, self.clock(),
-            won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
-            lost=game.position.outcome() not in (None, Outcome.WON),
-            elapsed_ms=self._timer.ms,
-        ):
-            self.stats_changes += 1
-        day = self.daily
-        if (  # the daily deal won, started or finished on its own date
-            day is not None and game.position.is_empty()
-            and day in (self.today(), self.started_day())
-            and self.stats.record_daily(day)
-        ):
-            self.stats_changes += 1
+        Raises:
+            ValueError: ``grade`` is not one of :data:`GRADE_NAMES`.
+        """
+        if grade not in GRADE_NAMES:
+            raise ValueError(f"unknown grade {grade!r}")
+        key = (variant, deal)
+        if graded:
+            self.graded[key] = grade
+        if self.grades.get(key) == grade:
+            return ()
+        self.grades[key] = grade
+        return (GradeKnown(variant, deal, grade),)
 
-    def started_day(self) -> date | None:
-        """The player's local date when the attempt at the deal in play began (its first
-        move, as the statistics remember it), or ``None`` if that is not known."""
-        start = self.stats.deal_start(*self.key)
-        return None if start is None else local_day(start)
+    def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
+        """Learn the grade of the deal in play from the table or ``kept`` (the grades the storage
+        manager kept); ``()`` when it must be worked out (:meth:`grade_steps`) or was known."""
+        if self.grade is not None:
+            return ()
+        from nestor.graded_deals import known_grade
 
-    def _mark_daily(self, day: date | None) -> None:
-        """The game is the daily deal of ``day`` if it is that deal; by default of today,
-        else of the date its attempt began (a daily deal started before midnight, resumed
-        after it). A hash or two for any other deal: the solver runs only for a candidate."""
-        if day is None:
-            today, started = self.today(), self.started_day()
-            days = (today,) if started is None or started >= today else (today, started)
-        else:
-            days = (day,)
-        self.daily = next((d for d in days if is_daily_deal(d, *self.key)), None)
+        variant, deal = self.key
+        found = known_grade(variant, deal)
+        if found is None and kept is not None:
+            found = kept.get(self.key)
+        return () if found is None else self.know_grade(variant, deal, found)
 
-    # ---- the timer ---------------------------------------------------------------------
+    def grade_steps(self) -> Generator[None, None, tuple[Event, ...]]:
+        """Work out the grade of the deal in play, yielding between slices of work; then know it
+        (kept: ``graded``)."""
+        from nestor.grade import grade_steps
 
-    def _set_timer(self, elapsed_ms: int) -> None:
-        """The game in play has ``elapsed_ms`` on its timer; it runs if it should."""
-        self._timer = Timer(elapsed_ms)
-        self._sync_timer()
+        variant, deal = self.key
+        result = yield from grade_steps(variant, deal)
+        return self.know_grade(variant, deal, result.grade, graded=True)
 
-    def _sync_timer(self) -> None:
-        """Bring the timer up to now, then let it run or stop as the game and page are."""
-        now = self.timer_clock()
-        game = self.game
-        running = self.visible and bool(game.all_moves) and game.position.outcome() is None
-        self._timer.sync(now, running)
+    def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
+        """New deal of ``variant`` graded ``grade`` from the table, one not remembered as played
+        while the table has others.
 
+        Raises:
+            VariantError: unknown variant. NestorError: unknown grade (``grade.unknown``).
+        """
+        from nestor.graded_deals import pick_deal
+
+        name = get_variant(variant).name
+        played = {deal for deal, _ in self.stats.deal_states(name)}
+        deal = pick_deal(name, grade, self.rng, played)
+        events = self.new_deal(name, deal)
+        if deal is not None:
+            events += self.know_grade(name, deal, grade)
+        return events
+
+    def grade_records(
+        self, variant: str, kept: Mapping[Key, str] | None = None
+    ) -> tuple[tuple[GradeRecord, ...], int]:
+        """The player's settled games of ``variant`` per grade, and how many have no grade known
+        (:func:`~nestor_web.app.grades.grade_records`)."""
+        return grade_records(self.stats, variant, self.grades, kept)
+
+    # ---- the guided first game ---------------------------------------------------------
+
+    def open_tutorial(
+        self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
+    ) -> tuple[Event, ...]:
+        """At start-up: start the guide where it is due. On a first visit whose address asks for
+        no deal nor replay, on an Easy deal of its own; after a reload in its middle
+        (``"started"``) whose address asks for no deal or the deal in play, on the game in play."""
+        if replaying:
+            return ()
+        if first_visit and asked is None:
+            # The page opens on the guide's deal: no deal changed before the player's eyes
+            # (a DealChanged would have the focus taken to the board, its ring shown).
+            events = self.start_tutorial(fresh=self.game.cursor == 0, deal=FIRST_VISIT_DEAL)
+            return tuple(e for e in events if not isinstance(e, DealChanged))
+        if self.tutorial_seen == "started" and (asked is None or (
+            asked.daily is None and asked.deal is not None
+            and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
+        )):
+            return self.start_tutorial(fresh=False)
+        return ()
+
+    def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
+        """Start the guide: on a new Easy deal (``fresh``; ``deal``, else one drawn by
+        :func:`~nestor_web.app.tutorial.tutorial_deal`), else on the game in play."""
+        events: tuple[Event, ...] = ()
+        if fresh:
+            untouched = self.game.cursor == 0
+            if deal is None:
+                played = [d for d, _ in self.stats.deal_states(TUTORIAL_VARIANT)]
+                events = self.new_deal(TUTORIAL_VARIANT, tutorial_deal(self.rng, played))
+            else:
+                events = self.new_deal(TUTORIAL_VARIANT, deal)
+                events += self.know_grade(TUTORIAL_VARIANT, deal, "easy")
+            if untouched:  # a deal never played: Undo does not bring it back (a first visit)
+                self.settle_left()
+        self.tutorial_seen = "started"
+        return events + self._show(tutorial_step("pair", self.game))
+
+    def tutorial_next(self) -> tuple[Event, ...]:
+        """Next, on a step that waits for no move (the last one ends the guide)."""
+        step = self.tutorial
+        if step is None:
+            return ()
+        if step.step == "done":
+            return self.end_tutorial()
+        return self._show(step_after(step.step, self.game))
+
+    def end_tutorial(self) -> tuple[Event, ...]:
+        """Skip, or the last step's Play on: the guide ends and does not start by itself again."""
+        self.tutorial_seen = "done"
+        if self.tutorial is None:
+            return ()
+        return self._show(None)
+
+    def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
+        ``"undo"``; another move shows the step again; another deal ends it (Restart: anew)."""
+        step = self.tutorial
+        if step is None:
+            return ()
+        events = tuple(events)
+        if any(isinstance(e, TutorialChanged) for e in events):
+            return ()  # the guide's own command (it deals its game)
+        changed = [e for e in events if isinstance(e, DealChanged)]
+        if changed and all(e.restarted for e in changed):
+            return self._show(tutorial_step("pair", self.game))  # Restart: from the start
+        if changed:
+            return self.end_tutorial()
+        if step.step == "undo":
+            if any(isinstance(e, TookBack) for e in events):
+                return self._show(tutorial_step("done", self.game))
+            return ()
+        if not any(isinstance(e, (Moved, TookBack)) for e in events):
+            return ()
+        moved = any(isinstance(e, Moved) for e in events)
+        if step.step in ("pair", "reserve") and moved:
+            return self._show(step_after(step.step, self.game))
+        if step.step == "done":
+            return ()
+        return self._show(tutorial_step(step.step, self.game))  # again, for the new position
+
+    def _show(self, step: TutorialStep | None) -> tuple[Event, ...]:
+        self.tutorial = step
+        return (TutorialChanged(None if step is None else step.step),)

@@ -17,18 +17,17 @@ SOLVE_SPEEDS = ("slow", "normal", "fast")
 """How fast Solve plays its moves (the pause between two, see :data:`SOLVE_PAUSE_MS`)."""
 
 SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
-"""Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`: slow leaves time to
-read each pair, fast barely shows each one fly."""
+"""Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`: slow leaves time to read each
+pair, fast barely shows each one fly."""
 
 DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
-"""What New deal deals: any deal; a deal the solver proves winnable first (Strict:
-with the stock as it lies); or a deal of one grade, Easy, Medium or Hard
-(:mod:`nestor.grade`), drawn from the grades shipped with the game
-(:mod:`nestor.graded_deals`)."""
+"""What New deal deals: any deal; a deal the solver proves winnable first (Strict: with the stock as
+it lies); or a deal of one grade, Easy, Medium or Hard (:mod:`nestor.grade`), drawn from the grades
+shipped with the game (:mod:`nestor.graded_deals`)."""
 
 ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
-"""How the board moves: no animation, or the flights of removed pairs, a win's celebration
-and a dropped card's slide back at one of three speeds (see :data:`ANIMATION_SCALE`)."""
+"""How the board moves: no animation, or the flights of removed pairs, a win's celebration and a
+dropped card's slide back at one of three speeds (see :data:`ANIMATION_SCALE`)."""
 
 ANIMATION_SCALE = {"off": 0.0, "slow": 1.75, "normal": 1.0, "fast": 0.5}
 """What each of :data:`ANIMATION_SPEEDS` multiplies every animation's duration by (``0``: none
@@ -36,9 +35,9 @@ runs): slow lets the eye follow each card, fast keeps only a glimpse of where it
 
 
 def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
-    """The animation speed in effect (one of :data:`ANIMATION_SPEEDS`): the one ``chosen``, or
-    when none was (``None``), ``"normal"`` unless the system asks for reduced motion
-    (``reduced_motion``), then ``"off"``. The Animations control shows this value."""
+    """The animation speed in effect (one of :data:`ANIMATION_SPEEDS`): the one ``chosen``, or when
+    none was (``None``), ``"normal"`` unless the system asks for reduced motion
+    (``reduced_motion``), then ``"off"``."""
     if chosen is not None:
         return chosen
     return "off" if reduced_motion else "normal"
@@ -49,34 +48,28 @@ class Settings:
     """The player's settings.
 
     Attributes:
-        language: a code of :data:`LANGUAGE_CODES`, or ``None`` before the first visit
-            has chosen one from the browser's languages.
+        language: a code of :data:`LANGUAGE_CODES`, or ``None`` before the first visit has chosen
+            one from the browser's languages.
         four_colours: suits in four colours (clubs green, diamonds blue).
         animations: how removed pairs, a win and a dropped card move: one of
-            :data:`ANIMATION_SPEEDS`; ``None`` (nothing chosen yet) follows the system,
-            ``"normal"`` or, when it asks for reduced motion, ``"off"``
-            (:func:`shown_animations`).
+            :data:`ANIMATION_SPEEDS`; ``None`` (nothing chosen yet) follows the system, ``"normal"``
+            or, when it asks for reduced motion, ``"off"`` (:func:`shown_animations`).
         theme: one of :data:`THEMES`.
-        auto_pair: tapping a card that has exactly one possible partner removes the
-            pair at once. Off by default.
-        winnable_indicator: after each move, show whether the game can still be won
-            (Strict: the chance). Off by default.
-        difficulty: what "New deal" deals, one of :data:`DIFFICULTIES`: any deal (the
-            default), only deals the solver proves winnable (Strict: winnable with the
-            actual stock order; it was the setting ``winnable_only``), or a deal of one
-            grade.
-        highlight_partners: the cards the selected card (or the card being dragged) can
-            pair with are marked. On by default.
-        sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a
-            pair, a win and a loss. Off by default.
+        auto_pair: tapping a card that has exactly one possible partner removes the pair at once.
+        winnable_indicator: after each move, show whether the game can still be won (Strict: the
+            chance).
+        difficulty: what "New deal" deals, one of :data:`DIFFICULTIES`: any deal (the default), only
+            deals the solver proves winnable (Strict: winnable with the actual stock order; it was
+            the setting ``winnable_only``), or a deal of one grade.
+        highlight_partners: the cards the selected card (or the card being dragged) can pair with
+            are marked.
+        sounds: short sounds made in the page (Web Audio: nothing is downloaded) for a pair, a win
+            and a loss.
         solve_speed: how fast Solve plays (:data:`SOLVE_SPEEDS`).
-        show_timer: show the time played (the timer in the counters, the time on the end
-            screen). On by default; off, the time is still kept and recorded (the fastest
-            win in the statistics), only not shown while playing.
-        left_handed: the reserve (in Strict the stock) on the right of the board instead of
-            the left. Off by default.
-        large_index: larger rank and suit in the cards' corners (small screens, low
-            vision). Off by default.
+        show_timer: show the time played (the timer in the counters, the time on the end screen).
+        left_handed: the reserve (in Strict the stock) on the right of the board instead of the
+            left.
+        large_index: larger rank and suit in the cards' corners (small screens, low vision).
     """
 
     language: str | None = None
@@ -102,9 +95,8 @@ class Settings:
         """Set one setting, checking its value.
 
         Raises:
-            NestorError: code ``"setting.unknown"`` (detail ``name``) for an unknown
-                setting, ``"setting.value"`` (details ``name``, ``value``) for a value
-                it cannot take.
+            NestorError: code ``"setting.unknown"`` (detail ``name``) for an unknown setting,
+                ``"setting.value"`` (details ``name``, ``value``) for a value it cannot take.
         """
         if name not in self.names():
             raise NestorError(f"unknown setting {clip(name)!r}",

@@ -1,24 +1,9 @@
-"""The guided first game: a short tour of the rules on the real board, on an
-Easy deal, with the real engine.
+"""The guided first game: a short tour of the rules on the real board, on an Easy deal.
 
-:class:`TutorialCommands` is a part of :class:`~nestor_web.app.session.Session` (its base
-class). The guide goes through :data:`TUTORIAL_STEPS`; each :class:`TutorialStep` names the
-cards (or the control) it points at, worked out from the position on the board by the engine:
-
-1. ``"pair"``: two available cards of one rank in the tableau, a pair the solver says keeps
-   the game winnable; the player removes a pair (any pair moves the guide on).
-2. ``"covered"``: a covered card and the card on it: why it cannot be taken yet (and, if
-   there is one, that the available card of its rank must wait for it). Next moves on.
-3. ``"reserve"``: the reserve, whose cards are all available, and a pair of a reserve card
-   that keeps the game winnable; the player removes a pair. With no such pair, Next (a
-   reserve pair that would lose is shown as one to keep for later).
-4. ``"undo"``: Undo takes the last pair back; the player presses it.
-5. ``"done"``: the hand-over: the rest of the game is the player's. "Play on" ends the guide.
-
-Restart starts its steps again on the same deal. Skip ends it at any step. Ended either
-way, or left for another deal, it is not started
-again by itself (:attr:`TutorialCommands.tutorial_seen` ``"done"``, which the storage manager
-keeps); How to play starts it again. No words, no DOM.
+Its steps (:data:`TUTORIAL_STEPS`): ``"pair"`` (remove a pair that keeps the game winnable),
+``"covered"`` (why a covered card cannot be taken yet), ``"reserve"`` (a reserve card pairs),
+``"undo"`` (take the last pair back), ``"done"`` (the rest is the player's). The session runs
+them (:class:`~nestor_web.app.session.Session`); this module works each out from the board.
 """
 
 from __future__ import annotations
@@ -26,20 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from nestor import Game, Pair, Position, deal_position
 from nestor.cards import rank_of
 
-from .events import DealChanged, Event, Moved, TookBack, TutorialChanged
-
-if TYPE_CHECKING:
-    from .kept import Kept
-    from .statistics import Stats
-    from .url import DealRequest
-
 TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
-"""The guide's steps, in order (see the module docstring)."""
+"""The guide's steps, in order."""
 
 TUTORIAL_VARIANT = "standard"
 """The variant of the guided game: the game as the sources deal it."""
@@ -48,15 +25,15 @@ DEAL_TRIES = 12
 """Easy deals looked at for one the guide can show every step on (else the first one)."""
 
 FIRST_VISIT_DEAL = 20
-"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone:
-an Easy deal on which the guide can show every step (tests/test_tutorial.py holds it), so
-that the build can draw its board for the page to show before Python runs
-(scripts/build_shell.py, static/js/first-visit.js)."""
+"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone: an Easy
+deal on which the guide can show every step (tests/test_tutorial.py holds it), so that the build can
+draw its board for the page to show before Python runs (scripts/build_shell.py,
+static/js/first-visit.js)."""
 
 FIRST_VISIT_OPENING = ("QC", "QH")
 """The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it (one that
-keeps the game winnable), kept so that a first visit does not load and run the solver before
-the board takes input; tests/test_tutorial.py checks it against the solver."""
+keeps the game winnable), kept so that a first visit does not load and run the solver before the
+board takes input; tests/test_tutorial.py checks it against the solver."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +42,10 @@ class TutorialStep:
 
     Attributes:
         step: one of :data:`TUTORIAL_STEPS`.
-        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"``
-            the covered card, then the card on it, then (if any) the available card of its
-            rank; ``"reserve"`` the reserve card and its partner, or with no pair to show
-            every reserve card; ``()`` for the others (``"undo"`` points at the Undo control).
+        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"`` the covered
+            card, then the card on it, then (if any) the available card of its rank; ``"reserve"``
+            the reserve card and its partner, or with no pair to show every reserve card; ``()`` for
+            the others (``"undo"`` points at the Undo control).
         column: ``"covered"``: the column of the covered card, from 1; else 0.
         waits: the step moves on by the player's move (a pair, Undo), not by Next.
         loses: ``"reserve"``: its pair is legal but loses the game (no reserve pair keeps it
@@ -105,8 +82,8 @@ def _with_reserve(position: Position, pair: Pair) -> bool:
 
 
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
-    """The first of ``pairs`` whose removal keeps the game winnable, with ``True``; else the
-    first of them, with ``False``; ``None`` when there are none."""
+    """The first of ``pairs`` whose removal keeps the game winnable, with ``True``; else the first
+    of them, with ``False``; ``None`` when there are none."""
     good = next((p for p in pairs if _keeps_winnable(position, p)), None)
     if good is not None:
         return good, True
@@ -114,22 +91,22 @@ def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
 
 
 def tableau_pair(position: Position) -> tuple[Pair, bool] | None:
-    """Two available cards of one rank in the tableau, and whether removing them keeps the
-    game winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else
-    the first; ``None`` when no two tableau cards pair."""
+    """Two available cards of one rank in the tableau, and whether removing them keeps the game
+    winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else the first;
+    ``None`` when no two tableau cards pair."""
     return _best(position, [p for p in position.pairs() if _in_columns(position, p)])
 
 
 def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
-    """A pair of a reserve card, and whether removing it keeps the game winnable: the first
-    that does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
+    """A pair of a reserve card, and whether removing it keeps the game winnable: the first that
+    does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
     return _best(position, [p for p in position.pairs() if _with_reserve(position, p)])
 
 
 def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
-    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the
-    available card of its rank or None)``, preferring one whose rank has an available card
-    (the player sees a partner that must wait); ``None`` when no column holds two cards."""
+    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the available
+    card of its rank or None)``, preferring one whose rank has an available card (the player sees a
+    partner that must wait); ``None`` when no column holds two cards."""
     found: list[tuple[str, str, int, str | None]] = []
     places = position.available()
     for i, column in enumerate(position.columns, 1):
@@ -142,10 +119,9 @@ def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
 
 
 def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
-    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the
-    guide can show every step: a tableau pair that keeps it winnable, and after it a
-    reserve pair that does. Of :data:`DEAL_TRIES` drawn with ``rng`` (leaving out
-    ``played``), the first that can; else the first drawn."""
+    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the guide can
+    show every step: a tableau pair that keeps it winnable, and after it a reserve pair that does.
+    """
     from nestor.graded_deals import pick_deal
 
     avoid = set(played)
@@ -166,165 +142,38 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
     return first if first is not None else 0
 
 
-class TutorialCommands:
-    """The guide of a :class:`~nestor_web.app.session.Session`.
+def tutorial_step(name: str, game: Game) -> TutorialStep:
+    """Step ``name`` for the position of ``game`` (a step with nothing to show gives the next)."""
+    position = game.position
+    if name == "pair":
+        first: tuple[Pair, bool] | None = (Pair(*FIRST_VISIT_OPENING), True)  # no solver run
+        if (game.variant.name, game.deal, game.cursor) != (TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0):
+            first = tableau_pair(position)
+        if first is None:
+            return tutorial_step("covered", game)
+        return TutorialStep("pair", first[0].cards, waits=True)
+    if name == "covered":
+        found = covered_card(position)
+        if found is None:
+            return tutorial_step("reserve", game)
+        card, top, column, partner = found
+        cards = (card, top) if partner is None else (card, top, partner)
+        return TutorialStep("covered", cards, column)
+    if name == "reserve":
+        offered = reserve_pair(position)
+        if offered is None:
+            return TutorialStep("reserve", tuple(position.reserve))
+        pair, keeps = offered
+        if not keeps:  # a pair there is, but it loses: shown, with Next
+            return TutorialStep("reserve", pair.cards, loses=True)
+        return TutorialStep("reserve", pair.cards, waits=True)
+    if name == "undo":
+        if game.cursor == 0:
+            return tutorial_step("done", game)
+        return TutorialStep("undo", waits=True)
+    return TutorialStep("done")
 
-    Attributes:
-        tutorial: the step shown, or ``None`` while no guide runs.
-        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (finished,
-            skipped or left): what the storage manager keeps, so that the guide starts by
-            itself only on a first visit, or again after a reload in its middle.
-    """
 
-    game: Game
-    rng: random.Random
-    stats: Stats
-    tutorial: TutorialStep | None
-    tutorial_seen: str | None
-    _kept: Kept
-
-    if TYPE_CHECKING:
-
-        def new_deal(
-            self, variant: str | None = None, deal: int | None = None
-        ) -> tuple[Event, ...]: ...
-
-        def know_grade(
-            self, variant: str, deal: int, grade: str, graded: bool = False
-        ) -> tuple[Event, ...]: ...
-
-    def open_tutorial(
-        self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
-    ) -> tuple[Event, ...]:
-        """At start-up: start the guide by itself where it is due, else nothing. It is due on
-        a first visit (``first_visit``: nothing at all was stored) whose address asks for no
-        deal (``asked``, the address's request, is ``None``) and no replay (``replaying``):
-        then on an Easy deal of its own (the first deal, never played, gives way); and after
-        a reload in its middle (:attr:`tutorial_seen` ``"started"``) whose address asks for
-        no deal or for the deal in play, then on the game in play."""
-        if replaying:
-            return ()
-        if first_visit and asked is None:
-            # The page opens on the guide's deal: no deal changed before the player's eyes
-            # (a DealChanged would have the focus taken to the board, its ring shown).
-            events = self.start_tutorial(fresh=self.game.cursor == 0, deal=FIRST_VISIT_DEAL)
-            return tuple(e for e in events if not isinstance(e, DealChanged))
-        if self.tutorial_seen == "started" and (asked is None or (
-            asked.daily is None and asked.deal is not None
-            and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
-        )):
-            return self.start_tutorial(fresh=False)
-        return ()
-
-    def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
-        """Start the guide: on a new deal (``fresh``, the game in play left as New deal
-        leaves it), else on the game in play; its first step. The new deal is ``deal``, an
-        Easy one (its grade known at once, so the first draw shows it), else an Easy deal
-        drawn by :func:`tutorial_deal`, played ones avoided."""
-        events: tuple[Event, ...] = ()
-        if fresh:
-            untouched = self.game.cursor == 0
-            if deal is None:
-                played = [d for d, _ in self.stats.deal_states(TUTORIAL_VARIANT)]
-                events = self.new_deal(TUTORIAL_VARIANT, tutorial_deal(self.rng, played))
-            else:
-                events = self.new_deal(TUTORIAL_VARIANT, deal)
-                events += self.know_grade(TUTORIAL_VARIANT, deal, "easy")
-            if untouched:  # a deal never played: Undo does not bring it back (a first visit)
-                self._kept.settle()
-        self.tutorial_seen = "started"
-        return events + self._show(self._step("pair"))
-
-    def tutorial_next(self) -> tuple[Event, ...]:
-        """Next, on a step that waits for none of the player's moves (the last one: the
-        guide ends, finished)."""
-        step = self.tutorial
-        if step is None:
-            return ()
-        if step.step == "done":
-            return self.end_tutorial()
-        return self._show(self._after(step.step))
-
-    def end_tutorial(self) -> tuple[Event, ...]:
-        """Skip, or the last step's Play on: the guide ends and does not start by itself
-        again."""
-        self.tutorial_seen = "done"
-        if self.tutorial is None:
-            return ()
-        return self._show(None)
-
-    def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
-        """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
-        ``"undo"``; a move at any other step shows that step again for the new position; a
-        deal brought into play by anything but the guide itself ends it (left: done)."""
-        step = self.tutorial
-        if step is None:
-            return ()
-        events = tuple(events)
-        if any(isinstance(e, TutorialChanged) for e in events):
-            return ()  # the guide's own command (it deals its game)
-        changed = [e for e in events if isinstance(e, DealChanged)]
-        if changed and all(e.restarted for e in changed):
-            return self._show(self._step("pair"))  # Restart: the same deal, from the start
-        if changed:
-            return self.end_tutorial()
-        if step.step == "undo":
-            if any(isinstance(e, TookBack) for e in events):
-                return self._show(self._step("done"))
-            return ()
-        if not any(isinstance(e, (Moved, TookBack)) for e in events):
-            return ()
-        moved = any(isinstance(e, Moved) for e in events)
-        if step.step in ("pair", "reserve") and moved:
-            return self._show(self._after(step.step))
-        if step.step == "done":
-            return ()
-        return self._show(self._step(step.step))  # the same step, for the new position
-
-    # ---- the steps, from the position on the board ---------------------------------------
-
-    def _after(self, name: str) -> TutorialStep:
-        """The step after ``name``."""
-        return self._step(TUTORIAL_STEPS[TUTORIAL_STEPS.index(name) + 1])
-
-    def _opening(self, position: Position) -> tuple[Pair, bool] | None:
-        """:func:`tableau_pair` of ``position``; on the first visit's deal as dealt,
-        :data:`FIRST_VISIT_OPENING` without the solver."""
-        game = self.game
-        if (game.variant.name, game.deal, game.cursor) == (TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0):
-            return Pair(*FIRST_VISIT_OPENING), True
-        return tableau_pair(position)
-
-    def _step(self, name: str) -> TutorialStep:
-        """Step ``name`` for the position on the board (a step with nothing to show on it
-        gives the next one)."""
-        position = self.game.position
-        if name == "pair":
-            first = self._opening(position)
-            if first is None:
-                return self._step("covered")
-            return TutorialStep("pair", first[0].cards, waits=True)
-        if name == "covered":
-            found = covered_card(position)
-            if found is None:
-                return self._step("reserve")
-            card, top, column, partner = found
-            cards = (card, top) if partner is None else (card, top, partner)
-            return TutorialStep("covered", cards, column)
-        if name == "reserve":
-            offered = reserve_pair(position)
-            if offered is None:
-                return TutorialStep("reserve", tuple(position.reserve))
-            pair, keeps = offered
-            if not keeps:  # a pair there is, but it loses: shown, with Next
-                return TutorialStep("reserve", pair.cards, loses=True)
-            return TutorialStep("reserve", pair.cards, waits=True)
-        if name == "undo":
-            if self.game.cursor == 0:
-                return self._step("done")
-            return TutorialStep("undo", waits=True)
-        return TutorialStep("done")
-
-    def _show(self, step: TutorialStep | None) -> tuple[Event, ...]:
-        self.tutorial = step
-        return (TutorialChanged(None if step is None else step.step),)
+def step_after(name: str, game: Game) -> TutorialStep:
+    """The step after ``name`` for the position of ``game``."""
+    return tutorial_step(TUTORIAL_STEPS[TUTORIAL_STEPS.index(name) + 1], game)

@@ -1,9 +1,4 @@
-"""The page's address: which deal a URL asks for, and the URL of a deal.
-
-The query is ``?variant=V&deal=N``; it opens that deal (resumed if it is in progress).
-``?daily=YYYY-MM-DD`` opens the daily deal of that date (:mod:`nestor.daily`); the address
-bar keeps it while that deal is played.
-"""
+"""The page's address: which deal a URL asks for, and the URL of a deal."""
 
 from __future__ import annotations
 
@@ -19,8 +14,8 @@ from .events import Problem
 
 @dataclass(frozen=True)
 class DealRequest:
-    """A deal asked for by the URL: ``variant`` and ``deal`` (``None``: any deal); ``daily``:
-    the date whose daily deal it is, when the URL asked for one (``?daily=``)."""
+    """A deal asked for by the URL: ``variant`` and ``deal`` (``None``: any deal); ``daily``: the
+    date whose daily deal it is, when the URL asked for one (``?daily=``)."""
 
     variant: Variant
     deal: int | None
@@ -30,17 +25,7 @@ class DealRequest:
 def parse_query(
     query: str, today: date | None = None
 ) -> tuple[DealRequest | None, Problem | None]:
-    """Read ``?variant=V&deal=N`` or ``?daily=YYYY-MM-DD`` from a URL query string.
-
-    ``today`` is the player's local date (default: this computer's): a daily deal of a
-    later date is not out yet.
-
-    Returns ``(request, problem)``: ``request`` is ``None`` when the URL names no deal.
-    A bad value gives ``(None, problem)``: code ``"link.variant"`` or ``"link.deal"`` (with
-    the engine error) for a variant or deal number that is not one, ``"link.daily"`` for a
-    bad or later date. A bad link asks for nothing: the game in play goes on, and only the
-    notice says what was wrong.
-    """
+    """Read ``?variant=V&deal=N`` or ``?daily=YYYY-MM-DD`` from a URL query string."""
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     if "daily" in params:
         try:

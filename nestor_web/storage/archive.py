@@ -1,12 +1,4 @@
-"""The archive of games left in progress (``nestor.archive``), a part of the storage manager.
-
-The archive is a JSON object ``{"variant/deal": saved-game text}``, oldest first, at most
-:data:`.keys.ARCHIVE_SIZE` games. A game of another deal than the one in play goes there when
-a save would replace it (if it has moves made and is not over), and comes out when its deal
-is played again (:meth:`Archive.take`, the session's
-:class:`~nestor_web.app.session.Shelf`). What cannot be read is set aside under
-``nestor.archive.unreadable`` (see :mod:`.manager`).
-"""
+"""The archive of games left in progress (``nestor.archive``), a part of the storage manager."""
 
 from __future__ import annotations
 
@@ -39,8 +31,8 @@ def _game_key(saved: SavedGame) -> str:
 
 
 class Archive:
-    """The archive's part of :class:`~nestor_web.storage.manager.StorageManager` (a mixin:
-    the manager holds the state it uses and writes through the manager's ``_write``).
+    """The archive's part of :class:`~nestor_web.storage.manager.StorageManager` (a mixin: the
+    manager holds the state it uses and writes through the manager's ``_write``).
 
     Attributes:
         store: the key-value store.
@@ -61,13 +53,8 @@ class Archive:
         ) -> None: ...
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """The :class:`~nestor_web.app.session.Shelf` of the session: remove and return the
-        game of ``variant``/``deal`` from the archive, or ``None``.
-
-        An archived game that cannot be read is taken out too: it is set aside (added to
-        ``nestor.archive.unreadable``) and reported as ``"archive.entry"``, or as
-        ``"archive.entry.lost"`` if the store refused the copy; then ``None``.
-        """
+        """The :class:`~nestor_web.app.session.Shelf` of the session: remove and return the game of
+        ``variant``/``deal`` from the archive, or ``None``."""
         archive = self._archive()
         key = f"{variant}/{deal}"
         text = archive.pop(key, None)
@@ -83,9 +70,9 @@ class Archive:
         return saved
 
     def _unreadable_entries(self, key: str, text: str) -> str:
-        """The archive's set-aside games with ``key``'s ``text`` added, as JSON text (an
-        earlier copy that is not such a JSON object, a whole archive set aside, is kept in
-        it under the key ``""``)."""
+        """The archive's set-aside games with ``key``'s ``text`` added, as JSON text (an earlier
+        copy that is not such a JSON object, a whole archive set aside, is kept in it under the key
+        ``""``)."""
         entries: dict[str, str] = {}
         earlier = self.store.get(ARCHIVE_KEY + UNREADABLE)
         if earlier is not None:
@@ -101,8 +88,8 @@ class Archive:
         return json.dumps(entries, separators=(",", ":"))
 
     def _keep_in_progress(self, text: str, session: Session) -> None:
-        """Move saved-game text of another deal, with moves made and not finished, into the
-        archive."""
+        """Move saved-game text of another deal, with moves made and not finished, into the archive.
+        """
         try:
             saved = game_from_text(text)
         except NestorError:
@@ -121,11 +108,7 @@ class Archive:
         self._write(ARCHIVE_KEY, json.dumps(archive, separators=(",", ":")))
 
     def _archive(self) -> dict[str, str]:
-        """The archive: ``"variant/deal"`` -> saved-game text.
-
-        An unreadable archive counts as empty; it is set aside and reported the first
-        time it is read (``"archive.unreadable"``, or ``"archive.unreadable.lost"``).
-        """
+        """The archive: ``"variant/deal"`` -> saved-game text."""
         raw = self._get(ARCHIVE_KEY)
         if raw is None:
             return {}

@@ -1,54 +1,4 @@
-"""The stored text of a saved game and of the settings (JSON), and their versions.
-
-Saved game, version 1::
-
-    {"version": 1, "variant": str, "deal": int, "moves": [str, ...], "cursor": int,
-     "hints": int, "solver_moves": int, "elapsed_ms": int, "replayed": int,
-     "reviewed": int}
-
-the game record of every move made, how many are in effect, the help used in the deal
-(hints that showed a move, moves played by Solve, moves the game started with from a
-replay, the times it went back to a position of its review with "Try from here") and the
-timer's time in milliseconds. ``replayed`` and ``reviewed`` are written only when they are
-not 0; saves older than the help counters or the timer lack them, which reads as 0. Each
-number has its plausible range (:mod:`nestor_web.app.ranges`: the help counts up to a hundred
-thousand, the time within a century, each written no larger); outside it the text is
-unreadable.
-
-Settings: a JSON object of the fields of :class:`~nestor_web.app.settings.Settings`
-(unknown keys are ignored, so an older game reads a newer game's settings; a missing one
-reads as its default), but for the animations, which keep the shape older games read::
-
-    "animations": null                                   nothing chosen: the system's wish
-    "animations": false                                  off
-    "animations": true, "animation_speed": "slow"        on, slow ("normal", "fast")
-
-``animation_speed`` is written only when the animations are on, and read only then; an
-older save's ``"animations": true`` without it is the normal speed. Any other value of
-either is a value the setting cannot take: :func:`settings_from_text` refuses the whole
-text; :func:`settings_kept_from_text` (the storage manager's, at start-up) reads that
-setting as its default and the others as stored (the manager sets the text aside and says
-which setting fell back).
-
-``difficulty`` (what New deal deals) replaced ``winnable_only``, which is still
-written, ``true`` for any difficulty but ``"any"``, for older games; stored settings without
-``difficulty`` read ``"winnable_only": true`` as ``"winnable"``, else ``"any"``.
-
-The board as last drawn, version 2 (read only by static/js/wake.js, before Python starts)::
-
-    {"version": 2, "game": saved-game text, "language": str, "board": [node, ...],
-     "counters": {"variant-title": str, "deal-number": str, "cards-left": str,
-                  "moves-made": str, "pairs": str, "timer": str}}
-
-``game`` is the exact saved-game text the board belongs to: the first paint shows the board
-only while ``nestor.game`` holds that same text. ``board`` is the play area as data
-(:mod:`nestor_web.view.markup`: ``[tag, {attribute: value}, child, ...]`` or a
-text), which the first paint builds with DOM calls from a list of allowed elements and
-attributes, never as markup. Version 1 held the play area's HTML (``"html"``): it is no longer
-painted (stored markup could hold a ``<meta http-equiv="refresh">``).
-
-Errors are :class:`nestor.NestorError` with a ``code`` and ``details``, worded by the view.
-"""
+"""The stored text of a saved game and of the settings (JSON), and their versions."""
 
 from __future__ import annotations
 
@@ -108,9 +58,9 @@ def game_from_text(text: str) -> SavedGame:
     """Rebuild a saved game from its text.
 
     Raises:
-        NestorError: not JSON or nested too deep, not an object, another version, an
-            unknown variant, a bad deal number, an illegal move, a bad counter or time (not
-            a whole number, or out of its range).
+        NestorError: not JSON or nested too deep, not an object, another version, an unknown
+            variant, a bad deal number, an illegal move, a bad counter or time (not a whole number,
+            or out of its range).
     """
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
@@ -132,13 +82,13 @@ def settings_to_text(settings: Settings) -> str:
 
 
 def settings_from_text(text: str) -> Settings:
-    """Read settings written by :func:`settings_to_text`, or by an older game (a setting it
-    did not have reads as its default, ``"animations": true``/``false`` as ``"normal"``/
-    ``"off"``); unknown keys are ignored.
+    """Read settings written by :func:`settings_to_text`, or by an older game (a setting it did not
+    have reads as its default, ``"animations": true``/``false`` as ``"normal"``/ ``"off"``); unknown
+    keys are ignored.
 
     Raises:
-        NestorError: not a JSON object, or a value a setting cannot take (code
-            ``"setting.value"`` with ``name`` and ``value``: the first such setting).
+        NestorError: not a JSON object, or a value a setting cannot take (code ``"setting.value"``
+            with ``name`` and ``value``: the first such setting).
     """
     settings, errors = settings_kept_from_text(text)
     if errors:
@@ -147,10 +97,8 @@ def settings_from_text(text: str) -> Settings:
 
 
 def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...]]:
-    """Read stored settings as :func:`settings_from_text` does, but a value a setting cannot
-    take costs that setting only: it reads as its default, the others as stored. Returns the
-    settings and the errors of the settings that fell back (``()``: all read), in the order
-    of :meth:`Settings.names`.
+    """Read stored settings as :func:`settings_from_text` does, but a value a setting cannot take
+    costs that setting only: it reads as its default, the others as stored.
 
     Raises:
         NestorError: not a JSON object (then nothing of it can be read).
@@ -172,13 +120,13 @@ def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...
 
 
 def _animations(data: dict[str, object]) -> str | None:
-    """The ``animations`` setting of the stored settings ``data`` (the shape above): a speed
-    of :data:`ANIMATION_SPEEDS`, or ``None``.
+    """The ``animations`` setting of the stored settings ``data`` (the shape above): a speed of
+    :data:`ANIMATION_SPEEDS`, or ``None``.
 
     Raises:
-        NestorError: code ``"setting.value"`` (details ``name``, ``value``): ``animations``
-            is not ``null``, ``true`` or ``false``, or it is ``true`` and ``animation_speed``
-            is not one of the speeds.
+        NestorError: code ``"setting.value"`` (details ``name``, ``value``): ``animations`` is not
+            ``null``, ``true`` or ``false``, or it is ``true`` and ``animation_speed`` is not one of
+            the speeds.
     """
     chosen = data.get("animations")
     if chosen is None:

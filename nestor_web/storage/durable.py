@@ -1,16 +1,4 @@
-"""The durable copy of what the game keeps: its protocol, its sequence numbers, its memory form.
-
-localStorage is fast and synchronous (the first paint reads it before Python starts), but
-Chromium writes it to disk lazily: a browser killed seconds after a move loses it (measured in
-Debian Chromium: values written 0.2-2 s before a SIGKILL of the whole browser were gone, even
-one written a second before another). An IndexedDB transaction that has completed survived
-the same kill 0.2 s later. So every save goes to both: localStorage at once, and the same
-values to the durable copy (the browser's IndexedDB, ``nestor_web/browser/durable.py``), in
-one transaction per save.
-
-Each save carries a sequence number (:func:`next_seq`), stored in both under
-:data:`SEQ_KEY`; at start-up the copy with the higher number wins (:func:`newer`).
-"""
+"""The durable copy of what the game keeps: its protocol, its sequence numbers, its memory form."""
 
 from __future__ import annotations
 
@@ -27,10 +15,7 @@ SEQ_KEY = "nestor.seq"
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a durable copy held at start-up: its sequence number and its values by key.
-
-    ``seq`` is 0 for an empty copy (or one whose number was unreadable).
-    """
+    """What a durable copy held at start-up: its sequence number and its values by key."""
 
     seq: int
     entries: Mapping[str, str] = field(default_factory=dict)
@@ -40,11 +25,7 @@ class DurableCopy(Protocol):
     """Storage that survives a crash once a write has been confirmed (IndexedDB)."""
 
     def write(self, seq: int, entries: Mapping[str, str], done: Done) -> None:
-        """Store ``entries`` (key -> text) and ``SEQ_KEY`` = ``seq`` in one atomic write.
-
-        Returns at once; ``done(None)`` is called once the write is durable, or
-        ``done(error_name)`` if it failed (nothing of it was stored).
-        """
+        """Store ``entries`` (key -> text) and ``SEQ_KEY`` = ``seq`` in one atomic write."""
 
 
 class MemoryCopy:
@@ -84,11 +65,7 @@ def seq_of(text: str | None) -> int:
 
 
 def next_seq(last: int, now_ms: int) -> int:
-    """The number of the next save: above ``last`` and at least the clock (ms since 1970).
-
-    The clock keeps numbers growing across tabs and visits without reading the store: the
-    save made last, by whichever tab, has the highest number.
-    """
+    """The number of the next save: above ``last`` and at least the clock (ms since 1970)."""
     return max(last + 1, now_ms)
 
 

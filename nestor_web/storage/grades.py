@@ -1,21 +1,4 @@
-"""The grades the page worked out itself, kept for the statistics' wins per grade.
-
-The table shipped with the game (:mod:`nestor.graded_deals`) holds the grades of deals 0 to
-9,999 of every variant; a deal beyond it (any deal, the daily deal, a deal from a link) is
-graded in the page while it is shown, and its grade is kept here, under
-:data:`GRADES_KEY`, so the statistics can count it by grade later. It is a cache of facts
-the engine can work out again: localStorage only (not in the durable copy, nor in a backup),
-written when the page has graded a deal, united with what another tab kept meanwhile.
-
-Stored shape, JSON text written without blanks::
-
-    {"version": 1, "cuts": "<CUTS_FINGERPRINT>", "grades": [[variant, deal, grade], ...]}
-
-``cuts`` is :data:`nestor.graded_deals.CUTS_FINGERPRINT`, the cut points the grades were
-worked out with: kept grades of other cut points (another version of the game) are dropped.
-``grades`` holds at most :data:`GRADE_MEMORY` deals, oldest first. A text that cannot be read
-is dropped too: nothing is lost that the engine cannot give again.
-"""
+"""The grades the page worked out itself, kept for the statistics' wins per grade."""
 
 from __future__ import annotations
 
@@ -34,22 +17,22 @@ GRADES_VERSION = 1
 """The version of the stored shape above."""
 
 GRADE_MEMORY = 5000
-"""Most grades kept (all variants together), as many as the statistics remember deals; the
-oldest go first."""
+"""Most grades kept (all variants together), as many as the statistics remember deals; the oldest go
+first."""
 
 
 def grades_to_text(grades: Mapping[Key, str], cuts: str) -> str:
-    """``grades`` (oldest first; the last :data:`GRADE_MEMORY`) as the stored text, worked
-    out with the cut points ``cuts`` (a fingerprint)."""
+    """``grades`` (oldest first; the last :data:`GRADE_MEMORY`) as the stored text, worked out with
+    the cut points ``cuts`` (a fingerprint)."""
     rows = [[v, d, g] for (v, d), g in list(grades.items())[-GRADE_MEMORY:]]
     return json.dumps({"version": GRADES_VERSION, "cuts": cuts, "grades": rows},
                       separators=(",", ":"))
 
 
 def grades_from_text(text: str | None, cuts: str) -> dict[Key, str]:
-    """The grades kept in ``text`` (``None``: nothing stored), oldest first; ``{}`` when they
-    were worked out with other cut points than ``cuts``, or the text cannot be read (a
-    cache: the page grades those deals again)."""
+    """The grades kept in ``text`` (``None``: nothing stored), oldest first; ``{}`` when they were
+    worked out with other cut points than ``cuts``, or the text cannot be read (a cache: the page
+    grades those deals again)."""
     if text is None:
         return {}
     try:

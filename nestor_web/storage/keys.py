@@ -1,8 +1,5 @@
-"""The keys the game keeps and the store that holds them: the key names, the
-:class:`KeyValueStore` protocol, its memory form, and a store's refusal.
-
-The table of what each key holds is the storage manager's (:mod:`.manager`).
-"""
+"""The keys the game keeps and the store that holds them: the key names, the :class:`KeyValueStore`
+protocol, its memory form, and a store's refusal."""
 
 from __future__ import annotations
 
@@ -34,8 +31,8 @@ KEYS = (
 """Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
 
 NOT_DURABLE = (BOARD_KEY, GRADES_KEY)
-"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else;
-the grades are a cache of what the engine can work out again."""
+"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else; the
+grades are a cache of what the engine can work out again."""
 
 ARCHIVE_SIZE = 20
 """Most games kept in the archive; the oldest is dropped first."""
@@ -46,9 +43,6 @@ LOST = ".lost"
 
 class StoreRefused(Exception):
     """A store refused a write: the error it gave, by name and message.
-
-    The browser's stores raise it (:mod:`nestor_web.browser.local_storage` turns the
-    browser's error into it), so the report names the browser's own error.
 
     Attributes:
         name: the error's name, e.g. ``"QuotaExceededError"``.
@@ -71,8 +65,8 @@ class KeyValueStore(Protocol):
         """Store ``value`` under ``key``.
 
         Raises:
-            Exception: the store refused (full, or forbidden); preferably
-                :class:`StoreRefused`, naming the store's own error.
+            Exception: the store refused (full, or forbidden); preferably :class:`StoreRefused`,
+                naming the store's own error.
         """
 
 
@@ -92,8 +86,8 @@ class MemoryStore:
 
 
 def refusal_name(exc: Exception) -> str:
-    """What to call a store's refusal in a report: the name of the store's error (its
-    message when the name says nothing more than ``"Error"``), clipped."""
+    """What to call a store's refusal in a report: the name of the store's error (its message when
+    the name says nothing more than ``"Error"``), clipped."""
     if isinstance(exc, StoreRefused):
         name = exc.message if exc.name == "Error" and exc.message else exc.name
     else:

@@ -1,102 +1,4 @@
-"""The storage manager: every key the game keeps, reading at start-up, saving what changed.
-
-The browser hands it a key-value store of text (its localStorage, or :class:`MemoryStore`
-when the browser refuses storage). The keys, all JSON text:
-
-=========================  ===========================================================
-``nestor.game``            the game in play (:mod:`.codecs`, saved-game text)
-``nestor.settings``        the settings (:mod:`.codecs`)
-``nestor.stats``           the statistics (:mod:`.stats_codec`)
-``nestor.archive``         games left in progress: ``{"variant/deal": saved-game text}``,
-                           oldest first, at most :data:`ARCHIVE_SIZE`
-``nestor.board``           the board as last drawn with the saved game, for the first paint
-                           of the next visit (:func:`.codecs.board_to_text`; draw state:
-                           never read by Python, and a stale one is simply ignored)
-``<key>.unreadable``       a value that could not be read, set aside before it was replaced;
-                           for games in the archive that could not be read, one by one:
-                           ``{"variant/deal": saved-game text}`` (added to the ones set aside
-                           before; a whole archive set aside before is kept under ``""``)
-``nestor.seq``             the sequence number of the last save (:mod:`.durable`)
-``nestor.diverged``        lines of play of a deal that two tabs played at once and that
-                           could not be joined into one game (:func:`.lines.join`), or that
-                           a restored backup could not join (:mod:`nestor_web.app.backup`):
-                           a JSON list of saved-game texts, oldest first, at most
-                           :data:`ARCHIVE_SIZE` (kept so no move is lost; not shown)
-``nestor.replaced``        the progress a restore that replaced it took the place of, as a
-                           backup file (:mod:`.progress`), to bring it back
-                           (:meth:`StorageManager.replaced_progress`, restored like any
-                           backup); written by :meth:`StorageManager.restore` only
-``nestor.puzzles``         the player's puzzle record: the first try of each puzzle and of
-                           each day's daily puzzle (:mod:`.puzzle_codec`); read and written
-                           only once the puzzles are opened (:meth:`StorageManager.puzzles`,
-                           :meth:`StorageManager.save_puzzles`), united with another tab's
-                           at each write (the earlier try of each puzzle is kept)
-``nestor.probe``           ``1``, written at start-up by the browser's store, not by this
-                           manager (:func:`nestor_web.browser.local_storage.open_store`), to
-                           learn whether the browser lets the game save; never read, and not
-                           in the durable copy
-=========================  ===========================================================
-
-Every value this manager writes but the board also goes to a durable copy
-(:class:`.durable.DurableCopy`, the browser's IndexedDB), once per save with the same sequence
-number: localStorage may lose the last seconds of play when the browser is killed, a completed
-IndexedDB write does not. At start-up the copy with the higher number wins, and the other is
-repaired from it: localStorage at once (the first paint reads it), the durable copy at the
-page's first save (the page may have gone before the copy's last write finished).
-
-A save is all or nothing in localStorage as start-up reads it: ``nestor.seq`` is written
-last, and only once localStorage holds every value this manager meant it to hold. A value it
-refused (full) is written again at each later save, before the number, until it is taken;
-until then localStorage keeps an older number than the copy, which took the whole save, so
-the next start takes the copy's values. Such a refusal is told once
-(``storage.refused.kept``: nothing is lost) until localStorage takes everything again; a
-write both refused is reported as lost (``storage.refused``), each time. The board and the
-grades are not progress: their refusal is not told.
-
-No other key is ever touched. A value that cannot be read is reported, copied to
-``<key>.unreadable`` so nothing is lost, and replaced (a new game, the default settings,
-empty statistics). When the store refuses that copy too (full), the report says so (its
-code ends in ``.lost``, with the refusal's name), and it is not reported as a refused save.
-A write the store refuses (full, or forbidden) is reported once and play goes on. Reports
-are :class:`~nestor_web.app.events.Problem` values in :attr:`problems`, each problem once.
-
-Saving never reads the store (but ``nestor.seq``, in :meth:`StorageManager.catch_up`): the
-manager remembers what it wrote. When another tab writes
-a key, the browser calls :meth:`StorageManager.changed_elsewhere`, then
-:meth:`StorageManager.follow`, which reads what that tab wrote:
-
-* its statistics are merged into this tab's (:meth:`.Stats.merge`, a union that loses no
-  result); if they lacked anything of this tab's, the next save writes the union back, so
-  a result survives the next save of either tab;
-* its game, if of the deal in play here and played on from this tab's (:func:`.lines.descends`),
-  replaces this tab's (:meth:`.Session.adopt`: the player moved on there last); if this tab
-  played on too before it heard (the storage event comes a task later than the other tab's
-  write, and not at all while a tab is frozen), the two lines are joined
-  (:func:`.lines.join`: the moves of both, and a line that cannot follow the other is kept
-  under ``nestor.diverged``), shown here and written back; a game of another deal is left
-  to the next save, which moves it to the archive (if it has moves made) instead of
-  erasing it.
-
-Before each command the page calls :meth:`StorageManager.catch_up`: if ``nestor.seq`` is
-higher than any save this tab made or heard, another tab saved and its event has not come
-yet; it is followed at once, so the tap lands on the newer position.
-
-No lock is taken across tabs (Web Locks): the only read-modify-write is the statistics',
-and a merge is a union, the same in whichever order the tabs' writes meet, so two tabs
-writing at once cannot lose a result as long as each merges what the other wrote before it
-saves again, which the storage event makes sure of. A lock would not make localStorage
-coherent anyway: Chromium hands each tab's renderer a cached copy, updated with the
-storage event.
-
-A backup of the player's progress (:mod:`.progress`) is made from what this page
-holds (:meth:`StorageManager.export_progress`) and brought in by
-:meth:`StorageManager.restore`, merged or replacing, as one save (one sequence number, one
-write of the durable copy); other tabs take it in as any other save.
-
-The keys and the store's protocol are in :mod:`.keys`; the archive of games left in
-progress (:meth:`StorageManager.take`) is :class:`.archive.Archive`'s part of the manager,
-following other tabs :class:`.tabs.TabSync`'s.
-"""
+"""The storage manager: every key the game keeps, reading at start-up, saving what changed."""
 
 from __future__ import annotations
 
@@ -156,8 +58,8 @@ if TYPE_CHECKING:  # read at a restore, not at start-up
 T = TypeVar("T")
 
 REFUSED = "storage.refused"
-"""The problem of a save localStorage refused and there is no durable copy of (or the durable
-copy refused it too): the player's progress is not kept."""
+"""The problem of a save localStorage refused and there is no durable copy of (or the durable copy
+refused it too): the player's progress is not kept."""
 KEPT = "storage.refused.kept"
 """The problem of a value localStorage refused and the durable copy holds: nothing is lost."""
 
@@ -180,8 +82,8 @@ _DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
     ARCHIVE_KEY: (archive_from_text, "archive.unreadable"),
     PUZZLES_KEY: (_puzzles_from_text, "puzzles.unreadable"),
 }
-"""How start-up reads each value it may take from the durable copy (to tell a readable one),
-and the problem's code for that value when it is unreadable."""
+"""How start-up reads each value it may take from the durable copy (to tell a readable one), and the
+problem's code for that value when it is unreadable."""
 
 
 def _or_none(text: str) -> SavedGame | None:
@@ -211,25 +113,15 @@ def _readable(decode: Callable[[str], object], text: str) -> bool:
 
 
 class StorageManager(Archive, TabSync):
-    """Reads and writes everything the game keeps in one :class:`KeyValueStore`, and a
-    durable copy of it.
-
-    Args:
-        store: the key-value store (localStorage).
-        durable: the durable copy (IndexedDB), or ``None`` where there is none.
-        snapshot: what ``durable`` held when the page started (read before this manager).
-        clock_ms: the clock of the sequence numbers, ms since 1970.
+    """Reads and writes everything the game keeps in one :class:`KeyValueStore`, and a durable copy
+    of it.
 
     Attributes:
         store: the key-value store.
         problems: reports for the player since they were last taken (:meth:`take_problems`).
         restored: whether start-up found the durable copy newer than the store and took it.
-        notify: called when a problem is reported later than the save that met it (the
-            durable copy answers asynchronously); the page draws it then.
-
-    The archive (:meth:`take`) comes from :class:`.archive.Archive`; following other tabs
-    (:meth:`changed_elsewhere`, :meth:`follow`, :meth:`catch_up`) from
-    :class:`.tabs.TabSync`.
+        notify: called when a problem is reported later than the save that met it (the durable copy
+            answers asynchronously); the page draws it then.
     """
 
     def __init__(
@@ -287,12 +179,8 @@ class StorageManager(Archive, TabSync):
         self._seen = self._seq
 
     def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
-        """The newer durable copy's values that start-up takes over the store's: each one,
-        except where the copy's value is unreadable and the store's is readable. That one
-        is set aside (``key`` + :data:`UNREADABLE`, without a message, as nothing is lost;
-        if the store refuses to keep it, the problem ``code`` + :data:`LOST` says so),
-        the store's value stands, and the copy gets it with the first save (a
-        damaged newer copy erased a good game and good statistics)."""
+        """The newer durable copy's values that start-up takes over the store's: each one, except
+        where the copy's value is unreadable and the store's is readable."""
         taken: dict[str, str] = {}
         for key, value in snapshot.entries.items():
             held = self.store.get(key)
@@ -309,8 +197,8 @@ class StorageManager(Archive, TabSync):
         return taken
 
     def _get(self, key: str) -> str | None:
-        """The stored text under ``key``: the one localStorage refused and the durable copy
-        holds, or the durable copy's when it was newer at start-up."""
+        """The stored text under ``key``: the one localStorage refused and the durable copy holds,
+        or the durable copy's when it was newer at start-up."""
         if key in self._unsaved:
             return self._unsaved[key]
         if key in self._overlay:
@@ -329,20 +217,7 @@ class StorageManager(Archive, TabSync):
         alone: bool | None = None,
         today: Callable[[], date] | None = None,
     ) -> Session:
-        """Open the session of a page with URL query ``query`` from what is stored.
-
-        ``today`` gives the player's local date (the daily deal's; default: this computer's).
-
-        ``language`` is the language the browser prefers, taken on a first visit (and
-        when the settings could not be read). The settings, the game in play and the
-        statistics are read; any unreadable value is set aside and reported; then the
-        URL's deal is played (see :meth:`Session.start`) and everything is saved.
-
-        ``alone`` says whether this page is the only one of the game open (``None``: not
-        known, the browser has no Web Locks). Alone, every game left unsettled by tabs since
-        closed settles as lost (:meth:`Session.settle_left_games`); with another tab open,
-        the stored game of another deal than the URL's is not left (that tab may show it).
-        """
+        """Open the session of a page with URL query ``query`` from what is stored."""
         self.first_visit = all(
             self._get(key) is None for key in (SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY)
         )
@@ -376,10 +251,7 @@ class StorageManager(Archive, TabSync):
         return session
 
     def _read_settings(self) -> Settings:
-        """The stored settings (the defaults if none). A value a setting cannot take costs that
-        setting only (one bad value reset every setting): the text is set
-        aside all the same, and the notice ``settings.partly`` names the first bad one; a text
-        that is no settings object at all is set aside whole (``settings.unreadable``)."""
+        """The stored settings (the defaults if none)."""
         text = self._get(SETTINGS_KEY)
         if text is None:
             return Settings()
@@ -395,11 +267,7 @@ class StorageManager(Archive, TabSync):
         return settings
 
     def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
-        """Decode the text under ``key``; set it aside and report ``code`` if unreadable.
-
-        Any error of ``decode`` makes the text unreadable, not only the coded ones
-        (:class:`NestorError`): a value a reader did not foresee (a date at the calendar's
-        end raised ``OverflowError``) must never stop the game from loading."""
+        """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""
         text = self._get(key)
         if text is None:
             return None
@@ -415,9 +283,9 @@ class StorageManager(Archive, TabSync):
         self, key: str, text: str, code: str, error: NestorError | None = None,
         quiet: bool = False,
     ) -> None:
-        """Copy unreadable ``text`` to ``key`` + :data:`UNREADABLE` and report ``code``
-        (``code`` + :data:`LOST` with the refusal, if the store refused the copy); ``quiet``:
-        report only the refusal (nothing else was lost)."""
+        """Copy unreadable ``text`` to ``key`` + :data:`UNREADABLE` and report ``code`` (``code`` +
+        :data:`LOST` with the refusal, if the store refused the copy); ``quiet``: report only the
+        refusal (nothing else was lost)."""
         try:
             self.store.set(key + UNREADABLE, text)
         except Exception as exc:  # the browser's storage may refuse any write
@@ -435,14 +303,7 @@ class StorageManager(Archive, TabSync):
     # ---- saving --------------------------------------------------------------------------
 
     def save(self, session: Session) -> None:
-        """Write whatever changed since the last save: the game, settings, statistics.
-
-        Statistics another tab wrote since this one last read them are merged in first.
-        The game is written when it changed here (or the storage was cleared), not merely
-        because another tab wrote the slot: the tab that moved last keeps it.
-        A game of another deal in the slot (the one this session left, or another
-        tab's) goes to the archive first if it has moves made.
-        """
+        """Write whatever changed since the last save: the game, settings, statistics."""
         self._follow_stats(session)
         game_text = game_to_text(session.saved())
         if game_text != self._own_game or SAVE_KEY not in self._written and (
@@ -468,8 +329,8 @@ class StorageManager(Archive, TabSync):
     # ---- the grades the page worked out (.grades) ------------------------------------------
 
     def kept_grades(self) -> dict[tuple[str, int], str]:
-        """The grades this page or another worked out for deals beyond the shipped table,
-        oldest first (:mod:`.grades`: ``{}`` if none, or none readable)."""
+        """The grades this page or another worked out for deals beyond the shipped table, oldest
+        first (:mod:`.grades`: ``{}`` if none, or none readable)."""
         from nestor.graded_deals import CUTS_FINGERPRINT
 
         from .grades import grades_from_text
@@ -493,9 +354,9 @@ class StorageManager(Archive, TabSync):
         self._grades_kept = set(session.graded)
 
     def _commit(self) -> None:
-        """End a save: write again what localStorage refused before, give the save a new
-        number if it wrote anything, send what it wrote to the durable copy in one write
-        with that number, and write the number to localStorage if it holds all of it."""
+        """End a save: write again what localStorage refused before, give the save a new number if
+        it wrote anything, send what it wrote to the durable copy in one write with that number, and
+        write the number to localStorage if it holds all of it."""
         self._write_unsaved()
         if self._unnumbered or self._pending or self._held:
             self._unnumbered = False
@@ -520,9 +381,9 @@ class StorageManager(Archive, TabSync):
             self._written[key] = value
 
     def _put_seq(self) -> None:
-        """Write the save's number to localStorage once it holds every value of it (a store
-        that holds a save in part keeps an older number, so start-up reads the durable copy);
-        not once another tab saved since (its number is higher)."""
+        """Write the save's number to localStorage once it holds every value of it (a store that
+        holds a save in part keeps an older number, so start-up reads the durable copy); not once
+        another tab saved since (its number is higher)."""
         if self._unsaved:
             return
         self._told_partial = False  # a refusal from now on is told again
@@ -536,8 +397,8 @@ class StorageManager(Archive, TabSync):
 
     def _durable_done(self, error: str | None, held: list[Problem]) -> None:
         """The durable copy's answer on a save localStorage refused in part (``held``: the
-        refusals): with ``error`` (its error name) both refused, and each refusal is
-        reported; else the copy holds it all, which the player is told once."""
+        refusals): with ``error`` (its error name) both refused, and each refusal is reported; else
+        the copy holds it all, which the player is told once."""
         if not held:
             return
         if error is not None:
@@ -548,8 +409,8 @@ class StorageManager(Archive, TabSync):
         self.notify()
 
     def _tell_kept(self, refused: Problem) -> None:
-        """Tell the player localStorage refused a value the durable copy holds (``refused``:
-        the store's refusal), unless told since localStorage last held everything."""
+        """Tell the player localStorage refused a value the durable copy holds (``refused``: the
+        store's refusal), unless told since localStorage last held everything."""
         if not self._told_partial:
             self._told_partial = True
             self._report(Problem(KEPT, args=refused.args))
@@ -557,14 +418,7 @@ class StorageManager(Archive, TabSync):
     def save_board(
         self, language: str, draw: Callable[[], tuple[list[object], dict[str, str]]]
     ) -> None:
-        """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`).
-
-        Call it after :meth:`save`. It binds the board to the game text saved last, so a
-        board of any other game state is never painted; ``draw()`` gives the board's nodes
-        (:mod:`nestor_web.view.markup`) and counters, and is called only when
-        the saved game or the language changed since the board was last kept (a selection
-        alone is not worth a write).
-        """
+        """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`)."""
         game = self._written.get(SAVE_KEY)
         if game is None or self._board_of == (game, language):
             return
@@ -575,9 +429,8 @@ class StorageManager(Archive, TabSync):
     # ---- the puzzle record (.puzzle_codec) ---------------------------------------------
 
     def puzzles(self, quiet: bool = False) -> PuzzleRecord:
-        """The player's puzzle record as stored (this tab's and every other's saves): empty
-        if none. One that cannot be read is set aside and reported (``puzzles.unreadable``;
-        ``quiet``: not reported, as for a backup) and the record starts again."""
+        """The player's puzzle record as stored (this tab's and every other's saves): empty if none.
+        """
         from ..app.puzzle_record import PuzzleRecord
         from .puzzle_codec import record_from_text
 
@@ -601,9 +454,9 @@ class StorageManager(Archive, TabSync):
         return record_to_text(PuzzleRecord())
 
     def save_puzzles(self, record: PuzzleRecord) -> PuzzleRecord:
-        """Keep ``record`` united with the one stored (another tab's tries are kept too), as
-        one save (a sequence number, the durable copy); returns the united record, which
-        ``record`` becomes too."""
+        """Keep ``record`` united with the one stored (another tab's tries are kept too), as one
+        save (a sequence number, the durable copy); returns the united record, which ``record``
+        becomes too."""
         from .puzzle_codec import record_to_text
 
         record.unite(self.puzzles(quiet=True))
@@ -617,10 +470,10 @@ class StorageManager(Archive, TabSync):
 
     def held_parts(self, session: Session) -> Parts:
         """The player's progress held here (what a backup of this page holds): the session's
-        statistics (with what another tab saved merged in first), its game in play and
-        settings, and the games left in progress: the archive's that can be read, a game of
-        another deal that another tab left in the game slot (the next save would archive it)
-        and the game left for Undo, if in progress."""
+        statistics (with what another tab saved merged in first), its game in play and settings, and
+        the games left in progress: the archive's that can be read, a game of another deal that
+        another tab left in the game slot (the next save would archive it) and the game left for
+        Undo, if in progress."""
         from ..app.backup import Parts, copy_settings, in_progress, unite
 
         self._follow_stats(session)
@@ -648,9 +501,9 @@ class StorageManager(Archive, TabSync):
                      self.puzzles(quiet=True))
 
     def export_progress(self, session: Session) -> str:
-        """The backup file of the progress held here (:meth:`held_parts`), dated the
-        session's today (:func:`.progress.progress_text`; its name:
-        :func:`.progress.backup_name`, its code: :func:`.progress.progress_to_code`)."""
+        """The backup file of the progress held here (:meth:`held_parts`), dated the session's today
+        (:func:`.progress.progress_text`; its name: :func:`.progress.backup_name`, its code:
+        :func:`.progress.progress_to_code`)."""
         from .progress import progress_text
 
         return progress_text(self.held_parts(session), session.today())
@@ -665,9 +518,8 @@ class StorageManager(Archive, TabSync):
         return [v for v in data if isinstance(v, str)] if isinstance(data, list) else []
 
     def replaced_progress(self) -> Progress | None:
-        """The progress the last restore that replaced (``nestor.replaced``) took the place
-        of, to restore again (:meth:`restore`), or ``None`` if there is none (or it cannot be
-        read)."""
+        """The progress the last restore that replaced (``nestor.replaced``) took the place of, to
+        restore again (:meth:`restore`), or ``None`` if there is none (or it cannot be read)."""
         from .progress import ProgressError, read_progress
 
         text = self._get(REPLACED_KEY)
@@ -679,20 +531,9 @@ class StorageManager(Archive, TabSync):
             return None
 
     def restore(self, session: Session, progress: Progress, mode: str) -> tuple[Event, ...]:
-        """Bring a backup in (read by :func:`.progress.read_progress`): ``mode`` ``"merge"``
-        unites it with the progress held here, ``"replace"`` takes it instead, keeping what
-        it replaced under ``nestor.replaced`` (a backup file: :meth:`replaced_progress`
-        restores it again). The rules are :mod:`nestor_web.app.backup`'s.
-
-        Everything is written at once, as one save (one sequence number, one write of the
-        durable copy), and the session takes it in (its statistics, settings and game in
-        play). Other tabs take it in as any save: they merge the statistics (after a
-        replace, marked reset later than theirs, they take them instead of their own) and
-        show the game if it is of their deal and played on from theirs. A merge that brings
-        nothing new writes nothing.
-
-        Returns the session's events (the game in play or a setting changed) and a
-        :class:`~nestor_web.app.events.Restored`; the page draws them.
+        """Bring a backup in (read by :func:`.progress.read_progress`): ``mode`` ``"merge"`` unites
+        it with the progress held here, ``"replace"`` takes it instead, keeping what it replaced
+        under ``nestor.replaced`` (a backup file: :meth:`replaced_progress` restores it again).
 
         Raises:
             ValueError: ``mode`` is neither ``"merge"`` nor ``"replace"`` (nothing changes).
@@ -753,10 +594,7 @@ class StorageManager(Archive, TabSync):
 
     def _write(self, key: str, value: str, durable: bool = True) -> bool:
         """Write to the store, and (``durable``, and not :data:`NOT_DURABLE`) note it for the
-        durable copy (``durable`` false: the copy holds it already). A value of the player's
-        progress the store refuses is written again at the next save (:meth:`_commit`), and
-        the refusal reported: at once if there is no durable copy, else by the copy's answer
-        (lost if it refused too, else kept). ``True`` if the store took it."""
+        durable copy (``durable`` false: the copy holds it already)."""
         if durable and key not in NOT_DURABLE:
             self._unnumbered = True  # the save gets a number (other tabs catch up by it)
             if self.durable is not None:

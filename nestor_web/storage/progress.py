@@ -1,37 +1,4 @@
-"""The backup of the player's progress: its file, its copy-and-paste code, and its reader.
-
-A backup holds everything the game keeps of the player's progress (the rules of merging and
-replacing it are :mod:`nestor_web.app.backup`'s; this module only writes and reads it).
-
-File, version 1 (``nestor-progress-YYYY-MM-DD.json``), a JSON object, each key on a line::
-
-    {"format": "nestor-progress",
-     "version": 1,
-     "game_version": "0.1.0",                  the game that wrote it (nestor.__version__)
-     "date": "2026-12-05",                     the date of the backup (the player's)
-     "stats": {statistics},                    the statistics codec's object (stats_codec)
-     "game": {saved game} | null,              the game in play (codecs, saved-game object)
-     "archive": [{saved game}, ...],           games left in progress, oldest first
-     "settings": {settings},                   the settings codec's object (codecs)
-     "puzzles": {puzzle record}}               the puzzle record (puzzle_codec); a backup
-                                               without it holds no puzzle tried
-
-Each part is the very object the storage keeps under its key (:mod:`.codecs`,
-:mod:`.stats_codec`), read by the same reader, with its own version inside, so a backup of
-version 1 stays readable when a part's format moves on (the part's reader reads its older
-versions). The archive holds at most :data:`.keys.ARCHIVE_SIZE` games, each of another deal,
-none of the game in play's, each in progress (a move in effect, not ended). Unknown keys are
-ignored. The text is ASCII (JSON escapes the rest), so its length is its size in bytes.
-
-Code, version 1 (for a phone that cannot easily move a file): ``NESTOR1:`` then the file's
-text compressed with zlib, in base64url without padding. Blanks and line breaks inside a code
-are ignored (a messenger may wrap it).
-
-:func:`read_progress` reads either, and refuses anything else with a :class:`ProgressError`
-(a :class:`nestor.NestorError`) whose ``code`` is one of :data:`PROGRESS_CODES`; nothing is
-stored by reading. Older versions are upgraded by :data:`UPGRADES` (none yet: version 1 is
-the first).
-"""
+"""The backup of the player's progress: its file, its copy-and-paste code, and its reader."""
 
 from __future__ import annotations
 
@@ -83,9 +50,7 @@ CODE_VERSION = 1
 CODE_PREFIX = f"NESTOR{CODE_VERSION}:"
 
 MAX_SIZE = 2_000_000
-"""The longest text read, in characters (a file's bytes: a backup is ASCII), file or code.
-The largest backup the game can write (5,000 deals remembered, 500 settlements, 1,000 dates
-won, 20 games in progress) is under 400,000."""
+"""The longest text read, in characters (a file's bytes: a backup is ASCII), file or code."""
 
 GAME_VERSION = __version__
 """The game's version, written in each backup (``"game_version"``)."""
@@ -106,10 +71,7 @@ PROGRESS_CODES: dict[str, tuple[str, ...]] = {
     "progress.puzzles": ("reason",),  # the puzzle record cannot be read
     "progress.damaged": (),  # a reader met a value it did not foresee (never seen)
 }
-"""Every code :func:`read_progress` refuses with, and the names of its details (all given).
-``reason`` is the code of the error underneath (:attr:`ProgressError.error`, which the view
-may word too); ``where`` names the part (``"stats"``, ``"game"``, ``"archive[2]"``,
-``"settings"``, ``"date"``, ``"game_version"``, ``"archive"``)."""
+"""Every code :func:`read_progress` refuses with, and the names of its details (all given)."""
 
 T = TypeVar("T")
 
@@ -117,8 +79,8 @@ _NUMBER_CODES = ("number.", "range.")
 """The codes of a statistics' number read alone that is not whole, or out of its range."""
 
 MAX_VERSION = 999_999
-"""The largest version a backup's file or code is read with (a code's version has at most 6
-digits); a larger one is not a version (``progress.version``)."""
+"""The largest version a backup's file or code is read with (a code's version has at most 6 digits);
+a larger one is not a version (``progress.version``)."""
 
 _VERSION_TEXT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}")
 _CODE_HEAD = re.compile(r"NESTOR(\d{1,6}):")
@@ -147,8 +109,8 @@ class Progress:
     """A backup read (:func:`read_progress`).
 
     Attributes:
-        parts: what it holds (:class:`~nestor_web.app.backup.Parts`: the statistics, the
-            game in play, the archive, the settings). Not to be changed: copy first.
+        parts: what it holds (:class:`~nestor_web.app.backup.Parts`: the statistics, the game in
+            play, the archive, the settings).
         game_version: the version of the game that wrote it.
         date: the date it was made.
         version: the version it was written in (before any upgrade).
@@ -174,8 +136,8 @@ def backup_name(today: date) -> str:
 
 
 def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -> str:
-    """The backup file of ``parts`` made on ``today`` (the shape above), each top-level key
-    on a line."""
+    """The backup file of ``parts`` made on ``today`` (the shape above), each top-level key on a
+    line."""
     fields: list[tuple[str, object]] = [
         ("format", FORMAT),
         ("version", PROGRESS_VERSION),
@@ -193,11 +155,8 @@ def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -
 
 
 def parts_from_values(values: Mapping[str, str]) -> Parts:
-    """What the stored ``values`` (key -> text, as the storage keeps them) hold of the
-    player's progress. A value that cannot be read counts as missing (the storage sets such
-    values aside and reports them): no statistics are empty statistics, no settings the
-    defaults; a game of the archive that cannot be read, that is not in progress, or that is
-    of the deal in play, is left out."""
+    """What the stored ``values`` (key -> text, as the storage keeps them) hold of the player's
+    progress."""
     game = _or_none(game_from_text, values.get(SAVE_KEY))
     stats = _or_none(stats_from_text, values.get(STATS_KEY)) or Stats()
     settings = _or_none(settings_from_text, values.get(SETTINGS_KEY)) or Settings()
@@ -219,8 +178,8 @@ def parts_from_values(values: Mapping[str, str]) -> Parts:
 
 
 def values_from_parts(parts: Parts) -> dict[str, str]:
-    """The stored values of ``parts``: the game (if any), the statistics, the archive, the
-    settings and the puzzle record (if any puzzle was tried), as the storage writes them."""
+    """The stored values of ``parts``: the game (if any), the statistics, the archive, the settings
+    and the puzzle record (if any puzzle was tried), as the storage writes them."""
     values = {
         STATS_KEY: stats_to_text(parts.stats),
         ARCHIVE_KEY: archive_text(parts.archive),
@@ -234,8 +193,7 @@ def values_from_parts(parts: Parts) -> dict[str, str]:
 
 
 def archive_text(archive: tuple[SavedGame, ...]) -> str:
-    """The stored archive (``{"variant/deal": saved-game text}``, oldest first) of
-    ``archive``."""
+    """The stored archive (``{"variant/deal": saved-game text}``, oldest first) of ``archive``."""
     return json.dumps(
         {f"{g.key[0]}/{g.key[1]}": game_to_text(g) for g in archive}, separators=(",", ":")
     )
@@ -251,9 +209,9 @@ def export_progress(
 
 def merge_values(values: Mapping[str, str], progress: Progress) -> dict[str, str]:
     """The stored ``values`` (key -> text) with the backup ``progress`` merged in
-    (:func:`~nestor_web.app.backup.merge_parts`): the game, statistics, archive and settings
-    written as the storage writes them, lines that could not be joined added to
-    ``nestor.diverged``; every other key as it was."""
+    (:func:`~nestor_web.app.backup.merge_parts`): the game, statistics, archive and settings written
+    as the storage writes them, lines that could not be joined added to ``nestor.diverged``; every
+    other key as it was."""
     merged = merge_parts(parts_from_values(values), progress.parts, ARCHIVE_SIZE)
     out = dict(values)
     out.update(values_from_parts(merged.parts))
@@ -272,9 +230,9 @@ def replace_values(
     game_version: str = GAME_VERSION,
 ) -> dict[str, str]:
     """The stored ``values`` (key -> text) replaced by the backup ``progress``
-    (:func:`~nestor_web.app.backup.replace_parts`, its statistics marked reset at ``now_ms``
-    or later), what they held kept under ``nestor.replaced`` as a backup file made on
-    ``today``; every other key as it was."""
+    (:func:`~nestor_web.app.backup.replace_parts`, its statistics marked reset at ``now_ms`` or
+    later), what they held kept under ``nestor.replaced`` as a backup file made on ``today``; every
+    other key as it was."""
     here = parts_from_values(values)
     out = dict(values)
     out.update(values_from_parts(replace_parts(here, progress.parts, now_ms)))
@@ -289,8 +247,8 @@ def _diverged(text: str | None) -> list[str]:
 
 
 def progress_to_code(text: str) -> str:
-    """The code of the backup file ``text``: ``NESTOR1:`` and its text compressed, in
-    base64url without padding (ASCII, no blank)."""
+    """The code of the backup file ``text``: ``NESTOR1:`` and its text compressed, in base64url
+    without padding (ASCII, no blank)."""
     packed = zlib.compress(text.encode("utf-8"), 9)
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
@@ -300,31 +258,23 @@ def progress_to_code(text: str) -> str:
 Upgrade = Callable[[dict[str, object]], dict[str, object]]
 
 UPGRADES: dict[int, Upgrade] = {}
-"""How to read an older version: ``UPGRADES[v]`` turns the object of a file of version ``v``
-into one of version ``v + 1`` (its ``"version"`` too). Version 1 is the first: when version 2
-comes, ``UPGRADES[1]`` is how a version-1 file is read."""
+"""How to read an older version: ``UPGRADES[v]`` turns the object of a file of version ``v`` into
+one of version ``v + 1`` (its ``"version"`` too)."""
 
 
 def read_progress(text: str) -> Progress:
     """Read a backup: the file's text, or its code (:func:`progress_to_code`).
 
-    Everything is checked before anything is returned: each part by the reader of the value
-    the storage keeps (:func:`.stats_codec.stats_from_text`, :func:`.codecs.game_from_text`,
-    :func:`.codecs.settings_from_text`), and the file's own fields. No text is ever taken as
-    markup: every string of a backup is a known value (a variant name, a card, a setting's
-    value, a date, a version), and anything else refuses the backup.
-
     Raises:
         ProgressError: with one of the codes of :data:`PROGRESS_CODES`: ``too_large`` (over
-            :data:`MAX_SIZE` characters, before anything is parsed), ``not_json``,
-            ``truncated`` (a file or code cut short: JSON that stops inside its object, or a
-            code whose compressed data stops early), ``code`` (a damaged code),
-            ``foreign`` (JSON that is not a backup: not an object, or no ``"format":
-            "nestor-progress"``), ``newer`` (a later version, file or code), ``version``,
-            ``part``, ``stats``, ``numbers`` (numbers that disagree, such as more wins than
-            games, or negative ones), ``game`` and ``settings``; ``damaged`` for any other
-            error a reader raises (a value no check foresaw), so a backup is never
-            refused without a reason to show.
+            :data:`MAX_SIZE` characters, before anything is parsed), ``not_json``, ``truncated`` (a
+            file or code cut short: JSON that stops inside its object, or a code whose compressed
+            data stops early), ``code`` (a damaged code), ``foreign`` (JSON that is not a backup:
+            not an object, or no ``"format": "nestor-progress"``), ``newer`` (a later version, file
+            or code), ``version``, ``part``, ``stats``, ``numbers`` (numbers that disagree, such as
+            more wins than games, or negative ones), ``game`` and ``settings``; ``damaged`` for any
+            other error a reader raises (a value no check foresaw), so a backup is never refused
+            without a reason to show.
     """
     if not isinstance(text, str):
         raise ProgressError(
@@ -434,9 +384,9 @@ def _read_file(text: str) -> Progress:
 
 
 def _cut_short(text: str, exc: NestorError) -> bool:
-    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: it
-    starts as one, and the parser stopped at its end (in a string, a number or a word that
-    the text's end cut)."""
+    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: it starts
+    as one, and the parser stopped at its end (in a string, a number or a word that the text's end
+    cut)."""
     if not text.lstrip().startswith("{"):
         return False
     if str(exc).find("Unterminated string") >= 0:
@@ -555,8 +505,8 @@ def _read_puzzles(data: dict[str, object]) -> PuzzleRecord:
 
 
 def _or_none(read: Callable[[str], T], text: str | None) -> T | None:
-    """``read(text)``, or ``None`` for no text or one it refuses (with any error, as the
-    storage manager's start-up)."""
+    """``read(text)``, or ``None`` for no text or one it refuses (with any error, as the storage
+    manager's start-up)."""
     if text is None:
         return None
     try:

@@ -1,18 +1,4 @@
-"""The stored form of the player's puzzle record (:mod:`nestor_web.app.puzzle_record`).
-
-Kept under ``nestor.puzzles`` (:data:`.keys.PUZZLES_KEY`), and as the ``"puzzles"`` part of a
-backup. JSON text written without blanks::
-
-    {"version": 1,
-     "tries": [[puzzle, rating, solved, at], ...],          oldest first
-     "daily": [["YYYY-MM-DD", puzzle, rating, solved, at], ...]}   by date
-
-``puzzle`` is a puzzle's id (1 to :data:`MAX_PUZZLE_ID`), ``rating`` its rating (400 to
-2,800), ``solved`` 1 or 0, ``at`` when it was tried (ms since 1970, within
-:mod:`~nestor_web.app.ranges`' range of a moment). A text that breaks any of it is refused
-whole (:func:`record_from_text` raises): the storage sets it aside and reports it, a backup
-holding it is refused.
-"""
+"""The stored form of the player's puzzle record (:mod:`nestor_web.app.puzzle_record`)."""
 
 from __future__ import annotations
 
@@ -62,10 +48,9 @@ def record_from_text(text: str) -> PuzzleRecord:
     """The record of a stored text.
 
     Raises:
-        NestorError: ``json.*`` (not a JSON object of version 1), ``puzzles.entry`` (a try
-            that is not a list of its fields, or more tries than a record holds),
-            ``number.*`` (an id, rating or result out of its range), ``range.moment``,
-            ``date.*``.
+        NestorError: ``json.*`` (not a JSON object of version 1), ``puzzles.entry`` (a try that is
+            not a list of its fields, or more tries than a record holds), ``number.*`` (an id,
+            rating or result out of its range), ``range.moment``, ``date.*``.
     """
     return record_from_data(load_object(text, ("they are", "they have")))
 

@@ -1,46 +1,4 @@
-"""The statistics as stored text: :func:`stats_to_text` and :func:`stats_from_text`.
-
-The rules live in :mod:`nestor_web.app.statistics`; this module only writes
-and reads them. Reading checks every value one by one (type and range, naming
-where it is); :meth:`Stats.restore` then checks what ties them together.
-
-Stored shape
-------------
-
-JSON text, version :data:`STATS_VERSION`, written without blanks::
-
-    {"version": 3,
-     "variants": {"<variant>": {"played": int, "won": int, "won_assisted": int,
-                                "streak": int, "best_streak": int,
-                                "fastest_ms": int | null}, ...},
-     "deals": [[variant, deal, start_ms, state, helped], ...],
-     "history": [[time_ms, variant, deal, result, taken_back], ...],
-     "resets": {"<variant>": time_ms, ...},
-     "daily": {"won": ["YYYY-MM-DD", ...], "best_streak": int, "reset_ms": int | null}}
-
-``variants`` holds the counters of every variant played (``won`` counts clean
-wins, ``won_with_help`` wins with help). ``deals`` is the deal memory, least
-recently changed first: ``start_ms`` (int or null) is when the current
-attempt started, ``state`` one of ``"playing"`` (played, unsettled; one per
-tab), ``"lost"``, ``"won"``, ``"assisted"``, and ``helped`` (bool) says help
-was used. ``history`` holds the settlements, oldest first, ``result`` one of
-``"won"``, ``"assisted"``, ``"lost"``, ``taken_back`` (bool) whether it was taken
-back (kept so that two tabs' statistics merge without losing it). ``resets``
-says when each variant's statistics were last reset. Times are milliseconds
-since the Unix epoch (``Date.now()``), whole numbers >= 0. Every number has its plausible
-range (:mod:`nestor_web.app.ranges`: times from 1970 to the year 9999, the fastest win within
-a century and at least 5 seconds, counts up to a thousand million); a number outside it
-makes the text unreadable. ``daily`` is the daily deal's record: the dates won (ISO dates,
-oldest first, each once, each from ``nestor.daily.FIRST_DAY``, 2000-01-01, to the day after
-the reader's date in UTC), the best daily streak, and when it was last reset. Unknown keys
-in objects are ignored when reading.
-
-Version 2, written before the daily deal, is read too: it has no ``daily`` (no date won).
-
-Version 1, written before two tabs merged their statistics, is read too: its
-history rows have no ``taken_back`` (none was), and it has no ``resets``; it
-allowed one unsettled deal only.
-"""
+"""The statistics as stored text: :func:`stats_to_text` and :func:`stats_from_text`."""
 
 from __future__ import annotations
 
@@ -105,34 +63,29 @@ def stats_to_text(stats: Stats) -> str:
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
-    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (ms since 1970, default
-    now) bounds the dates won (:func:`~nestor_web.app.ranges.day_in_range`).
-
-    Unknown keys in objects are ignored.
+    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (ms since 1970, default now)
+    bounds the dates won (:func:`~nestor_web.app.ranges.day_in_range`).
 
     Raises:
-        NestorError: naming the problem: not JSON (or nested too deep), not
-            an object, an unknown version, a missing part, a value of the
-            wrong type or out of range (negative counts, unknown variant,
-            state or result, bad deal number), or whatever
-            :meth:`Stats.restore` refuses (more entries than the caps, a deal
-            listed twice, more than one unsettled game, counts that contradict
-            each other or the deals and history, a daily date listed twice or a best
-            daily streak shorter than the dates it holds in a row).
+        NestorError: naming the problem: not JSON (or nested too deep), not an object, an unknown
+            version, a missing part, a value of the wrong type or out of range (negative counts,
+            unknown variant, state or result, bad deal number), or whatever :meth:`Stats.restore`
+            refuses (more entries than the caps, a deal listed twice, more than one unsettled game,
+            counts that contradict each other or the deals and history, a daily date listed twice or
+            a best daily streak shorter than the dates it holds in a row).
     """
     return Stats.restore(stats_data_from_text(text, now_ms))
 
 
 def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
     """The values of statistics text, each checked one by one (type and range), before
-    :meth:`Stats.restore` checks what ties them together (:func:`stats_from_text` is the
-    two steps; a reader that tells the two kinds of refusal apart calls them one by one).
-    ``now_ms`` (ms since 1970, default now) bounds the dates won.
+    :meth:`Stats.restore` checks what ties them together (:func:`stats_from_text` is the two steps;
+    a reader that tells the two kinds of refusal apart calls them one by one).
 
     Raises:
-        NestorError: not JSON (or nested too deep), not an object, an unknown version, a
-            missing part, a value of the wrong type or out of range, or (version 1) more
-            than one unsettled game.
+        NestorError: not JSON (or nested too deep), not an object, an unknown version, a missing
+            part, a value of the wrong type or out of range, or (version 1) more than one unsettled
+            game.
     """
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")

@@ -1,10 +1,4 @@
-"""Following other tabs of the game, a part of the storage manager.
-
-When another tab writes a key, the browser calls :meth:`TabSync.changed_elsewhere`, then
-:meth:`TabSync.follow`, which reads what that tab wrote; before each command the page calls
-:meth:`TabSync.catch_up`, which follows a save whose storage event has not come yet. What
-is merged, adopted, joined or left is told in :mod:`.manager`'s docstring.
-"""
+"""Following other tabs of the game, a part of the storage manager."""
 
 from __future__ import annotations
 
@@ -33,8 +27,8 @@ from .stats_codec import stats_from_text
 
 
 class TabSync:
-    """The other tabs' part of :class:`~nestor_web.storage.manager.StorageManager` (a mixin:
-    the manager holds the state it uses and writes through the manager's ``_write``).
+    """The other tabs' part of :class:`~nestor_web.storage.manager.StorageManager` (a mixin: the
+    manager holds the state it uses and writes through the manager's ``_write``).
 
     Attributes:
         store: the key-value store.
@@ -60,9 +54,7 @@ class TabSync:
         def _get(self, key: str) -> str | None: ...
 
     def changed_elsewhere(self, key: str | None) -> None:
-        """Another tab wrote ``key`` (``None``: it cleared the storage). A value of it this
-        tab's store refused is not written again over that tab's: this tab takes that tab's
-        in, and saves its own again if it differs."""
+        """Another tab wrote ``key`` (``None``: it cleared the storage)."""
         if key is None:
             self._written.clear()
             self._unsaved.clear()
@@ -85,8 +77,8 @@ class TabSync:
 
     def catch_up(self, session: Session) -> tuple[Event, ...]:
         """Before a command: if another tab saved since this tab last saved or heard (its
-        ``nestor.seq`` is higher; the storage event is not here yet, or this tab was
-        frozen), follow that save now (:meth:`follow`). Returns what happened (draw it)."""
+        ``nestor.seq`` is higher; the storage event is not here yet, or this tab was frozen), follow
+        that save now (:meth:`follow`)."""
         seq = seq_of(self.store.get(SEQ_KEY))
         if seq <= self._seen:
             return ()
@@ -97,9 +89,8 @@ class TabSync:
 
     def follow(self, session: Session) -> tuple[Event, ...]:
         """Take in what another tab wrote since :meth:`changed_elsewhere` said so: merge its
-        statistics into ``session``'s, and show its game if it is of the deal in play here
-        (joined with this tab's if both played on; see :mod:`.manager`'s docstring). Returns
-        what happened (draw it)."""
+        statistics into ``session``'s, and show its game if it is of the deal in play here (joined
+        with this tab's if both played on; see :mod:`.manager`'s docstring)."""
         self._seen = max(self._seen, seq_of(self.store.get(SEQ_KEY)))
         events = self._follow_stats(session) + self._follow_settings(session)
         events += self._follow_tutorial(session)
@@ -109,9 +100,8 @@ class TabSync:
         return events
 
     def _follow_settings(self, session: Session) -> tuple[Event, ...]:
-        """The settings another tab wrote (a change there, or a restored backup's): this tab
-        takes them, so its next save does not write its own older ones back. Unreadable
-        ones are left to this tab's next save."""
+        """The settings another tab wrote (a change there, or a restored backup's): this tab takes
+        them, so its next save does not write its own older ones back."""
         if not self._settings_stale:
             return ()
         self._settings_stale = False
@@ -134,8 +124,8 @@ class TabSync:
         return tuple(events)
 
     def _follow_tutorial(self, session: Session) -> tuple[Event, ...]:
-        """The guided first game ended in another tab (finished or skipped there): it ends
-        here too."""
+        """The guided first game ended in another tab (finished or skipped there): it ends here too.
+        """
         if not self._tutorial_stale:
             return ()
         self._tutorial_stale = False
@@ -172,8 +162,8 @@ class TabSync:
         return session.adopt(joined.saved)
 
     def _keep_diverged(self, text: str) -> None:
-        """Add the saved-game ``text`` of a line that could not be joined to
-        ``nestor.diverged`` (once; the oldest beyond :data:`.keys.ARCHIVE_SIZE` dropped)."""
+        """Add the saved-game ``text`` of a line that could not be joined to ``nestor.diverged``
+        (once; the oldest beyond :data:`.keys.ARCHIVE_SIZE` dropped)."""
         kept: list[str] = []
         raw = self._get(DIVERGED_KEY)
         if raw is not None:
@@ -191,8 +181,8 @@ class TabSync:
         self._write(DIVERGED_KEY, json.dumps(kept, separators=(",", ":")))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
-        """Merge the statistics another tab wrote into ``session``'s; leave a write for the
-        next save only if they lacked something of this tab's."""
+        """Merge the statistics another tab wrote into ``session``'s; leave a write for the next
+        save only if they lacked something of this tab's."""
         if not self._stats_stale:
             return ()
         self._stats_stale = False

@@ -1,24 +1,4 @@
-"""The daily deal's record: the dates won, the daily streak.
-
-* A **date is won** when the daily deal of that date (:mod:`nestor.daily`) is won, with
-  help or without, and was started (its attempt's first move) or finished on that date, the
-  player's local date: a deal started at 23:58 and won after midnight, or left and resumed
-  days later, counts for its own date (:meth:`Stats.record_daily`, called by the session at
-  the winning move). A past date's deal started after its date counts as an ordinary game
-  of its variant only.
-* The **daily streak** is how many dates in a row are won, ending today, or yesterday while
-  today's deal is not won yet (a streak lives until a whole date passes without a win); the
-  **best daily streak** the longest such run ever.
-* The dates won are kept, the last :data:`DAILY_MEMORY` (1000) of them; the best daily
-  streak is kept apart, so it outlives the dates it was made of. A date before
-  :data:`nestor.daily.FIRST_DAY` (a computer whose clock is decades out) is never won.
-* A reset of everything (:meth:`Stats.reset` without a variant) resets the daily record
-  too; with a time it is remembered, and merging two tabs' records (:func:`merged`) takes
-  the records of the tab that reset later, else the union.
-
-:class:`Stats` keeps the record as a :class:`DailyRecord` (its dates sorted, each once) and
-replaces it with the functions below, which never change the one they are given.
-"""
+"""The daily deal's record: the dates won, the daily streak."""
 
 from __future__ import annotations
 
@@ -33,16 +13,16 @@ from .data import DAILY_MEMORY, DailyRecord, DailyStats
 
 def with_day(record: DailyRecord, day: date) -> DailyRecord:
     """``record`` with ``day`` won: ``record`` itself if it holds ``day`` already or ``day`` is
-    before :data:`~nestor.daily.FIRST_DAY`, else a new record (the best streak kept up to
-    date, the oldest dates beyond the cap dropped)."""
+    before :data:`~nestor.daily.FIRST_DAY`, else a new record (the best streak kept up to date, the
+    oldest dates beyond the cap dropped)."""
     if day in record.won or day < FIRST_DAY:
         return record
     return _trimmed({*record.won, day}, record.best_streak, record.reset_ms)
 
 
 def summary(record: DailyRecord, today: date) -> DailyStats:
-    """The daily deal's record on the date ``today``: won today, dates won, the streak
-    ending today (or yesterday while today is not won), the best streak."""
+    """The daily deal's record on the date ``today``: won today, dates won, the streak ending today
+    (or yesterday while today is not won), the best streak."""
     days = set(record.won)
     anchor = today if today in days else today - timedelta(days=1)
     streak = 0
@@ -61,8 +41,8 @@ def run_ending(record: DailyRecord, day: date) -> int:
 
 
 def reset(record: DailyRecord, now_ms: int | None) -> DailyRecord:
-    """An empty record; with ``now_ms`` (checked by the caller) remembering the reset (the
-    later of it and ``record``'s)."""
+    """An empty record; with ``now_ms`` (checked by the caller) remembering the reset (the later of
+    it and ``record``'s)."""
     if now_ms is None:
         return DailyRecord(reset_ms=record.reset_ms)
     return DailyRecord(reset_ms=max(now_ms, record.reset_ms or 0))
@@ -84,13 +64,12 @@ def restored(record: DailyRecord) -> DailyRecord:
     """``record`` as :class:`Stats` keeps it (its dates sorted), if it keeps the rules.
 
     Raises:
-        NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, a best
-            streak shorter than a run of the dates, or one longer than the days from
-            :data:`~nestor.daily.FIRST_DAY` through the last date won (0 with none won: a
-            streak is made of dates won, and the last date won is always kept; not the
-            days from the first date kept, as the best streak outlives the oldest dates).
-            The dates themselves are the codec's to check (within their range,
-            :func:`nestor_web.app.ranges.day_in_range`).
+        NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, a best streak
+            shorter than a run of the dates, or one longer than the days from
+            :data:`~nestor.daily.FIRST_DAY` through the last date won (0 with none won: a streak is
+            made of dates won, and the last date won is always kept; not the days from the first
+            date kept, as the best streak outlives the oldest dates). The dates themselves are the
+            codec's to check (within their range, :func:`nestor_web.app.ranges.day_in_range`).
     """
     if len(record.won) > DAILY_MEMORY:
         raise NestorError(
@@ -128,8 +107,8 @@ def longest_run(days: Iterable[date]) -> int:
 
 
 def _trimmed(days: set[date], best: int, reset_ms: int | None) -> DailyRecord:
-    """The record of ``days``: the best streak kept up to date (at least ``best``), then the
-    last :data:`DAILY_MEMORY` dates."""
+    """The record of ``days``: the best streak kept up to date (at least ``best``), then the last
+    :data:`DAILY_MEMORY` dates."""
     return DailyRecord(
         tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms
     )

@@ -1,9 +1,5 @@
-"""The statistics as plain data: the caps, the types a codec stores and the player is shown,
-and the checks :meth:`~nestor_web.app.statistics.Stats.restore` makes of them.
-
-The types are frozen: :class:`~nestor_web.app.statistics.Stats` keeps its counters and
-deal memory in them and replaces an entry when it changes, so a snapshot shares them.
-"""
+"""The statistics as plain data: the caps, the types a codec stores and the player is shown, and the
+checks :meth:`~nestor_web.app.statistics.Stats.restore` makes of them."""
 
 from __future__ import annotations
 
@@ -44,13 +40,11 @@ class VariantStats:
         played: games (deals) played, each counted once from its first move.
         won: games won without help.
         won_with_help: games won after a hint or Solve (not in ``won``).
-        win_rate: ``(won + won_with_help) / played``, from 0 to 1; ``None``
-            when nothing was played.
-        streak: games won in a row at the end of the history (wins with help
-            count); 0 after a loss.
+        win_rate: ``(won + won_with_help) / played``, from 0 to 1; ``None`` when nothing was played.
+        streak: games won in a row at the end of the history (wins with help count); 0 after a loss.
         best_streak: the longest such run ever.
-        fastest_ms: the fastest clean win in milliseconds (first move of the
-            attempt to the winning move), or ``None`` if there is none.
+        fastest_ms: the fastest clean win in milliseconds (first move of the attempt to the winning
+            move), or ``None`` if there is none.
     """
 
     played: int
@@ -103,8 +97,8 @@ class Settlement:
         variant: variant name.
         deal: deal number.
         result: ``"won"`` (clean), ``"assisted"`` (won with help) or ``"lost"``.
-        taken_back: the result was taken back (a loss undone, or a second win of a deal
-            merged from another tab): kept, but it counts for nothing.
+        taken_back: the result was taken back (a loss undone, or a second win of a deal merged from
+            another tab): kept, but it counts for nothing.
     """
 
     time_ms: int
@@ -147,11 +141,11 @@ class DealEntry:
     Attributes:
         variant: variant name.
         deal: deal number.
-        start_ms: when its current attempt started (milliseconds since the
-            Unix epoch), or ``None`` if that was never seen.
+        start_ms: when its current attempt started (milliseconds since the Unix epoch), or ``None``
+            if that was never seen.
         state: one of :data:`DEAL_STATES`.
-        helped: a hint or Solve was used in the deal (``True`` for every
-            ``"assisted"`` deal, ``False`` for every ``"won"`` one).
+        helped: a hint or Solve was used in the deal (``True`` for every ``"assisted"`` deal,
+            ``False`` for every ``"won"`` one).
     """
 
     variant: str
@@ -163,17 +157,16 @@ class DealEntry:
 
 @dataclass(frozen=True)
 class StatsData:
-    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as plain values (what a
-    codec stores).
+    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as plain values (what a codec
+    stores).
 
     Attributes:
-        counts: the counters of every variant played, by variant name, in the
-            order the variants were first counted.
-        deals: the deal memory, least recently changed first (at most
-            :data:`DEAL_MEMORY`).
+        counts: the counters of every variant played, by variant name, in the order the variants
+            were first counted.
+        deals: the deal memory, least recently changed first (at most :data:`DEAL_MEMORY`).
         history: the settlements, oldest first (at most :data:`HISTORY_SIZE`).
-        resets: when each variant's statistics were last reset (milliseconds since the
-            Unix epoch), for variants reset since resets were remembered.
+        resets: when each variant's statistics were last reset (milliseconds since the Unix epoch),
+            for variants reset since resets were remembered.
         daily: the daily deal's record.
     """
 
@@ -201,9 +194,6 @@ def variant_stats(c: VariantCounts) -> VariantStats:
 def check_key(variant: str, deal: int) -> Key:
     """``(variant's name, deal)``.
 
-    A deal number here is an ``int`` (not a text of digits, as
-    :func:`nestor.check_deal_number` also takes).
-
     Raises:
         VariantError: unknown variant. DealNumberError: ``deal`` is not an ``int`` from 0
         to ``MAX_DEAL - 1`` (codes ``deal.not_whole``, ``deal.range``).
@@ -216,8 +206,8 @@ def check_key(variant: str, deal: int) -> Key:
 
 
 def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
-    """The runs of wins through the history of variant ``name`` (results taken back left
-    out): ``runs[i]`` wins in a row after its ``i``-th settlement, ``runs[0] == 0``."""
+    """The runs of wins through the history of variant ``name`` (results taken back left out):
+    ``runs[i]`` wins in a row after its ``i``-th settlement, ``runs[0] == 0``."""
     runs = [0]
     for s in history:
         if s.variant == name and not s.taken_back:
@@ -226,10 +216,10 @@ def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
 
 
 def recount_streak(runs: Sequence[int], streak: int, best: int) -> tuple[int, int]:
-    """The current and best streak from a variant's ``runs`` (:func:`win_runs`): where the
-    run at its end goes back to a loss it is the streak, else the streak is the longer of
-    that run and ``streak`` (it may reach back past the oldest settlement kept); the best
-    is at least ``best``."""
+    """The current and best streak from a variant's ``runs`` (:func:`win_runs`): where the run at
+    its end goes back to a loss it is the streak, else the streak is the longer of that run and
+    ``streak`` (it may reach back past the oldest settlement kept); the best is at least ``best``.
+    """
     run = runs[-1]
     closed = run < len(runs) - 1
     current = run if closed else max(run, streak)
@@ -244,17 +234,16 @@ STATS_CODES: dict[str, tuple[str, ...]] = {
     "stats.best_streak": ("variant", "best", "wins"),  # a best streak longer than the wins
     "stats.daily_streak": ("best", "days"),  # a best daily streak longer than the days
 }
-"""The codes of the checks that name their numbers, and the names of their details
-(``variant``: a variant's name; ``days``: the days from :data:`nestor.daily.FIRST_DAY`
-through the last date won of the daily deal, 0 with none won). The other checks' errors have
-no code."""
+"""The codes of the checks that name their numbers, and the names of their details (``variant``: a
+variant's name; ``days``: the days from :data:`nestor.daily.FIRST_DAY` through the last date won of
+the daily deal, 0 with none won)."""
 
 _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
 
 
 def check_entries(data: StatsData) -> None:
-    """Refuse more deals or settlements than the caps, a won deal whose ``helped``
-    contradicts its kind, and a deal listed twice.
+    """Refuse more deals or settlements than the caps, a won deal whose ``helped`` contradicts its
+    kind, and a deal listed twice.
 
     Raises:
         NestorError: naming the problem.
@@ -316,8 +305,8 @@ def check_consistency(
 def _check_variant(
     name: str, c: VariantCounts, states: list[str], history: Sequence[Settlement]
 ) -> None:
-    """Refuse counts ``c`` of variant ``name`` that its deals' ``states`` or the history
-    contradict."""
+    """Refuse counts ``c`` of variant ``name`` that its deals' ``states`` or the history contradict.
+    """
     if len(states) > c.played:
         raise NestorError(
             f"'deals' holds {len(states)} {name} deals but only {c.played} were played"

@@ -1,40 +1,4 @@
-"""The steps of :meth:`Stats.merge`: two tabs' statistics made one.
-
-Two tabs
---------
-
-Two tabs of the game keep one statistics each and store them under one key, so each
-merges the other's into its own (:meth:`Stats.merge`) before it saves again. The records
-are keyed so that merging is a union that never loses a result:
-
-* the deal memory by ``(variant, deal)``: a deal won in either tab is won (at most once:
-  when the two won it in different kinds, the earlier win decides, the later one is
-  taken back); a deal lost in either is lost, unless every loss of it was taken back;
-  help used in either counts;
-* the history by ``(time_ms, variant, deal, result)``, each settlement once, in time order
-  (where both tabs settled one deal, what the rules allow once is kept once: a second win,
-  a second loss, or a loss after the win is taken back);
-* the dates won of the daily deal by date (a union), the best daily streak the longer one;
-* the counters reconcile with the merged deal memory: each deal the merge adds, or whose
-  state it changes, moves the counters by what that deal counts (played once, won or won
-  with help once); the streaks are recounted from the merged history (and keep the longer
-  stored streak where the history does not reach back to a loss); the fastest win is the
-  faster of the two.
-
-A result is never deleted: a loss taken back (:meth:`Stats.take_back`, undoing a
-departure from a game) stays in the history, marked ``taken_back``, and counts for
-nothing; merged with a tab that still has it as a loss, it stays taken back. Every tab
-plays one deal, so the deal memory may hold one unsettled deal per tab; each tab's own
-is :meth:`Stats.playing`. A reset (:meth:`Stats.reset` with ``now_ms``) is remembered per
-variant: merging a tab that reset a variant later takes that tab's records of the
-variant, not the union (what the other tab recorded in the instant before it learned of
-the reset is dropped with the rest). A reset of everything resets the daily record too,
-remembered the same way.
-
-The steps work on the records themselves (:class:`Stats` calls them in order, the
-daily record's merge is :func:`.daily.merged`); this module is imported at the first merge,
-not at start-up.
-"""
+"""The steps of :meth:`Stats.merge`: two tabs' statistics made one."""
 
 from __future__ import annotations
 
@@ -50,10 +14,9 @@ Floors = tuple[int, int]
 def split_by_resets(
     names: Iterable[str], mine: Mapping[str, int], theirs: Mapping[str, int]
 ) -> tuple[list[str], list[str]]:
-    """The variants of ``names`` whose records to adopt from the other tab (it reset them
-    later), and those to unite (reset at the same time, or never); ``mine`` and ``theirs``
-    are the two tabs' reset times. The rest (this tab reset them later) keep this tab's
-    records: the other's are older. Both lists keep the order of ``names``."""
+    """The variants of ``names`` whose records to adopt from the other tab (it reset them later),
+    and those to unite (reset at the same time, or never); ``mine`` and ``theirs`` are the two tabs'
+    reset times."""
     adopt: list[str] = []
     union: list[str] = []
     for name in names:
@@ -66,9 +29,8 @@ def split_by_resets(
 
 
 def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: str) -> Floors:
-    """What of the streak and best streak ``counts`` of variant ``name`` hold its
-    ``history`` does not show (they reach back past the oldest settlement kept): that
-    streak or 0, that best or 0."""
+    """What of the streak and best streak ``counts`` of variant ``name`` hold its ``history`` does
+    not show (they reach back past the oldest settlement kept): that streak or 0, that best or 0."""
     runs = win_runs(history, name)
     return (counts.streak if counts.streak > runs[-1] else 0,
             counts.best_streak if counts.best_streak > max(runs) else 0)
@@ -78,8 +40,7 @@ def merged_history(
     mine: Iterable[Settlement], theirs: Iterable[Settlement], union: set[str]
 ) -> list[Settlement]:
     """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (by
-    :attr:`Settlement.key`; taken back if either tab took it back), in key order (time
-    first)."""
+    :attr:`Settlement.key`; taken back if either tab took it back), in key order (time first)."""
     history = {s.key: s for s in mine}
     for s in theirs:
         if s.variant in union:
@@ -106,14 +67,10 @@ def merge_deals(
     union: set[str],
     losses: Mapping[Key, bool],
 ) -> dict[Key, str | None]:
-    """Take into ``mine`` the deals of ``theirs`` of the variants in ``union``: a deal new
-    here is added (last); one both tabs hold differently gets the later attempt start, help
-    used in either, and the state :func:`merged_state` gives (``losses``:
-    :func:`losses_taken_back` of the merged history).
-
-    Returns:
-        The deals added or whose state changed, each with its state before (``None``: new).
-    """
+    """Take into ``mine`` the deals of ``theirs`` of the variants in ``union``: a deal new here is
+    added (last); one both tabs hold differently gets the later attempt start, help used in either,
+    and the state :func:`merged_state` gives (``losses``: :func:`losses_taken_back` of the merged
+    history)."""
     old: dict[Key, str | None] = {}
     for key, e in theirs.items():
         if key[0] not in union:
@@ -137,9 +94,9 @@ def merge_deals(
 
 
 def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
-    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in
-    either is won (which kind is settled by the earlier win), lost in either is lost unless
-    ``taken_back`` (the merged history holds losses of it, every one taken back)."""
+    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in either is won
+    (which kind is settled by the earlier win), lost in either is lost unless ``taken_back`` (the
+    merged history holds losses of it, every one taken back)."""
     for state in (mine, theirs):
         if state in WINS:
             return state
@@ -151,12 +108,8 @@ def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
 
 
 def settle_once(history: list[Settlement]) -> dict[Key, str]:
-    """Take back in ``history`` (time order) what it settles again of one deal: a deal is
-    won once, and lost once before it is won (unless that loss was taken back).
-
-    Returns:
-        Each deal won in ``history``, with the kind of its first win.
-    """
+    """Take back in ``history`` (time order) what it settles again of one deal: a deal is won once,
+    and lost once before it is won (unless that loss was taken back)."""
     first_win: dict[Key, str] = {}
     lost: set[Key] = set()
     for i, s in enumerate(history):
@@ -178,9 +131,9 @@ def apply_first_wins(
     union: set[str],
     old: dict[Key, str | None],
 ) -> None:
-    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first
-    win (``first_win``: :func:`settle_once`); note in ``old`` (as :func:`merge_deals`
-    returns it) the state before of each deal whose kind changes."""
+    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first win
+    (``first_win``: :func:`settle_once`); note in ``old`` (as :func:`merge_deals` returns it) the
+    state before of each deal whose kind changes."""
     for key, kind in first_win.items():
         entry = deals.get(key)
         if key[0] not in union or entry is None or entry.state not in WINS:
@@ -199,19 +152,7 @@ def reconciled(
     floors: Sequence[Floors],
     runs: Sequence[int],
 ) -> VariantCounts:
-    """A variant's ``counts`` after the merge.
-
-    Args:
-        counts: this tab's counters of the variant (before the merge).
-        changes: each deal of the variant the merge added or changed, as (state before or
-            ``None``, state after or ``None``): the counters move by what they count.
-        theirs: the other tab's counters of the variant, if it has any: the faster of the
-            two fastest wins is kept.
-        floors: the two tabs' :func:`streak_floors` of the variant (of those that have
-            counters of it).
-        runs: :func:`~.data.win_runs` of the merged history: the streaks are recounted
-            from it.
-    """
+    """A variant's ``counts`` after the merge."""
     played, won, helped = counts.played, counts.won, counts.won_with_help
     for was, now in changes:
         before, after = _contribution(was), _contribution(now)

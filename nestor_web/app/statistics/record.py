@@ -1,12 +1,5 @@
-"""What each move, departure, loss taken back and reset records: :class:`Stats` (the rules
-are the package's docstring; the daily record is :mod:`.daily`, the merge :mod:`.merge`).
-
-:class:`Stats` keeps the public frozen types of :mod:`.data` (one :class:`VariantCounts`
-per variant, one :class:`DealEntry` per deal remembered, the :class:`DailyRecord`) and
-replaces an entry when it changes, so a snapshot or a copy shares them. The entries are
-made with their constructors, not :func:`dataclasses.replace` (several times slower, and a
-move may make three of them).
-"""
+"""What each move, departure, loss taken back and reset records: :class:`Stats` (the rules are the
+package's docstring; the daily record is :mod:`.daily`, the merge :mod:`.merge`)."""
 
 from __future__ import annotations
 
@@ -43,12 +36,7 @@ from .data import (
 
 
 class Stats:
-    """The statistics of every variant, and the memory of deals behind them.
-
-    Start empty with ``Stats()`` or from saved data with :meth:`restore`.
-    The recording methods return ``True`` when something changed: save
-    :meth:`snapshot` then (most moves change nothing).
-    """
+    """The statistics of every variant, and the memory of deals behind them."""
 
     def __init__(self) -> None:
         self._counts: dict[str, VariantCounts] = {}
@@ -73,24 +61,6 @@ class Stats:
         elapsed_ms: int | None = None,
     ) -> bool:
         """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
-
-        Call after every move that is in effect, including Solve's moves.
-
-        Args:
-            variant: variant name.
-            deal: deal number.
-            now_ms: the time, in milliseconds since the Unix epoch.
-            won: the position after the move is won.
-            helped: a hint or Solve was used in this deal (``Session.help.used``).
-            first: the move leaves exactly one move in effect (``game.cursor == 1``):
-                it starts an attempt, and the clock of the fastest win.
-            lost: the position after the move is lost (no legal move is left): an
-                unsettled game settles as lost at once.
-            elapsed_ms: the game's timer after the move (milliseconds): a clean win's
-                time, for the fastest win; ``None``: the win sets no time.
-
-        Returns:
-            ``True`` if the statistics changed (save them).
 
         Raises:
             VariantError: unknown variant. DealNumberError: ``deal`` is not an
@@ -140,13 +110,6 @@ class Stats:
     def leave(self, variant: str, deal: int, now_ms: int) -> bool:
         """The player moved on from ``variant``/``deal`` to another deal at ``now_ms``.
 
-        An unsettled game (played, not won) settles as lost; anything else is
-        left as it is. Call it before the other deal starts, also when no move
-        will follow (a move in another deal would settle the game too).
-
-        Returns:
-            ``True`` if the statistics changed (save them).
-
         Raises:
             VariantError, DealNumberError, NestorError: as :meth:`record_move`.
         """
@@ -157,9 +120,8 @@ class Stats:
         return self._settle(key, "lost", now_ms)
 
     def claim(self, variant: str, deal: int) -> None:
-        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first
-        move, and this tab took that in), it is this tab's unsettled game, which leaving it
-        settles.
+        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first move,
+        and this tab took that in), it is this tab's unsettled game, which leaving it settles.
 
         Raises:
             VariantError, DealNumberError: as :meth:`record_move`.
@@ -170,12 +132,8 @@ class Stats:
             self._playing = key
 
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
-        """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games
-        left in progress in tabs that are closed (the page calls it when it is the only tab
-        open). ``variant``/``deal``, if unsettled, becomes this tab's unsettled game.
-
-        Returns:
-            ``True`` if the statistics changed (save them).
+        """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games left
+        in progress in tabs that are closed (the page calls it when it is the only tab open).
 
         Raises:
             VariantError, DealNumberError, NestorError: as :meth:`record_move`.
@@ -190,17 +148,8 @@ class Stats:
         return bool(left)
 
     def take_back(self, variant: str, deal: int) -> bool:
-        """Take back the loss ``variant``/``deal`` last settled with (the player undid its
-        losing move, or came back to it as it was left): the deal is unsettled again, and
-        this tab's game.
-
-        The loss stays in the history, marked taken back (it counts for nothing: the
-        streaks are recounted without it), so that a merge with a tab that still has it
-        as a loss keeps it taken back.
-
-        Returns:
-            ``True`` if something changed (save); ``False`` when the deal's last
-            settlement is not a loss, or another deal is this tab's unsettled game.
+        """Take back the loss ``variant``/``deal`` last settled with (the player undid its losing
+        move, or came back to it as it was left): the deal is unsettled again, and this tab's game.
 
         Raises:
             VariantError, DealNumberError: as :meth:`record_move`.
@@ -227,12 +176,7 @@ class Stats:
         return True
 
     def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
-        """Forget everything, or with ``variant`` only that variant's counts,
-        deals and history.
-
-        With ``now_ms`` (the time, ms since 1970) the reset is remembered, so that a merge
-        with another tab's older records does not bring them back (see "Two tabs" in
-        :mod:`.merge`). A reset of everything resets the daily record too.
+        """Forget everything, or with ``variant`` only that variant's counts, deals and history.
 
         Raises:
             VariantError: unknown variant. NestorError: ``now_ms`` is not a whole
@@ -249,10 +193,8 @@ class Stats:
             self._daily = daily.reset(self._daily, now_ms)
 
     def record_daily(self, day: date) -> bool:
-        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller
-        checks): ``day`` is a date won (see :mod:`.daily`). Returns ``True`` if that is
-        news (save), ``False`` if it was won before.
-        """
+        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller checks):
+        ``day`` is a date won (see :mod:`.daily`)."""
         record = daily.with_day(self._daily, day)
         if record is self._daily:
             return False
@@ -261,12 +203,7 @@ class Stats:
 
     def merge(self, other: Stats) -> bool:
         """Take in what another tab recorded (see "Two tabs" in :mod:`.merge`, which holds the
-        steps): afterwards this holds every result of both. ``other`` is not changed; this
-        tab's unsettled game stays its own (unless ``other`` settled it).
-
-        Returns:
-            ``True`` if anything changed here.
-        """
+        steps): afterwards this holds every result of both."""
         from . import merge as steps  # not needed at start-up: imported at the first merge
 
         before = self._content()
@@ -330,9 +267,9 @@ class Stats:
     def history(
         self, variant: str | None = None, last: int = 50, taken_back: bool = False
     ) -> list[Settlement]:
-        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants;
-        with ``taken_back``, the results taken back among them (else they are left out: they
-        count for nothing, the chart does not show them).
+        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants; with
+        ``taken_back``, the results taken back among them (else they are left out: they count for
+        nothing, the chart does not show them).
 
         Raises:
             VariantError: unknown variant. NestorError: ``last`` is not a whole number
@@ -351,8 +288,8 @@ class Stats:
         return self._playing
 
     def deal_result(self, variant: str, deal: int) -> str | None:
-        """What is remembered of a deal: ``"playing"``, ``"lost"``, ``"won"``,
-        ``"assisted"``, or ``None`` (never played, or forgotten).
+        """What is remembered of a deal: ``"playing"``, ``"lost"``, ``"won"``, ``"assisted"``, or
+        ``None`` (never played, or forgotten).
 
         Raises:
             VariantError, DealNumberError: bad variant or deal number.
@@ -360,8 +297,8 @@ class Stats:
         return self._deal_state(check_key(variant, deal))
 
     def deal_start(self, variant: str, deal: int) -> int | None:
-        """When the attempt at a deal remembered began: its first move's time (ms since
-        1970), or ``None`` (never played, forgotten, or its first move not seen here).
+        """When the attempt at a deal remembered began: its first move's time (ms since 1970), or
+        ``None`` (never played, forgotten, or its first move not seen here).
 
         Raises:
             VariantError, DealNumberError: bad variant or deal number.
@@ -371,8 +308,8 @@ class Stats:
 
     def deal_states(self, variant: str) -> tuple[tuple[int, str], ...]:
         """The deals of variant ``variant`` remembered (at most :data:`DEAL_MEMORY` of all
-        variants), least recently changed first: ``(deal, state)``, the state one of
-        ``"playing"``, ``"lost"``, ``"won"``, ``"assisted"``."""
+        variants), least recently changed first: ``(deal, state)``, the state one of ``"playing"``,
+        ``"lost"``, ``"won"``, ``"assisted"``."""
         return tuple((e.deal, e.state) for (name, _), e in self._deals.items() if name == variant)
 
     # ---- as plain data -----------------------------------------------------------------
@@ -391,20 +328,11 @@ class Stats:
     def restore(cls, data: StatsData) -> Stats:
         """The statistics that :meth:`snapshot` gave ``data``, if the numbers keep the rules.
 
-        Each field is taken to hold a value of its declared type and range (a
-        codec checks them one by one: whole numbers >= 0, known variant names,
-        deal numbers, states from :data:`DEAL_STATES`, results from
-        :data:`RESULTS`); this checks what ties them together.
-
         Raises:
-            NestorError: naming the problem: more entries than the caps, a won
-                deal whose ``helped`` contradicts its kind, a deal listed
-                twice, a daily record with more dates than the cap, a date twice or a
-                best streak shorter than its dates in a row, or counts that contradict
-                each other or the deals and history.
-
-        Several deals may be unsettled (one per tab that played); the most recently
-        changed of them is this tab's (:meth:`playing`).
+            NestorError: naming the problem: more entries than the caps, a won deal whose ``helped``
+                contradicts its kind, a deal listed twice, a daily record with more dates than the
+                cap, a date twice or a best streak shorter than its dates in a row, or counts that
+                contradict each other or the deals and history.
         """
         check_entries(data)
         stats = cls()
@@ -461,12 +389,8 @@ class Stats:
             self._deals.popitem(last=False)
 
     def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
-        """Settle ``key`` with ``result``: deal state, counters (a win: its kind, and
-        ``elapsed``, the time of a clean win, for the fastest win; the streaks) and history;
-        ``True``.
-
-        Callers make sure ``key`` is the unsettled game or a win of a lost one.
-        """
+        """Settle ``key`` with ``result``: deal state, counters (a win: its kind, and ``elapsed``,
+        the time of a clean win, for the fastest win; the streaks) and history; ``True``."""
         entry = self._deals[key]
         self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, result, entry.helped)
         if self._playing == key:
@@ -501,8 +425,8 @@ class Stats:
             self._playing = None
 
     def _adopt(self, other: Stats, name: str) -> None:
-        """Take ``other``'s records of variant ``name`` instead of this tab's (``other``
-        reset it later)."""
+        """Take ``other``'s records of variant ``name`` instead of this tab's (``other`` reset it
+        later)."""
         self._drop(name)
         self._resets[name] = other._resets[name]
         if name in other._counts:

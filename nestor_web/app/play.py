@@ -1,0 +1,497 @@
+"""The deal in play: the player's moves, the help and the solver's answers, the timer.
+
+:class:`Play` is the base of :class:`~nestor_web.app.session.Session`. No words, no DOM.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Generator
+from dataclasses import replace
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Literal
+
+from nestor import Game, Move, Outcome, Pair, Position, TurnStock
+from nestor.daily import is_daily_deal
+
+from .events import (
+    Event,
+    FromOtherTab,
+    HintShown,
+    Moved,
+    Noticed,
+    PairCount,
+    Problem,
+    Selected,
+    SettingChanged,
+    SolverBusy,
+    TimerChanged,
+    WentBack,
+)
+from .ranges import clamped
+from .saved import Help, NoShelf, SavedGame, Shelf
+from .settings import Settings
+from .statistics import Stats
+from .timer import Timer
+from .url import daily_query, deal_query
+
+if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
+    from nestor.solver import Solution
+
+FINISH_NODES = 2_000
+"""Positions the finish check looks at before it gives up (and Finish is not offered)."""
+
+HINT_COUNT_NODES = 50_000
+"""The node budget of each search of a hint's first step (one per pair on the board)."""
+
+Thinking = Literal["hint", "deal"]
+"""What the solver may be busy with for the player: a hint, or a winnable deal."""
+
+
+def local_day(ms: int) -> date | None:
+    """The local date at ``ms`` milliseconds since 1970, or ``None`` for a time no date holds."""
+    try:
+        return datetime.fromtimestamp(ms / 1000).date()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+class Play:
+    """The game in play and the player's moves on it.
+
+    Attributes:
+        game, help: the :class:`nestor.Game` in play and the :class:`Help` used in it.
+        settings, stats: the :class:`Settings` and :class:`Stats`.
+        stats_changes: how many times the statistics changed (saving compares it).
+        selected: the selected available card, or ``None``.
+        hint, hint_solution: the move the hint shows and its solution, for this position.
+        hint_count: a hint's first step: the position it was shown for and its count.
+        notices: problems to report to the player, oldest first.
+        solving: Solve is playing the winning line.
+        thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
+        left, left_ui: the game left for Undo (else ``None``), with its daily date and marks.
+        shelf: where games left in progress wait (the storage manager's archive).
+        visible: the page is shown (the timer runs only then).
+        last_uncovered: the cards the last move made available.
+        rng: draws the deal numbers of new deals.
+        clock: milliseconds since 1970 (the statistics' dates, never a duration).
+        timer_clock: milliseconds of a steady clock (the timer's).
+        today: the player's local date (the daily deal's).
+        daily: the date whose daily deal is in play, or ``None``.
+        pointer: how the player last pointed: ``"touch"``, ``"mouse"`` or ``"keyboard"``.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        settings: Settings | None = None,
+        stats: Stats | None = None,
+        shelf: Shelf | None = None,
+        rng: random.Random | None = None,
+        clock: Callable[[], int] | None = None,
+        timer_clock: Callable[[], int] | None = None,
+        today: Callable[[], date] | None = None,
+    ) -> None:
+        self.game = game
+        self.help = Help()
+        self.settings = settings or Settings()
+        self.stats = stats or Stats()
+        self.shelf: Shelf = shelf or NoShelf()
+        self.rng = rng or random.Random()
+        self.clock: Callable[[], int] = clock or (
+            lambda: clamped(int(time.time() * 1000), "moment")
+        )
+        self.timer_clock: Callable[[], int] = timer_clock or (
+            lambda: int(time.monotonic() * 1000)
+        )
+        self.today: Callable[[], date] = today or date.today
+        self.daily: date | None = None
+        self.selected: str | None = None
+        self.hint: Move | None = None
+        self.hint_solution: Solution | None = None
+        self.hint_count: tuple[Position, PairCount] | None = None
+        self.notices: list[Problem] = []
+        self.stats_changes = 0
+        self.solving = False
+        self.thinking: Thinking | None = None
+        self.last_uncovered: tuple[str, ...] = ()
+        self.left: SavedGame | None = None
+        self.left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
+        self.visible = True
+        self.pointer = "touch"
+        self._timer = Timer()
+        self._analysis: tuple[Position, Solution] | None = None
+        self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
+
+    # ---- reading -----------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The position on the board."""
+        return self.game.position
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """The deal in play: ``(variant, deal)``."""
+        return self.game.variant.name, self.game.deal
+
+    def query(self) -> str:
+        """The URL query that opens this deal (``"?variant=V&deal=N"``, ``"?daily=..."``)."""
+        return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
+
+    def saved(self) -> SavedGame:
+        """The game as a save keeps it, with the timer's time as of its last stop or move."""
+        return SavedGame(self.game, self.help, self._timer.ms)
+
+    def elapsed_ms(self) -> int:
+        """The timer: milliseconds played on this game so far."""
+        return self._timer.elapsed_ms(self.timer_clock)
+
+    def timer_running(self) -> bool:
+        """Whether the timer runs: the page shown, the game begun and not ended."""
+        return self._timer.running
+
+    def can_undo(self) -> bool:
+        """Whether Undo does something: take back a move, or bring back the game left."""
+        return self.game.can_undo() or self.left is not None
+
+    def pairs_removed(self) -> int:
+        """Pairs taken off the board so far (a Strict stock card that paired counts)."""
+        return (52 - self.game.position.cards_left()) // 2
+
+    def started_day(self) -> date | None:
+        """The local date the attempt at the deal in play began, or ``None`` if not known."""
+        start = self.stats.deal_start(*self.key)
+        return None if start is None else local_day(start)
+
+    # ---- the player's moves ------------------------------------------------------------
+
+    def tap(self, card: str) -> tuple[Event, ...]:
+        """A tap on ``card``: select it, deselect it, or pair it with the selected card (or, with
+        auto-pair, with its only partner)."""
+        position = self.game.position
+        available = position.available()
+        if position.outcome() is not None or card not in available:
+            return ()
+        self.solving = False  # the player takes over
+        selected = self.selected if self.selected in available else None
+        if selected == card:
+            return self._select(None)
+        if selected is not None and card in position.partners(selected):
+            return self.pair(selected, card)
+        if self.settings.auto_pair:
+            partners = position.partners(card)
+            if len(partners) == 1:  # only one card it can pair with: pair at once
+                return self.pair(card, partners[0])
+        return self._select(card)
+
+    def pair(self, first: str, second: str) -> tuple[Event, ...]:
+        """Remove ``first`` and ``second`` if they are a pair here (tap-tap, auto-pair, a drag)."""
+        position = self.game.position
+        if position.outcome() is not None or second not in position.partners(first):
+            return ()
+        self.solving = False  # the player takes over
+        return self._play(Pair(first, second))
+
+    def clear_selection(self) -> tuple[Event, ...]:
+        """Forget the selection (Escape)."""
+        return self._select(None) if self.selected is not None else ()
+
+    def turn_stock(self) -> tuple[Event, ...]:
+        """Strict: turn the top stock card if that is legal now."""
+        if not self.game.position.can_turn_stock():
+            return ()
+        self.solving = False
+        return self._play(TurnStock())
+
+    def take_back(self, index: int) -> None:
+        """Undo the moves from ``index`` on; a loss they settled is taken back."""
+        game = self.game
+        lost = game.position.outcome() is not None
+        while game.cursor > index:
+            game.undo()
+        if lost and self.stats.take_back(*self.key):
+            self.stats_changes += 1
+        self.fresh_ui()
+        self.sync_timer()
+        self.last_uncovered = ()
+
+    def try_from(self, index: int) -> tuple[Event, ...]:
+        """The review's "Try from here": back to the position before move ``index`` (0-based);
+        the later moves stay for redo, and the game counts as played with help."""
+        if not 0 <= index < self.game.cursor:
+            return ()
+        self.solving = False
+        self.take_back(index)
+        self.help = replace(self.help, reviewed=self.help.reviewed + 1)
+        return (WentBack(index, self.game.all_moves[index]),)
+
+    def redo(self) -> tuple[Event, ...]:
+        """Replay the last move taken back, if any."""
+        if not self.game.can_redo():
+            return ()
+        self.solving = False
+        return self._play(self.game.all_moves[self.game.cursor])
+
+    def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
+        """Change one setting (a field of :class:`Settings`).
+
+        Raises:
+            NestorError: unknown setting or unfit value (nothing changes).
+        """
+        self.settings.set(name, value)
+        return (SettingChanged(name),)
+
+    def notice(self, problem: Problem) -> tuple[Event, ...]:
+        """Report ``problem`` to the player (once: the same problem is not repeated)."""
+        if problem in self.notices:
+            return ()
+        self.notices.append(problem)
+        return (Noticed(problem),)
+
+    def dismiss_notices(self) -> tuple[Event, ...]:
+        """The player dismissed the notices."""
+        if not self.notices:
+            return ()
+        self.notices.clear()
+        return (Noticed(Problem("dismissed")),)
+
+    def set_visible(self, visible: bool) -> tuple[Event, ...]:
+        """The page was hidden (``False``) or shown again: the timer stops or goes on."""
+        if visible == self.visible:
+            return ()
+        self.visible = visible
+        self.sync_timer()
+        return (TimerChanged(self.timer_running()),)
+
+    # ---- the statistics ----------------------------------------------------------------
+
+    def merge_stats(self, other: Stats) -> tuple[Event, ...]:
+        """Take in the statistics another tab saved (:meth:`Stats.merge`)."""
+        changed = self.stats.merge(other)
+        if self.left is None:  # else the game left, waiting for Undo, is still this tab's
+            self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
+        if not changed:
+            return ()
+        self.stats_changes += 1
+        return (FromOtherTab("stats"),)
+
+    def settle_left_games(self) -> None:
+        """No other tab is open: every other unsettled game settles as lost."""
+        if self.stats.settle_others(*self.key, self.clock()):
+            self.stats_changes += 1
+
+    def reset_stats(self) -> None:
+        """Forget all statistics; the reset is remembered against other tabs' older ones."""
+        self.stats.reset(now_ms=self.clock())
+        self.stats_changes += 1
+
+    def settle_left(self) -> None:
+        """Undo can no longer bring back the game left: it settles (lost, if played, not won)."""
+        left, self.left = self.left, None
+        if left is not None and left.key != self.key and self.stats.leave(*left.key, self.clock()):
+            self.stats_changes += 1
+
+    # ---- what the solver does for the player -------------------------------------------
+
+    def start_solving(self) -> tuple[Event, ...]:
+        """Solve starts playing the winning line."""
+        self.solving = True
+        return (SolverBusy(True, self.thinking),)
+
+    def stop_solving(self) -> tuple[Event, ...]:
+        """Solve stops; nothing if it was not playing."""
+        if not self.solving:
+            return ()
+        self.solving = False
+        return (SolverBusy(False, self.thinking),)
+
+    def think(self, what: Thinking | None) -> tuple[Event, ...]:
+        """The solver works on ``what`` for the player (``None``: it is done)."""
+        self.thinking = what
+        return (SolverBusy(self.solving, what),)
+
+    def finishable(self) -> bool | None:
+        """Can Finish play the game out now: ``True`` (no line loses), ``False``, or ``None``
+        while the check (:meth:`finish_steps`) was not run for this position."""
+        position = self.game.position
+        if position.outcome() is not None:
+            return False
+        if self._finish is None or self._finish[0] != position:
+            return None
+        return bool(self._finish[1])
+
+    def analysis(self) -> Solution | None:
+        """The solver's answer for the current position, if it has been computed."""
+        if self._analysis is not None and self._analysis[0] == self.game.position:
+            return self._analysis[1]
+        return None
+
+    def analyse_steps(self, max_nodes: int | None = None) -> Generator[None, None, Solution]:
+        """Solve the current position (cached), yielding between slices of work."""
+        position = self.game.position
+        known = self.analysis()
+        if known is not None:
+            return known
+        from nestor.solver import solve_steps
+
+        solution = yield from solve_steps(position, max_nodes, known_order=False)
+        self._analysis = (position, solution)
+        return solution
+
+    def hint_step(self) -> int:
+        """The next press of Hint: ``1`` counts the pairs and those that lose; ``2`` shows the best
+        pair (after the first, or when no pair can be made)."""
+        position = self.game.position
+        if self.hint_count is not None and self.hint_count[0] == position:
+            return 2
+        return 1 if any(True for _ in position.pairs()) else 2
+
+    def count_pairs_steps(
+        self, max_nodes: int = HINT_COUNT_NODES
+    ) -> Generator[None, None, PairCount]:
+        """A hint's first step: for each legal pair, whether the game can still be won after it."""
+        from nestor.solver import Status
+        from nestor.solver.oracle import Oracle
+
+        position = self.game.position
+        choices = yield from Oracle(position, max_nodes).choices(position)
+        pairs = [c for c in choices if isinstance(c.move, Pair)]
+        return PairCount(
+            pairs=len(pairs),
+            losing=sum(1 for c in pairs if c.status is Status.LOST),
+            unknown=sum(1 for c in pairs if c.status is Status.UNKNOWN),
+        )
+
+    def show_pair_count(self, count: PairCount) -> tuple[Event, ...]:
+        """Show a hint's first step (no help: no pair is shown)."""
+        self.hint_count = (self.game.position, count)
+        return (HintShown(None, count=count),)
+
+    def show_hint(self, solution: Solution) -> tuple[Event, ...]:
+        """Show the hint of ``solution``; it counts as help only when it shows a move."""
+        self.hint = solution.best_move
+        self.hint_solution = solution
+        if solution.best_move is not None:
+            self.help = replace(self.help, hints=self.help.hints + 1)
+        return (HintShown(solution.best_move),)
+
+    def play_solver_move(self, solution: Solution) -> tuple[Event, ...]:
+        """Solve: play the best move of ``solution``; ``()`` when no move keeps a chance."""
+        move = solution.best_move
+        if move is None or not self.game.position.is_legal(move):
+            return ()
+        self.help = replace(self.help, solver_moves=self.help.solver_moves + 1)
+        return self._play(move, by_solver=True)
+
+    def finish_steps(self, max_nodes: int = FINISH_NODES) -> Generator[None, None, bool | None]:
+        """Check whether any way of playing on could lose; the answer is kept for
+        :meth:`finishable`."""
+        from nestor.finish import cannot_lose_steps
+
+        position = self.game.position
+        safe = yield from cannot_lose_steps(position, max_nodes)
+        self._finish = (position, safe)
+        return safe
+
+    def finish(self) -> tuple[Event, ...]:
+        """Finish: play the game out at once when no line loses (no help: the player's moves)."""
+        if not self.finishable():
+            return ()
+        self.solving = False
+        events: list[Event] = []
+        while self.game.position.outcome() is None:
+            events.extend(self._play(self.game.position.legal_moves()[0], by_finish=True))
+        return tuple(events)
+
+    # ---- bringing a game into play, the timer --------------------------------------------
+
+    def bring(self, saved: SavedGame) -> None:
+        """``saved`` comes into play: its game, help and time; the UI state starts afresh."""
+        self.game = saved.game
+        self.help = saved.help
+        self.set_timer(saved.elapsed_ms)
+        self.fresh_ui()
+        self.last_uncovered = ()
+
+    def fresh_ui(self) -> None:
+        """No selection, no hint."""
+        self.selected = None
+        self.hint = None
+        self.hint_solution = None
+        self.hint_count = None
+
+    def mark_daily(self, day: date | None) -> None:
+        """The game is the daily deal of ``day`` if it is that deal; by default of today, else of
+        the date its attempt began."""
+        if day is None:
+            today, started = self.today(), self.started_day()
+            days = (today,) if started is None or started >= today else (today, started)
+        else:
+            days = (day,)
+        self.daily = next((d for d in days if is_daily_deal(d, *self.key)), None)
+
+    def set_timer(self, elapsed_ms: int) -> None:
+        """The game in play has ``elapsed_ms`` on its timer; it runs if it should."""
+        self._timer = Timer(elapsed_ms)
+        self.sync_timer()
+
+    def sync_timer(self) -> None:
+        """Bring the timer up to now, then let it run or stop as the game and page are."""
+        game = self.game
+        running = self.visible and bool(game.all_moves) and game.position.outcome() is None
+        self._timer.sync(self.timer_clock(), running)
+
+    def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
+        """Another tab saved this game with ``elapsed_ms``: a longer time becomes the game's."""
+        if elapsed_ms <= self._timer.ms:
+            return ()
+        self.set_timer(elapsed_ms)
+        return (TimerChanged(self.timer_running()),)
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _select(self, card: str | None) -> tuple[Event, ...]:
+        self.selected = card
+        return (Selected(card),)
+
+    def _play(
+        self, move: Move, by_solver: bool = False, by_finish: bool = False
+    ) -> tuple[Event, ...]:
+        """Put ``move`` (legal here) in effect and count it; the game left settles now."""
+        self.settle_left()
+        before = self.game.position
+        self.game.push(move)
+        after = self.game.position
+        self.fresh_ui()
+        turned = before.stock[0] if isinstance(move, TurnStock) else None
+        # Only available cards leave, and the stock card a turn pairs at once.
+        gone = [turned] if turned is not None else []
+        removed = tuple(c for c in [*gone, *before.available()] if c not in after)
+        uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
+        if self._finish == (before, True):  # every position after a safe one is safe
+            self._finish = (after, True)
+        self.last_uncovered = tuple(c for c, _place in uncovered)
+        self.sync_timer()  # first: a winning move stops the timer, at the time it shows
+        self._count_move()
+        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
+
+    def _count_move(self) -> None:
+        """Tell the statistics about the move just made (a win's time is the stopped timer's)."""
+        game = self.game
+        if self.stats.record_move(
+            game.variant.name, game.deal, self.clock(),
+            won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
+            lost=game.position.outcome() not in (None, Outcome.WON),
+            elapsed_ms=self._timer.ms,
+        ):
+            self.stats_changes += 1
+        day = self.daily
+        if (  # the daily deal won, started or finished on its own date
+            day is not None and game.position.is_empty()
+            and day in (self.today(), self.started_day())
+            and self.stats.record_daily(day)
+        ):
+            self.stats_changes += 1
