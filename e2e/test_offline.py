@@ -19,6 +19,15 @@ from nestor import Game, Pair
 
 WASM = "/static/vendor/pyodide/pyodide.asm.wasm"
 SAVED_KEYS = ("nestor.game", "nestor.archive", "nestor.settings")
+ON_DEMAND = ["static/icons/icon-192.png", "docs/odds.md"]
+"""Files the worker does not precache (a game needs none of them) but keeps once asked for."""
+FETCHED = """(paths) => Promise.all(paths.map((path) =>
+  fetch(path).then((response) => response.status, (error) => String(error))))"""
+"""The statuses of the page's fetches of ``paths`` (or the error of each that failed)."""
+ASKED_AGAIN = {"/sw.js", "/static/icons/icon.svg"}
+"""What a first visit asks the server for twice by design: sw.js (the page reads the download's
+total from it, then the browser fetches it to register the worker) and the page's icon (the
+browser may ask for it again, with a 304, as it shows it)."""
 
 
 def cards_on_page(page: Page) -> list[str]:
@@ -76,11 +85,21 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     # the worker's install took the page's own copy.
     assert controlled(page)
     assert [path for path, _ in site_copy.sent].count(WASM) == 1, site_copy.sent
+    # Every file crossed the network once: the install took the rest of what the page loaded
+    # (the page itself, opened as ./?variant=..., its stylesheets and modules) from the
+    # browser's HTTP cache without asking the server again, not even for a 304; and the PNG
+    # icons, which a game never needs, were not asked for at all.
+    asked = [path for path, _ in site_copy.answered]
+    twice = sorted({path for path in asked if asked.count(path) > 1} - ASKED_AGAIN)
+    assert twice == [] and "/index.html" not in asked, site_copy.answered
+    assert not [path for path in asked if path.endswith(".png")], asked
     print(f"\nfirst visit with the service worker: {site_copy.bytes_sent():,} bytes")
 
     game = Game("standard", 7)
     pair(page, game)
     pair(page, game)
+    # Those the worker did not precache it keeps once something asks for them.
+    assert page.evaluate(FETCHED, ON_DEMAND) == [200] * len(ON_DEMAND)
 
     # No server, no network: the reload comes from the worker's cache.
     site_copy.stop()
@@ -92,6 +111,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     # The page the worker served keeps the headers it was precached with: still isolated.
     assert page.evaluate("crossOriginIsolated") is True
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+    assert page.evaluate(FETCHED, ON_DEMAND) == [200] * len(ON_DEMAND)
     assert cards_on_page(page) == shown_codes(game)
     pair(page, game)
     assert json.loads(stored(page, "nestor.game"))["moves"] == [

@@ -20,7 +20,13 @@
 //     `files` entry unpacked, "dir/*"), the packages graph (for `packages`), storage.js (an
 //     entry of its own, for pages that import it). A dynamic import the core chunk gains in
 //     an update fails the build until it is sorted here;
-//   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
+//   - the page's CSS, JS, its icon (icon.svg) and manifest.
+//
+// Files a game never needs are not precached, so that a first visit does not download them:
+// the PNG icons (for installing the game, read by the browser from the manifest) and the odds
+// table (docs/odds.md). The worker keeps each one the first time something asks for it
+// (stale-while-revalidate: from its cache at once, refreshed from the network behind it), in
+// the cache ON_DEMAND.
 //
 // A first visit boots before it registers the worker (static/js/pwa.js); the worker's install
 // takes what that boot fetched from the page's copies, and revalidates the rest against the
@@ -64,10 +70,12 @@ const FIXED = [
   "static/vendor/pyscript/core.css",
   "static/css/*.css",
   "static/js/*.js",
-  "static/icons/*.{svg,png}",
+  "static/icons/*.svg",
   "static/manifest.webmanifest",
-  "docs/odds.md",
 ];
+// Kept at run time, when first asked for (paths under the site; a RegExp of their ends).
+const ON_DEMAND = "nestor-on-demand";
+const ON_DEMAND_PATHS = /\/(?:static\/icons\/[\w-]+\.png|docs\/odds\.md)$/;
 // Imported by sw.js (importScripts), not precached: the install's fetches.
 const IMPORTED = ["static/js/sw-install.js"];
 // generateSW writes here first; the boot's size is put in front and the whole renamed to sw.js.
@@ -188,6 +196,11 @@ async function main() {
     clientsClaim: true, // the first visit's page comes under the worker at once
     skipWaiting: false, // a new version waits for the page's word (SKIP_WAITING)
     navigationPreload: false,
+    runtimeCaching: [{
+      urlPattern: ON_DEMAND_PATHS,
+      handler: "StaleWhileRevalidate",
+      options: { cacheName: ON_DEMAND },
+    }],
   });
   const hard = warnings.filter((w) => !/^The following files are not precached/.test(w));
   for (const w of warnings) console.warn(`build_sw: ${w}`);
