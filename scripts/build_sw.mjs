@@ -8,7 +8,7 @@
 // revision computed from its content, so any change to any of them makes a new sw.js, which
 // browsers pick up as a new version (static/js/pwa.js then switches to it):
 //
-//   - index.html, main.py and pyscript.toml, our archive (static/nestor.zip, which
+//   - index.html, main.py and pyscript.toml, our archive (static/nestor.zip.gz, which
 //     static/js/interpreter.js writes for Python), and any file pyscript.toml ships;
 //   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and of
 //     PyScript's dist/ only what the page imports (pyscriptChunks below): core.js, core.css,
@@ -54,7 +54,7 @@ const site = resolve(process.argv[2] ?? ROOT);
 
 // What a boot fetches before PyScript runs (static/js/boot.js): the download bar's total.
 const BOOT_FETCHED = [
-  "static/nestor.zip",
+  "static/nestor.zip.gz",
   "static/vendor/pyodide/pyodide.asm.wasm",
   "static/vendor/pyodide/python_stdlib.zip",
   "static/vendor/pyodide/pyodide-lock.json",
@@ -65,7 +65,7 @@ const FIXED = [
   "index.html",
   "main.py",
   "pyscript.toml",
-  "static/nestor.zip",
+  "static/nestor.zip.gz",
   "static/vendor/pyodide/*",
   "static/vendor/pyscript/core.css",
   "static/css/*.css",
