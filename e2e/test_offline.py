@@ -24,6 +24,13 @@ ON_DEMAND = ["static/icons/icon-192.png", "docs/odds.md"]
 FETCHED = """(paths) => Promise.all(paths.map((path) =>
   fetch(path).then((response) => response.status, (error) => String(error))))"""
 """The statuses of the page's fetches of ``paths`` (or the error of each that failed)."""
+FIRST_FRAME = """requestAnimationFrame(() => { window.__nestorFirstFrame = performance.now(); });"""
+"""An init script: ``window.__nestorFirstFrame``, when the page's first frame began (ms from
+navigation): the shell painted (and at ``/`` the first visit's board)."""
+FRAME_THEN_WASM = """() => [window.__nestorFirstFrame ?? null,
+  performance.getEntriesByType("resource")
+    .find((entry) => entry.name.endsWith("/pyodide.asm.wasm"))?.startTime ?? null]"""
+"""When the page's first frame began, and when its request for the wasm began."""
 ASKED_AGAIN = {"/sw.js", "/static/icons/icon.svg"}
 """What a first visit asks the server for twice by design: sw.js (the page reads the download's
 total from it, then the browser fetches it to register the worker) and the page's icon (the
@@ -79,6 +86,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     site_copy, site_context, wait_ready
 ) -> None:
     context = site_context(site_copy.origin, service_workers="allow")
+    context.add_init_script(FIRST_FRAME)
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
 
     # The worker took the page once the game was ready, and the wasm crossed the network once:
@@ -93,6 +101,9 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     twice = sorted({path for path in asked if asked.count(path) > 1} - ASKED_AGAIN)
     assert twice == [] and "/index.html" not in asked, site_copy.answered
     assert not [path for path in asked if path.endswith(".png")], asked
+    # Pyodide's big file was asked for only once the page's first frame was drawn.
+    frame, wasm = page.evaluate(FRAME_THEN_WASM)
+    assert frame is not None and wasm is not None and wasm > frame, (frame, wasm)
     print(f"\nfirst visit with the service worker: {site_copy.bytes_sent():,} bytes")
 
     game = Game("standard", 7)
