@@ -8,7 +8,7 @@
 #   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, build its
 #                      standard library (trimmed to what the game imports, compiled to
 #                      bytecode), compile the message catalogs, zip our modules
-#                      (static/nestor.zip), render the icons, build the service worker (sw.js)
+#                      (static/nestor.zip.gz), render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
 #   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
@@ -64,7 +64,7 @@ VENV_STAMP   := $(VENV)/.installed
 BUILD_STAMP  := $(VENV)/.build-installed
 CATALOG_STAMP := locale/.stamp
 # What sw.js precaches (scripts/build_sw.mjs): when one of these changes, sw.js is rebuilt.
-SW_INPUTS    = index.html main.py pyscript.toml static/nestor.zip scripts/build_sw.mjs \
+SW_INPUTS    = index.html main.py pyscript.toml static/nestor.zip.gz scripts/build_sw.mjs \
                $(wildcard static/css/* static/js/* static/manifest.webmanifest docs/odds.md)
 # Type-check the packages that exist (the tree may be partial while it is being built).
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
@@ -124,7 +124,7 @@ $(SHELL_STAMP): $(CATALOG_STAMP) scripts/build_shell.py \
 # The archive of our modules (their bytecode alone, written by the vendored Pyodide) and
 # catalogs that pyscript.toml ships, and the config itself (scripts/pyscript_config.py;
 # serve.py --rebuild-sw writes them again after an edit too).
-ARCHIVE      := static/nestor.zip
+ARCHIVE      := static/nestor.zip.gz
 $(ARCHIVE): scripts/pyscript_config.py scripts/compile_stdlib.mjs $(NPM_STAMP) $(CATALOG_STAMP) \
             $(shell find nestor nestor_web \( -name '*.py' -o -name '*.bin' -o -name '*.txt' -o -type d \) \
                     -not -path '*__pycache__*')

@@ -6,7 +6,7 @@ from pyscript import window  # PyScript's own module: its import is not ours to 
 
 window.performance.mark("nestor:py-main")  # the boot bench's phases: our imports from here
 
-# static/js/interpreter.js wrote static/nestor.zip into the working folder as it is: Python
+# static/js/interpreter.js wrote static/nestor.zip.gz's zip into the working folder: Python
 # imports nestor/ and nestor_web/ from it (zipimport, each module's bytecode, no source), as it
 # does the standard library, with nothing unpacked (scripts/pyscript_config.py).
 sys.path.insert(0, "/home/pyodide/nestor.zip")

@@ -43,7 +43,7 @@ Measured in each visit:
   wall-clock start, ``Date.now() - performance.now()`` in the page) and began (minus its
   ``$request_time``); the page's ``nestor:`` performance marks; PyScript's ``py:progress``
   events; Resource Timing's ``responseEnd`` of pyodide.asm.wasm, python_stdlib.zip,
-  nestor.zip and main.py (as the page saw them: from the worker once it controls the page).
+  nestor.zip.gz and main.py (as the page saw them: from the worker once it controls the page).
 
 nginx logs a request when its last byte is in the socket's buffer, not when it arrived:
 listening with a small send buffer keeps the two close, but a response can still wait in the
@@ -112,7 +112,7 @@ GZIP_TYPES = (
     "text/x-python",
 )
 """What nginx compresses besides text/html (always compressed): as static hosts do."""
-FILES_TIMED = ("pyodide.asm.wasm", "python_stdlib.zip", "nestor.zip", "main.py")
+FILES_TIMED = ("pyodide.asm.wasm", "python_stdlib.zip", "nestor.zip.gz", "main.py")
 """Files whose Resource Timing ``responseEnd`` goes into the phase table."""
 READY_TIMEOUT_MS = 600_000
 QUIET_S = 2.0

@@ -20,7 +20,7 @@ review's CPU time in CPython (``time.process_time``, which the load disturbs les
 slowest game's record (to reproduce it with ``python -m nestor review``).
 
 With ``--browser`` it then serves the site on 127.0.0.1 (run ``make vendor`` first: the page
-loads static/nestor.zip), opens it in Debian's chromium, and runs the same games (the first
+loads static/nestor.zip.gz), opens it in Debian's chromium, and runs the same games (the first
 ``--browser-games`` of each variant, default all) through the page's own Pyodide: a
 ``<script type="py">`` added to the page reviews each record twice, once in one go (the
 computing time) and once in the page's way, in 8 ms slices with the event loop run between
@@ -200,7 +200,7 @@ def cpython(games: dict[str, list[tuple[str, Record]]]) -> dict[str, Row]:
 # ---- Chromium -----------------------------------------------------------------------------------
 
 # Runs in the page's own interpreter (PyScript shares it among its py scripts), with the
-# nestor package the page loaded from static/nestor.zip.
+# nestor package the page loaded from static/nestor.zip.gz.
 PAGE_SCRIPT = """
 import json
 import time

@@ -615,11 +615,16 @@ def game(page: Page) -> Page:
 
 # --------------------------------------------------------------------------- a site of its own
 class _CountingHandler(serve.Handler):  # type: ignore[name-defined,misc]
-    """serve.py's handler, also noting each response's path and body size, and waiting
-    ``site.chunk_delay`` seconds after each ``site.chunk_bytes`` it sends (a slow network)."""
+    """serve.py's handler, also noting each response's path and body size, and each
+    request's path and status, and waiting ``site.chunk_delay`` seconds after each
+    ``site.chunk_bytes`` it sends (a slow network)."""
 
     sent: list[tuple[str, int]]
     site: SiteCopy
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        self.site.answered.append((urlsplit(self.path).path, int(code)))
+        super().log_request(code, size)
 
     def copyfile(self, source: BinaryIO, outputfile: BinaryIO) -> None:
         size = 0
@@ -638,6 +643,8 @@ class SiteCopy:
     root: Path
     port: int = 0
     sent: list[tuple[str, int]] = field(default_factory=list)
+    answered: list[tuple[str, int]] = field(default_factory=list)
+    """Each request's path and status (a 304 included), in order."""
     chunk_delay: float = 0.0
     """Seconds the server waits after each ``chunk_bytes`` of a response (0: as fast as it
     can)."""

@@ -147,7 +147,7 @@ def test_game_runs_under_the_policy_without_violations(
     assert "error" in chunks and not chunks & set(PLUGINS_OFF), chunks
     # Our modules came in one archive: no Python file but the entry script was fetched.
     paths = [urlsplit(u).path for u in page_log.requests]
-    assert "/static/nestor.zip" in paths
+    assert "/static/nestor.zip.gz" in paths
     assert "/main.py" in paths
     assert {p for p in paths if p.endswith((".py", ".mo"))} == {"/main.py"}, paths
 
@@ -199,6 +199,35 @@ def test_a_host_that_sends_no_headers_serves_a_game_that_plays(
         assert response is not None and "cross-origin-embedder-policy" not in response.headers
         wait_ready(page)
         assert page.evaluate("crossOriginIsolated") is False
+        game = Game("standard", 7)
+        move = next(m for m in game.legal_moves() if isinstance(m, Pair))
+        for card in move.cards:
+            page.click(f'[data-card="{card}"][data-available]')
+        expect(page.locator("#cards-left")).to_have_text("50")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_host_that_sends_the_archive_as_gzip_content_serves_a_game_that_plays(
+    site_context, wait_ready, tmp_path
+) -> None:
+    # Some hosts send a .gz file with "Content-Encoding: gzip": the browser then hands the
+    # page the zip itself, which static/js/interpreter.js takes as it is.
+    encoded = tmp_path / "gzip-encoding.toml"
+    encoded.write_text(
+        '[[headers]]\n  for = "/static/nestor.zip.gz"\n'
+        '  [headers.values]\n    Content-Encoding = "gzip"\n'
+    )
+    server = serve.make_server(directory=ROOT, quiet=True, headers_file=encoded)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        context = site_context(serve.origin(server), service_workers="block")
+        page = context.new_page()
+        with page.expect_response("**/static/nestor.zip.gz") as archive:
+            page.goto("/?variant=standard&deal=7")
+        assert archive.value.headers.get("content-encoding") == "gzip"
+        wait_ready(page)
         game = Game("standard", 7)
         move = next(m for m in game.legal_moves() if isinstance(m, Pair))
         for card in move.cards:

@@ -20,6 +20,22 @@ from nestor import Game
 
 WASM = "/static/vendor/pyodide/pyodide.asm.wasm"
 SAVED_KEYS = ("nestor.game", "nestor.archive", "nestor.settings")
+ON_DEMAND = ["static/icons/icon-192.png", "docs/odds.md"]
+"""Files the worker does not precache (a game needs none of them) but keeps once asked for."""
+FETCHED = """(paths) => Promise.all(paths.map((path) =>
+  fetch(path).then((response) => response.status, (error) => String(error))))"""
+"""The statuses of the page's fetches of ``paths`` (or the error of each that failed)."""
+FIRST_FRAME = """requestAnimationFrame(() => { window.__nestorFirstFrame = performance.now(); });"""
+"""An init script: ``window.__nestorFirstFrame``, when the page's first frame began (ms from
+navigation): the shell painted (and at ``/`` the first visit's board)."""
+FRAME_THEN_WASM = """() => [window.__nestorFirstFrame ?? null,
+  performance.getEntriesByType("resource")
+    .find((entry) => entry.name.endsWith("/pyodide.asm.wasm"))?.startTime ?? null]"""
+"""When the page's first frame began, and when its request for the wasm began."""
+ASKED_AGAIN = {"/sw.js", "/static/icons/icon.svg"}
+"""What a first visit asks the server for twice by design: sw.js (the page reads the download's
+total from it, then the browser fetches it to register the worker) and the page's icon (the
+browser may ask for it again, with a 304, as it shows it)."""
 
 
 def controlled(page: Page) -> bool:
@@ -53,17 +69,31 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     site_copy, site_context, wait_ready
 ) -> None:
     context = site_context(site_copy.origin, service_workers="allow")
+    context.add_init_script(FIRST_FRAME)
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
 
     # The worker took the page once the game was ready, and the wasm crossed the network once:
     # the worker's install took the page's own copy.
     assert controlled(page)
     assert [path for path, _ in site_copy.sent].count(WASM) == 1, site_copy.sent
+    # Every file crossed the network once: the install took the rest of what the page loaded
+    # (the page itself, opened as ./?variant=..., its stylesheets and modules) from the
+    # browser's HTTP cache without asking the server again, not even for a 304; and the PNG
+    # icons, which a game never needs, were not asked for at all.
+    asked = [path for path, _ in site_copy.answered]
+    twice = sorted({path for path in asked if asked.count(path) > 1} - ASKED_AGAIN)
+    assert twice == [] and "/index.html" not in asked, site_copy.answered
+    assert not [path for path in asked if path.endswith(".png")], asked
+    # Pyodide's big file was asked for only once the page's first frame was drawn.
+    frame, wasm = page.evaluate(FRAME_THEN_WASM)
+    assert frame is not None and wasm is not None and wasm > frame, (frame, wasm)
     print(f"\nfirst visit with the service worker: {site_copy.bytes_sent():,} bytes")
 
     game = Game("standard", 7)
     play_pairs(page, game)
     play_pairs(page, game)
+    # Those the worker did not precache it keeps once something asks for them.
+    assert page.evaluate(FETCHED, ON_DEMAND) == [200] * len(ON_DEMAND)
 
     # No server, no network: the reload comes from the worker's cache.
     site_copy.stop()
@@ -75,6 +105,7 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
     # The page the worker served keeps the headers it was precached with: still isolated.
     assert page.evaluate("crossOriginIsolated") is True
     expect(page).to_have_url(re.compile(r"\?variant=standard&deal=7$"))
+    assert page.evaluate(FETCHED, ON_DEMAND) == [200] * len(ON_DEMAND)
     assert cards_on_page(page) == shown_codes(game)
     play_pairs(page, game)
     assert json.loads(stored(page, "nestor.game"))["moves"] == [

@@ -28,7 +28,7 @@ def test_boot_pair_undo_redo_and_resume(page: Page, wait_ready, base_url, page_l
         "/static/vendor/pyodide/pyodide.mjs",
         "/static/vendor/pyodide/pyodide.asm.wasm",
         "/static/vendor/pyodide/python_stdlib.zip",
-        "/static/nestor.zip",  # the engine and the browser layer, in one archive
+        "/static/nestor.zip.gz",  # the engine and the browser layer, in one archive
     ):
         assert needed in paths, f"{needed} not requested; got {sorted(paths)}"
     assert page_log.external_requests() == []

@@ -32,7 +32,7 @@ def test_a_new_deployment_changes_sw_js_alone(site_copy) -> None:
     # The total the download bar counts up to is sw.js's first line: what a boot fetches.
     total = BOOT.match(after)
     assert total, after[:200]
-    fetched = ["static/nestor.zip", *(
+    fetched = ["static/nestor.zip.gz", *(
         f"static/vendor/pyodide/{name}"
         for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"))]
     assert int(total.group(1)) == sum((root / name).stat().st_size for name in fetched)

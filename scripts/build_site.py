@@ -5,7 +5,7 @@ Usage: python3 scripts/build_site.py [DEST] [--quiet]
 
 Copies only what the game serves: index.html, main.py, pyscript.toml, static/ (runtime, CSS, JS,
 icons, manifest), the odds table and the screenshots the manifest names; writes the archive the
-config ships to Python (static/nestor.zip: nestor/, nestor_web/, the catalogs) from the tree as
+config ships to Python (static/nestor.zip.gz: nestor/, nestor_web/, the catalogs) from the tree as
 it is now; then builds DEST/sw.js for exactly these files (scripts/build_sw.mjs). Run the
 setup step first (make vendor). e2e/conftest.py builds its site copies with it too.
 """

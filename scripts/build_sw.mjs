@@ -8,7 +8,7 @@
 // revision computed from its content, so any change to any of them makes a new sw.js, which
 // browsers pick up as a new version (static/js/pwa.js then switches to it):
 //
-//   - index.html, main.py and pyscript.toml, our archive (static/nestor.zip, which
+//   - index.html, main.py and pyscript.toml, our archive (static/nestor.zip.gz, which
 //     static/js/interpreter.js writes for Python), and any file pyscript.toml ships;
 //   - the runtime in static/vendor/: Pyodide's five files, the 9.6 MB wasm included, and of
 //     PyScript's dist/ only what the page imports (pyscriptChunks below): core.js, core.css,
@@ -20,7 +20,13 @@
 //     `files` entry unpacked, "dir/*"), the packages graph (for `packages`), storage.js (an
 //     entry of its own, for pages that import it). A dynamic import the core chunk gains in
 //     an update fails the build until it is sorted here;
-//   - the page's CSS, JS, icons and manifest, and the odds table the rules link to.
+//   - the page's CSS, JS, its icon (icon.svg) and manifest.
+//
+// Files a game never needs are not precached, so that a first visit does not download them:
+// the PNG icons (for installing the game, read by the browser from the manifest) and the odds
+// table (docs/odds.md). The worker keeps each one the first time something asks for it
+// (stale-while-revalidate: from its cache at once, refreshed from the network behind it), in
+// the cache ON_DEMAND.
 //
 // A first visit boots before it registers the worker (static/js/pwa.js); the worker's install
 // takes what that boot fetched from the page's copies, and revalidates the rest against the
@@ -48,7 +54,7 @@ const site = resolve(process.argv[2] ?? ROOT);
 
 // What a boot fetches before PyScript runs (static/js/boot.js): the download bar's total.
 const BOOT_FETCHED = [
-  "static/nestor.zip",
+  "static/nestor.zip.gz",
   "static/vendor/pyodide/pyodide.asm.wasm",
   "static/vendor/pyodide/python_stdlib.zip",
   "static/vendor/pyodide/pyodide-lock.json",
@@ -59,15 +65,17 @@ const FIXED = [
   "index.html",
   "main.py",
   "pyscript.toml",
-  "static/nestor.zip",
+  "static/nestor.zip.gz",
   "static/vendor/pyodide/*",
   "static/vendor/pyscript/core.css",
   "static/css/*.css",
   "static/js/*.js",
-  "static/icons/*.{svg,png}",
+  "static/icons/*.svg",
   "static/manifest.webmanifest",
-  "docs/odds.md",
 ];
+// Kept at run time, when first asked for (paths under the site; a RegExp of their ends).
+const ON_DEMAND = "nestor-on-demand";
+const ON_DEMAND_PATHS = /\/(?:static\/icons\/[\w-]+\.png|docs\/odds\.md)$/;
 // Imported by sw.js (importScripts), not precached: the install's fetches.
 const IMPORTED = ["static/js/sw-install.js"];
 // generateSW writes here first; the boot's size is put in front and the whole renamed to sw.js.
@@ -188,6 +196,11 @@ async function main() {
     clientsClaim: true, // the first visit's page comes under the worker at once
     skipWaiting: false, // a new version waits for the page's word (SKIP_WAITING)
     navigationPreload: false,
+    runtimeCaching: [{
+      urlPattern: ON_DEMAND_PATHS,
+      handler: "StaleWhileRevalidate",
+      options: { cacheName: ON_DEMAND },
+    }],
   });
   const hard = warnings.filter((w) => !/^The following files are not precached/.test(w));
   for (const w of warnings) console.warn(`build_sw: ${w}`);

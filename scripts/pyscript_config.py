@@ -1,25 +1,28 @@
 #!/usr/bin/env python3
-"""Write pyscript.toml and static/nestor.zip: the PyScript config and the archive it ships.
+"""Write pyscript.toml and static/nestor.zip.gz: the PyScript config and the archive it ships.
 
 Usage: python3 scripts/pyscript_config.py [--check]
 
-The archive holds nestor/ and nestor_web/ as bytecode alone (each module ``X.py`` as
-``X.pyc``, no source), but for the command lines (:data:`LEFT_OUT`), their data files
-(:data:`DATA`) and the compiled catalogs, at their paths in the repo. static/js/interpreter.js
-fetches it while Pyodide starts and writes it, as it is, into Python's working folder
-(``/home/pyodide/nestor.zip``); ``main.py`` puts it on ``sys.path``. Python imports the modules
-from it (zipimport, as it does the standard library): one request, nothing unpacked, and no
-module compiled from source in the page. The bytecode is written by the vendored Pyodide's own
-Python (scripts/compile_stdlib.mjs) as ``python -OO`` would, asserts and docstrings out, a
-dataclass's docstring kept (``--keep-dataclass-docs``); a traceback names the module's file in
-the archive and its line, with no source line to show. The catalogs are read through the
-modules' loader (nestor_web/view/i18n.py). The archive's zip comment stamps what it was made
-from (:func:`stamp`), so an archive already current is known without Node (``--check``,
+The archive holds nestor/ and nestor_web/ as bytecode alone (each module ``X.py`` as ``X.pyc``,
+no source), but for the command lines (:data:`LEFT_OUT`), their data files (:data:`DATA`) and
+the compiled catalogs, at their paths in the repo. Its members are stored, not compressed, and
+the site serves the whole zip gzipped (:func:`shipped`): one stream compresses across the
+modules, which share names and code, where a zip deflates each member on its own.
+static/js/interpreter.js fetches it while Pyodide starts, decompresses the gzip and writes the zip
+into Python's working folder (``/home/pyodide/nestor.zip``); ``main.py`` puts it on
+``sys.path``. Python imports the modules from it (zipimport, as it does the standard library):
+one request, nothing unpacked, nothing to inflate, and no module compiled from source in the
+page. The bytecode is written by the vendored Pyodide's own Python (scripts/compile_stdlib.mjs)
+as ``python -OO`` would, asserts and docstrings out, a dataclass's docstring kept
+(``--keep-dataclass-docs``); a traceback names the module's file in the archive and its line,
+with no source line to show. The catalogs are read through the modules' loader
+(nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
+(:func:`stamp`), so an archive already current is known without Node (``--check``,
 scripts/build_site.py). ``make vendor`` runs this, and so does ``scripts/serve.py
 --rebuild-sw`` (make play) when a module changed; scripts/build_site.py writes the archive of
 the site it builds. ``--check`` only reports whether both are up to date (exit status 1 if
-not). The archive is the same bytes for the same files (fixed times and order), so an
-unchanged tree gives an unchanged sw.js.
+not). The archive is the same bytes for the same files (fixed times and order), so an unchanged
+tree gives an unchanged sw.js.
 
 The config is TOML, as the project's specification names it. PyScript reads it with the small
 TOML parser of its runtime (static/vendor/pyscript/toml-*.js, precached by sw.js), which knows
@@ -29,6 +32,7 @@ quoted, and tests/test_site.py checks that ``tomllib`` reads the file as :func:`
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -41,7 +45,7 @@ from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
-ARCHIVE = "static/nestor.zip"  # relative to the site's root
+ARCHIVE = "static/nestor.zip.gz"  # relative to the site's root: the archive, gzipped
 WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
 SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
 PACKAGES = ("nestor", "nestor_web")
@@ -96,8 +100,8 @@ def members(root: Path = ROOT) -> list[str]:
 
 
 def archive(root: Path = ROOT) -> bytes:
-    """The zip of :func:`members` (deflated, each entry dated 1980-01-01, in that order), each
-    module as its bytecode (:func:`with_bytecode`).
+    """The zip of :func:`members` (stored, each entry dated 1980-01-01, in that order), each
+    module as its bytecode (:func:`with_bytecode`): what Python imports from.
 
     Raises:
         FileNotFoundError: a catalog is not compiled yet.
@@ -107,17 +111,47 @@ def archive(root: Path = ROOT) -> bytes:
 
 
 def _archive_of(zipped: bytes) -> bytes:
-    """The archive of the sources zip ``zipped``: its bytecode added, its :func:`stamp` as
-    the comment."""
-    return stamped(with_bytecode(zipped), stamp(zipped))
+    """The archive of the sources zip ``zipped``: its bytecode added, its members stored, its
+    :func:`stamp` as the comment."""
+    return stamped(stored(with_bytecode(zipped)), stamp(zipped))
+
+
+def stored(zipped: bytes) -> bytes:
+    """``zipped`` with every member stored (not compressed), in the same order, names and
+    dates: :func:`shipped` compresses the whole."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(zipped)) as source, zipfile.ZipFile(out, "w") as zf:
+        for info in source.infolist():
+            copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            copy.compress_type = zipfile.ZIP_STORED
+            copy.external_attr = info.external_attr
+            zf.writestr(copy, source.read(info))
+    return out.getvalue()
+
+
+def shipped(data: bytes) -> bytes:
+    """The archive ``data`` as the site serves it: gzipped (level 9, no name, no time: the
+    same bytes for the same archive)."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def unshipped(data: bytes) -> bytes:
+    """The archive in the site's file ``data`` (what :func:`shipped` made).
+
+    Raises:
+        OSError, EOFError: ``data`` is not gzip (``gzip.BadGzipFile`` is an OSError).
+    """
+    return gzip.decompress(data)
 
 
 def stamp(zipped: bytes) -> bytes:
     """What the archive of the sources zip ``zipped`` is made from, as the archive's zip
-    comment: the SHA-256 of the sources, of the compiler script and of the vendored Pyodide's
-    version. An archive whose comment is this is current without compiling it again."""
+    comment: the SHA-256 of the sources, of the compiler script, of this script (which packs
+    the archive) and of the vendored Pyodide's version. An archive whose comment is this is
+    current without compiling it again."""
     digest = hashlib.sha256(zipped)
     digest.update((ROOT / "scripts" / "compile_stdlib.mjs").read_bytes())
+    digest.update(Path(__file__).read_bytes())
     pyodide = ROOT / "node_modules" / "pyodide" / "package.json"
     digest.update(pyodide.read_bytes() if pyodide.is_file() else b"")
     return b"nestor sources " + digest.hexdigest().encode()
@@ -142,11 +176,12 @@ def current(dest: Path, root: Path = ROOT) -> bool:
 
 
 def _stamped_with(dest: Path, comment: bytes) -> bool:
-    """Whether the zip at ``dest`` has the comment ``comment`` (False if it is no zip)."""
+    """Whether the site's archive at ``dest`` is a zip with the comment ``comment`` (False if
+    it is no gzipped zip)."""
     try:
-        with zipfile.ZipFile(dest) as zf:
+        with zipfile.ZipFile(io.BytesIO(unshipped(dest.read_bytes()))) as zf:
             return zf.comment == comment
-    except (OSError, zipfile.BadZipFile):
+    except (OSError, EOFError, zipfile.BadZipFile):
         return False
 
 
@@ -187,17 +222,19 @@ def with_bytecode(zipped: bytes) -> bytes:
 
 
 def write_archive(dest: Path, data: bytes | None = None, root: Path = ROOT) -> bool:
-    """Write ``data`` (default: :func:`archive` of ``root``, unless ``dest`` is
-    :func:`current`) to ``dest`` unless it holds those bytes already; True if written."""
+    """Write the archive ``data`` (default: :func:`archive` of ``root``, unless ``dest`` is
+    :func:`current`) to ``dest`` as the site serves it (:func:`shipped`) unless it holds those
+    bytes already; True if written."""
     if data is None:
         zipped = sources(root)  # zipped once: for the check and, if stale, for the archive
         if _stamped_with(dest, stamp(zipped)):
             return False
         data = _archive_of(zipped)
-    if dest.is_file() and dest.read_bytes() == data:
+    served = shipped(data)
+    if dest.is_file() and dest.read_bytes() == served:
         return False
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_bytes(data)
+    dest.write_bytes(served)
     return True
 
 

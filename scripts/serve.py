@@ -9,7 +9,7 @@ caching), read from that file itself, so local play and the browser tests run un
 policy. Also imported by e2e/conftest.py (make_server) so the tests serve the site exactly
 as `make play` does.
 
---rebuild-sw (used by `make play`): when the browser asks for /sw.js or /static/nestor.zip and
+--rebuild-sw (used by `make play`): when the browser asks for /sw.js or /static/nestor.zip.gz and
 a module changed since the archive was written, write it again (scripts/pyscript_config.py);
 when it asks for /sw.js and a file of the site changed since sw.js was built, rebuild that too
 (node scripts/build_sw.mjs). The open game then offers the new version, as a deployed one would.
@@ -191,10 +191,10 @@ def sw_stale(directory: Path) -> bool:
 
 
 def archive_stale(directory: Path) -> bool:
-    """True if static/nestor.zip (the modules the config ships) is missing or older than a
+    """True if static/nestor.zip.gz (the modules the config ships) is missing or older than a
     module, data file or catalog it holds, or than a module added since."""
     try:
-        built = (directory / "static" / "nestor.zip").stat().st_mtime_ns
+        built = (directory / "static" / "nestor.zip.gz").stat().st_mtime_ns
     except FileNotFoundError:
         return True
     inputs = [ROOT / "scripts" / "pyscript_config.py"]
@@ -206,7 +206,8 @@ def archive_stale(directory: Path) -> bool:
 
 
 def build_archive(directory: Path) -> None:
-    """Write ``directory``'s pyscript.toml and static/nestor.zip; on failure, say so and go on."""
+    """Write ``directory``'s pyscript.toml and static/nestor.zip.gz; on failure, say so and go
+    on."""
     cmd = [sys.executable, str(ROOT / "scripts" / "pyscript_config.py")]
     result = subprocess.run(cmd, cwd=directory, capture_output=True, text=True, check=False)
     sys.stderr.write(result.stdout + result.stderr)
@@ -274,7 +275,7 @@ class Handler(SimpleHTTPRequestHandler):
             self.log_error("netlify.toml: %s", self._config_error)
             self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR, f"netlify.toml: {self._config_error}")
             return None
-        if self.rebuild_sw and path in ("/sw.js", "/static/nestor.zip"):
+        if self.rebuild_sw and path in ("/sw.js", "/static/nestor.zip.gz"):
             directory = Path(self.directory)
             with self._sw_lock:
                 if directory == ROOT and archive_stale(directory):

@@ -195,7 +195,7 @@ def our_imports(root: Path = ROOT, paths: Iterable[str] | None = None) -> set[st
 
 
 def shipped(root: Path = ROOT) -> tuple[str, ...]:
-    """The files of our code the page runs: ``main.py`` and the modules static/nestor.zip
+    """The files of our code the page runs: ``main.py`` and the modules static/nestor.zip.gz
     ships (scripts/pyscript_config.py's ``modules``), relative to ``root``."""
     spec = importlib.util.spec_from_file_location(
         "nestor_trim_pyscript_config", ROOT / "scripts" / "pyscript_config.py"

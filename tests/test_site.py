@@ -57,7 +57,8 @@ def pyc_path(source: str) -> str:
 
 def run_in_pyodide(archive: Path, code: str) -> str:
     """What the Python ``code`` returns (an expression last, as runPython), run in the vendored
-    Pyodide in Node with the zip ``archive`` written where PyScript writes static/nestor.zip."""
+    Pyodide in Node with the zip ``archive`` written where static/js/interpreter.js writes
+    the zip of static/nestor.zip.gz."""
     pyodide = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
     if not pyodide.is_file():
         pytest.skip("node_modules/pyodide is not installed (make vendor)")
@@ -78,10 +79,11 @@ def run_in_pyodide(archive: Path, code: str) -> str:
 
 
 def shipped_archive(module: ModuleType) -> bytes:
-    """The archive make vendor wrote, when it is current (its stamp: the sources as they are),
-    else one made now (a Node run of some seconds)."""
+    """The archive (the zip) make vendor wrote, when it is current (its stamp: the sources as
+    they are), else one made now (a Node run of some seconds)."""
     built = ROOT / module.ARCHIVE
-    return built.read_bytes() if module.current(built) else bytes(module.archive())
+    return module.unshipped(built.read_bytes()) if module.current(built) else bytes(
+        module.archive())
 
 
 def test_pyscript_toml_is_what_the_generator_writes() -> None:
@@ -144,8 +146,9 @@ def test_the_archive_ships_the_modules_the_page_can_import_and_no_other() -> Non
 def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
     tmp_path: Path,
 ) -> None:
-    # One zip, written as it is into Python's working folder (main.py puts it on sys.path),
-    # holding each module at the path pytest imports it from, and the compiled catalogs.
+    # One zip, written into Python's working folder (main.py puts it on sys.path), holding
+    # each module at the path pytest imports it from, and the compiled catalogs; its members
+    # stored, the site's file the whole zip gzipped (one stream compresses across modules).
     config = pyscript_config()
     assert "files" not in config  # static/js/interpreter.js writes the archive
     assert config["interpreter"] == "./static/js/interpreter.js"
@@ -169,6 +172,7 @@ def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
             if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
         } - set(module.LEFT_OUT)
         assert set(names) == {pyc_path(n) for n in on_disk} | files | catalogs  # no source
+        assert {info.compress_type for info in zf.infolist()} == {zipfile.ZIP_STORED}
         for name in files | catalogs:
             assert zf.read(name) == (ROOT / name).read_bytes()
         for name in on_disk:  # each module's bytecode, of the runtime's Python
@@ -177,18 +181,28 @@ def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
             # flags 0: a timestamp pyc, whose stamp zipimport leaves unchecked without a source
             assert int.from_bytes(pyc[4:8], "little") == 0
     assert module.archive() == data  # the same bytes again: an unchanged tree, unchanged sw.js
-    dest = tmp_path / "static" / "nestor.zip"
-    assert module.write_archive(dest, data) and dest.read_bytes() == data
+    dest = tmp_path / "static" / "nestor.zip.gz"
+    assert module.write_archive(dest, data) and dest.read_bytes()[:2] == b"\x1f\x8b"  # gzip
+    assert module.unshipped(dest.read_bytes()) == data
+    # Smaller than the same zip with each member deflated on its own.
+    deflated = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zf, zipfile.ZipFile(
+            deflated, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for info in zf.infolist():
+            out.writestr(info.filename, zf.read(info))
+    assert dest.stat().st_size < 0.95 * len(deflated.getvalue())
     assert not module.write_archive(dest, data)  # already current: not written again
     # Its comment stamps the sources it was made from: current without compiling again.
     assert module.current(dest) and not module.write_archive(dest)
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         assert zf.comment == module.stamp(module.sources())
-    other = tmp_path / "other" / "nestor.zip"
+    other = tmp_path / "other" / "nestor.zip.gz"
     other.parent.mkdir()
-    other.write_bytes(module.stamped(data, b"nestor sources of another tree"))
+    other.write_bytes(module.shipped(module.stamped(data, b"nestor sources of another tree")))
     assert not module.current(other)
-    assert module.write_archive(other) and other.read_bytes() == data  # stale: made again
+    assert module.write_archive(other) and module.unshipped(other.read_bytes()) == data
+    other.write_bytes(data)  # a zip, not gzipped: stale too
+    assert not module.current(other)
 
 
 def test_the_page_imports_the_modules_and_reads_the_catalogs_from_the_archive(

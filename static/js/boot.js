@@ -1,7 +1,8 @@
 // The boot's first step, loaded by index.html as an async module at the top of <head>: it runs
 // as soon as it arrives, before the page's stylesheets and deferred scripts, and starts Pyodide
-// (static/js/interpreter.js) so that its files are asked for as early as a bare Pyodide page
-// asks for them. static/js/pwa.js takes it from there (PyScript, the service worker).
+// (static/js/interpreter.js): at once on a return visit, and on a first visit once the board
+// is on screen (its big files then fill the link right after it).
+// static/js/pwa.js takes it from there (PyScript, the service worker).
 //
 // On a first visit (no service worker controls the page yet), the page's own fetches (Pyodide's
 // wasm, standard library and lock file, PyScript's config, main.py, our archive) are watched
@@ -71,5 +72,16 @@ const wasmArrived = firstVisit ? new Promise((resolve) => {
 }) : null;
 
 performance.mark("nestor:boot-runs"); // the boot benches' phases
-import(INTERPRETER).then((module) => module.start(wasmArrived))
+// A first visit asks for Pyodide's files once the board wake.js paints is on screen (the
+// frame after the first one drawn: by then the first is shown), so that nothing big is in
+// flight before it; a page that draws no frame (a tab opened behind, which draws none until
+// shown) starts after FRAME_WAIT_MS all the same, and PyScript's own call starts Pyodide in
+// any case (interpreter.js). A return visit, whose files come from the worker's cache, starts
+// at once.
+const FRAME_WAIT_MS = 1000;
+const painted = !firstVisit ? Promise.resolve() : new Promise((resolve) => {
+  requestAnimationFrame(() => requestAnimationFrame(resolve));
+  setTimeout(resolve, FRAME_WAIT_MS);
+});
+painted.then(() => import(INTERPRETER)).then((module) => module.start(wasmArrived))
   .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));

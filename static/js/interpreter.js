@@ -1,14 +1,17 @@
 // The interpreter module PyScript loads (pyscript.toml's "interpreter", written by
 // scripts/pyscript_config.py): the vendored Pyodide, started as early as the page can, with our
-// archive (static/nestor.zip: nestor/, nestor_web/, the catalogs) in its working folder.
+// archive (static/nestor.zip.gz: a zip of nestor/, nestor_web/ and the catalogs, gzipped) in
+// its working folder.
 //
 // PyScript calls `loadPyodide` only once its own core is imported, its config fetched and
 // parsed and its package store opened. Pyodide needs no part of that, so static/js/boot.js
 // calls `start()` as soon as it runs: the wasm is fetched and compiled as it arrives, and the
 // interpreter and the standard library start while PyScript does. On a first visit boot.js has
 // the archive asked for once the wasm has arrived (over a slow link it would only have slowed the wasm
-// down); it is written to /home/pyodide/nestor.zip before PyScript gets the interpreter, and
-// main.py puts it on sys.path.
+// down); its zip is written to /home/pyodide/nestor.zip before PyScript gets the interpreter,
+// and main.py puts it on sys.path. A host that sends the file with "Content-Encoding: gzip"
+// (some do for a .gz) has the browser decompress it already: a zip as it arrives is taken as
+// it is.
 //
 // polyscript imports this module, reads `version` and calls `loadPyodide(options)` with its
 // stdout and stderr and an indexURL of this file's folder. It gets the one Pyodide `start()`
@@ -20,16 +23,23 @@ import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.
 export { version };
 
 export const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
-const ARCHIVE_URL = new URL("../nestor.zip", import.meta.url).href;
+const ARCHIVE_URL = new URL("../nestor.zip.gz", import.meta.url).href;
 const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // main.py's sys.path entry
 
 let started = null; // the Promise of the one Pyodide of this page
-let archive = null; // the Promise of the archive's bytes
+let archive = null; // the Promise of the archive's bytes (the zip)
+
+// The zip in `bytes`: gzip's (its first bytes 1f 8b) decompressed, anything else as it is.
+async function unzipped(bytes) {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
 
 async function fetchArchive() {
   const response = await fetch(ARCHIVE_URL);
   if (!response.ok) throw new Error(`${ARCHIVE_URL}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  return unzipped(new Uint8Array(await response.arrayBuffer()));
 }
 
 // Begins loading Pyodide if nothing has yet, and the archive once `wasmArrived` resolves (at
