@@ -1,8 +1,8 @@
 """Translations: the game's texts through gettext message catalogs (locale/, compiled to
 ``nestor.mo`` by ``scripts/locales.py``), read with :mod:`gettext` under CPython and in the
 browser, from a folder or from the archive (``static/nestor.zip.gz``). ``_`` for a message,
-``ngettext`` for plurals, ``pgettext`` for one English word with two translations, ``N_`` to mark a message
-looked up later.
+``ngettext`` for plurals, ``pgettext`` for one English word with two translations, ``N_`` to
+mark a message looked up later.
 """
 
 from __future__ import annotations
