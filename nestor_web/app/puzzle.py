@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from datetime import date
-from urllib.parse import parse_qs
 
 from nestor import Game, NestorError, Pair, Position, Record
 from nestor.puzzles import Puzzle, Verdict, get_puzzle, pick_puzzle, rate, refutation
 
 from .events import Problem
 from .puzzle_record import PuzzleRecord, Try
+from .url import puzzle_asked
 
 PACE_SECONDS = 0.9
 """Time between two pairs of a refutation played out."""
@@ -157,10 +157,9 @@ class PuzzleTry:
 
 def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem | None]:
     """The puzzle a URL query asks for (``?puzzle=K``, or ``?puzzle=daily``: today's)."""
-    params = parse_qs(query.lstrip("?"), keep_blank_values=True)
-    if "puzzle" not in params:
+    asked = puzzle_asked(query)
+    if asked is None:
         return None, None
-    asked = params["puzzle"][0]
     if asked == "daily":
         return daily_try(today), None
     try:

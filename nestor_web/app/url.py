@@ -50,9 +50,14 @@ def parse_query(
         return None, Problem("link.deal", exc)
 
 
+def puzzle_asked(query: str) -> str | None:
+    """What the URL query's ``?puzzle=`` asks for (a number or ``daily``), else ``None``."""
+    return parse_qs(query.lstrip("?"), keep_blank_values=True).get("puzzle", [None])[0]
+
+
 def is_puzzle_query(query: str) -> bool:
     """Does the URL query ask for a puzzle (``?puzzle=``; the puzzle mode reads which)?"""
-    return "puzzle" in parse_qs(query.lstrip("?"), keep_blank_values=True)
+    return puzzle_asked(query) is not None
 
 
 def deal_query(variant: str, deal: int) -> str:
