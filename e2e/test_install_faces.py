@@ -224,11 +224,8 @@ def test_the_board_has_enough_contrast(page: Page, wait_ready, theme: str) -> No
 
 
 @pytest.mark.own_page  # adds an init script, a route or a clock to its page
-@pytest.mark.parametrize("language", [
-    "en",
-    # make test-slow: German at a phone's width is the layout audit's fast corner too
-    pytest.param("de", marks=pytest.mark.slow),
-])
+@pytest.mark.slow  # make test-slow: the layout audit's fast corner checks a phone's width
+@pytest.mark.parametrize("language", ["en", "de"])
 def test_nothing_sideways_at_360_and_a_short_game_is_clean(
     page: Page, wait_ready, page_log, language: str
 ) -> None:
