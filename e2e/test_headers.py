@@ -16,6 +16,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from conftest import ROOT, control, serve
+from helpers import play_pairs
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from nestor import Game, Pair
@@ -199,11 +200,7 @@ def test_a_host_that_sends_no_headers_serves_a_game_that_plays(
         assert response is not None and "cross-origin-embedder-policy" not in response.headers
         wait_ready(page)
         assert page.evaluate("crossOriginIsolated") is False
-        game = Game("standard", 7)
-        move = next(m for m in game.legal_moves() if isinstance(m, Pair))
-        for card in move.cards:
-            page.click(f'[data-card="{card}"][data-available]')
-        expect(page.locator("#cards-left")).to_have_text("50")
+        play_pairs(page, Game("standard", 7))  # the cards left show 50 after it
     finally:
         server.shutdown()
         server.server_close()
@@ -228,11 +225,7 @@ def test_a_host_that_sends_the_archive_as_gzip_content_serves_a_game_that_plays(
             page.goto("/?variant=standard&deal=7")
         assert archive.value.headers.get("content-encoding") == "gzip"
         wait_ready(page)
-        game = Game("standard", 7)
-        move = next(m for m in game.legal_moves() if isinstance(m, Pair))
-        for card in move.cards:
-            page.click(f'[data-card="{card}"][data-available]')
-        expect(page.locator("#cards-left")).to_have_text("50")
+        play_pairs(page, Game("standard", 7))  # the cards left show 50 after it
     finally:
         server.shutdown()
         server.server_close()
