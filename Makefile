@@ -256,7 +256,7 @@ bench-first-visit: $(VENV_STAMP) vendor chromium
 	fi
 	$(VENV)/bin/python bench/first_visit.py $(BENCH_ARGS)
 
-# Issue 9's question: main.py in PyScript's worker mode (a variant built in a temporary folder,
+# Main.py in PyScript's worker mode (a variant built in a temporary folder,
 # with COOP + COEP headers) beside the normal page, interleaved: time to data-ready, the main
 # thread's long tasks (blocking time), the first tap, the pairing tap, one DOM call from Python.
 # It never fails on a time. A few minutes.
@@ -266,20 +266,20 @@ bench-worker: $(VENV_STAMP) vendor chromium
 bench-tabs: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/tab_events.py $(BENCH_ARGS)
 
-# Issue 12: the game review (nestor.review) over 200 finished games per variant (random, greedy
+# The game review (nestor.review) over 200 finished games per variant (random, greedy
 # and careful players, seeded), median, p95 and worst ms per game in CPython and in the page's
 # Pyodide (whole and in 8 ms slices), beside one solve of the deal in the same run. It never
 # fails on a time. Several minutes. BENCH_ARGS="--games 50" for a quicker look.
 bench-review: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/review.py --browser $(BENCH_ARGS)
 
-# Issue 24 (2): New deal of a grade (drawn from nestor/graded_deals.py) in Chromium with a profile on
+# New deal of a grade (drawn from nestor/graded_deals.bin) in Chromium with a profile on
 # disk, click to the deal's grade shown, beside New deal of any deal (the floor) and the grade of
 # such a deal worked out in the page. It never fails on a time. A few minutes.
 bench-grade: $(VENV_STAMP) vendor chromium
 	$(VENV)/bin/python bench/grade.py $(BENCH_ARGS)
 
-# Issue 24: the difficulty grades (nestor/grade.py) of deals 0..D-1 of every variant, graded and
+# The difficulty grades (nestor/grade.py) of deals 0..D-1 of every variant, graded and
 # played once by each strategy (scripts/grade_table.py): the cut points (terciles of the score
 # among the winnable deals) and the tables of docs/odds.md, "Difficulty grades". Both cores,
 # at the lowest priority. The full run (D = 10,000) takes about half an hour on 2 cores, up to
@@ -290,7 +290,7 @@ GRADE_ARGS ?=
 grade-table: $(VENV_STAMP)
 	nice -n 19 $(VENV)/bin/python scripts/grade_table.py $(GRADE_ARGS)
 
-# Issue 24 (2): the grades shipped with the game (nestor/graded_deals.bin, New deal's Easy,
+# The grades shipped with the game (nestor/graded_deals.bin, New deal's Easy,
 # Medium and Hard), deals 0..9,999 of every variant graded by the engine (about 10 minutes on
 # 2 cores; GRADE_ARGS="--from-rows grades.jsonl" writes them from a grade-table run's rows).
 # tests/test_graded_deals.py checks a sample and the cut points in make test;
