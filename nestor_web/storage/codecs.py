@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 from nestor import Game, NestorError
 from nestor.errors import clip
-from nestor.jsontext import load_object
+from nestor.jsontext import load_object, loads
 
 from ..app.ranges import clamped, in_range
 from ..app.session import Help, SavedGame
@@ -68,6 +68,18 @@ def game_from_text(text: str) -> SavedGame:
         in_range(data.get(key, 0), key, kind) for key, kind in _NUMBERS
     )
     return SavedGame(game, Help(hints, solver_moves, replayed, reviewed), elapsed_ms)
+
+
+def archive_from_text(text: str) -> dict[str, str]:
+    """The archive's text read: ``"variant/deal"`` -> saved-game text, in stored order.
+
+    Raises:
+        ValueError: ``text`` is not JSON, or not an object whose values are all strings.
+    """
+    data = loads(text)
+    if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+        return {str(k): v for k, v in data.items()}
+    raise ValueError("not an archive")
 
 
 def settings_to_text(settings: Settings) -> str:

@@ -23,8 +23,13 @@ from ..app.puzzle_record import PuzzleRecord
 from ..app.saved import SavedGame
 from ..app.settings import Settings
 from ..app.statistics import Stats
-from .archive import archive_from_text
-from .codecs import game_from_text, game_to_text, settings_from_text, settings_to_text
+from .codecs import (
+    archive_from_text,
+    game_from_text,
+    game_to_text,
+    settings_from_text,
+    settings_to_text,
+)
 from .keys import (
     ARCHIVE_KEY,
     ARCHIVE_SIZE,
