@@ -4,9 +4,8 @@ following what other tabs save."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
-from datetime import date
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from nestor import NestorError
@@ -17,7 +16,6 @@ from ..app.lines import descends, join
 from ..app.session import SavedGame, Session
 from ..app.settings import Settings
 from ..app.statistics import Stats
-from ..app.url import parse_query
 from .archive import Archive
 from .codecs import (
     board_to_text,
@@ -76,6 +74,25 @@ def _texts(parts: Parts) -> tuple[str, ...]:
         SAVE_KEY, STATS_KEY, ARCHIVE_KEY, SETTINGS_KEY, PUZZLES_KEY))
 
 
+@dataclass(frozen=True)
+class Stored:
+    """What start-up found stored (:meth:`StorageManager.stored`).
+
+    Attributes:
+        settings: the settings (the defaults if none, or unreadable).
+        game: the game in the game slot, or ``None``.
+        stats: the statistics (empty if none, or unreadable).
+        tutorial_seen: the guided first game: ``"started"``, ``"done"`` or ``None``.
+        first_visit: nothing at all was stored.
+    """
+
+    settings: Settings
+    game: SavedGame | None
+    stats: Stats
+    tutorial_seen: str | None
+    first_visit: bool
+
+
 class StorageManager:
     """Reads and writes everything the game keeps (:class:`.stores.Stores`: localStorage and the
     durable copy), and follows what other tabs of the game save.
@@ -108,29 +125,17 @@ class StorageManager:
         self._tutorial_stale = False  # another tab wrote the guide's state
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
-        self.first_visit = False  # resume(): nothing at all was stored
 
     # ---- start-up ------------------------------------------------------------------------
 
-    def resume(
-        self,
-        query: str,
-        language: str,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
-        alone: bool | None = None,
-        today: Callable[[], date] | None = None,
-    ) -> Session:
-        """Open the session of a page with URL query ``query`` from what is stored."""
-        self.first_visit = all(self.stores.get(key) is None for key in (
+    def stored(self, language: str) -> Stored:
+        """What is stored, for start-up to open the session with (the settings' language
+        ``language`` if none is stored); an unreadable value is set aside and reported."""
+        first_visit = all(self.stores.get(key) is None for key in (
             SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY))
         settings = self._read_settings()
         if settings.language is None:
             settings.language = language
-        request, link_problem = parse_query(query, today() if today is not None else None)
-        if link_problem is not None:
-            self.stores.problems.append(link_problem)
         saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
         if saved is not None:
             self._slot = (self.stores.written[SAVE_KEY], saved.key)
@@ -140,17 +145,10 @@ class StorageManager:
             if self.stores.get(STATS_KEY) is not None:
                 self._stats_saved = None  # unreadable: replaced by empty statistics now
             stats = Stats()
-        session = Session.start(
-            request, saved, settings=settings, stats=stats, shelf=self.archive, rng=rng,
-            clock=clock, timer_clock=timer_clock, leave_saved=alone is not False, today=today,
-        )
-        if alone:
-            session.settle_left_games()
         seen = self.stores.get(TUTORIAL_KEY)
-        session.tutorial_seen = seen if seen in ("started", "done") else None
         self.stores.written[TUTORIAL_KEY] = seen or ""
-        self.save(session)
-        return session
+        tutorial = seen if seen in ("started", "done") else None
+        return Stored(settings, saved, stats, tutorial, first_visit)
 
     def _read_settings(self) -> Settings:
         """The stored settings (the defaults if none)."""
@@ -563,5 +561,5 @@ __all__ = [
     "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "DIVERGED_KEY", "KEYS", "LOST", "NOT_DURABLE",
     "SAVE_KEY",
     "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
-    "StoreRefused", "refusal_name",
+    "StoreRefused", "Stored", "refusal_name",
 ]
