@@ -82,6 +82,11 @@ def archive_from_text(text: str) -> dict[str, str]:
     raise ValueError("not an archive")
 
 
+def archive_text(archive: tuple[SavedGame, ...]) -> str:
+    """The stored archive of the games ``archive``, oldest first."""
+    return _dumps({"{}/{}".format(*g.key): game_to_text(g) for g in archive})
+
+
 def settings_to_text(settings: Settings) -> str:
     """The settings as JSON text (the shape above)."""
     data: dict[str, object] = asdict(settings)

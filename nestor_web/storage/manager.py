@@ -18,6 +18,7 @@ from ..app.settings import Settings
 from ..app.statistics import Stats
 from .archive import Archive
 from .codecs import (
+    archive_text,
     board_to_text,
     game_from_text,
     game_to_text,
@@ -32,9 +33,6 @@ from .keys import (
     BOARD_KEY,
     DIVERGED_KEY,
     GRADES_KEY,
-    KEYS,
-    LOST,
-    NOT_DURABLE,
     PUZZLES_KEY,
     REPLACED_KEY,
     SAVE_KEY,
@@ -45,7 +43,6 @@ from .keys import (
     KeyValueStore,
     MemoryStore,
     StoreRefused,
-    refusal_name,
 )
 from .stats_codec import stats_from_text, stats_to_text
 from .stores import Stores
@@ -57,6 +54,7 @@ if TYPE_CHECKING:  # read at a restore, not at start-up
 
 T = TypeVar("T")
 
+
 def _or_none(text: str) -> SavedGame | None:
     """The saved game of ``text``, or ``None`` if it cannot be read."""
     try:
@@ -67,24 +65,21 @@ def _or_none(text: str) -> SavedGame | None:
 
 def _texts(parts: Parts) -> tuple[str, ...]:
     """What ``parts`` would store, as texts (two parts that store the same are the same)."""
-    from .progress import values_from_parts
+    from .puzzle_codec import record_to_text
 
-    values = values_from_parts(parts)
-    return tuple(values.get(key, "") for key in (
-        SAVE_KEY, STATS_KEY, ARCHIVE_KEY, SETTINGS_KEY, PUZZLES_KEY))
+    puzzles = parts.puzzles
+    return (
+        "" if parts.game is None else game_to_text(parts.game), stats_to_text(parts.stats),
+        archive_text(parts.archive), settings_to_text(parts.settings),
+        record_to_text(puzzles) if puzzles.tries or puzzles.daily else "",
+    )
 
 
 @dataclass(frozen=True)
 class Stored:
-    """What start-up found stored (:meth:`StorageManager.stored`).
-
-    Attributes:
-        settings: the settings (the defaults if none, or unreadable).
-        game: the game in the game slot, or ``None``.
-        stats: the statistics (empty if none, or unreadable).
-        tutorial_seen: the guided first game: ``"started"``, ``"done"`` or ``None``.
-        first_visit: nothing at all was stored.
-    """
+    """What start-up found stored, to open the session with: the settings and statistics (the
+    defaults if none or unreadable), the game in the slot, the guide's state (``"started"``,
+    ``"done"`` or ``None``), and whether nothing at all was stored."""
 
     settings: Settings
     game: SavedGame | None
@@ -94,11 +89,10 @@ class Stored:
 
 
 class StorageManager:
-    """Reads and writes everything the game keeps (:class:`.stores.Stores`: localStorage and the
-    durable copy), and follows what other tabs of the game save.
+    """Reads and writes everything the game keeps, in both stores (:class:`.stores.Stores`), and
+    follows what other tabs of the game save.
 
     Attributes:
-        stores: both stores.
         archive: the games left in progress (the session's shelf).
         restored: whether start-up found the durable copy newer than the store and took it.
         notify: called when a problem is reported later than the save that met it (the durable copy
@@ -115,8 +109,8 @@ class StorageManager:
         self.stores = Stores(store, durable, snapshot, lambda: self.notify())
         self.archive = Archive(self.stores)
         self.restored = self.stores.restored
-        self._slot: tuple[str, tuple[str, int] | None] | None = None
         # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
+        self._slot: tuple[str, tuple[str, int] | None] | None = None
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
         self._own_game: str | None = None  # the game text this tab saved (or adopted) last
         self._stats_stale = False  # another tab wrote the statistics: merge before saving
@@ -125,8 +119,6 @@ class StorageManager:
         self._tutorial_stale = False  # another tab wrote the guide's state
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
-
-    # ---- start-up ------------------------------------------------------------------------
 
     def stored(self, language: str) -> Stored:
         """What is stored, for start-up to open the session with (the settings' language
@@ -179,10 +171,8 @@ class StorageManager:
         self.stores.written[key] = text
         return value
 
-    # ---- saving --------------------------------------------------------------------------
-
     def save(self, session: Session) -> None:
-        """Write whatever changed since the last save: the game, settings, statistics."""
+        """Write what changed since the last save: the game, settings, statistics, guide, grades."""
         self._follow_stats(session)
         game_text = game_to_text(session.saved())
         if game_text != self._own_game or SAVE_KEY not in self.stores.written and (
@@ -205,11 +195,8 @@ class StorageManager:
             self._keep_grades(session)
         self.stores.commit()
 
-    # ---- the grades the page worked out (.grades) ------------------------------------------
-
     def kept_grades(self) -> dict[tuple[str, int], str]:
-        """The grades this page or another worked out for deals beyond the shipped table, oldest
-        first (:mod:`.grades`: ``{}`` if none, or none readable)."""
+        """The grades pages worked out for deals beyond the shipped table, oldest first."""
         from nestor.graded_deals import CUTS_FINGERPRINT
 
         from .grades import grades_from_text
@@ -235,7 +222,7 @@ class StorageManager:
     def save_board(
         self, language: str, draw: Callable[[], tuple[list[object], dict[str, str]]]
     ) -> None:
-        """Keep the board as drawn for the saved game (see :func:`.codecs.board_to_text`)."""
+        """Keep the board as drawn for the saved game, for the next visit's first paint."""
         game = self.stores.written.get(SAVE_KEY)
         if game is None or self._board_of == (game, language):
             return
@@ -243,13 +230,11 @@ class StorageManager:
         if self.stores.write(BOARD_KEY, board_to_text(game, language, nodes, counters)):
             self._board_of = (game, language)
 
-    # ---- the puzzle record (.puzzle_codec) ---------------------------------------------
-
     def puzzles(self, quiet: bool = False) -> PuzzleRecord:
-        """The player's puzzle record as stored (this tab's and every other's saves): empty if none.
-        """
+        """The player's puzzle record as stored (by any tab): empty if none; an unreadable one is
+        set aside and replaced, unless ``quiet``."""
         from ..app.puzzle_record import PuzzleRecord
-        from .puzzle_codec import record_from_text
+        from .puzzle_codec import record_from_text, record_to_text
 
         text = self.stores.get(PUZZLES_KEY)
         if text is None:
@@ -259,21 +244,13 @@ class StorageManager:
         except NestorError as exc:
             if not quiet:
                 self.stores.set_aside(PUZZLES_KEY, text, "puzzles.unreadable", exc)
-                self.stores.write(PUZZLES_KEY, self._empty_puzzles())
+                self.stores.write(PUZZLES_KEY, record_to_text(PuzzleRecord()))
                 self.stores.commit()
             return PuzzleRecord()
 
-    @staticmethod
-    def _empty_puzzles() -> str:
-        from ..app.puzzle_record import PuzzleRecord
-        from .puzzle_codec import record_to_text
-
-        return record_to_text(PuzzleRecord())
-
     def save_puzzles(self, record: PuzzleRecord) -> PuzzleRecord:
-        """Keep ``record`` united with the one stored (another tab's tries are kept too), as one
-        save (a sequence number, the durable copy); returns the united record, which ``record``
-        becomes too."""
+        """Unite ``record`` with the one stored (another tab's tries) and keep it, as one save;
+        returns ``record``."""
         from .puzzle_codec import record_to_text
 
         record.unite(self.puzzles(quiet=True))
@@ -283,14 +260,10 @@ class StorageManager:
             self.stores.commit()
         return record
 
-    # ---- backups of the player's progress ---------------------------------------------
-
     def held_parts(self, session: Session) -> Parts:
-        """The player's progress held here (what a backup of this page holds): the session's
-        statistics (with what another tab saved merged in first), its game in play and settings, and
-        the games left in progress: the archive's that can be read, a game of another deal that
-        another tab left in the game slot (the next save would archive it) and the game left for
-        Undo, if in progress."""
+        """The player's progress held here (what a backup holds): the session's statistics (another
+        tab's merged in), game and settings, and the games left in progress: the archive's, one of
+        another deal in the game slot (the next save would archive it), the game left for Undo."""
         from ..app.backup import Parts, copy_settings, in_progress, unite
 
         self._follow_stats(session)
@@ -299,17 +272,9 @@ class StorageManager:
         if left is not None and left.key == played.key and in_progress(left):
             played = unite(played, left)[0]  # restarted: the moves Undo brings back count
         games: dict[tuple[str, int], SavedGame] = {}
-        found: list[SavedGame] = []
-        for text in self.archive.texts().values():
-            saved = _or_none(text)
-            if saved is not None:
-                found.append(saved)
-        slot = self._slot[0] if self._slot is not None else None
-        for extra in (_or_none(slot) if slot is not None else None, session.left):
-            if extra is not None:
-                found.append(extra)
-        for saved in found:
-            if saved.key == played.key or not in_progress(saved):
+        texts = [*self.archive.texts().values(), *(self._slot[:1] if self._slot else ())]
+        for saved in [*map(_or_none, texts), session.left]:
+            if saved is None or saved.key == played.key or not in_progress(saved):
                 continue
             known = games.pop(saved.key, None)
             games[saved.key] = saved if known is None else unite(known, saved)[0]
@@ -318,9 +283,7 @@ class StorageManager:
                      self.puzzles(quiet=True))
 
     def export_progress(self, session: Session) -> str:
-        """The backup file of the progress held here (:meth:`held_parts`), dated the session's today
-        (:func:`.progress.progress_text`; its name: :func:`.progress.backup_name`, its code:
-        :func:`.progress.progress_to_code`)."""
+        """The backup file of the progress held here, dated the session's today."""
         from .progress import progress_text
 
         return progress_text(self.held_parts(session), session.today())
@@ -335,8 +298,8 @@ class StorageManager:
         return [v for v in data if isinstance(v, str)] if isinstance(data, list) else []
 
     def replaced_progress(self) -> Progress | None:
-        """The progress the last restore that replaced (``nestor.replaced``) took the place of, to
-        restore again (:meth:`restore`), or ``None`` if there is none (or it cannot be read)."""
+        """The progress the last replacing restore took the place of, or ``None`` (none, or
+        unreadable)."""
         from .progress import ProgressError, read_progress
 
         text = self.stores.get(REPLACED_KEY)
@@ -348,15 +311,14 @@ class StorageManager:
             return None
 
     def restore(self, session: Session, progress: Progress, mode: str) -> tuple[Event, ...]:
-        """Bring a backup in (read by :func:`.progress.read_progress`): ``mode`` ``"merge"`` unites
-        it with the progress held here, ``"replace"`` takes it instead, keeping what it replaced
-        under ``nestor.replaced`` (a backup file: :meth:`replaced_progress` restores it again).
+        """Bring a backup in: ``mode`` ``"merge"`` unites it with the progress held here,
+        ``"replace"`` takes it instead, keeping what it replaced (:meth:`replaced_progress`).
 
         Raises:
             ValueError: ``mode`` is neither ``"merge"`` nor ``"replace"`` (nothing changes).
         """
         from ..app.backup import copy_game, copy_settings, merge_parts, replace_parts
-        from .progress import archive_text, progress_text
+        from .progress import progress_text
         from .puzzle_codec import record_to_text
 
         if mode not in ("merge", "replace"):
@@ -404,9 +366,6 @@ class StorageManager:
         summary = self.held_parts(session).summary()
         return (*events, Restored(mode, summary, changed))
 
-
-
-
     def take_problems(self) -> list[Problem]:
         """The problems reported since the last call (and forget them)."""
         return self.stores.take_problems()
@@ -419,20 +378,18 @@ class StorageManager:
         if key in (None, SAVE_KEY):
             text = self.stores.store.get(SAVE_KEY)
             self._slot = None if text is None else (text, None)  # its deal: read when needed
+            self._game_stale = True
         if key in (None, STATS_KEY):
             self._stats_saved = None
             self._stats_stale = True
-        if key in (None, SAVE_KEY):
-            self._game_stale = True
         if key in (None, SETTINGS_KEY):
             self._settings_stale = True
         if key in (None, TUTORIAL_KEY):
             self._tutorial_stale = True
 
     def catch_up(self, session: Session) -> tuple[Event, ...]:
-        """Before a command: if another tab saved since this tab last saved or heard (its
-        ``nestor.seq`` is higher; the storage event is not here yet, or this tab was frozen), follow
-        that save now (:meth:`follow`)."""
+        """Before a command: follow now a save another tab made since this tab last saved or heard
+        (a higher ``nestor.seq``: its storage event is not here yet, or this tab was frozen)."""
         seq = seq_of(self.stores.store.get(SEQ_KEY))
         if seq <= self.stores.seen:
             return ()
@@ -442,9 +399,9 @@ class StorageManager:
         return self.follow(session)
 
     def follow(self, session: Session) -> tuple[Event, ...]:
-        """Take in what another tab wrote since :meth:`changed_elsewhere` said so: merge its
-        statistics into ``session``'s, and show its game if it is of the deal in play here (joined
-        with this tab's if both played on; see :mod:`.manager`'s docstring)."""
+        """Take in what another tab wrote since :meth:`changed_elsewhere` said so: its statistics
+        merged, its settings, the guide's end, its game if of the deal in play here (joined with
+        this tab's if both played on)."""
         self.stores.seen = max(self.stores.seen, seq_of(self.stores.store.get(SEQ_KEY)))
         events = self._follow_stats(session) + self._follow_settings(session)
         events += self._follow_tutorial(session)
@@ -454,8 +411,7 @@ class StorageManager:
         return events
 
     def _follow_settings(self, session: Session) -> tuple[Event, ...]:
-        """The settings another tab wrote (a change there, or a restored backup's): this tab takes
-        them, so its next save does not write its own older ones back."""
+        """Take the settings another tab wrote, so the next save does not write older ones back."""
         if not self._settings_stale:
             return ()
         self._settings_stale = False
@@ -478,8 +434,7 @@ class StorageManager:
         return tuple(events)
 
     def _follow_tutorial(self, session: Session) -> tuple[Event, ...]:
-        """The guided first game ended in another tab (finished or skipped there): it ends here too.
-        """
+        """The guided first game ended in another tab: it ends here too."""
         if not self._tutorial_stale:
             return ()
         self._tutorial_stale = False
@@ -516,8 +471,8 @@ class StorageManager:
         return session.adopt(joined.saved)
 
     def _keep_diverged(self, text: str) -> None:
-        """Add the saved-game ``text`` of a line that could not be joined to ``nestor.diverged``
-        (once; the oldest beyond :data:`.keys.ARCHIVE_SIZE` dropped)."""
+        """Keep the saved-game ``text`` of a line that could not be joined (once; at most
+        :data:`.keys.ARCHIVE_SIZE`, the oldest dropped)."""
         kept: list[str] = []
         raw = self.stores.get(DIVERGED_KEY)
         if raw is not None:
@@ -535,8 +490,8 @@ class StorageManager:
         self.stores.write(DIVERGED_KEY, json.dumps(kept, separators=(",", ":")))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
-        """Merge the statistics another tab wrote into ``session``'s; leave a write for the next
-        save only if they lacked something of this tab's."""
+        """Merge the statistics another tab wrote into ``session``'s (written back at the next save
+        only if they lacked something of this tab's)."""
         if not self._stats_stale:
             return ()
         self._stats_stale = False
@@ -545,8 +500,7 @@ class StorageManager:
             return ()  # cleared: the next save writes this tab's
         try:
             theirs = stats_from_text(text)
-        except Exception:  # any error: unreadable, as at start-up
-            # Set aside (nothing is lost), then the next save replaces it with this tab's.
+        except Exception:  # unreadable: set aside, the next save writes this tab's
             self.stores.write(STATS_KEY + UNREADABLE, text)
             return ()
         lacking = theirs.copy().merge(session.stats)  # would they gain from this tab's?
@@ -558,8 +512,7 @@ class StorageManager:
 
 
 __all__ = [
-    "ARCHIVE_KEY", "BOARD_KEY", "ARCHIVE_SIZE", "DIVERGED_KEY", "KEYS", "LOST", "NOT_DURABLE",
-    "SAVE_KEY",
-    "SETTINGS_KEY", "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager",
-    "StoreRefused", "Stored", "refusal_name",
+    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "SAVE_KEY", "SETTINGS_KEY",
+    "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager", "StoreRefused",
+    "Stored",
 ]
