@@ -100,9 +100,7 @@ class StorageManager:
     """
 
     def __init__(
-        self,
-        store: KeyValueStore,
-        durable: DurableCopy | None = None,
+        self, store: KeyValueStore, durable: DurableCopy | None = None,
         snapshot: Snapshot | None = None,
     ) -> None:
         self.notify: Callable[[], None] = lambda: None
@@ -113,10 +111,7 @@ class StorageManager:
         self._slot: tuple[str, tuple[str, int] | None] | None = None
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
         self._own_game: str | None = None  # the game text this tab saved (or adopted) last
-        self._stats_stale = False  # another tab wrote the statistics: merge before saving
-        self._game_stale = False  # another tab wrote the game slot: follow() looks at it
-        self._settings_stale = False  # another tab wrote the settings: follow() takes them
-        self._tutorial_stale = False  # another tab wrote the guide's state
+        self._stale: set[str] = set()  # the keys another tab wrote, for follow() to take in
         self._board_of: tuple[str, str] | None = None  # (game text, language) of the board kept
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
 
@@ -209,10 +204,8 @@ class StorageManager:
 
         from .grades import grades_to_text
 
-        grades = self.kept_grades()
-        for key, grade in session.graded.items():
-            grades.pop(key, None)
-            grades[key] = grade
+        kept = self.kept_grades()
+        grades = {k: v for k, v in kept.items() if k not in session.graded} | session.graded
         try:
             self.stores.store.set(GRADES_KEY, grades_to_text(grades, CUTS_FINGERPRINT))
         except Exception:  # a full or refused store: a cache, not worth a notice
@@ -288,25 +281,14 @@ class StorageManager:
 
         return progress_text(self.held_parts(session), session.today())
 
-    def _diverged_texts(self) -> list[str]:
-        """The saved-game texts kept under ``nestor.diverged`` (none if it cannot be read)."""
-        raw = self.stores.get(DIVERGED_KEY)
-        try:
-            data = loads(raw) if raw is not None else []
-        except ValueError:
-            return []
-        return [v for v in data if isinstance(v, str)] if isinstance(data, list) else []
-
     def replaced_progress(self) -> Progress | None:
         """The progress the last replacing restore took the place of, or ``None`` (none, or
         unreadable)."""
         from .progress import ProgressError, read_progress
 
         text = self.stores.get(REPLACED_KEY)
-        if text is None:
-            return None
         try:
-            return read_progress(text)
+            return None if text is None else read_progress(text)
         except ProgressError:
             return None
 
@@ -332,7 +314,12 @@ class StorageManager:
         else:
             result = replace_parts(here, progress.parts, session.clock())
         after = _texts(result)
-        kept = set(self._diverged_texts())
+        raw = self.stores.get(DIVERGED_KEY)
+        try:
+            kept = loads(raw) if raw is not None else []
+        except ValueError:
+            kept = []
+        kept = kept if isinstance(kept, list) else []
         diverged = tuple(d for d in diverged if game_to_text(d) not in kept)  # (kept already)
         changed = after != before or bool(diverged)
         events: tuple[Event, ...] = ()
@@ -375,17 +362,13 @@ class StorageManager:
     def changed_elsewhere(self, key: str | None) -> None:
         """Another tab wrote ``key`` (``None``: it cleared the storage)."""
         self.stores.forget(key)
+        followed = {SAVE_KEY, STATS_KEY, SETTINGS_KEY, TUTORIAL_KEY}
+        self._stale |= followed if key is None else followed & {key}
         if key in (None, SAVE_KEY):
             text = self.stores.store.get(SAVE_KEY)
             self._slot = None if text is None else (text, None)  # its deal: read when needed
-            self._game_stale = True
         if key in (None, STATS_KEY):
             self._stats_saved = None
-            self._stats_stale = True
-        if key in (None, SETTINGS_KEY):
-            self._settings_stale = True
-        if key in (None, TUTORIAL_KEY):
-            self._tutorial_stale = True
 
     def catch_up(self, session: Session) -> tuple[Event, ...]:
         """Before a command: follow now a save another tab made since this tab last saved or heard
@@ -393,9 +376,8 @@ class StorageManager:
         seq = seq_of(self.stores.store.get(SEQ_KEY))
         if seq <= self.stores.seen:
             return ()
-        self.changed_elsewhere(STATS_KEY)
-        self.changed_elsewhere(SAVE_KEY)
-        self.changed_elsewhere(SETTINGS_KEY)
+        for key in (STATS_KEY, SAVE_KEY, SETTINGS_KEY):
+            self.changed_elsewhere(key)
         return self.follow(session)
 
     def follow(self, session: Session) -> tuple[Event, ...]:
@@ -403,18 +385,19 @@ class StorageManager:
         merged, its settings, the guide's end, its game if of the deal in play here (joined with
         this tab's if both played on)."""
         self.stores.seen = max(self.stores.seen, seq_of(self.stores.store.get(SEQ_KEY)))
-        events = self._follow_stats(session) + self._follow_settings(session)
-        events += self._follow_tutorial(session)
-        if self._game_stale:
-            self._game_stale = False
-            events += self._follow_game(session)
-        return events
+        return (self._follow_stats(session) + self._follow_settings(session)
+                + self._follow_tutorial(session) + self._follow_game(session))
+
+    def _take_stale(self, key: str) -> bool:
+        """Whether another tab wrote ``key`` since it was last taken in (and take it now)."""
+        stale = key in self._stale
+        self._stale.discard(key)
+        return stale
 
     def _follow_settings(self, session: Session) -> tuple[Event, ...]:
         """Take the settings another tab wrote, so the next save does not write older ones back."""
-        if not self._settings_stale:
+        if not self._take_stale(SETTINGS_KEY):
             return ()
-        self._settings_stale = False
         text = self.stores.store.get(SETTINGS_KEY)
         if text is None:
             return ()
@@ -435,16 +418,15 @@ class StorageManager:
 
     def _follow_tutorial(self, session: Session) -> tuple[Event, ...]:
         """The guided first game ended in another tab: it ends here too."""
-        if not self._tutorial_stale:
-            return ()
-        self._tutorial_stale = False
-        if self.stores.store.get(TUTORIAL_KEY) != "done":
+        if not self._take_stale(TUTORIAL_KEY) or self.stores.store.get(TUTORIAL_KEY) != "done":
             return ()
         self.stores.written[TUTORIAL_KEY] = "done"
         return session.end_tutorial()
 
     def _follow_game(self, session: Session) -> tuple[Event, ...]:
         """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""
+        if not self._take_stale(SAVE_KEY):
+            return ()
         text = self.stores.store.get(SAVE_KEY)
         mine_text = game_to_text(session.saved())
         if text is None or text in (mine_text, self._own_game):
@@ -492,9 +474,8 @@ class StorageManager:
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
         """Merge the statistics another tab wrote into ``session``'s (written back at the next save
         only if they lacked something of this tab's)."""
-        if not self._stats_stale:
+        if not self._take_stale(STATS_KEY):
             return ()
-        self._stats_stale = False
         text = self.stores.store.get(STATS_KEY)
         if text is None:
             return ()  # cleared: the next save writes this tab's

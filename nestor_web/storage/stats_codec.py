@@ -23,10 +23,7 @@ from nestor_web.app.statistics import (
 )
 
 STATS_VERSION = 3
-"""Version of the stored shape described in the module docstring."""
-
 READ_VERSIONS = (1, 2, 3)
-"""The versions :func:`stats_from_text` reads."""
 
 _COUNT_FIELDS = {
     "played": "played", "won": "won", "won_assisted": "won_with_help",
@@ -36,7 +33,7 @@ _COUNT_FIELDS = {
 
 
 def stats_to_text(stats: Stats) -> str:
-    """``stats`` as JSON text (the shape in the module docstring)."""
+    """The stored text of ``stats`` (its shape: docs/formats.md)."""
     data = stats.snapshot()
     shape = {
         "version": STATS_VERSION,
@@ -63,29 +60,22 @@ def stats_to_text(stats: Stats) -> str:
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
-    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (ms since 1970, default now)
-    bounds the dates won (:func:`~nestor_web.app.ranges.day_in_range`).
+    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (default now) bounds the dates
+    won.
 
     Raises:
-        NestorError: naming the problem: not JSON (or nested too deep), not an object, an unknown
-            version, a missing part, a value of the wrong type or out of range (negative counts,
-            unknown variant, state or result, bad deal number), or whatever :meth:`Stats.restore`
-            refuses (more entries than the caps, a deal listed twice, more than one unsettled game,
-            counts that contradict each other or the deals and history, a daily date listed twice or
-            a best daily streak shorter than the dates it holds in a row).
+        NestorError: what :func:`stats_data_from_text` or :meth:`Stats.restore` refuses.
     """
     return Stats.restore(stats_data_from_text(text, now_ms))
 
 
 def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
-    """The values of statistics text, each checked one by one (type and range), before
-    :meth:`Stats.restore` checks what ties them together (:func:`stats_from_text` is the two steps;
-    a reader that tells the two kinds of refusal apart calls them one by one).
+    """The values of statistics text, each checked alone (type and range), before
+    :meth:`Stats.restore` checks what ties them together.
 
     Raises:
-        NestorError: not JSON (or nested too deep), not an object, an unknown version, a missing
-            part, a value of the wrong type or out of range, or (version 1) more than one unsettled
-            game.
+        NestorError: not a JSON object, an unknown version, a missing part, a value of the wrong
+            type or out of range, or (version 1) more than one unsettled game.
     """
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
@@ -101,9 +91,6 @@ def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
     resets = _read_resets(_part(data, "resets", dict))
     daily = DailyRecord() if version == 2 else _read_daily(_part(data, "daily", dict), now_ms)
     return StatsData(counts, deals, history, resets, daily)
-
-
-# ---- one value at a time -----------------------------------------------------------------
 
 
 def _part(data: dict[str, object], key: str, kind: type) -> object:

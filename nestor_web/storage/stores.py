@@ -32,12 +32,12 @@ KEPT = "storage.refused.kept"
 
 
 def _puzzles_from_text(text: str) -> object:
-    from .puzzle_codec import record_from_text
+    from .puzzle_codec import record_from_text  # (not imported at start-up)
 
     return record_from_text(text)
 
 
-DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
+_DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
     SAVE_KEY: (game_from_text, "save.unreadable"),
     SETTINGS_KEY: (settings_from_text, "settings.unreadable"),
     STATS_KEY: (stats_from_text, "stats.unreadable"),
@@ -47,7 +47,7 @@ DECODERS: dict[str, tuple[Callable[[str], object], str]] = {
 """The reader of each value start-up may take from the durable copy, and its problem's code."""
 
 
-def readable(decode: Callable[[str], object], text: str) -> bool:
+def _readable(decode: Callable[[str], object], text: str) -> bool:
     """Whether ``decode`` reads ``text`` without any error (a stored text may make it raise any)."""
     try:
         decode(text)
@@ -58,13 +58,14 @@ def readable(decode: Callable[[str], object], text: str) -> bool:
 
 class Stores:
     """localStorage and the durable copy (IndexedDB): each save is one numbered write to both; a
-    value localStorage refuses is written again at the next save, and read from here meanwhile.
+    value localStorage refuses is written again at each save, and read from here meanwhile.
 
     Attributes:
         store: localStorage (or its memory stand-in).
         problems: reports for the player since they were last taken.
-        written: what was last written here (or read), by key.
+        written: what was last written (or read), by key.
         restored: whether start-up found the durable copy newer than the store and took it.
+        seen: the highest sequence number this tab wrote or took in.
         late: called when a problem is reported after its save (the durable copy's answer).
     """
 
@@ -85,7 +86,7 @@ class Stores:
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
         self._seq = seq_of(store.get(SEQ_KEY))
         self._stored_seq = self._seq  # the number localStorage holds
-        self.seen = self._seq  # the highest sequence number this tab wrote or took in
+        self.seen = self._seq
         self.restored = newer(self._seq, snapshot)
         if snapshot is not None and self.restored:
             self._overlay = self._readable_over(snapshot)
@@ -107,15 +108,15 @@ class Stores:
         self.seen = self._seq
 
     def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
-        """The newer durable copy's values start-up takes over the store's: each one, except
-        where the copy's value is unreadable and the store's is readable."""
+        """The newer durable copy's values start-up takes: each, but an unreadable one where the
+        store's is readable."""
         taken: dict[str, str] = {}
         for key, value in snapshot.entries.items():
             held = self.store.get(key)
-            decode, code = DECODERS.get(key, (None, ""))
+            decode, code = _DECODERS.get(key, (None, ""))
             if (
                 decode is not None and held is not None and held != value
-                and not readable(decode, value) and readable(decode, held)
+                and not _readable(decode, value) and _readable(decode, held)
             ):
                 self.set_aside(key, value, code, quiet=True)
                 self._pending[key] = held
@@ -147,8 +148,8 @@ class Stores:
         self, key: str, text: str, code: str, error: NestorError | None = None,
         quiet: bool = False,
     ) -> None:
-        """Copy unreadable ``text`` to ``key`` + :data:`UNREADABLE` and report ``code`` (``code`` +
-        :data:`LOST` with the refusal, if the store refused the copy; ``quiet``: only that)."""
+        """Copy unreadable ``text`` to ``key`` + :data:`UNREADABLE` and report ``code`` (unless
+        ``quiet``), or ``code`` + :data:`LOST` with the refusal if the store refused the copy."""
         try:
             self.store.set(key + UNREADABLE, text)
         except Exception as exc:  # the browser's storage may refuse any write
@@ -195,9 +196,9 @@ class Stores:
         return True
 
     def commit(self) -> None:
-        """End a save: write again what localStorage refused before, give the save a new number if
-        it wrote anything, send what it wrote to the durable copy in one write with that number, and
-        write the number to localStorage if it holds all of it."""
+        """End a save: write again what localStorage refused before; if anything was written, number
+        the save and send it to the durable copy in one write; number localStorage if it holds it.
+        """
         for key, value in list(self._unsaved.items()):
             try:
                 self.store.set(key, value)
@@ -218,8 +219,8 @@ class Stores:
         self._put_seq()
 
     def _put_seq(self) -> None:
-        """Write the save's number to localStorage once it holds every value of it (else start-up
-        reads the durable copy); not once another tab saved since (its number is higher)."""
+        """Number localStorage once it holds all of the save (else start-up reads the durable
+        copy), unless another tab saved since."""
         if self._unsaved:
             return
         self._told_partial = False  # a refusal from now on is told again
@@ -233,8 +234,7 @@ class Stores:
 
     def _durable_done(self, error: str | None, held: list[Problem]) -> None:
         """The durable copy's answer (``error``: its error name) on a save localStorage refused in
-        part (``held``: the refusals): both refused, each is reported; else the copy holds it all,
-        which the player is told once."""
+        part (``held``): both refused, each refusal is reported; else the player is told once."""
         if not held:
             return
         if error is not None:
@@ -245,8 +245,8 @@ class Stores:
         self.late()
 
     def _tell_kept(self, refused: Problem) -> None:
-        """Tell the player localStorage refused a value the durable copy holds, unless told since
-        localStorage last held everything."""
+        """Tell the player the durable copy holds what localStorage refused (once, until
+        localStorage holds everything again)."""
         if not self._told_partial:
             self._told_partial = True
             self.report(Problem(KEPT, args=refused.args))
