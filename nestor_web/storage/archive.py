@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from nestor import NestorError
-from nestor.jsontext import loads
 
 from ..app.session import SavedGame
 from .codecs import archive_from_text, game_from_text
@@ -45,16 +44,12 @@ class Archive:
     def _unreadable_entries(self, key: str, text: str) -> str:
         """The set-aside games with ``key``'s ``text`` added, as JSON text (an earlier copy that is
         not such an object, a whole archive set aside, is kept under the key ``""``)."""
-        entries: dict[str, str] = {}
         earlier = self.stores.store.get(ARCHIVE_KEY + UNREADABLE)
+        entries: dict[str, str] = {}
         if earlier is not None:
             try:
-                data = loads(earlier)
+                entries = archive_from_text(earlier)
             except ValueError:
-                data = None
-            if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
-                entries = {str(k): v for k, v in data.items()}
-            else:
                 entries = {"": earlier}
         entries[key] = text
         return _dumps(entries)

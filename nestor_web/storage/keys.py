@@ -86,10 +86,3 @@ def refusal_name(exc: Exception) -> str:
     else:
         name = type(exc).__name__
     return clip(name)
-
-
-__all__ = [
-    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "GRADES_KEY", "KEYS", "LOST",
-    "NOT_DURABLE", "PUZZLES_KEY", "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
-    "TUTORIAL_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StoreRefused", "refusal_name",
-]

@@ -312,6 +312,11 @@ def _part(where: str, what: str, error: NestorError | None = None) -> ProgressEr
     )
 
 
+def _refused(what: str, exc: NestorError, code: str, **details: str | int) -> ProgressError:
+    """The refusal of a part of the backup whose reader raised ``exc``."""
+    return ProgressError(f"the backup's {what}: {exc}", code=code, error=exc, **details)
+
+
 def _read_stats(data: dict[str, object]) -> Stats:
     """The statistics part, by the statistics codec: its numbers disagreeing (or negative, not
     whole, or out of their plausible range) is ``progress.numbers``, anything else
@@ -321,27 +326,19 @@ def _read_stats(data: dict[str, object]) -> Stats:
         values = stats_data_from_text(text)
     except NestorError as exc:
         code = "progress.numbers" if exc.code.startswith(_NUMBER_CODES) else "progress.stats"
-        raise ProgressError(
-            f"the backup's statistics cannot be read: {exc}", code=code, error=exc,
-            reason=exc.code,
-        ) from None
+        raise _refused("statistics cannot be read", exc, code, reason=exc.code) from None
     try:
         return Stats.restore(values)
     except NestorError as exc:
-        raise ProgressError(
-            f"the backup's statistics disagree: {exc}", code="progress.numbers", error=exc,
-            reason=exc.code,
-        ) from None
+        raise _refused("statistics disagree", exc, "progress.numbers", reason=exc.code) from None
 
 
 def _read_game(data: dict[str, object], where: str) -> SavedGame:
     try:
         return game_from_text(json.dumps(data))
     except NestorError as exc:
-        raise ProgressError(
-            f"the backup's {where} cannot be read: {exc}", code="progress.game", error=exc,
-            where=where, reason=exc.code,
-        ) from None
+        raise _refused(f"{where} cannot be read", exc, "progress.game", where=where,
+                       reason=exc.code) from None
 
 
 def _read_settings(data: dict[str, object]) -> Settings:
@@ -349,24 +346,13 @@ def _read_settings(data: dict[str, object]) -> Settings:
         return settings_from_text(json.dumps(data))
     except NestorError as exc:
         name, value = exc.details.get("name", ""), exc.details.get("value", "")
-        raise ProgressError(
-            f"the backup's settings cannot be used: {exc}", code="progress.settings",
-            error=exc, name=str(name), value=str(value),
-        ) from None
+        raise _refused("settings cannot be used", exc, "progress.settings", name=str(name),
+                       value=str(value)) from None
 
 
 def _read_puzzles(data: dict[str, object]) -> PuzzleRecord:
     try:
         return record_from_data(data)
     except NestorError as exc:
-        raise ProgressError(
-            f"the backup's puzzle record cannot be read: {exc}", code="progress.puzzles",
-            error=exc, reason=exc.code,
-        ) from None
-
-
-__all__ = [
-    "CODE_PREFIX", "CODE_VERSION", "FORMAT", "GAME_VERSION", "MAX_SIZE", "PROGRESS_CODES",
-    "PROGRESS_VERSION", "UPGRADES", "Progress", "ProgressError", "backup_name", "progress_text",
-    "progress_to_code", "read_progress",
-]
+        raise _refused("puzzle record cannot be read", exc, "progress.puzzles",
+                       reason=exc.code) from None

@@ -89,9 +89,3 @@ def _try(row: object, where: str, size: int) -> Try:
 def _entry(where: str) -> NestorError:
     return NestorError(f"the puzzle record's {where} cannot be read", code="puzzles.entry",
                        where=where)
-
-
-__all__ = [
-    "MAX_PUZZLE_ID", "PUZZLE_RECORD_CODES", "RECORD_VERSION", "record_from_data",
-    "record_from_text", "record_to_data", "record_to_text",
-]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError
 from nestor.checks import whole_number
@@ -38,11 +39,8 @@ def stats_to_text(stats: Stats) -> str:
     shape = {
         "version": STATS_VERSION,
         "variants": {
-            name: {
-                "played": c.played, "won": c.won, "won_assisted": c.won_with_help,
-                "streak": c.streak, "best_streak": c.best_streak,
-                "fastest_ms": c.fastest_ms,
-            }
+            name: {k: getattr(c, field) for k, field in _COUNT_FIELDS.items()}
+            | {"fastest_ms": c.fastest_ms}
             for name, c in data.counts.items()
         },
         "deals": [[e.variant, e.deal, e.start_ms, e.state, e.helped] for e in data.deals],
@@ -93,7 +91,7 @@ def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
     return StatsData(counts, deals, history, resets, daily)
 
 
-def _part(data: dict[str, object], key: str, kind: type) -> object:
+def _part(data: dict[str, object], key: str, kind: type) -> Any:  # noqa: ANN401 (dict or list)
     if key not in data:
         raise NestorError(f"{key!r} is missing")
     value = data[key]
@@ -126,8 +124,7 @@ def _row(value: object, size: int, where: str) -> list[object]:
     return value
 
 
-def _read_counts(data: object) -> dict[str, VariantCounts]:
-    assert isinstance(data, dict)
+def _read_counts(data: dict[str, object]) -> dict[str, VariantCounts]:
     counts = {}
     for name, value in data.items():
         _variant_name(name, "a key of 'variants'")
@@ -148,8 +145,7 @@ def _read_counts(data: object) -> dict[str, VariantCounts]:
     return counts
 
 
-def _read_deals(data: object) -> tuple[DealEntry, ...]:
-    assert isinstance(data, list)
+def _read_deals(data: list[object]) -> tuple[DealEntry, ...]:
     out = []
     for i, raw in enumerate(data):
         where = f"deals[{i}]"
@@ -166,9 +162,8 @@ def _read_deals(data: object) -> tuple[DealEntry, ...]:
     return tuple(out)
 
 
-def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
+def _read_history(data: list[object], size: int) -> tuple[Settlement, ...]:
     """History rows of ``size`` values (4: version 1, without ``taken_back``)."""
-    assert isinstance(data, list)
     out = []
     for i, raw in enumerate(data):
         where = f"history[{i}]"
@@ -185,18 +180,15 @@ def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
     return tuple(out)
 
 
-def _read_resets(data: object) -> dict[str, int]:
-    assert isinstance(data, dict)
+def _read_resets(data: dict[str, object]) -> dict[str, int]:
     return {
         _variant_name(name, "a key of 'resets'"): in_range(value, f"resets[{name!r}]", "moment")
         for name, value in data.items()
     }
 
 
-def _read_daily(data: object, now_ms: int | None) -> DailyRecord:
-    assert isinstance(data, dict)
+def _read_daily(data: dict[str, object], now_ms: int | None) -> DailyRecord:
     won = _part(data, "won", list)
-    assert isinstance(won, list)
     days = []
     for i, text in enumerate(won):
         try:
