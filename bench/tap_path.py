@@ -160,13 +160,20 @@ class Rooms:
     browser = "nestor_web.browser (input, root.App.run/update, actuator.draw)"
 
     def __init__(self, query: str) -> None:
+        from nestor_web.app.session import Session
+        from nestor_web.app.url import parse_query
         from nestor_web.storage.manager import MemoryStore, StorageManager
         from nestor_web.view.board import board_view, play_area
         from nestor_web.view.words import announcement
 
         self._view = (board_view, announcement, play_area)
         self.storage = StorageManager(counting_store(MemoryStore)())
-        self.session = self.storage.resume(query, "en", rng=random.Random(1))
+        stored = self.storage.stored("en")
+        self.session = Session.start(
+            parse_query(query)[0], stored.game, settings=stored.settings, stats=stored.stats,
+            shelf=self.storage.archive, rng=random.Random(1),
+        )
+        self.storage.save(self.session)
 
     def tap(self, card: str) -> None:
         """What ``root.App.tap`` → ``run`` → ``update`` → ``actuator.draw`` run, without

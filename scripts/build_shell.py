@@ -89,8 +89,11 @@ def first_visit_session(language: str) -> Session:
     """The session of a first visit at ``/`` in ``language``, opened as the page's root opens
     it (nestor_web/browser/root.py): nothing stored, the guide started by itself."""
     manager = StorageManager(MemoryStore())
-    session = manager.resume("", language)
-    session.open_tutorial(manager.first_visit, None)
+    stored = manager.stored(language)
+    session = Session.start(
+        None, stored.game, settings=stored.settings, stats=stored.stats, shelf=manager.archive
+    )
+    session.open_tutorial(stored.first_visit, None)
     return session
 
 

@@ -37,7 +37,7 @@ from nestor_web.app.saved import Help, SavedGame
 from nestor_web.app.settings import Settings
 from nestor_web.app.statistics import Stats
 from nestor_web.storage import progress as progress_module
-from nestor_web.storage.codecs import game_from_text
+from nestor_web.storage.codecs import archive_text, game_from_text
 from nestor_web.storage.durable import SEQ_KEY, Done, MemoryCopy
 from nestor_web.storage.keys import (
     ARCHIVE_KEY,
@@ -58,14 +58,9 @@ from nestor_web.storage.progress import (
     Progress,
     ProgressError,
     backup_name,
-    export_progress,
-    merge_values,
-    parts_from_values,
     progress_text,
     progress_to_code,
     read_progress,
-    replace_values,
-    values_from_parts,
 )
 from nestor_web.storage.stats_codec import stats_from_text
 
@@ -212,14 +207,9 @@ def test_the_code_holds_the_same_progress_and_is_read_by_the_same_reader(device_
     assert code.startswith(CODE_PREFIX) and code.isascii() and " " not in code
     assert len(code) < len(text)
     read = read_progress(code)
-    assert values_from_parts(read.parts) == values_from_parts(read_progress(text).parts)
+    assert progress_text(read.parts, DAY) == progress_text(read_progress(text).parts, DAY)
     wrapped = "\n  " + "\n".join(code[i:i + 60] for i in range(0, len(code), 60)) + "\n"
     assert read_progress(wrapped).summary() == read.summary()  # a messenger's line breaks
-
-
-def test_export_from_stored_values_is_the_same_as_the_managers(device_a):
-    page, text = device_a
-    assert export_progress(stored(page), DAY) == text
 
 
 # ---- bad files: refused with a code, nothing stored changed ----------------------------------
@@ -441,13 +431,13 @@ def test_an_older_version_is_upgraded_by_the_table(monkeypatch, device_a):
         out["version"] = 2
         return out
 
-    expected = values_from_parts(read_progress(text).parts)
+    expected = read_progress(text).parts
     monkeypatch.setattr(progress_module, "PROGRESS_VERSION", 2)
     monkeypatch.setitem(progress_module.UPGRADES, 1, upgrade)
     old = edit(text, lambda d: d.update(deals_in_play=d.pop("archive")))
     read = read_progress(old)
     assert seen == [1] and read.version == 1
-    assert values_from_parts(read.parts) == expected
+    assert progress_text(read.parts, DAY) == progress_text(expected, DAY)
     with pytest.raises(ProgressError) as caught:
         read_progress(edit(text, setitem("version", 3)))
     assert caught.value.details == {"version": 3, "known": 2}
@@ -505,7 +495,6 @@ def test_merging_a_devices_own_backup_changes_nothing():
     events = restore(page, read_progress(text), "merge")
     assert events[-1] == Restored("merge", read_progress(text).summary(), False)
     assert stored(page) == before and durable.writes == writes
-    assert merge_values(before, read_progress(export_progress(before, DAY))) == before
     assert page.undo()  # Undo still brings the game left back
     assert page.session.game.cursor == 2
 
@@ -574,7 +563,7 @@ def test_replace_keeps_what_it_replaced_and_bringing_it_back_restores_it(device_
     file_parts = read_progress(text).parts
     assert record(b.session.stats) == record(file_parts.stats)
     assert b.session.game.moves == file_parts.game.game.moves if file_parts.game else False
-    assert stored(b)[ARCHIVE_KEY] == values_from_parts(file_parts)[ARCHIVE_KEY]
+    assert stored(b)[ARCHIVE_KEY] == archive_text(file_parts.archive)
     replaced = b.storage.replaced_progress()
     assert replaced is not None
     assert replaced.summary().to_json() == {"games": 5, "won": 2, "daily_won": 1,
@@ -593,14 +582,14 @@ def test_replace_keeps_what_it_replaced_and_bringing_it_back_restores_it(device_
     assert again is not None and record(again.parts.stats) == record(file_parts.stats)
 
 
-def test_replace_values_is_the_managers_replace(device_a):
+def test_a_replace_adds_only_what_it_replaced_as_a_backup(device_a):
     _a, text = device_a
     b = device(3, 41, 61, start=20_000_000)
-    before = stored(b)
-    values = replace_values(before, read_progress(text), 99_000_000, DAY)
-    assert read_progress(values[REPLACED_KEY]).summary() == read_progress(
-        export_progress(before, DAY)).summary()
-    assert values[ARCHIVE_KEY] == values_from_parts(read_progress(text).parts)[ARCHIVE_KEY]
+    before, held = stored(b), b.storage.export_progress(b.session)
+    restore(b, read_progress(text), "replace")
+    values = stored(b)
+    assert read_progress(values[REPLACED_KEY]).summary() == read_progress(held).summary()
+    assert values[ARCHIVE_KEY] == archive_text(read_progress(text).parts.archive)
     assert set(values) - set(before) == {REPLACED_KEY}
 
 
@@ -813,7 +802,7 @@ def test_any_progress_round_trips_through_the_file_and_the_code(parts: Parts, da
     for form in (text, progress_to_code(text)):
         read = read_progress(form)
         assert read.date == day and read.version == PROGRESS_VERSION
-        assert values_from_parts(read.parts) == values_from_parts(parts)
+        assert texts(read.parts) == texts(parts)
         assert read.parts.stats == parts.stats
         assert read.summary() == parts.summary()
         assert progress_text(read.parts, day) == text
@@ -858,8 +847,9 @@ def two_devices(draw: st.DrawFn) -> tuple[Parts, Parts]:
     return mine, replace(theirs, game=game, archive=tuple(archive.values()))
 
 
-def texts(parts: Parts) -> dict[str, str]:
-    return values_from_parts(parts)
+def texts(parts: Parts) -> str:
+    """What a backup of ``parts`` holds, as its file's text."""
+    return progress_text(parts, DAY)
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -889,17 +879,6 @@ def test_merging_is_idempotent_keeps_every_move_and_every_result(devices):
                 continue  # a finished game of another deal: in the statistics only
             kept = games.get(line.key)
             assert (kept is not None and backup.holds(kept, line)) or line in once.diverged
-    # The values-level merge is the same.
-    values = values_from_parts(mine)
-    read = read_progress(progress_text(theirs, DAY))
-    assert {k: v for k, v in merge_values(values, read).items() if k != DIVERGED_KEY} == texts(
-        once.parts)
-
-
-def test_parts_of_unreadable_values_are_empty_and_nothing_is_raised():
-    parts = parts_from_values({STATS_KEY: "{", SAVE_KEY: "[]", ARCHIVE_KEY: "{1", SETTINGS_KEY: ""})
-    assert parts.game is None and parts.archive == () and parts.settings == Settings()
-    assert parts.summary().to_json() == {"games": 0, "won": 0, "daily_won": 0, "in_progress": 0}
 
 
 def test_the_replaced_key_is_one_of_the_games_keys():

@@ -17,13 +17,7 @@ from nestor_web.app.puzzle_record import START_RATING, PuzzleRecord, Try
 from nestor_web.app.settings import Settings
 from nestor_web.storage.durable import SEQ_KEY, MemoryCopy
 from nestor_web.storage.keys import PUZZLES_KEY, UNREADABLE, MemoryStore
-from nestor_web.storage.progress import (
-    ProgressError,
-    export_progress,
-    merge_values,
-    progress_text,
-    read_progress,
-)
+from nestor_web.storage.progress import ProgressError, progress_text, read_progress
 from nestor_web.storage.puzzle_codec import record_from_text, record_to_text
 from nestor_web.view.i18n import set_language
 from nestor_web.view.puzzle import puzzle_view
@@ -190,14 +184,15 @@ def test_a_try_is_saved_durably_and_two_tabs_keep_both_tries() -> None:
 def test_the_record_survives_a_backup_round_trip_merge_and_replace() -> None:
     record = PuzzleRecord()
     record.add(Try(5, 1500, True, 100), DAY)
-    values = {PUZZLES_KEY: record_to_text(record)}
-    text = export_progress(values, DAY)
+    kept = Page(MemoryStore({PUZZLES_KEY: record_to_text(record)}), keep_board=False)
+    text = kept.storage.export_progress(kept.session)
     read = read_progress(text)
     assert read.parts.puzzles == record
     here = PuzzleRecord()
     here.add(Try(6, 1500, False, 50))
-    merged = merge_values({PUZZLES_KEY: record_to_text(here)}, read)
-    assert record_from_text(merged[PUZZLES_KEY]).tries.keys() == {5, 6}
+    merged = Page(MemoryStore({PUZZLES_KEY: record_to_text(here)}), keep_board=False)
+    merged.storage.restore(merged.session, read, "merge")
+    assert record_from_text(merged.store.get(PUZZLES_KEY) or "").tries.keys() == {5, 6}
     page = Page(MemoryStore(), "", random.Random(0), durable=MemoryCopy(), keep_board=False)
     page.storage.restore(page.session, read, "replace")
     assert page.storage.puzzles() == record
@@ -206,5 +201,6 @@ def test_the_record_survives_a_backup_round_trip_merge_and_replace() -> None:
     with pytest.raises(ProgressError) as refused:
         read_progress(json.dumps(data))
     assert refused.value.code == "progress.puzzles"
-    assert "puzzles" not in json.loads(progress_text(read_progress(export_progress(
-        {}, DAY)).parts, DAY))  # none tried: the file as before
+    empty = Page(MemoryStore(), keep_board=False)
+    assert "puzzles" not in json.loads(progress_text(read_progress(empty.storage.export_progress(
+        empty.session)).parts, DAY))  # none tried: the file as before

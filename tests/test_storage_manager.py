@@ -200,9 +200,8 @@ def test_an_unreadable_archive_is_reported_once() -> None:
     """Issue 10: each read of a broken archive reported it again (the session's notice then
     repeated it), and it stayed broken until a game was archived."""
     data = {ARCHIVE_KEY: "{broken", SAVE_KEY: saved_text("standard", 7, 1)}
-    manager = StorageManager(MemoryStore(data))
-    manager.resume("?variant=standard&deal=9", "en")  # reads the archive twice: take, keep
-    assert manager.take_problems() == [Problem("archive.unreadable")]
+    page = Page(MemoryStore(data), "?variant=standard&deal=9")  # reads it twice: take, keep
+    assert page.session.notices == [Problem("archive.unreadable")]
     # A link to a deal, with nothing saved: the archive stays as it was until a game is
     # kept; reading it again after the notices were cleared says nothing more.
     store = MemoryStore({ARCHIVE_KEY: "{broken"})

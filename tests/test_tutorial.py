@@ -140,20 +140,18 @@ def test_another_deal_ends_the_guide() -> None:
 
 def test_the_guide_starts_by_itself_only_on_a_first_visit_or_after_a_reload_in_its_middle(
 ) -> None:
-    empty = MemoryStore()
-    manager = StorageManager(empty)
-    session = manager.resume("", "en")
-    assert manager.first_visit and session.tutorial_seen is None
+    stored = StorageManager(MemoryStore()).stored("en")
+    assert stored.first_visit and stored.tutorial_seen is None
     # A player of an earlier version: settings stored, never a guide: not a first visit.
-    returning = StorageManager(MemoryStore({SETTINGS_KEY: '{"language": "en"}'}))
-    assert not returning.first_visit and returning.resume("", "en").tutorial_seen is None
+    returning = StorageManager(MemoryStore({SETTINGS_KEY: '{"language": "en"}'})).stored("en")
+    assert not returning.first_visit and returning.tutorial_seen is None
     store = MemoryStore()
     page = guided(5, store)
     assert store.get(TUTORIAL_KEY) == "started"
-    again = StorageManager(store)
-    assert again.resume("", "en").tutorial_seen == "started" and not again.first_visit
+    again = StorageManager(store).stored("en")
+    assert again.tutorial_seen == "started" and not again.first_visit
     page.run(page.session.end_tutorial())
-    assert StorageManager(store).resume("", "en").tutorial_seen == "done"
+    assert StorageManager(store).stored("en").tutorial_seen == "done"
 
 
 def test_the_guide_started_again_from_how_to_play_leaves_the_game_in_play_for_undo() -> None:

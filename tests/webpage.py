@@ -18,6 +18,7 @@ from datetime import date
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
+from nestor_web.app.url import parse_query
 from nestor_web.browser.controller import Controller, use_language
 from nestor_web.storage.durable import MemoryCopy
 from nestor_web.storage.manager import (
@@ -204,10 +205,20 @@ class Page:
         self._heard: list[str] = []  # keys other tabs wrote, not yet taken in
         if isinstance(self.store, SharedStore | LaggingStore):
             self.store.on_change = self._heard.append
-        self.session: Session = self.storage.resume(
-            query, i18n.pick_language(list(languages)), rng=rng, clock=clock, alone=alone,
-            today=today, timer_clock=timer_clock,
+        # Opened as the root opens it: the URL read once, the session built from what is stored.
+        stored = self.storage.stored(i18n.pick_language(list(languages)))
+        asked, link_problem = parse_query(query, today() if today is not None else None)
+        self.session: Session = Session.start(
+            asked, stored.game, settings=stored.settings, stats=stored.stats,
+            shelf=self.storage.archive, rng=rng, clock=clock, timer_clock=timer_clock,
+            leave_saved=alone is not False, today=today,
         )
+        if alone:
+            self.session.settle_left_games()
+        self.session.tutorial_seen = stored.tutorial_seen
+        self.storage.save(self.session)
+        if link_problem is not None:
+            self.session.notice(link_problem)
         use_language(self.session)
         self.tasks = NextTask()
         self.screen = Drawn(self.session)

@@ -89,16 +89,21 @@ class App:
         replay, replay_problem = replay_request(search)
         puzzling = replay is None and replay_problem is None and is_puzzle_query(search)
         replaying = replay is not None or replay_problem is not None or puzzling
-        session: Session = self.storage.resume(
-            "" if replaying else search, pick_language(languages), alone=alone,
-            today=local_today,
+        stored = self.storage.stored(pick_language(languages))
+        asked, link_problem = (None, None) if replaying else parse_query(search, local_today())
+        self.session = session = Session.start(
+            asked, stored.game, settings=stored.settings, stats=stored.stats,
+            shelf=self.storage.archive, leave_saved=alone is not False, today=local_today,
         )
-        self.session = session
+        if alone:
+            session.settle_left_games()
+        session.tutorial_seen = stored.tutorial_seen
+        self.storage.save(session)
         # Timed while the page shows the game: not while hidden, nor under a mode's link.
         session.set_visible(str(document.visibilityState) != "hidden" and not replaying)
         # Until the first press: a screen with a mouse or a trackpad is clicked, else tapped.
         session.pointer = "mouse" if window.matchMedia("(any-pointer: fine)").matches else "touch"
-        for trouble in (problem, replay_problem):
+        for trouble in (problem, replay_problem, link_problem):
             if trouble is not None:
                 session.notice(trouble)
         use_language(session)
@@ -140,8 +145,7 @@ class App:
         # A mode's link that showed nothing gives the game back its timer.
         session.set_visible(str(document.visibilityState) != "hidden"
                             and not actuator.address_held)
-        asked = None if replaying else parse_query(search, local_today())[0]
-        controller.update(session.open_tutorial(self.storage.first_visit, asked, replaying))
+        controller.update(session.open_tutorial(stored.first_visit, asked, replaying))
         self._wake_up()
         actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)

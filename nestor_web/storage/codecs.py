@@ -7,17 +7,14 @@ from dataclasses import asdict
 
 from nestor import Game, NestorError
 from nestor.errors import clip
-from nestor.jsontext import load_object
+from nestor.jsontext import load_object, loads
 
 from ..app.ranges import clamped, in_range
 from ..app.session import Help, SavedGame
 from ..app.settings import ANIMATION_SPEEDS, Settings
 
-ANIMATION_SPEED_KEY = "animation_speed"
-"""The stored key of the animations' speed, beside ``animations`` (the shape above)."""
-
-WINNABLE_ONLY_KEY = "winnable_only"
-"""The stored key of the setting ``difficulty`` replaced (the shape above)."""
+ANIMATION_SPEED_KEY = "animation_speed"  # the animations' speed, beside ``animations``
+WINNABLE_ONLY_KEY = "winnable_only"  # the setting ``difficulty`` replaced, for older versions
 
 _ON_SPEEDS = tuple(s for s in ANIMATION_SPEEDS if s != "off")
 
@@ -25,14 +22,11 @@ _NUMBERS = (
     ("hints", "help"), ("solver_moves", "help"), ("replayed", "help"),
     ("reviewed", "help"), ("elapsed_ms", "duration"),
 )
-"""The saved game's numbers beside its record, and the kind of range of each
-(:mod:`nestor_web.app.ranges`)."""
+"""The saved game's numbers beside its record, and the kind of range of each."""
 
 SAVE_VERSION = 1
-"""Version of the saved-game text described above."""
-
 BOARD_VERSION = 2
-"""Version of the stored board described above (static/js/wake.js checks it)."""
+"""The stored board's version (static/js/wake.js checks it)."""
 
 
 def _dumps(data: object) -> str:
@@ -40,7 +34,7 @@ def _dumps(data: object) -> str:
 
 
 def game_to_text(saved: SavedGame) -> str:
-    """The saved-game text of ``saved`` (the shape above)."""
+    """The stored text of ``saved`` (shapes: docs/formats.md)."""
     help_ = saved.help
     rare = {
         k: clamped(v, "help")
@@ -70,8 +64,25 @@ def game_from_text(text: str) -> SavedGame:
     return SavedGame(game, Help(hints, solver_moves, replayed, reviewed), elapsed_ms)
 
 
+def archive_from_text(text: str) -> dict[str, str]:
+    """The archive's text read: ``"variant/deal"`` -> saved-game text, in stored order.
+
+    Raises:
+        ValueError: ``text`` is not JSON, or not an object whose values are all strings.
+    """
+    data = loads(text)
+    if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+        return {str(k): v for k, v in data.items()}
+    raise ValueError("not an archive")
+
+
+def archive_text(archive: tuple[SavedGame, ...]) -> str:
+    """The stored archive of the games ``archive``, oldest first."""
+    return _dumps({"{}/{}".format(*g.key): game_to_text(g) for g in archive})
+
+
 def settings_to_text(settings: Settings) -> str:
-    """The settings as JSON text (the shape above)."""
+    """The stored text of ``settings``."""
     data: dict[str, object] = asdict(settings)
     chosen = settings.animations
     data["animations"] = None if chosen is None else chosen != "off"
@@ -97,11 +108,11 @@ def settings_from_text(text: str) -> Settings:
 
 
 def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...]]:
-    """Read stored settings as :func:`settings_from_text` does, but a value a setting cannot take
-    costs that setting only: it reads as its default, the others as stored.
+    """Stored settings read as :func:`settings_from_text` does, but a value a setting cannot take
+    reads as its default (its error returned), the others as stored.
 
     Raises:
-        NestorError: not a JSON object (then nothing of it can be read).
+        NestorError: not a JSON object.
     """
     data = load_object(text)
     settings = Settings()
@@ -120,13 +131,11 @@ def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...
 
 
 def _animations(data: dict[str, object]) -> str | None:
-    """The ``animations`` setting of the stored settings ``data`` (the shape above): a speed of
-    :data:`ANIMATION_SPEEDS`, or ``None``.
+    """The ``animations`` setting of the stored settings ``data``: a speed, or ``None``.
 
     Raises:
-        NestorError: code ``"setting.value"`` (details ``name``, ``value``): ``animations`` is not
-            ``null``, ``true`` or ``false``, or it is ``true`` and ``animation_speed`` is not one of
-            the speeds.
+        NestorError: code ``"setting.value"``: not ``null``, ``true`` or ``false``, or ``true``
+            with an ``animation_speed`` that is not a speed.
     """
     chosen = data.get("animations")
     if chosen is None:
@@ -143,8 +152,8 @@ def _animations(data: dict[str, object]) -> str | None:
 def board_to_text(
     game: str, language: str, board: list[object], counters: dict[str, str]
 ) -> str:
-    """The stored board (the shape above) of the saved-game text ``game``: ``board`` the
-    play area's nodes (:mod:`nestor_web.view.markup`)."""
+    """The stored board of the saved-game text ``game``: ``board`` the play area's nodes
+    (:mod:`nestor_web.view.markup`)."""
     return _dumps({
         "version": BOARD_VERSION, "game": game, "language": language, "board": board,
         "counters": counters,

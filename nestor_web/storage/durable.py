@@ -72,8 +72,3 @@ def next_seq(last: int, now_ms: int) -> int:
 def newer(local_seq: int, durable: Snapshot | None) -> bool:
     """Whether the durable copy is newer than the local store (a crash took the latter back)."""
     return durable is not None and durable.seq > local_seq
-
-
-__all__ = [
-    "SEQ_KEY", "Done", "DurableCopy", "MemoryCopy", "Snapshot", "newer", "next_seq", "seq_of",
-]

@@ -14,11 +14,9 @@ from .keys import GRADES_KEY
 __all__ = ["GRADES_KEY", "GRADES_VERSION", "GRADE_MEMORY", "grades_from_text", "grades_to_text"]
 
 GRADES_VERSION = 1
-"""The version of the stored shape above."""
 
 GRADE_MEMORY = 5000
-"""Most grades kept (all variants together), as many as the statistics remember deals; the oldest go
-first."""
+"""Most grades kept (all variants together), as many as the statistics remember deals."""
 
 
 def grades_to_text(grades: Mapping[Key, str], cuts: str) -> str:

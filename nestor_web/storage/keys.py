@@ -1,5 +1,4 @@
-"""The keys the game keeps and the store that holds them: the key names, the :class:`KeyValueStore`
-protocol, its memory form, and a store's refusal."""
+"""The keys the game keeps, the :class:`KeyValueStore` protocol, its memory form, a refusal."""
 
 from __future__ import annotations
 
@@ -42,12 +41,8 @@ LOST = ".lost"
 
 
 class StoreRefused(Exception):
-    """A store refused a write: the error it gave, by name and message.
-
-    Attributes:
-        name: the error's name, e.g. ``"QuotaExceededError"``.
-        message: the error's message, as the browser gave it (often English).
-    """
+    """A store refused a write: the error's name (``"QuotaExceededError"``) and message, as the
+    browser gave them."""
 
     def __init__(self, name: str, message: str = "") -> None:
         super().__init__(f"{name}: {message}" if message else name)
@@ -77,11 +72,9 @@ class MemoryStore:
         self.data: dict[str, str] = dict(data or {})
 
     def get(self, key: str) -> str | None:
-        """The text stored under ``key``, or ``None``."""
         return self.data.get(key)
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``."""
         self.data[key] = value
 
 
@@ -93,13 +86,3 @@ def refusal_name(exc: Exception) -> str:
     else:
         name = type(exc).__name__
     return clip(name)
-
-
-__all__ = [
-    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "GRADES_KEY", "KEYS", "LOST",
-    "NOT_DURABLE", "PUZZLES_KEY", "REPLACED_KEY", "SAVE_KEY", "SETTINGS_KEY", "STATS_KEY",
-    "TUTORIAL_KEY",
-    "UNREADABLE",
-    "KeyValueStore",
-    "MemoryStore", "StoreRefused", "refusal_name",
-]

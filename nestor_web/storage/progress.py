@@ -3,49 +3,36 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import re
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import TypeVar
 
 from nestor import NestorError, __version__
 from nestor.daily import parse_date
 from nestor.errors import clip, type_name
 from nestor.jsontext import loads
 
-from ..app.backup import Parts, in_progress, merge_parts, replace_parts
+from ..app.backup import Parts, in_progress
 from ..app.events import ProgressSummary
 from ..app.puzzle_record import PuzzleRecord
 from ..app.saved import SavedGame
 from ..app.settings import Settings
 from ..app.statistics import Stats
-from .archive import archive_from_text
 from .codecs import game_from_text, game_to_text, settings_from_text, settings_to_text
-from .keys import (
-    ARCHIVE_KEY,
-    ARCHIVE_SIZE,
-    DIVERGED_KEY,
-    PUZZLES_KEY,
-    REPLACED_KEY,
-    SAVE_KEY,
-    SETTINGS_KEY,
-    STATS_KEY,
-)
-from .puzzle_codec import record_from_data, record_from_text, record_to_data, record_to_text
-from .stats_codec import stats_data_from_text, stats_from_text, stats_to_text
+from .keys import ARCHIVE_SIZE
+from .puzzle_codec import record_from_data, record_to_data
+from .stats_codec import stats_data_from_text, stats_to_text
 
 FORMAT = "nestor-progress"
 """The value of a backup's ``"format"``."""
 
 PROGRESS_VERSION = 1
-"""The version of the file this module writes (the shape above)."""
+"""The version of the file this module writes."""
 
 CODE_VERSION = 1
-"""The version of the code this module writes: ``NESTOR1:``."""
 
 CODE_PREFIX = f"NESTOR{CODE_VERSION}:"
 
@@ -53,7 +40,6 @@ MAX_SIZE = 2_000_000
 """The longest text read, in characters (a file's bytes: a backup is ASCII), file or code."""
 
 GAME_VERSION = __version__
-"""The game's version, written in each backup (``"game_version"``)."""
 
 PROGRESS_CODES: dict[str, tuple[str, ...]] = {
     "progress.too_large": ("size", "limit"),  # longer than MAX_SIZE: refused before reading
@@ -73,14 +59,10 @@ PROGRESS_CODES: dict[str, tuple[str, ...]] = {
 }
 """Every code :func:`read_progress` refuses with, and the names of its details (all given)."""
 
-T = TypeVar("T")
-
-_NUMBER_CODES = ("number.", "range.")
-"""The codes of a statistics' number read alone that is not whole, or out of its range."""
+_NUMBER_CODES = ("number.", "range.")  # a statistics' number not whole, or out of its range
 
 MAX_VERSION = 999_999
-"""The largest version a backup's file or code is read with (a code's version has at most 6 digits);
-a larger one is not a version (``progress.version``)."""
+"""The largest version read (a code's version has at most 6 digits)."""
 
 _VERSION_TEXT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}")
 _CODE_HEAD = re.compile(r"NESTOR(\d{1,6}):")
@@ -89,13 +71,8 @@ _CUT_NUMBER = re.compile(r"[-+.eE0-9]*")
 
 
 class ProgressError(NestorError):
-    """A text that is not a backup this game can read.
-
-    Attributes:
-        code: one of :data:`PROGRESS_CODES`.
-        details: its details (see there).
-        error: the error underneath (a part's reader's), or ``None``.
-    """
+    """A text that is not a backup this game can read: ``code`` is one of :data:`PROGRESS_CODES`,
+    ``error`` the part's reader's error underneath, or ``None``."""
 
     def __init__(
         self, message: str, *, code: str, error: NestorError | None = None, **details: str | int
@@ -106,15 +83,8 @@ class ProgressError(NestorError):
 
 @dataclass(frozen=True)
 class Progress:
-    """A backup read (:func:`read_progress`).
-
-    Attributes:
-        parts: what it holds (:class:`~nestor_web.app.backup.Parts`: the statistics, the game in
-            play, the archive, the settings).
-        game_version: the version of the game that wrote it.
-        date: the date it was made.
-        version: the version it was written in (before any upgrade).
-    """
+    """A backup read (:func:`read_progress`): what it holds, the version of the game that wrote it,
+    the date it was made, and the version it was written in (before any upgrade)."""
 
     parts: Parts
     game_version: str
@@ -122,12 +92,8 @@ class Progress:
     version: int = PROGRESS_VERSION
 
     def summary(self) -> ProgressSummary:
-        """Games, wins, dates won of the daily deal, games in progress (see
-        :meth:`~nestor_web.app.backup.Parts.summary`)."""
+        """Games, wins, dates won of the daily deal, games in progress."""
         return self.parts.summary()
-
-
-# ---- writing -------------------------------------------------------------------------------
 
 
 def backup_name(today: date) -> str:
@@ -136,8 +102,7 @@ def backup_name(today: date) -> str:
 
 
 def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -> str:
-    """The backup file of ``parts`` made on ``today`` (the shape above), each top-level key on a
-    line."""
+    """The backup file of ``parts`` made on ``today``, each top-level key on a line."""
     fields: list[tuple[str, object]] = [
         ("format", FORMAT),
         ("version", PROGRESS_VERSION),
@@ -148,102 +113,10 @@ def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -
         ("archive", [json.loads(game_to_text(g)) for g in parts.archive]),
         ("settings", json.loads(settings_to_text(parts.settings))),
     ]
-    if parts.puzzles.tries or parts.puzzles.daily:  # (none tried: the file as it always was)
+    if parts.puzzles.tries or parts.puzzles.daily:  # none tried: the file as it always was
         fields.append(("puzzles", record_to_data(parts.puzzles)))
     lines = (f"{json.dumps(k)}:{json.dumps(v, separators=(',', ':'))}" for k, v in fields)
     return "{" + ",\n".join(lines) + "}\n"
-
-
-def parts_from_values(values: Mapping[str, str]) -> Parts:
-    """What the stored ``values`` (key -> text, as the storage keeps them) hold of the player's
-    progress."""
-    game = _or_none(game_from_text, values.get(SAVE_KEY))
-    stats = _or_none(stats_from_text, values.get(STATS_KEY)) or Stats()
-    settings = _or_none(settings_from_text, values.get(SETTINGS_KEY)) or Settings()
-    puzzles = _or_none(record_from_text, values.get(PUZZLES_KEY)) or PuzzleRecord()
-    archive: dict[tuple[str, int], SavedGame] = {}
-    raw = values.get(ARCHIVE_KEY)
-    entries: dict[str, str] = {}
-    if raw is not None:
-        try:
-            entries = archive_from_text(raw)
-        except ValueError:
-            entries = {}
-    for text in entries.values():
-        saved = _or_none(game_from_text, text)
-        if saved is not None and in_progress(saved) and (game is None or saved.key != game.key):
-            archive.pop(saved.key, None)
-            archive[saved.key] = saved
-    return Parts(stats, game, tuple(archive.values())[-ARCHIVE_SIZE:], settings, puzzles)
-
-
-def values_from_parts(parts: Parts) -> dict[str, str]:
-    """The stored values of ``parts``: the game (if any), the statistics, the archive, the settings
-    and the puzzle record (if any puzzle was tried), as the storage writes them."""
-    values = {
-        STATS_KEY: stats_to_text(parts.stats),
-        ARCHIVE_KEY: archive_text(parts.archive),
-        SETTINGS_KEY: settings_to_text(parts.settings),
-    }
-    if parts.puzzles.tries or parts.puzzles.daily:
-        values[PUZZLES_KEY] = record_to_text(parts.puzzles)
-    if parts.game is not None:
-        values[SAVE_KEY] = game_to_text(parts.game)
-    return values
-
-
-def archive_text(archive: tuple[SavedGame, ...]) -> str:
-    """The stored archive (``{"variant/deal": saved-game text}``, oldest first) of ``archive``."""
-    return json.dumps(
-        {f"{g.key[0]}/{g.key[1]}": game_to_text(g) for g in archive}, separators=(",", ":")
-    )
-
-
-def export_progress(
-    values: Mapping[str, str], today: date, game_version: str = GAME_VERSION
-) -> str:
-    """The backup file of the stored ``values`` (key -> text), made on ``today``
-    (:func:`parts_from_values`, :func:`progress_text`)."""
-    return progress_text(parts_from_values(values), today, game_version)
-
-
-def merge_values(values: Mapping[str, str], progress: Progress) -> dict[str, str]:
-    """The stored ``values`` (key -> text) with the backup ``progress`` merged in
-    (:func:`~nestor_web.app.backup.merge_parts`): the game, statistics, archive and settings written
-    as the storage writes them, lines that could not be joined added to ``nestor.diverged``; every
-    other key as it was."""
-    merged = merge_parts(parts_from_values(values), progress.parts, ARCHIVE_SIZE)
-    out = dict(values)
-    out.update(values_from_parts(merged.parts))
-    if merged.diverged:
-        kept = _diverged(values.get(DIVERGED_KEY))
-        for line in merged.diverged:
-            text = game_to_text(line)
-            if text not in kept:
-                kept.append(text)
-        out[DIVERGED_KEY] = json.dumps(kept[-ARCHIVE_SIZE:], separators=(",", ":"))
-    return out
-
-
-def replace_values(
-    values: Mapping[str, str], progress: Progress, now_ms: int, today: date,
-    game_version: str = GAME_VERSION,
-) -> dict[str, str]:
-    """The stored ``values`` (key -> text) replaced by the backup ``progress``
-    (:func:`~nestor_web.app.backup.replace_parts`, its statistics marked reset at ``now_ms`` or
-    later), what they held kept under ``nestor.replaced`` as a backup file made on ``today``; every
-    other key as it was."""
-    here = parts_from_values(values)
-    out = dict(values)
-    out.update(values_from_parts(replace_parts(here, progress.parts, now_ms)))
-    out[REPLACED_KEY] = progress_text(here, today, game_version)
-    return out
-
-
-def _diverged(text: str | None) -> list[str]:
-    """The stored ``nestor.diverged`` list (empty if none or unreadable)."""
-    data = _or_none(loads, text)
-    return list(data) if isinstance(data, list) and all(isinstance(v, str) for v in data) else []
 
 
 def progress_to_code(text: str) -> str:
@@ -252,8 +125,6 @@ def progress_to_code(text: str) -> str:
     packed = zlib.compress(text.encode("utf-8"), 9)
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
-
-# ---- reading -------------------------------------------------------------------------------
 
 Upgrade = Callable[[dict[str, object]], dict[str, object]]
 
@@ -266,15 +137,8 @@ def read_progress(text: str) -> Progress:
     """Read a backup: the file's text, or its code (:func:`progress_to_code`).
 
     Raises:
-        ProgressError: with one of the codes of :data:`PROGRESS_CODES`: ``too_large`` (over
-            :data:`MAX_SIZE` characters, before anything is parsed), ``not_json``, ``truncated`` (a
-            file or code cut short: JSON that stops inside its object, or a code whose compressed
-            data stops early), ``code`` (a damaged code), ``foreign`` (JSON that is not a backup:
-            not an object, or no ``"format": "nestor-progress"``), ``newer`` (a later version, file
-            or code), ``version``, ``part``, ``stats``, ``numbers`` (numbers that disagree, such as
-            more wins than games, or negative ones), ``game`` and ``settings``; ``damaged`` for any
-            other error a reader raises (a value no check foresaw), so a backup is never refused
-            without a reason to show.
+        ProgressError: with one of the codes of :data:`PROGRESS_CODES`; ``damaged`` for any other
+            error a reader raises, so a backup is never refused without a reason to show.
     """
     if not isinstance(text, str):
         raise ProgressError(
@@ -315,10 +179,7 @@ def _decode(code: str) -> str:
         raise ProgressError("the code holds characters no code has", code="progress.code")
     if len(body) % 4 == 1:
         body = body[:-1]  # a character short of a byte: cut off there
-    try:
-        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    except (binascii.Error, ValueError):  # pragma: no cover - the alphabet is checked above
-        raise ProgressError("the code cannot be decoded", code="progress.code") from None
+    packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))  # alphabet checked above
     inflate = zlib.decompressobj()
     try:
         data = inflate.decompress(packed, MAX_SIZE + 1)
@@ -340,7 +201,7 @@ def _decode(code: str) -> str:
 
 
 def _read_file(text: str) -> Progress:
-    """Read the file's text (the shape in the module's docstring)."""
+    """Read the file's text (its shape: docs/formats.md)."""
     try:
         data = loads(text)
     except NestorError as exc:
@@ -451,6 +312,11 @@ def _part(where: str, what: str, error: NestorError | None = None) -> ProgressEr
     )
 
 
+def _refused(what: str, exc: NestorError, code: str, **details: str | int) -> ProgressError:
+    """The refusal of a part of the backup whose reader raised ``exc``."""
+    return ProgressError(f"the backup's {what}: {exc}", code=code, error=exc, **details)
+
+
 def _read_stats(data: dict[str, object]) -> Stats:
     """The statistics part, by the statistics codec: its numbers disagreeing (or negative, not
     whole, or out of their plausible range) is ``progress.numbers``, anything else
@@ -460,27 +326,19 @@ def _read_stats(data: dict[str, object]) -> Stats:
         values = stats_data_from_text(text)
     except NestorError as exc:
         code = "progress.numbers" if exc.code.startswith(_NUMBER_CODES) else "progress.stats"
-        raise ProgressError(
-            f"the backup's statistics cannot be read: {exc}", code=code, error=exc,
-            reason=exc.code,
-        ) from None
+        raise _refused("statistics cannot be read", exc, code, reason=exc.code) from None
     try:
         return Stats.restore(values)
     except NestorError as exc:
-        raise ProgressError(
-            f"the backup's statistics disagree: {exc}", code="progress.numbers", error=exc,
-            reason=exc.code,
-        ) from None
+        raise _refused("statistics disagree", exc, "progress.numbers", reason=exc.code) from None
 
 
 def _read_game(data: dict[str, object], where: str) -> SavedGame:
     try:
         return game_from_text(json.dumps(data))
     except NestorError as exc:
-        raise ProgressError(
-            f"the backup's {where} cannot be read: {exc}", code="progress.game", error=exc,
-            where=where, reason=exc.code,
-        ) from None
+        raise _refused(f"{where} cannot be read", exc, "progress.game", where=where,
+                       reason=exc.code) from None
 
 
 def _read_settings(data: dict[str, object]) -> Settings:
@@ -488,36 +346,13 @@ def _read_settings(data: dict[str, object]) -> Settings:
         return settings_from_text(json.dumps(data))
     except NestorError as exc:
         name, value = exc.details.get("name", ""), exc.details.get("value", "")
-        raise ProgressError(
-            f"the backup's settings cannot be used: {exc}", code="progress.settings",
-            error=exc, name=str(name), value=str(value),
-        ) from None
+        raise _refused("settings cannot be used", exc, "progress.settings", name=str(name),
+                       value=str(value)) from None
 
 
 def _read_puzzles(data: dict[str, object]) -> PuzzleRecord:
     try:
         return record_from_data(data)
     except NestorError as exc:
-        raise ProgressError(
-            f"the backup's puzzle record cannot be read: {exc}", code="progress.puzzles",
-            error=exc, reason=exc.code,
-        ) from None
-
-
-def _or_none(read: Callable[[str], T], text: str | None) -> T | None:
-    """``read(text)``, or ``None`` for no text or one it refuses (with any error, as the storage
-    manager's start-up)."""
-    if text is None:
-        return None
-    try:
-        return read(text)
-    except Exception:  # whatever a stored text makes a reader raise
-        return None
-
-
-__all__ = [
-    "CODE_PREFIX", "CODE_VERSION", "FORMAT", "GAME_VERSION", "MAX_SIZE", "PROGRESS_CODES",
-    "PROGRESS_VERSION", "UPGRADES", "Progress", "ProgressError", "archive_text", "backup_name",
-    "export_progress", "merge_values", "parts_from_values", "progress_text", "progress_to_code",
-    "read_progress", "replace_values", "values_from_parts",
-]
+        raise _refused("puzzle record cannot be read", exc, "progress.puzzles",
+                       reason=exc.code) from None

@@ -14,13 +14,9 @@ from ..app.puzzle_record import MAX_DAILY, PuzzleRecord, Try
 from ..app.ranges import in_range
 
 RECORD_VERSION = 1
-"""The version of the stored shape above."""
 
 MAX_PUZZLE_ID = 100_000
-"""The largest puzzle id a record may name (far more than ship)."""
-
-MAX_TRIES = MAX_PUZZLE_ID
-"""Most tries a record may hold: one per puzzle."""
+"""The largest puzzle id a record may name (far more than ship): also most tries it holds."""
 
 PUZZLE_RECORD_CODES: dict[str, tuple[str, ...]] = {
     "puzzles.entry": ("where",),  # a try that is not a list of its fields, or one too many
@@ -30,7 +26,6 @@ PUZZLE_RECORD_CODES: dict[str, tuple[str, ...]] = {
 
 
 def record_to_data(record: PuzzleRecord) -> dict[str, object]:
-    """The JSON object of ``record``."""
     return {
         "version": RECORD_VERSION,
         "tries": [[t.puzzle, t.rating, int(t.solved), t.at] for t in record.in_order()],
@@ -40,7 +35,6 @@ def record_to_data(record: PuzzleRecord) -> dict[str, object]:
 
 
 def record_to_text(record: PuzzleRecord) -> str:
-    """The stored text of ``record``."""
     return json.dumps(record_to_data(record), separators=(",", ":"))
 
 
@@ -64,7 +58,7 @@ def record_from_data(data: dict[str, object]) -> PuzzleRecord:
                           expected=RECORD_VERSION)
     record = PuzzleRecord()
     tries, daily = data.get("tries", []), data.get("daily", [])
-    if not isinstance(tries, list) or len(tries) > MAX_TRIES:
+    if not isinstance(tries, list) or len(tries) > MAX_PUZZLE_ID:
         raise _entry("tries")
     if not isinstance(daily, list) or len(daily) > MAX_DAILY:
         raise _entry("daily")
@@ -95,9 +89,3 @@ def _try(row: object, where: str, size: int) -> Try:
 def _entry(where: str) -> NestorError:
     return NestorError(f"the puzzle record's {where} cannot be read", code="puzzles.entry",
                        where=where)
-
-
-__all__ = [
-    "MAX_PUZZLE_ID", "PUZZLE_RECORD_CODES", "RECORD_VERSION", "record_from_data",
-    "record_from_text", "record_to_data", "record_to_text",
-]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from nestor import MAX_DEAL, VARIANTS, DealNumberError, NestorError
 from nestor.checks import whole_number
@@ -23,10 +24,7 @@ from nestor_web.app.statistics import (
 )
 
 STATS_VERSION = 3
-"""Version of the stored shape described in the module docstring."""
-
 READ_VERSIONS = (1, 2, 3)
-"""The versions :func:`stats_from_text` reads."""
 
 _COUNT_FIELDS = {
     "played": "played", "won": "won", "won_assisted": "won_with_help",
@@ -36,16 +34,13 @@ _COUNT_FIELDS = {
 
 
 def stats_to_text(stats: Stats) -> str:
-    """``stats`` as JSON text (the shape in the module docstring)."""
+    """The stored text of ``stats`` (its shape: docs/formats.md)."""
     data = stats.snapshot()
     shape = {
         "version": STATS_VERSION,
         "variants": {
-            name: {
-                "played": c.played, "won": c.won, "won_assisted": c.won_with_help,
-                "streak": c.streak, "best_streak": c.best_streak,
-                "fastest_ms": c.fastest_ms,
-            }
+            name: {k: getattr(c, field) for k, field in _COUNT_FIELDS.items()}
+            | {"fastest_ms": c.fastest_ms}
             for name, c in data.counts.items()
         },
         "deals": [[e.variant, e.deal, e.start_ms, e.state, e.helped] for e in data.deals],
@@ -63,29 +58,22 @@ def stats_to_text(stats: Stats) -> str:
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
-    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (ms since 1970, default now)
-    bounds the dates won (:func:`~nestor_web.app.ranges.day_in_range`).
+    """Read statistics written by :func:`stats_to_text`; ``now_ms`` (default now) bounds the dates
+    won.
 
     Raises:
-        NestorError: naming the problem: not JSON (or nested too deep), not an object, an unknown
-            version, a missing part, a value of the wrong type or out of range (negative counts,
-            unknown variant, state or result, bad deal number), or whatever :meth:`Stats.restore`
-            refuses (more entries than the caps, a deal listed twice, more than one unsettled game,
-            counts that contradict each other or the deals and history, a daily date listed twice or
-            a best daily streak shorter than the dates it holds in a row).
+        NestorError: what :func:`stats_data_from_text` or :meth:`Stats.restore` refuses.
     """
     return Stats.restore(stats_data_from_text(text, now_ms))
 
 
 def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
-    """The values of statistics text, each checked one by one (type and range), before
-    :meth:`Stats.restore` checks what ties them together (:func:`stats_from_text` is the two steps;
-    a reader that tells the two kinds of refusal apart calls them one by one).
+    """The values of statistics text, each checked alone (type and range), before
+    :meth:`Stats.restore` checks what ties them together.
 
     Raises:
-        NestorError: not JSON (or nested too deep), not an object, an unknown version, a missing
-            part, a value of the wrong type or out of range, or (version 1) more than one unsettled
-            game.
+        NestorError: not a JSON object, an unknown version, a missing part, a value of the wrong
+            type or out of range, or (version 1) more than one unsettled game.
     """
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
@@ -103,10 +91,7 @@ def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
     return StatsData(counts, deals, history, resets, daily)
 
 
-# ---- one value at a time -----------------------------------------------------------------
-
-
-def _part(data: dict[str, object], key: str, kind: type) -> object:
+def _part(data: dict[str, object], key: str, kind: type) -> Any:  # noqa: ANN401 (dict or list)
     if key not in data:
         raise NestorError(f"{key!r} is missing")
     value = data[key]
@@ -139,8 +124,7 @@ def _row(value: object, size: int, where: str) -> list[object]:
     return value
 
 
-def _read_counts(data: object) -> dict[str, VariantCounts]:
-    assert isinstance(data, dict)
+def _read_counts(data: dict[str, object]) -> dict[str, VariantCounts]:
     counts = {}
     for name, value in data.items():
         _variant_name(name, "a key of 'variants'")
@@ -161,8 +145,7 @@ def _read_counts(data: object) -> dict[str, VariantCounts]:
     return counts
 
 
-def _read_deals(data: object) -> tuple[DealEntry, ...]:
-    assert isinstance(data, list)
+def _read_deals(data: list[object]) -> tuple[DealEntry, ...]:
     out = []
     for i, raw in enumerate(data):
         where = f"deals[{i}]"
@@ -179,9 +162,8 @@ def _read_deals(data: object) -> tuple[DealEntry, ...]:
     return tuple(out)
 
 
-def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
+def _read_history(data: list[object], size: int) -> tuple[Settlement, ...]:
     """History rows of ``size`` values (4: version 1, without ``taken_back``)."""
-    assert isinstance(data, list)
     out = []
     for i, raw in enumerate(data):
         where = f"history[{i}]"
@@ -198,18 +180,15 @@ def _read_history(data: object, size: int) -> tuple[Settlement, ...]:
     return tuple(out)
 
 
-def _read_resets(data: object) -> dict[str, int]:
-    assert isinstance(data, dict)
+def _read_resets(data: dict[str, object]) -> dict[str, int]:
     return {
         _variant_name(name, "a key of 'resets'"): in_range(value, f"resets[{name!r}]", "moment")
         for name, value in data.items()
     }
 
 
-def _read_daily(data: object, now_ms: int | None) -> DailyRecord:
-    assert isinstance(data, dict)
+def _read_daily(data: dict[str, object], now_ms: int | None) -> DailyRecord:
     won = _part(data, "won", list)
-    assert isinstance(won, list)
     days = []
     for i, text in enumerate(won):
         try:
