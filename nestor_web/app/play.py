@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
 from nestor import Game, Move, Outcome, Pair, Position, TurnStock
 from nestor.daily import is_daily_deal
@@ -49,6 +49,18 @@ Thinking = Literal["hint", "deal"]
 """What the solver may be busy with for the player: a hint, or a winnable deal."""
 
 
+class Options(TypedDict, total=False):
+    """What a :class:`Play` may be given in place of its defaults (see its attributes)."""
+
+    settings: Settings | None
+    stats: Stats | None
+    shelf: Shelf | None
+    rng: random.Random | None
+    clock: Callable[[], int] | None
+    timer_clock: Callable[[], int] | None
+    today: Callable[[], date] | None
+
+
 def local_day(ms: int) -> date | None:
     """The local date at ``ms`` milliseconds since 1970, or ``None`` for a time no date holds."""
     try:
@@ -82,31 +94,20 @@ class Play:
         pointer: how the player last pointed: ``"touch"``, ``"mouse"`` or ``"keyboard"``.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        settings: Settings | None = None,
-        stats: Stats | None = None,
-        shelf: Shelf | None = None,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
-        today: Callable[[], date] | None = None,
-    ) -> None:
+    def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         self.game = game
         self.help = Help()
-        self.settings = settings or Settings()
-        self.stats = stats or Stats()
-        self.shelf: Shelf = shelf or NoShelf()
-        self.rng = rng or random.Random()
-        self.clock: Callable[[], int] = clock or (
+        self.settings = options.get("settings") or Settings()
+        self.stats = options.get("stats") or Stats()
+        self.shelf: Shelf = options.get("shelf") or NoShelf()
+        self.rng = options.get("rng") or random.Random()
+        self.clock: Callable[[], int] = options.get("clock") or (
             lambda: clamped(int(time.time() * 1000), "moment")
         )
-        self.timer_clock: Callable[[], int] = timer_clock or (
+        self.timer_clock: Callable[[], int] = options.get("timer_clock") or (
             lambda: int(time.monotonic() * 1000)
         )
-        self.today: Callable[[], date] = today or date.today
+        self.today: Callable[[], date] = options.get("today") or date.today
         self.daily: date | None = None
         self.selected: str | None = None
         self.hint: Move | None = None

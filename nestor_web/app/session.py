@@ -9,15 +9,15 @@ what happened (``()`` when nothing changed). :class:`Session` builds on
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Generator, Iterable, Mapping
-from datetime import date
+from collections.abc import Generator, Iterable, Mapping
+from typing import Unpack
 
 from nestor import MAX_DEAL, Game, get_variant
 
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
 from .grades import GRADE_NAMES, GradeRecord, Key, grade_records
-from .play import FINISH_NODES, Thinking
+from .play import FINISH_NODES, Options, Thinking
 from .saved import Help, NoShelf, SavedGame, Shelf
 from .settings import Settings
 from .statistics import Stats
@@ -44,22 +44,8 @@ class Session(Deals):
         tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (kept in storage).
     """
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        settings: Settings | None = None,
-        stats: Stats | None = None,
-        shelf: Shelf | None = None,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
-        today: Callable[[], date] | None = None,
-    ) -> None:
-        super().__init__(
-            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
-            timer_clock=timer_clock, today=today,
-        )
+    def __init__(self, game: Game, **options: Unpack[Options]) -> None:
+        super().__init__(game, **options)
         self.grades: dict[Key, str] = {}
         self.graded: dict[Key, str] = {}
         self.tutorial: TutorialStep | None = None
@@ -71,14 +57,8 @@ class Session(Deals):
         request: DealRequest | None,
         saved: SavedGame | None,
         *,
-        settings: Settings | None = None,
-        stats: Stats | None = None,
-        shelf: Shelf | None = None,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
         leave_saved: bool = True,
-        today: Callable[[], date] | None = None,
+        **options: Unpack[Options],
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
@@ -87,7 +67,7 @@ class Session(Deals):
         false: another tab may show it). A variant without a deal starts a random deal of it; no
         deal resumes the saved game, or starts a random standard deal.
         """
-        rng = rng or random.Random()
+        rng = options["rng"] = options.get("rng") or random.Random()
         if saved is None:
             # Nothing to resume: the first game is the one asked for, never a stand-in that
             # could pass for the URL's deal (and skip the shelf), nor an extra random draw.
@@ -96,10 +76,7 @@ class Session(Deals):
             game = Game(variant, rng.randrange(MAX_DEAL) if deal is None else deal)
         else:
             game = saved.game
-        session = cls(
-            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
-            timer_clock=timer_clock, today=today,
-        )
+        session = cls(game, **options)
         if saved is not None:
             session.help = saved.help
             session.set_timer(saved.elapsed_ms)
