@@ -6,17 +6,14 @@ from dataclasses import dataclass, field
 from datetime import date
 
 START_RATING = 1500
-"""A new player's rating."""
-
 MAX_DAILY = 1000
 """Most daily tries kept (the oldest dates go first)."""
 
 
 @dataclass(frozen=True)
 class Try:
-    """A first try of a puzzle: its ``puzzle`` id, its ``rating`` (kept, so the player's rating can
-    be worked out without the puzzles' data), whether it was ``solved``, and ``at``, when (ms since
-    1970)."""
+    """A first try of a puzzle: its id, its rating (the player's is worked out without the puzzles'
+    data), whether it was solved, and when (ms since 1970)."""
 
     puzzle: int
     rating: int
@@ -41,7 +38,6 @@ class PuzzleRecord:
     daily: dict[date, Try] = field(default_factory=dict)
 
     def in_order(self) -> list[Try]:
-        """The tries, oldest first."""
         return sorted(self.tries.values(), key=Try.order)
 
     def rating(self) -> int:
@@ -71,11 +67,9 @@ class PuzzleRecord:
         return best
 
     def solved(self) -> int:
-        """How many puzzles were solved at the first try."""
         return sum(1 for one in self.tries.values() if one.solved)
 
     def tried(self, puzzle: int) -> bool:
-        """Was ``puzzle`` tried before?"""
         return puzzle in self.tries
 
     def add(self, one: Try, day: date | None = None) -> bool:
@@ -103,12 +97,8 @@ class PuzzleRecord:
         return (self.tries, self.daily) != before
 
     def copy(self) -> PuzzleRecord:
-        """A record that changes apart from this one."""
         return PuzzleRecord(dict(self.tries), dict(self.daily))
 
     def _trim(self) -> None:
         if len(self.daily) > MAX_DAILY:
             self.daily = dict(sorted(self.daily.items())[-MAX_DAILY:])
-
-
-__all__ = ["MAX_DAILY", "START_RATING", "PuzzleRecord", "Try"]

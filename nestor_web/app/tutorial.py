@@ -1,9 +1,8 @@
 """The guided first game: a short tour of the rules on the real board, on an Easy deal.
 
-Its steps (:data:`TUTORIAL_STEPS`): ``"pair"`` (remove a pair that keeps the game winnable),
-``"covered"`` (why a covered card cannot be taken yet), ``"reserve"`` (a reserve card pairs),
-``"undo"`` (take the last pair back), ``"done"`` (the rest is the player's). The session runs
-them (:class:`~nestor_web.app.session.Session`); this module works each out from the board.
+Its steps: ``"pair"`` (remove a pair that keeps the game winnable), ``"covered"`` (why a covered
+card cannot be taken yet), ``"reserve"`` (a reserve card pairs), ``"undo"`` (take the last pair
+back), ``"done"`` (the rest is the player's). This module works each out from the board.
 """
 
 from __future__ import annotations
@@ -16,24 +15,19 @@ from nestor import Game, Pair, Position, deal_position
 from nestor.cards import rank_of
 
 TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
-"""The guide's steps, in order."""
 
 TUTORIAL_VARIANT = "standard"
-"""The variant of the guided game: the game as the sources deal it."""
 
 DEAL_TRIES = 12
 """Easy deals looked at for one the guide can show every step on (else the first one)."""
 
 FIRST_VISIT_DEAL = 20
-"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone: an Easy
-deal on which the guide can show every step (tests/test_tutorial.py holds it), so that the build can
-draw its board for the page to show before Python runs (scripts/build_shell.py,
-static/js/first-visit.js)."""
+"""The Easy deal a first visit's guide plays, the same for everyone, so that the build can draw its
+board for the page to show before Python runs."""
 
 FIRST_VISIT_OPENING = ("QC", "QH")
-"""The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it (one that
-keeps the game winnable), kept so that a first visit does not load and run the solver before the
-board takes input; tests/test_tutorial.py checks it against the solver."""
+"""The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it, kept so that
+a first visit does not run the solver before the board takes input."""
 
 
 @dataclass(frozen=True)
@@ -41,8 +35,7 @@ class TutorialStep:
     """One step of the guide, as the view shows it.
 
     Attributes:
-        step: one of :data:`TUTORIAL_STEPS`.
-        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"`` the covered
+        cards: the cards it points at: ``"pair"`` the two cards; ``"covered"`` the covered
             card, then the card on it, then (if any) the available card of its rank; ``"reserve"``
             the reserve card and its partner, or with no pair to show every reserve card; ``()`` for
             the others (``"undo"`` points at the Undo control).
@@ -60,7 +53,7 @@ class TutorialStep:
 
     @property
     def number(self) -> int:
-        """The step's number, from 1 (of ``len(TUTORIAL_STEPS)``)."""
+        """The step's number, from 1."""
         return TUTORIAL_STEPS.index(self.step) + 1
 
 
@@ -69,16 +62,6 @@ def _keeps_winnable(position: Position, pair: Pair) -> bool:
     from nestor.solver import Status, solve
 
     return solve(position.apply(pair)).status is Status.WINNABLE
-
-
-def _in_columns(position: Position, pair: Pair) -> bool:
-    places = position.available()
-    return all(places[c].area == "column" for c in pair.cards)
-
-
-def _with_reserve(position: Position, pair: Pair) -> bool:
-    places = position.available()
-    return any(places[c].area == "reserve" for c in pair.cards)
 
 
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
@@ -91,16 +74,19 @@ def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
 
 
 def tableau_pair(position: Position) -> tuple[Pair, bool] | None:
-    """Two available cards of one rank in the tableau, and whether removing them keeps the game
-    winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else the first;
-    ``None`` when no two tableau cards pair."""
-    return _best(position, [p for p in position.pairs() if _in_columns(position, p)])
+    """A pair of two tableau cards, and whether removing it keeps the game winnable: the first that
+    does, else the first (``False``); ``None`` when no two tableau cards pair."""
+    places = position.available()
+    pairs = [p for p in position.pairs() if all(places[c].area == "column" for c in p.cards)]
+    return _best(position, pairs)
 
 
 def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
-    """A pair of a reserve card, and whether removing it keeps the game winnable: the first that
-    does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
-    return _best(position, [p for p in position.pairs() if _with_reserve(position, p)])
+    """A pair of a reserve card, and whether removing it keeps the game winnable (as
+    :func:`tableau_pair`)."""
+    places = position.available()
+    pairs = [p for p in position.pairs() if any(places[c].area == "reserve" for c in p.cards)]
+    return _best(position, pairs)
 
 
 def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
@@ -119,9 +105,8 @@ def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
 
 
 def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
-    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the guide can
-    show every step: a tableau pair that keeps it winnable, and after it a reserve pair that does.
-    """
+    """An Easy deal on which the guide can show every step: a tableau pair that keeps it winnable,
+    and after it a reserve pair that does (else the first Easy deal looked at)."""
     from nestor.graded_deals import pick_deal
 
     avoid = set(played)

@@ -15,8 +15,7 @@ def split_by_resets(
     names: Iterable[str], mine: Mapping[str, int], theirs: Mapping[str, int]
 ) -> tuple[list[str], list[str]]:
     """The variants of ``names`` whose records to adopt from the other tab (it reset them later),
-    and those to unite (reset at the same time, or never); ``mine`` and ``theirs`` are the two tabs'
-    reset times."""
+    and those to unite (reset at the same time, or never), by the two tabs' reset times."""
     adopt: list[str] = []
     union: list[str] = []
     for name in names:
@@ -39,8 +38,8 @@ def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: st
 def merged_history(
     mine: Iterable[Settlement], theirs: Iterable[Settlement], union: set[str]
 ) -> list[Settlement]:
-    """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (by
-    :attr:`Settlement.key`; taken back if either tab took it back), in key order (time first)."""
+    """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (taken
+    back if either tab took it back), in time order."""
     history = {s.key: s for s in mine}
     for s in theirs:
         if s.variant in union:
@@ -69,8 +68,7 @@ def merge_deals(
 ) -> dict[Key, str | None]:
     """Take into ``mine`` the deals of ``theirs`` of the variants in ``union``: a deal new here is
     added (last); one both tabs hold differently gets the later attempt start, help used in either,
-    and the state :func:`merged_state` gives (``losses``: :func:`losses_taken_back` of the merged
-    history)."""
+    and the state :func:`merged_state` gives. The state before of each deal changed is returned."""
     old: dict[Key, str | None] = {}
     for key, e in theirs.items():
         if key[0] not in union:
@@ -131,9 +129,8 @@ def apply_first_wins(
     union: set[str],
     old: dict[Key, str | None],
 ) -> None:
-    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first win
-    (``first_win``: :func:`settle_once`); note in ``old`` (as :func:`merge_deals` returns it) the
-    state before of each deal whose kind changes."""
+    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first win; note
+    in ``old`` the state before of each deal whose kind changes."""
     for key, kind in first_win.items():
         entry = deals.get(key)
         if key[0] not in union or entry is None or entry.state not in WINS:
