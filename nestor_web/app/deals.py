@@ -92,9 +92,7 @@ class Deals(Play):
             self.notice(Problem("archive.entry", exc))
             return None
 
-    def resume_or_start(
-        self, variant: str, deal: int, leave: bool = True
-    ) -> tuple[Event, ...]:
+    def resume_or_start(self, variant: str, deal: int, leave: bool = True) -> tuple[Event, ...]:
         """Make ``variant``/``deal`` the game: the one in play, the game left, a kept one, or
         fresh (``leave``: as :meth:`switch`)."""
         if self.key == (variant, deal):

@@ -80,10 +80,7 @@ class Ending:
     @staticmethod
     def won_by_play(session: Session) -> bool:
         """An open variant's game was won: the play proves the deal winnable, no search needed."""
-        return (
-            session.game.position.outcome() is Outcome.WON
-            and not session.game.variant.has_stock
-        )
+        return session.game.position.outcome() is Outcome.WON and not session.game.variant.has_stock
 
     def verdict(self, session: Session) -> Solution | None:
         """The verdict: the solver's answer for the first position of the deal in play, if it was

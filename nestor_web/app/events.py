@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date
 
 from nestor import Move, NestorError, Outcome, Place
@@ -174,10 +174,7 @@ class ProgressSummary:
 
     def to_json(self) -> dict[str, int]:
         """What ``python -m nestor_web progress FILE --json`` prints."""
-        return {
-            "games": self.games, "won": self.won, "daily_won": self.daily_won,
-            "in_progress": self.in_progress,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)

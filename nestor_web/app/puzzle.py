@@ -167,8 +167,7 @@ def daily_try(today: date) -> PuzzleTry:
     return PuzzleTry(daily_puzzle(today), today)
 
 
-def next_try(record: PuzzleRecord, rng: random.Random, today: date,
-             after: int = 0) -> PuzzleTry:
+def next_try(record: PuzzleRecord, rng: random.Random, today: date, after: int = 0) -> PuzzleTry:
     """A puzzle near the player's rating that they have not tried (and not ``after``, the one just
     shown)."""
     avoid = set(record.tries) | {after}
@@ -186,8 +185,7 @@ def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:
     before = tuple(move for move in record.moves[:index] if isinstance(move, Pair))
     if len(before) != index:
         raise ValueError("a stock turn before the moment: Strict has no puzzles")
-    puzzle = Puzzle(0, record.variant.name, record.deal, before, verdict.answer,
-                    verdict.horizon, 0)
+    puzzle = Puzzle(0, record.variant.name, record.deal, before, verdict.answer, verdict.horizon, 0)
     return PuzzleTry(replace(puzzle, rating=rate(puzzle.position(), verdict)))
 
 

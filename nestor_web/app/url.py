@@ -22,9 +22,7 @@ class DealRequest:
     daily: date | None = None
 
 
-def parse_query(
-    query: str, today: date | None = None
-) -> tuple[DealRequest | None, Problem | None]:
+def parse_query(query: str, today: date | None = None) -> tuple[DealRequest | None, Problem | None]:
     """Read ``?variant=V&deal=N`` or ``?daily=YYYY-MM-DD`` from a URL query string."""
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     if "daily" in params:

@@ -100,6 +100,4 @@ def longest_run(days: Iterable[date]) -> int:
 
 def _trimmed(days: set[date], best: int, reset_ms: int | None) -> DailyRecord:
     """The record of ``days``: the best streak kept up to date, the last dates up to the cap."""
-    return DailyRecord(
-        tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms
-    )
+    return DailyRecord(tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms)

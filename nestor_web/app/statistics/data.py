@@ -182,9 +182,7 @@ def check_entries(data: StatsData) -> None:
     if len(data.deals) > DEAL_MEMORY:
         raise NestorError(f"'deals' holds {len(data.deals)} deals, more than {DEAL_MEMORY}")
     if len(data.history) > HISTORY_SIZE:
-        raise NestorError(
-            f"'history' holds {len(data.history)} games, more than {HISTORY_SIZE}"
-        )
+        raise NestorError(f"'history' holds {len(data.history)} games, more than {HISTORY_SIZE}")
     for i, e in enumerate(data.deals):
         if e.helped != (e.state == "assisted") and e.state in WINS:
             raise NestorError(
@@ -232,8 +230,7 @@ def check_consistency(
 def _check_variant(
     name: str, c: VariantCounts, states: list[str], history: Sequence[Settlement]
 ) -> None:
-    """Refuse counts ``c`` of variant ``name`` that its deals' ``states`` or the history contradict.
-    """
+    """Refuse counts ``c`` of variant ``name`` that its deals or the history contradict."""
     if len(states) > c.played:
         raise NestorError(
             f"'deals' holds {len(states)} {name} deals but only {c.played} were played"
@@ -243,14 +240,12 @@ def _check_variant(
         seen = max(states.count(kind), results.count(kind))
         if seen > count:
             raise NestorError(
-                f"{name!r} counts {count} {_KIND_NAMES[kind]} but 'deals' or "
-                f"'history' show {seen}"
+                f"{name!r} counts {count} {_KIND_NAMES[kind]} but 'deals' or 'history' show {seen}"
             )
     losses = results.count("lost")
     if losses > c.played:
         raise NestorError(
-            f"'history' holds {losses} lost {name} games but only {c.played} "
-            "were played"
+            f"'history' holds {losses} lost {name} games but only {c.played} were played"
         )
     runs = win_runs(history, name)
     run = runs[-1]
@@ -262,6 +257,5 @@ def _check_variant(
     ended = run < len(results)  # the run is closed by a loss in the history
     if (ended and c.streak != run) or c.streak < run:
         raise NestorError(
-            f"{name!r} has a streak of {c.streak} but its history ends with "
-            f"{run} wins in a row"
+            f"{name!r} has a streak of {c.streak} but its history ends with {run} wins in a row"
         )

@@ -156,13 +156,8 @@ def reconciled(
         played = max(0, played + after[0] - before[0])
         won = max(0, won + after[1] - before[1])
         helped = max(0, helped + after[2] - before[2])
-    fastest = counts.fastest_ms
-    if theirs is not None and theirs.fastest_ms is not None and (
-        fastest is None or theirs.fastest_ms < fastest
-    ):
-        fastest = theirs.fastest_ms
-    if won == 0:
-        fastest = None
+    times = (counts.fastest_ms, None if theirs is None else theirs.fastest_ms)
+    fastest = min((t for t in times if t is not None), default=None) if won else None
     streak, best = recount_streak(
         runs, max((f[0] for f in floors), default=0), max((f[1] for f in floors), default=0)
     )

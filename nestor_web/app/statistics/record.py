@@ -72,9 +72,7 @@ class Stats:
             entry = DealEntry(key[0], key[1], now_ms if first else None, "playing", bool(helped))
             self._deals[key] = entry
             c = self._counts.get(key[0], NO_COUNTS)
-            self._counts[key[0]] = VariantCounts(
-                c.played + 1, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms
-            )
+            self._counts[key[0]] = replace(c, played=c.played + 1)
             self._playing = key
             changed = True
         if entry.state in WINS:
@@ -144,13 +142,11 @@ class Stats:
                     return False
                 self._history[i] = replace(s, taken_back=True)
                 break
-        self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, "playing", entry.helped)
+        self._deals[key] = replace(entry, state="playing")
         self._playing = key
         c = self._counts.get(key[0], NO_COUNTS)
         streak, best = recount_streak(win_runs(self._history, key[0]), c.streak, c.best_streak)
-        self._counts[key[0]] = VariantCounts(
-            c.played, c.won, c.won_with_help, streak, best, c.fastest_ms
-        )
+        self._counts[key[0]] = replace(c, streak=streak, best_streak=best)
         self._touch(key)
         return True
 
@@ -331,24 +327,19 @@ class Stats:
     def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
         """Settle ``key`` with ``result``: deal state, counters (a win: its kind, and ``elapsed``,
         the time of a clean win, for the fastest win; the streaks) and history; ``True``."""
-        entry = self._deals[key]
-        self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, result, entry.helped)
+        self._deals[key] = replace(self._deals[key], state=result)
         if self._playing == key:
             self._playing = None
         c = self._counts.get(key[0], NO_COUNTS)
         if result == "lost":
-            c = VariantCounts(c.played, c.won, c.won_with_help, 0, c.best_streak, c.fastest_ms)
+            c = replace(c, streak=0)
         else:
-            won, helped = c.won, c.won_with_help
-            if result == "won":
-                won += 1
-            else:
-                helped += 1
-            fastest = c.fastest_ms
-            if elapsed is not None and (fastest is None or elapsed < fastest):
-                fastest = elapsed
             streak = c.streak + 1
-            c = VariantCounts(c.played, won, helped, streak, max(c.best_streak, streak), fastest)
+            c = replace(
+                c, won=c.won + (result == "won"), won_with_help=c.won_with_help + (result != "won"),
+                streak=streak, best_streak=max(c.best_streak, streak),
+                fastest_ms=min((t for t in (c.fastest_ms, elapsed) if t is not None), default=None),
+            )
         self._counts[key[0]] = c
         self._history.append(Settlement(now_ms, key[0], key[1], result))
         del self._history[:-HISTORY_SIZE]
