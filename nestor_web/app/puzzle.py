@@ -113,10 +113,8 @@ class PuzzleTry:
             self.phase = "solved"
             return (PuzzleStepped("solved", pair),)
         self.line = refutation(self.start, pair) or (pair,)
-        self.shown = 1
         self.phase = "refute" if len(self.line) > 1 else "failed"
-        if self.phase == "failed":
-            self.shown = 0
+        self.shown = 1 if self.phase == "refute" else 0  # the player's pair is on the board
         return (PuzzleStepped(self.phase, pair),)
 
     def step(self) -> tuple[PuzzleStepped, ...]:

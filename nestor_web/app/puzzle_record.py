@@ -69,9 +69,6 @@ class PuzzleRecord:
     def solved(self) -> int:
         return sum(1 for one in self.tries.values() if one.solved)
 
-    def tried(self, puzzle: int) -> bool:
-        return puzzle in self.tries
-
     def add(self, one: Try, day: date | None = None) -> bool:
         """Keep ``one`` if it is the first try of its puzzle (and with ``day``, the date's daily
         puzzle, as that date's daily try if it is its first)."""

@@ -18,14 +18,11 @@ class ReviewState:
     """One game under review.
 
     Attributes:
-        record: the game reviewed.
-        moves: the :class:`~nestor.review.MoveReview` of each move final so far, in play order.
-        result: the whole review once it is done, else ``None``.
+        moves: the review of each move final so far, in play order.
+        result: the whole review once it is done.
         chosen: the index (0-based) of the move the player looks at, or ``None``.
-        picked: the player chose a move themselves (the review then does not move the choice to the
-            turning point when it is done).
-        practice: the verdict of the position before the turning point once it is found to be a
-            puzzle, else ``None``.
+        picked: the player chose a move themselves (the review's end does not move the choice).
+        practice: the verdict of the position before the turning point, if it is a puzzle.
     """
 
     def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:

@@ -35,14 +35,11 @@ class TutorialStep:
     """One step of the guide, as the view shows it.
 
     Attributes:
-        cards: the cards it points at: ``"pair"`` the two cards; ``"covered"`` the covered
-            card, then the card on it, then (if any) the available card of its rank; ``"reserve"``
-            the reserve card and its partner, or with no pair to show every reserve card; ``()`` for
-            the others (``"undo"`` points at the Undo control).
+        cards: the cards it points at (``"covered"``: the covered card, the card on it, the
+            available card of its rank if any; ``"reserve"`` with no pair: every reserve card).
         column: ``"covered"``: the column of the covered card, from 1; else 0.
         waits: the step moves on by the player's move (a pair, Undo), not by Next.
-        loses: ``"reserve"``: its pair is legal but loses the game (no reserve pair keeps it
-            winnable): shown as one to keep for later, and Next moves on.
+        loses: ``"reserve"``: its pair is legal but loses the game (shown as one to keep for later).
     """
 
     step: str
