@@ -87,7 +87,7 @@ class Deals(Play):
         """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable one
         is reported: ``"archive.entry"``)."""
         try:
-            return self.shelf.take(variant, deal)
+            return None if self.shelf is None else self.shelf.take(variant, deal)
         except NestorError as exc:
             self.notice(Problem("archive.entry", exc))
             return None

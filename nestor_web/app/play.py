@@ -27,7 +27,7 @@ from .events import (
     WentBack,
 )
 from .ranges import clamped
-from .saved import Help, NoShelf, SavedGame, Shelf
+from .saved import Help, SavedGame, Shelf
 from .settings import Settings
 from .statistics import Stats
 from .timer import Timer
@@ -67,7 +67,7 @@ class Play:
         hint_count: a hint's first step: the position it was shown for and its count.
         solving: Solve is playing the winning line.
         left, left_ui: the game left for Undo (else ``None``), with its daily date and marks.
-        shelf: where games left in progress wait (the storage manager's archive).
+        shelf: where games left in progress wait (the storage manager's archive), if anywhere.
         visible: the page is shown (the timer runs only then).
         clock: milliseconds since 1970 (the statistics' dates, never a duration).
         timer_clock: milliseconds of a steady clock (the timer's).
@@ -81,7 +81,7 @@ class Play:
         self.help = Help()
         self.settings = options.get("settings") or Settings()
         self.stats = options.get("stats") or Stats()
-        self.shelf: Shelf = options.get("shelf") or NoShelf()
+        self.shelf: Shelf | None = options.get("shelf")
         self.rng = options.get("rng") or random.Random()
         self.clock: Callable[[], int] = options.get("clock") or (
             lambda: clamped(int(time.time() * 1000), "moment")

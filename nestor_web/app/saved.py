@@ -48,10 +48,3 @@ class Shelf(Protocol):
     def take(self, variant: str, deal: int) -> SavedGame | None:
         """Remove and return the game of ``variant``/``deal`` kept there, or ``None``; raise
         NestorError if it could not be read (it is dropped)."""
-
-
-class NoShelf:
-    """A :class:`Shelf` that keeps nothing."""
-
-    def take(self, variant: str, deal: int) -> SavedGame | None:
-        return None

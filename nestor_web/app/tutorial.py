@@ -86,21 +86,6 @@ def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
     return _best(position, pairs)
 
 
-def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
-    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the available
-    card of its rank or None)``, preferring one whose rank has an available card (the player sees a
-    partner that must wait); ``None`` when no column holds two cards."""
-    found: list[tuple[str, str, int, str | None]] = []
-    places = position.available()
-    for i, column in enumerate(position.columns, 1):
-        if len(column) < 2:
-            continue
-        card, top = column[-2], column[-1]
-        partner = next((c for c in places if rank_of(c) == rank_of(card)), None)
-        found.append((card, top, i, partner))
-    return next((f for f in found if f[3] is not None), found[0] if found else None)
-
-
 def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
     """An Easy deal on which the guide can show every step: a tableau pair that keeps it winnable,
     and after it a reserve pair that does (else the first Easy deal looked at)."""
@@ -134,13 +119,16 @@ def tutorial_step(name: str, game: Game) -> TutorialStep:
         if first is None:
             return tutorial_step("covered", game)
         return TutorialStep("pair", first[0].cards, waits=True)
-    if name == "covered":
-        found = covered_card(position)
-        if found is None:
+    if name == "covered":  # a covered card, preferring one whose rank has an available card
+        places = position.available()
+        found = []
+        for i, column in enumerate(position.columns, 1):
+            if len(column) > 1:
+                partner = [c for c in places if rank_of(c) == rank_of(column[-2])][:1]
+                found.append(TutorialStep("covered", (*column[-2:], *partner), i))
+        if not found:
             return tutorial_step("reserve", game)
-        card, top, column, partner = found
-        cards = (card, top) if partner is None else (card, top, partner)
-        return TutorialStep("covered", cards, column)
+        return next((f for f in found if len(f.cards) == 3), found[0])
     if name == "reserve":
         offered = reserve_pair(position)
         if offered is None:
