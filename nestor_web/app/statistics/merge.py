@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import replace
 
 from .data import WINS, DealEntry, Key, Settlement, VariantCounts, recount_streak, win_runs
@@ -12,19 +12,12 @@ Floors = tuple[int, int]
 
 
 def split_by_resets(
-    names: Iterable[str], mine: Mapping[str, int], theirs: Mapping[str, int]
+    names: Collection[str], mine: Mapping[str, int], theirs: Mapping[str, int]
 ) -> tuple[list[str], list[str]]:
     """The variants of ``names`` whose records to adopt from the other tab (it reset them later),
     and those to unite (reset at the same time, or never), by the two tabs' reset times."""
-    adopt: list[str] = []
-    union: list[str] = []
-    for name in names:
-        mine_ms, theirs_ms = mine.get(name, -1), theirs.get(name, -1)
-        if theirs_ms > mine_ms:
-            adopt.append(name)
-        elif theirs_ms == mine_ms:
-            union.append(name)
-    return adopt, union
+    adopt = [n for n in names if theirs.get(n, -1) > mine.get(n, -1)]
+    return adopt, [n for n in names if theirs.get(n, -1) == mine.get(n, -1)]
 
 
 def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: str) -> Floors:
