@@ -48,13 +48,8 @@ class Parts:
 
 @dataclass(frozen=True)
 class Merged:
-    """What :func:`merge_parts` gives.
-
-    Attributes:
-        parts: the united progress.
-        diverged: lines of a deal played on both sides that are not whole in the joined game kept in
-            ``parts`` (to keep apart, so no move is lost); oldest first.
-    """
+    """The united progress, and the lines of a deal played on both sides that the game kept there
+    does not hold whole (kept apart, so no move is lost), oldest first."""
 
     parts: Parts
     diverged: tuple[SavedGame, ...] = ()

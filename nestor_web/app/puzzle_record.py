@@ -51,20 +51,18 @@ class PuzzleRecord:
 
     def streak(self) -> int:
         """Puzzles solved in a row, up to the last try."""
-        count = 0
-        for one in reversed(self.in_order()):
-            if not one.solved:
-                break
-            count += 1
-        return count
+        return self._runs()[-1]
 
     def best_streak(self) -> int:
         """The most puzzles ever solved in a row."""
-        best = run = 0
+        return max(self._runs())
+
+    def _runs(self) -> list[int]:
+        """The puzzles solved in a row after each try, oldest first (after none, 0)."""
+        runs = [0]
         for one in self.in_order():
-            run = run + 1 if one.solved else 0
-            best = max(best, run)
-        return best
+            runs.append(runs[-1] + 1 if one.solved else 0)
+        return runs
 
     def solved(self) -> int:
         return sum(1 for one in self.tries.values() if one.solved)
