@@ -13,25 +13,18 @@ from .puzzle_record import PuzzleRecord
 from .saved import Help, SavedGame
 from .settings import Settings
 from .statistics import DailyRecord, Stats, StatsData
+from .statistics.data import Key
 
 ARCHIVE_LIMIT = 20
-"""Most games a merge keeps in the archive by default (the storage passes its own
-:data:`~nestor_web.storage.keys.ARCHIVE_SIZE`)."""
-
-Key = tuple[str, int]
+"""Most games a merge keeps in the archive, unless told otherwise."""
 
 
 @dataclass(frozen=True)
 class Parts:
     """The player's progress, as values: what a backup holds, and what is held here.
 
-    Attributes:
-        stats: the statistics.
-        game: the game in play, or ``None`` (a backup of stored values holding none).
-        archive: the games left in progress, oldest first, each of its own deal, none of the deal of
-            ``game``.
-        settings: the settings.
-        puzzles: the puzzle record.
+    ``game`` is the game in play, or ``None`` (a backup holding none); ``archive`` the games left in
+    progress, oldest first, each of its own deal, none of the deal of ``game``.
     """
 
     stats: Stats
@@ -41,8 +34,7 @@ class Parts:
     puzzles: PuzzleRecord = field(default_factory=PuzzleRecord)
 
     def summary(self) -> ProgressSummary:
-        """Games played, won (all variants summed), dates won of the daily deal, games in progress
-        (the game in play if :func:`in_progress`, and the archive's)."""
+        """What the progress holds, summed over the variants."""
         data = self.stats.snapshot()
         counts = data.counts.values()
         playing = [g for g in (self.game, *self.archive) if g is not None and in_progress(g)]
@@ -56,21 +48,15 @@ class Parts:
 
 @dataclass(frozen=True)
 class Merged:
-    """What :func:`merge_parts` gives.
-
-    Attributes:
-        parts: the united progress.
-        diverged: lines of a deal played on both sides that are not whole in the joined game kept in
-            ``parts`` (to keep apart, so no move is lost); oldest first.
-    """
+    """The united progress, and the lines of a deal played on both sides that the game kept there
+    does not hold whole (kept apart, so no move is lost), oldest first."""
 
     parts: Parts
     diverged: tuple[SavedGame, ...] = ()
 
 
 def in_progress(saved: SavedGame) -> bool:
-    """Whether ``saved`` is a game in progress: a move in effect, and not ended (the games the
-    archive keeps)."""
+    """Whether ``saved`` has a move in effect and has not ended (the games the archive keeps)."""
     return saved.game.cursor >= 1 and saved.game.position.outcome() is None
 
 
@@ -82,9 +68,9 @@ def holds(line: SavedGame, other: SavedGame) -> bool:
 
 
 def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGame, ...]]:
-    """One game of a deal from two saves of it: the one that holds the other (:func:`holds`;
-    ``mine`` when each holds the other), else the two joined (:func:`.lines.join`), with the larger
-    of each help count and the longer time.
+    """One game of a deal from two saves of it, and the lines it does not hold: the one that holds
+    the other (``mine`` when each holds the other), else the two joined (:func:`.lines.join`), with
+    the larger of each help count and the longer time.
 
     Raises:
         ValueError: the two are of different deals.
@@ -100,13 +86,7 @@ def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGam
         # A line that holds the joined game (its moves kept for Redo were all the join
         # dropped) is the joined game with more: it is kept instead.
         base = next((s.game for s in (mine, theirs) if holds(s, joined)), joined.game)
-    help_ = Help(
-        max(mine.help.hints, theirs.help.hints),
-        max(mine.help.solver_moves, theirs.help.solver_moves),
-        max(mine.help.replayed, theirs.help.replayed),
-        max(mine.help.reviewed, theirs.help.reviewed),
-    )
-    united = SavedGame(base, help_, max(mine.elapsed_ms, theirs.elapsed_ms))
+    united = SavedGame(base, mine.help.most(theirs.help), max(mine.elapsed_ms, theirs.elapsed_ms))
     left_over = tuple(line for line in (mine, theirs) if not holds(united, line))
     return united, left_over
 
@@ -124,12 +104,7 @@ def united_stats(mine: Stats, theirs: Stats) -> Stats:
 
 
 def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | None) -> Stats:
-    """A copy of ``stats`` whose reset times are ``resets`` (by variant) and whose daily record was
-    reset at ``daily_reset_ms``; every record kept.
-
-    Raises:
-        NestorError: (never for statistics that keep the rules) as :meth:`Stats.restore`.
-    """
+    """A copy of ``stats`` with these reset times (by variant, and the daily record's)."""
     data = stats.snapshot()
     if dict(data.resets) == dict(resets) and data.daily.reset_ms == daily_reset_ms:
         return stats.copy()
@@ -137,19 +112,9 @@ def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | N
     return Stats.restore(StatsData(data.counts, data.deals, data.history, dict(resets), daily))
 
 
-def latest_reset(*stats: Stats) -> int:
-    """The latest reset time any of ``stats`` holds (of a variant or the daily record), or -1."""
-    times = [-1]
-    for one in stats:
-        data = one.snapshot()
-        times.extend(data.resets.values())
-        if data.daily.reset_ms is not None:
-            times.append(data.daily.reset_ms)
-    return max(times)
-
-
 def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merged:
-    """``theirs`` (a backup) merged into ``mine`` (what is here): see the module's docstring."""
+    """``theirs`` (a backup) merged into ``mine`` (what is here): every game and result of both,
+    the lines that could not be joined apart (``diverged``), the archive cut to ``limit``."""
     diverged: list[SavedGame] = []
     game = mine.game
     here = {g.key: g for g in mine.archive}
@@ -195,7 +160,7 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
 
 
 def _ended(parts: Parts, key: Key) -> bool:
-    """Whether the deal ``key`` ended in ``parts``' statistics (won, or lost)."""
+    """Whether the deal ``key`` was won or lost in ``parts``' statistics."""
     return parts.stats.deal_result(*key) not in (None, "playing")
 
 
@@ -203,7 +168,12 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
     """``theirs`` (a backup) in place of ``mine`` (what is here): its statistics marked reset (every
     variant, and the daily record) at ``now_ms`` or later, after every reset either holds, so that
     older copies of the statistics merged later (another tab's) give way to them."""
-    marker = max(now_ms, latest_reset(mine.stats, theirs.stats) + 1)
+    times = [-1]
+    for data in (mine.stats.snapshot(), theirs.stats.snapshot()):
+        times.extend(data.resets.values())
+        if data.daily.reset_ms is not None:
+            times.append(data.daily.reset_ms)
+    marker = max(now_ms, max(times) + 1)
     stats = with_resets(theirs.stats, dict.fromkeys(VARIANTS, marker), marker)
     settings = copy_settings(theirs.settings)
     if settings.language is None:
@@ -214,8 +184,7 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
 
 
 def copy_game(saved: SavedGame) -> SavedGame:
-    """A copy of ``saved`` whose game changes apart from it (a session plays on the game it is
-    given)."""
+    """A copy of ``saved`` whose game changes apart from it."""
     return SavedGame(Game.from_json(saved.game.to_json()), saved.help, saved.elapsed_ms)
 
 
@@ -235,9 +204,3 @@ def _once(lines: Iterable[SavedGame]) -> list[SavedGame]:
             seen.append(mark)
             out.append(line)
     return out
-
-
-__all__ = [
-    "ARCHIVE_LIMIT", "Merged", "Parts", "copy_game", "copy_settings", "holds", "in_progress",
-    "latest_reset", "merge_parts", "replace_parts", "unite", "united_stats", "with_resets",
-]

@@ -1,8 +1,7 @@
 """Another deal into play: New deal, Restart, a link, the daily deal, Undo of a deal change.
 
-:class:`Deals` extends :class:`~nestor_web.app.play.Play`: the game left waits for Undo
-(:attr:`~Play.left`) and settles in the statistics once Undo can no longer bring it back; games
-left in progress earlier wait on the shelf and come back when their deal is opened again.
+The game left waits for Undo and settles in the statistics once Undo can no longer bring it back;
+games left in progress earlier wait on the shelf and come back when their deal is opened again.
 """
 
 from __future__ import annotations
@@ -25,38 +24,26 @@ class Deals(Play):
         New deal, Restart or change of variant that started it, exactly as it was."""
         if not self.game.can_undo():
             return self._back() if self.left is not None else ()
-        self.solving = False
         move = self.game.all_moves[self.game.cursor - 1]
         self.take_back(self.game.cursor - 1)
         return (TookBack(move),)
 
     def restart(self) -> tuple[Event, ...]:
-        """Start the same deal again (its help stays counted, the timer from zero); Undo brings
-        the game back as it was. The notices are cleared."""
-        self.solving = False
+        """Start the same deal again (its help stays counted, the timer from zero)."""
         left = self.leave()
         self.bring(SavedGame(Game(self.game.variant, self.game.deal), self.help))
         self.notices.clear()
         return (DealChanged(*self.key, restarted=True, left=left),)
 
     def new_deal(self, variant: str | None = None, deal: int | None = None) -> tuple[Event, ...]:
-        """Start ``deal`` (else a random one) of ``variant`` (else the current one).
-
-        Raises:
-            VariantError: unknown variant name. DealNumberError: bad deal number.
-        """
+        """Start ``deal`` (else a random one) of ``variant`` (else the current one)."""
         v = get_variant(variant) if variant is not None else self.game.variant
         game = Game(v, self.rng.randrange(MAX_DEAL) if deal is None else deal)
-        self.solving = False
         self.notices.clear()
         return self.switch(SavedGame(game))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
-        """Go to a given deal: resume it if it is in play or on the shelf, else start it.
-
-        Raises:
-            VariantError, DealNumberError: on a bad variant or deal number.
-        """
+        """Go to a given deal: resume it if it is in play or on the shelf, else start it."""
         name = get_variant(variant).name
         number = check_deal_number(deal)
         self.solving = False
@@ -72,7 +59,7 @@ class Deals(Play):
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
         """Another tab saved ``saved``, a newer game of the deal in play here: show it, with a
-        notice (of the same game, only a longer time is taken; another deal: nothing)."""
+        notice (of the same game, only a longer time is taken)."""
         game = saved.game
         if saved.key != self.key:
             return ()
@@ -84,7 +71,6 @@ class Deals(Play):
             self.settle_left()
             self.stats.claim(*self.key)
         self.bring(saved)
-        self.solving = False
         return (
             FromOtherTab("game"),
             DealChanged(*self.key, resumed=saved.game.cursor > 0),
@@ -94,24 +80,19 @@ class Deals(Play):
     def play_from(self, game: Game) -> tuple[Event, ...]:
         """A replay's "Play from here": ``game`` comes into play like a new deal, counted as
         played with help if it starts after any move (:attr:`Help.replayed`)."""
-        self.solving = False
         self.notices.clear()
         return self.switch(SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0)
-
-    # ---- the game left and the shelf ---------------------------------------------------
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
         """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable one
         is reported: ``"archive.entry"``)."""
         try:
-            return self.shelf.take(variant, deal)
+            return None if self.shelf is None else self.shelf.take(variant, deal)
         except NestorError as exc:
             self.notice(Problem("archive.entry", exc))
             return None
 
-    def resume_or_start(
-        self, variant: str, deal: int, leave: bool = True
-    ) -> tuple[Event, ...]:
+    def resume_or_start(self, variant: str, deal: int, leave: bool = True) -> tuple[Event, ...]:
         """Make ``variant``/``deal`` the game: the one in play, the game left, a kept one, or
         fresh (``leave``: as :meth:`switch`)."""
         if self.key == (variant, deal):
@@ -140,8 +121,7 @@ class Deals(Play):
         self, saved: SavedGame, resumed: bool = False, leave: bool = True
     ) -> tuple[Event, ...]:
         """``saved`` comes into play; the game left waits for Undo, unless a game with moves
-        comes (it settles then). Without ``leave`` the game in play is dropped, neither kept
-        nor settled (another tab may be playing it)."""
+        comes. Without ``leave`` the game in play is dropped, neither kept nor settled."""
         left = self.leave() if leave and saved.key != self.key else False
         self.bring(saved)
         self.mark_daily(None)
@@ -170,7 +150,6 @@ class Deals(Play):
         left = self.left
         assert left is not None
         self.left = None
-        self.solving = False
         if left.key != self.key:
             self.take(*left.key)  # the copy the storage kept: the game is in play again
         self.bring(left)

@@ -15,22 +15,18 @@ if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed t
     from nestor.solver import Solution
 
 VERDICT_NODES = 50_000
-"""The solver's node budget for the verdict on a deal's first position: the review's
-(``nestor.review.DEFAULT_MAX_NODES``; no deal of 10,000 per variant needs more than 6,500 nodes, so
-it only guards against a pathological deal)."""
+"""The solver's node budget for the verdict on a deal's first position (a guard only)."""
 
 
 @dataclass(frozen=True)
 class DailyWin:
-    """What winning the daily deal in play did to the daily record.
+    """What winning the daily deal of ``day`` did to the daily record.
 
     Attributes:
-        day: the date whose daily deal it is.
         counted: the date is won (the game was started or finished on it).
-        late: today is after ``day`` (a game won after midnight, or resumed later).
+        late: today is after ``day``.
         streak, best_streak: the daily streak and the best one, as of today.
-        run: the dates won in a row ending on ``day`` (what a late win made: today's streak may be 0
-            by then).
+        run: the dates won in a row ending on ``day``.
     """
 
     day: date
@@ -42,13 +38,8 @@ class DailyWin:
 
 
 class Ending:
-    """The end screen's state for one page.
-
-    Attributes:
-        dismissed: the player closed the end screen of the game now over; it comes back with the
-            next end (after an Undo, a Restart or another deal) and on a reload.
-        max_nodes: the verdict's node budget (:data:`VERDICT_NODES`).
-    """
+    """The end screen's state for one page; ``dismissed``: the player closed the end screen of the
+    game now over (it comes back with the next end, and on a reload)."""
 
     def __init__(self, max_nodes: int = VERDICT_NODES) -> None:
         self.dismissed = False
@@ -57,31 +48,25 @@ class Ending:
 
     @staticmethod
     def outcome(session: Session) -> Outcome | None:
-        """How the game in play ended, or ``None`` while it goes on."""
         return session.game.position.outcome()
 
     def sync(self, session: Session) -> None:
-        """Bring the state up to ``session``: a game that is not over has no dismissed end screen
-        (so the next end shows it again)."""
+        """A game that is not over has no dismissed end screen (the next end shows it again)."""
         if self.outcome(session) is None:
             self.dismissed = False
 
     def shown(self, session: Session) -> bool:
-        """Is the end screen shown? The game is over and the player has not closed it."""
         return self.outcome(session) is not None and not self.dismissed
 
     def dismiss(self) -> None:
-        """The player closed the end screen (the close button, Escape)."""
         self.dismissed = True
 
     def reopen(self) -> None:
-        """The player asked for the end screen again."""
         self.dismissed = False
 
     @staticmethod
     def daily_win(session: Session) -> DailyWin | None:
-        """What the win did to the daily record, when the game in play is a daily deal won; else
-        ``None``."""
+        """What the win did to the daily record, when the game in play is a daily deal won."""
         day = session.daily
         if day is None or session.game.position.outcome() is not Outcome.WON:
             return None
@@ -92,25 +77,17 @@ class Ending:
             summary.best_streak, session.stats.daily_run(day),
         )
 
-    # ---- the verdict: could the deal have been won from the start? -------------------------
-
     @staticmethod
     def won_by_play(session: Session) -> bool:
-        """An open variant's game was won: that play is itself the proof that the deal is winnable,
-        and no search is needed."""
-        return (
-            session.game.position.outcome() is Outcome.WON
-            and not session.game.variant.has_stock
-        )
+        """An open variant's game was won: the play proves the deal winnable, no search needed."""
+        return session.game.position.outcome() is Outcome.WON and not session.game.variant.has_stock
 
     def verdict(self, session: Session) -> Solution | None:
-        """The solver's answer for the first position of the deal in play, if it was worked out
-        (open variants: ``status`` winnable, lost or unknown; Strict: also ``win_probability``, the
-        chance with best play, stock order unknown)."""
+        """The verdict: the solver's answer for the first position of the deal in play, if it was
+        worked out."""
         return self._verdicts.get(session.key)
 
     def needs_verdict(self, session: Session) -> bool:
-        """Should the solver work out the verdict now?"""
         return (
             self.shown(session)
             and session.key not in self._verdicts
@@ -118,9 +95,7 @@ class Ending:
         )
 
     def verdict_steps(self, session: Session) -> Generator[None, None, Solution]:
-        """Work out the verdict for the deal in play (a generator that yields between solver steps,
-        as :func:`nestor.solver.solve_steps`; run it in the page's time slices); it is kept for
-        :meth:`verdict`."""
+        """Work out the verdict for the deal in play, yielding between slices of work."""
         from nestor.solver import solve_steps
 
         key = session.key

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date
 
 from nestor import Move, NestorError, Outcome, Place
@@ -10,15 +10,9 @@ from nestor import Move, NestorError, Outcome, Place
 
 @dataclass(frozen=True)
 class Problem:
-    """A notice for the player, worded by :mod:`nestor_web.view.words`.
-
-    Attributes:
-        code: what went wrong, e.g. ``"save.unreadable"`` or ``"link.variant"`` (the view's table
-            lists every code).
-        error: the engine error behind it, if any; the view words it from its ``code`` and
-            ``details`` (never from its English message).
-        args: more language-neutral arguments (a storage error's name, a language code).
-    """
+    """A notice for the player, worded by the view from its ``code`` (e.g. ``"link.variant"``),
+    the engine ``error`` behind it (its code and details, never its English message) and ``args``
+    (language-neutral: a storage error's name, a language code)."""
 
     code: str
     error: NestorError | None = None
@@ -26,7 +20,6 @@ class Problem:
 
     @property
     def arg(self) -> dict[str, str]:
-        """``args`` as a dict."""
         return dict(self.args)
 
 
@@ -39,17 +32,13 @@ class Selected:
 
 @dataclass(frozen=True)
 class Moved:
-    """A move was put in effect (played, redone, or played by Solve).
+    """A move was put in effect (played, redone, or played by Solve or Finish).
 
     Attributes:
-        move: the move.
-        removed: the cards it took off the board, in the move's order (a turned stock card that
-            could not pair is not removed).
+        removed: the cards it took off the board, in the move's order.
         turned: Strict: the stock card the move turned up, else ``None``.
         uncovered: the cards that became available, with where they lie.
         outcome: the game's outcome after the move, if it ended the game.
-        by_solver: Solve played it.
-        by_finish: Finish played it (the game could no longer be lost).
     """
 
     move: Move
@@ -70,8 +59,7 @@ class TookBack:
 
 @dataclass(frozen=True)
 class WentBack:
-    """The review's "Try from here" took the game back to the position before its move ``index``
-    (0-based); ``move`` is that move, the first of those kept for redo."""
+    """The review's Try from here took the game back to before its move ``index`` (0-based)."""
 
     index: int
     move: Move
@@ -82,11 +70,9 @@ class DealChanged:
     """Another deal (or the same one restarted) is now in play.
 
     Attributes:
-        variant, deal: the deal now in play.
         resumed: it was resumed with moves made (from the archive or a save).
-        restarted: the same deal from its first position.
         left: a game with moves was left for it, and Undo can bring that game back.
-        returned: Undo brought back the game left (it is in play again as it was).
+        returned: Undo brought back the game left, as it was.
     """
 
     variant: str
@@ -106,16 +92,14 @@ class DailyOpened:
 
 @dataclass(frozen=True)
 class TutorialChanged:
-    """The guided first game (:mod:`nestor_web.app.tutorial`) showed its step ``step``, or ended
-    (``None``)."""
+    """The guided first game showed its step ``step``, or ended (``None``)."""
 
     step: str | None
 
 
 @dataclass(frozen=True)
 class GradeKnown:
-    """The grade of ``deal`` of ``variant`` became known (:mod:`nestor_web.app.grades`): ``"easy"``,
-    ``"medium"``, ``"hard"`` or ``"unwinnable"``."""
+    """The grade of ``deal`` of ``variant`` became known."""
 
     variant: str
     deal: int
@@ -124,14 +108,8 @@ class GradeKnown:
 
 @dataclass(frozen=True)
 class PairCount:
-    """A hint's first step: the pairs that can be made on the board, and what they do.
-
-    Attributes:
-        pairs: the legal pairs (Strict's stock turn is not one).
-        losing: those after which the game can no longer be won (Strict: no chance left).
-        unknown: those the solver gave up on (within
-            :data:`~nestor_web.app.play.HINT_COUNT_NODES`).
-    """
+    """A hint's first step: the legal ``pairs`` on the board, those ``losing`` the game (Strict: no
+    chance left) and those the solver gave up on (``unknown``)."""
 
     pairs: int
     losing: int
@@ -140,7 +118,7 @@ class PairCount:
 
 @dataclass(frozen=True)
 class HintShown:
-    """A hint was asked for; ``move`` is what it showed (``None``: no move to show)."""
+    """A hint showed ``move`` (``None``: none to show), or its first step, ``count``."""
 
     move: Move | None
     count: PairCount | None = None
@@ -162,16 +140,14 @@ class Noticed:
 
 @dataclass(frozen=True)
 class TimerChanged:
-    """The timer stopped or went on (the page was hidden or shown), or took the longer time another
-    tab saved of the same game: ``running`` now."""
+    """The timer stopped or went on, or took another tab's longer time of the same game."""
 
     running: bool
 
 
 @dataclass(frozen=True)
 class SolverBusy:
-    """What the solver does for the player changed: Solve plays on (``solving``), or it works on
-    ``thinking`` (``"hint"``, ``"deal"``; ``None``: nothing)."""
+    """What the solver does for the player changed: Solve plays on, or it works on ``thinking``."""
 
     solving: bool
     thinking: str | None
@@ -179,28 +155,17 @@ class SolverBusy:
 
 @dataclass(frozen=True)
 class FromOtherTab:
-    """What another tab of the game saved was taken in here.
-
-    Attributes:
-        what: ``"stats"`` (its statistics were merged into these) or ``"game"`` (it moved on the
-            deal in play here, and its position replaced this one).
-    """
+    """What another tab saved was taken in here: ``"stats"`` (merged into these) or ``"game"`` (its
+    position of the deal in play replaced this one)."""
 
     what: str
 
 
 @dataclass(frozen=True)
 class ProgressSummary:
-    """What a backup of the player's progress holds, or what is held here after a restore
-    (:mod:`nestor_web.app.backup`), as the page shows it before asking merge or replace.
-
-    Attributes:
-        games: games played, all variants summed.
-        won: games won (clean or with help), all variants summed.
-        daily_won: dates whose daily deal was won (of those kept).
-        in_progress: games in progress: the game in play if it has a move in effect and has not
-            ended, and each game of the archive of games left in progress.
-    """
+    """What a backup of the player's progress holds, or what is held here after a restore: games
+    played and won (with help or not), dates whose daily deal was won, games in progress (in play
+    and in the archive)."""
 
     games: int
     won: int
@@ -208,26 +173,14 @@ class ProgressSummary:
     in_progress: int
 
     def to_json(self) -> dict[str, int]:
-        """``{"games", "won", "daily_won", "in_progress"}`` (what ``python -m nestor_web progress
-        FILE --json`` prints)."""
-        return {
-            "games": self.games, "won": self.won, "daily_won": self.daily_won,
-            "in_progress": self.in_progress,
-        }
+        """What ``python -m nestor_web progress FILE --json`` prints."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
 class Restored:
-    """A backup of the player's progress was restored
-    (:meth:`~nestor_web.storage.manager.StorageManager.restore`).
-
-    Attributes:
-        mode: ``"merge"`` (united with what was here) or ``"replace"`` (what was here was replaced,
-            and kept to bring back).
-        summary: what is held here now.
-        changed: anything changed (``False``: a merge of a backup that brought nothing new, such as
-            the same file imported twice).
-    """
+    """A backup of the player's progress was restored: its ``mode`` (``"merge"`` or
+    ``"replace"``), what is held here now, and whether anything ``changed``."""
 
     mode: str
     summary: ProgressSummary

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nestor import Game, Move, Pair, TurnStock
+from nestor import Game, TurnStock
 
-from .session import Help, SavedGame
+from .saved import SavedGame
 
 
 def descends(theirs: SavedGame, mine: SavedGame) -> bool:
@@ -21,14 +21,8 @@ def descends(theirs: SavedGame, mine: SavedGame) -> bool:
 
 @dataclass(frozen=True)
 class Joined:
-    """The result of :func:`join`.
-
-    Attributes:
-        saved: the joined game: the moves in effect of one line, then those of the other line's that
-            could follow them, in effect (the help is the larger of each count).
-        left_over: the line whose moves could not all follow (a move of it needs a card the other
-            line removed), kept whole; ``None`` when every move of both is in ``saved``.
-    """
+    """The result of :func:`join`: the moves in effect of one line, then those of the other that
+    could follow them; ``left_over``: the line whose moves could not all follow, else ``None``."""
 
     saved: SavedGame
     left_over: SavedGame | None
@@ -63,25 +57,13 @@ def join(mine: SavedGame, theirs: SavedGame) -> Joined:
             seen_turns += 1
             if seen_turns <= turns:
                 continue  # the first line turned this stock card too
-        elif _made(game, move):
+        elif move in game.moves:  # a pair made already
             continue
         if not game.position.is_legal(move):
             left_over = second
             break
         game.push(move)
         turns += isinstance(move, TurnStock)
-    help_ = Help(
-        max(mine.help.hints, theirs.help.hints),
-        max(mine.help.solver_moves, theirs.help.solver_moves),
-        max(mine.help.replayed, theirs.help.replayed),
-        max(mine.help.reviewed, theirs.help.reviewed),
-    )
-    return Joined(SavedGame(game, help_), left_over)
+    return Joined(SavedGame(game, mine.help.most(theirs.help)), left_over)
 
 
-def _made(game: Game, move: Move) -> bool:
-    """Whether ``move``, a pair, is among ``game``'s moves in effect."""
-    return isinstance(move, Pair) and move in game.moves
-
-
-__all__ = ["Joined", "descends", "join"]

@@ -1,7 +1,4 @@
-"""The deal in play: the player's moves, the help and the solver's answers, the timer.
-
-:class:`Play` is the base of :class:`~nestor_web.app.session.Session`. No words, no DOM.
-"""
+"""The deal in play: the player's moves, the help and the solver's answers, the timer."""
 
 from __future__ import annotations
 
@@ -10,7 +7,7 @@ import time
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
 from nestor import Game, Move, Outcome, Pair, Position, TurnStock
 from nestor.daily import is_daily_deal
@@ -30,7 +27,7 @@ from .events import (
     WentBack,
 )
 from .ranges import clamped
-from .saved import Help, NoShelf, SavedGame, Shelf
+from .saved import Help, SavedGame, Shelf
 from .settings import Settings
 from .statistics import Stats
 from .timer import Timer
@@ -49,32 +46,29 @@ Thinking = Literal["hint", "deal"]
 """What the solver may be busy with for the player: a hint, or a winnable deal."""
 
 
-def local_day(ms: int) -> date | None:
-    """The local date at ``ms`` milliseconds since 1970, or ``None`` for a time no date holds."""
-    try:
-        return datetime.fromtimestamp(ms / 1000).date()
-    except (OverflowError, OSError, ValueError):
-        return None
+class Options(TypedDict, total=False):
+    """What a :class:`Play` may be given in place of its defaults (see its attributes)."""
+
+    settings: Settings | None
+    stats: Stats | None
+    shelf: Shelf | None
+    rng: random.Random | None
+    clock: Callable[[], int] | None
+    timer_clock: Callable[[], int] | None
+    today: Callable[[], date] | None
 
 
 class Play:
     """The game in play and the player's moves on it.
 
     Attributes:
-        game, help: the :class:`nestor.Game` in play and the :class:`Help` used in it.
-        settings, stats: the :class:`Settings` and :class:`Stats`.
         stats_changes: how many times the statistics changed (saving compares it).
-        selected: the selected available card, or ``None``.
         hint, hint_solution: the move the hint shows and its solution, for this position.
         hint_count: a hint's first step: the position it was shown for and its count.
-        notices: problems to report to the player, oldest first.
         solving: Solve is playing the winning line.
-        thinking: what the solver works on for the player (:data:`Thinking`), or ``None``.
         left, left_ui: the game left for Undo (else ``None``), with its daily date and marks.
-        shelf: where games left in progress wait (the storage manager's archive).
+        shelf: where games left in progress wait (the storage manager's archive), if anywhere.
         visible: the page is shown (the timer runs only then).
-        last_uncovered: the cards the last move made available.
-        rng: draws the deal numbers of new deals.
         clock: milliseconds since 1970 (the statistics' dates, never a duration).
         timer_clock: milliseconds of a steady clock (the timer's).
         today: the player's local date (the daily deal's).
@@ -82,31 +76,20 @@ class Play:
         pointer: how the player last pointed: ``"touch"``, ``"mouse"`` or ``"keyboard"``.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        settings: Settings | None = None,
-        stats: Stats | None = None,
-        shelf: Shelf | None = None,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
-        today: Callable[[], date] | None = None,
-    ) -> None:
+    def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         self.game = game
         self.help = Help()
-        self.settings = settings or Settings()
-        self.stats = stats or Stats()
-        self.shelf: Shelf = shelf or NoShelf()
-        self.rng = rng or random.Random()
-        self.clock: Callable[[], int] = clock or (
+        self.settings = options.get("settings") or Settings()
+        self.stats = options.get("stats") or Stats()
+        self.shelf: Shelf | None = options.get("shelf")
+        self.rng = options.get("rng") or random.Random()
+        self.clock: Callable[[], int] = options.get("clock") or (
             lambda: clamped(int(time.time() * 1000), "moment")
         )
-        self.timer_clock: Callable[[], int] = timer_clock or (
+        self.timer_clock: Callable[[], int] = options.get("timer_clock") or (
             lambda: int(time.monotonic() * 1000)
         )
-        self.today: Callable[[], date] = today or date.today
+        self.today: Callable[[], date] = options.get("today") or date.today
         self.daily: date | None = None
         self.selected: str | None = None
         self.hint: Move | None = None
@@ -125,11 +108,8 @@ class Play:
         self._analysis: tuple[Position, Solution] | None = None
         self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
 
-    # ---- reading -----------------------------------------------------------------------
-
     @property
     def position(self) -> Position:
-        """The position on the board."""
         return self.game.position
 
     @property
@@ -138,7 +118,7 @@ class Play:
         return self.game.variant.name, self.game.deal
 
     def query(self) -> str:
-        """The URL query that opens this deal (``"?variant=V&deal=N"``, ``"?daily=..."``)."""
+        """The URL query that opens this deal."""
         return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
 
     def saved(self) -> SavedGame:
@@ -146,11 +126,10 @@ class Play:
         return SavedGame(self.game, self.help, self._timer.ms)
 
     def elapsed_ms(self) -> int:
-        """The timer: milliseconds played on this game so far."""
+        """Milliseconds played on this game so far."""
         return self._timer.elapsed_ms(self.timer_clock)
 
     def timer_running(self) -> bool:
-        """Whether the timer runs: the page shown, the game begun and not ended."""
         return self._timer.running
 
     def can_undo(self) -> bool:
@@ -164,13 +143,13 @@ class Play:
     def started_day(self) -> date | None:
         """The local date the attempt at the deal in play began, or ``None`` if not known."""
         start = self.stats.deal_start(*self.key)
-        return None if start is None else local_day(start)
-
-    # ---- the player's moves ------------------------------------------------------------
+        try:
+            return None if start is None else datetime.fromtimestamp(start / 1000).date()
+        except (OverflowError, OSError, ValueError):  # a time no date holds
+            return None
 
     def tap(self, card: str) -> tuple[Event, ...]:
-        """A tap on ``card``: select it, deselect it, or pair it with the selected card (or, with
-        auto-pair, with its only partner)."""
+        """Select ``card``, deselect it, or pair it with the selected card (or its only partner)."""
         position = self.game.position
         available = position.available()
         if position.outcome() is not None or card not in available:
@@ -188,26 +167,24 @@ class Play:
         return self._select(card)
 
     def pair(self, first: str, second: str) -> tuple[Event, ...]:
-        """Remove ``first`` and ``second`` if they are a pair here (tap-tap, auto-pair, a drag)."""
+        """Remove ``first`` and ``second`` if they are a pair here."""
         position = self.game.position
         if position.outcome() is not None or second not in position.partners(first):
             return ()
-        self.solving = False  # the player takes over
         return self._play(Pair(first, second))
 
     def clear_selection(self) -> tuple[Event, ...]:
-        """Forget the selection (Escape)."""
         return self._select(None) if self.selected is not None else ()
 
     def turn_stock(self) -> tuple[Event, ...]:
         """Strict: turn the top stock card if that is legal now."""
         if not self.game.position.can_turn_stock():
             return ()
-        self.solving = False
         return self._play(TurnStock())
 
     def take_back(self, index: int) -> None:
         """Undo the moves from ``index`` on; a loss they settled is taken back."""
+        self.solving = False
         game = self.game
         lost = game.position.outcome() is not None
         while game.cursor > index:
@@ -223,24 +200,17 @@ class Play:
         the later moves stay for redo, and the game counts as played with help."""
         if not 0 <= index < self.game.cursor:
             return ()
-        self.solving = False
         self.take_back(index)
         self.help = replace(self.help, reviewed=self.help.reviewed + 1)
         return (WentBack(index, self.game.all_moves[index]),)
 
     def redo(self) -> tuple[Event, ...]:
-        """Replay the last move taken back, if any."""
         if not self.game.can_redo():
             return ()
-        self.solving = False
         return self._play(self.game.all_moves[self.game.cursor])
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
-        """Change one setting (a field of :class:`Settings`).
-
-        Raises:
-            NestorError: unknown setting or unfit value (nothing changes).
-        """
+        """Change one setting (:meth:`Settings.set`, which raises on a bad one)."""
         self.settings.set(name, value)
         return (SettingChanged(name),)
 
@@ -252,24 +222,21 @@ class Play:
         return (Noticed(problem),)
 
     def dismiss_notices(self) -> tuple[Event, ...]:
-        """The player dismissed the notices."""
         if not self.notices:
             return ()
         self.notices.clear()
         return (Noticed(Problem("dismissed")),)
 
     def set_visible(self, visible: bool) -> tuple[Event, ...]:
-        """The page was hidden (``False``) or shown again: the timer stops or goes on."""
+        """The page was hidden or shown again: the timer stops or goes on."""
         if visible == self.visible:
             return ()
         self.visible = visible
         self.sync_timer()
         return (TimerChanged(self.timer_running()),)
 
-    # ---- the statistics ----------------------------------------------------------------
-
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
-        """Take in the statistics another tab saved (:meth:`Stats.merge`)."""
+        """Take in the statistics another tab saved."""
         changed = self.stats.merge(other)
         if self.left is None:  # else the game left, waiting for Undo, is still this tab's
             self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
@@ -294,28 +261,24 @@ class Play:
         if left is not None and left.key != self.key and self.stats.leave(*left.key, self.clock()):
             self.stats_changes += 1
 
-    # ---- what the solver does for the player -------------------------------------------
-
     def start_solving(self) -> tuple[Event, ...]:
-        """Solve starts playing the winning line."""
         self.solving = True
         return (SolverBusy(True, self.thinking),)
 
     def stop_solving(self) -> tuple[Event, ...]:
-        """Solve stops; nothing if it was not playing."""
         if not self.solving:
             return ()
         self.solving = False
         return (SolverBusy(False, self.thinking),)
 
     def think(self, what: Thinking | None) -> tuple[Event, ...]:
-        """The solver works on ``what`` for the player (``None``: it is done)."""
+        """The solver works on ``what`` for the player (``None``: done)."""
         self.thinking = what
         return (SolverBusy(self.solving, what),)
 
     def finishable(self) -> bool | None:
-        """Can Finish play the game out now: ``True`` (no line loses), ``False``, or ``None``
-        while the check (:meth:`finish_steps`) was not run for this position."""
+        """Can Finish play the game out now (no line loses)? ``None`` while the check
+        (:meth:`finish_steps`) was not run for this position."""
         position = self.game.position
         if position.outcome() is not None:
             return False
@@ -387,8 +350,7 @@ class Play:
         return self._play(move, by_solver=True)
 
     def finish_steps(self, max_nodes: int = FINISH_NODES) -> Generator[None, None, bool | None]:
-        """Check whether any way of playing on could lose; the answer is kept for
-        :meth:`finishable`."""
+        """Check whether any way of playing on could lose (kept for :meth:`finishable`)."""
         from nestor.finish import cannot_lose_steps
 
         position = self.game.position
@@ -400,16 +362,14 @@ class Play:
         """Finish: play the game out at once when no line loses (no help: the player's moves)."""
         if not self.finishable():
             return ()
-        self.solving = False
         events: list[Event] = []
         while self.game.position.outcome() is None:
             events.extend(self._play(self.game.position.legal_moves()[0], by_finish=True))
         return tuple(events)
 
-    # ---- bringing a game into play, the timer --------------------------------------------
-
     def bring(self, saved: SavedGame) -> None:
-        """``saved`` comes into play: its game, help and time; the UI state starts afresh."""
+        """``saved`` comes into play; the UI state starts afresh, Solve stops."""
+        self.solving = False
         self.game = saved.game
         self.help = saved.help
         self.set_timer(saved.elapsed_ms)
@@ -417,7 +377,6 @@ class Play:
         self.last_uncovered = ()
 
     def fresh_ui(self) -> None:
-        """No selection, no hint."""
         self.selected = None
         self.hint = None
         self.hint_solution = None
@@ -451,8 +410,6 @@ class Play:
         self.set_timer(elapsed_ms)
         return (TimerChanged(self.timer_running()),)
 
-    # ---- internals -----------------------------------------------------------------------
-
     def _select(self, card: str | None) -> tuple[Event, ...]:
         self.selected = card
         return (Selected(card),)
@@ -460,7 +417,9 @@ class Play:
     def _play(
         self, move: Move, by_solver: bool = False, by_finish: bool = False
     ) -> tuple[Event, ...]:
-        """Put ``move`` (legal here) in effect and count it; the game left settles now."""
+        """Put ``move`` (legal here) in effect and count it; the game left settles. Solve stops
+        unless it played the move."""
+        self.solving = self.solving and by_solver
         self.settle_left()
         before = self.game.position
         self.game.push(move)

@@ -25,14 +25,12 @@ PUZZLE_KEYS: dict[str, str] = {
 """The puzzle mode's keys (``event.key``; letters in lower case): the command they give."""
 
 PHASES = ("choose", "refute", "solved", "failed")
-"""Where a try stands: the player chooses, the refutation plays out, solved, failed (the answer
-shown)."""
+"""Where a try stands: the player chooses, the refutation plays out, solved, failed."""
 
 
 @dataclass(frozen=True)
 class PuzzleStepped:
-    """Something changed in the puzzle shown: the ``phase`` it is in now, and the ``pair`` just
-    played on its board (the player's, or the refutation's next), if any."""
+    """The puzzle shown is in ``phase`` now, and ``pair`` was just played on its board, if any."""
 
     phase: str
     pair: Pair | None = None
@@ -42,14 +40,10 @@ class PuzzleTry:
     """A puzzle shown and tried.
 
     Attributes:
-        puzzle, daily: as given.
         phase: one of :data:`PHASES`.
-        selected: the card the player selected, or ``None``.
         chosen: the pair the player played, or ``None`` (also after the hint).
-        hinted: the hint showed the answer.
         line: the refutation of a wrong pair (the wrong pair first), else ``()``.
-        shown: how many pairs of the position on the board are played (the player's and the
-            refutation's), while the refutation plays out.
+        shown: how many pairs of ``line`` are on the board.
     """
 
     def __init__(self, puzzle: Puzzle, daily: date | None = None) -> None:
@@ -63,11 +57,8 @@ class PuzzleTry:
         self.line: tuple[Pair, ...] = ()
         self.shown = 0
 
-    # ---- reading ----------------------------------------------------------------------
-
     @property
     def choices(self) -> tuple[Pair, ...]:
-        """Every pair of the position, the answer among them."""
         return self.start.pairs()
 
     @property
@@ -79,8 +70,7 @@ class PuzzleTry:
         return here
 
     def game(self) -> Game:
-        """A game of the puzzle's deal at the position on the board (to draw it as the game draws
-        its own)."""
+        """A game of the puzzle's deal at the position on the board."""
         game = Game(self.puzzle.variant, self.puzzle.deal)
         for pair in (*self.puzzle.before, *self.line[:self.shown]):
             game.push(pair)
@@ -88,21 +78,18 @@ class PuzzleTry:
 
     @property
     def over(self) -> bool:
-        """Solved or failed (the refutation played out)."""
         return self.phase in ("solved", "failed")
 
     def first_try(self, at: int) -> Try | None:
-        """The try to keep once the player chose or asked for the hint (``at``: now), or ``None``
-        before, or for a puzzle from the player's own game."""
+        """The try to keep (made ``at``) once the player chose or asked for the hint, unless the
+        puzzle is from the player's own game."""
         if self.phase == "choose" or self.puzzle.id < 1:
             return None
         return Try(self.puzzle.id, self.puzzle.rating, self.phase == "solved", at)
 
-    # ---- commands ---------------------------------------------------------------------
-
     def tap(self, card: str) -> tuple[PuzzleStepped, ...]:
-        """A tap on ``card`` while the player chooses: select it, deselect it, or play the pair it
-        makes with the selected card (never at once: a choice is made with both cards)."""
+        """While the player chooses: select ``card``, deselect it, or play the pair it makes with
+        the selected card (never at once: a choice is made with both cards)."""
         if self.phase != "choose":
             return ()
         position = self.start
@@ -117,8 +104,7 @@ class PuzzleTry:
         return (PuzzleStepped("choose"),)
 
     def play(self, pair: Pair) -> tuple[PuzzleStepped, ...]:
-        """The player's pair (a choice): solved if it is the answer, else failed, and the refutation
-        begins (its first pair, the player's, is on the board)."""
+        """The player's choice: solved if it is the answer, else the refutation begins."""
         if self.phase != "choose" or pair not in self.start.pairs():
             return ()
         self.selected = None
@@ -127,15 +113,12 @@ class PuzzleTry:
             self.phase = "solved"
             return (PuzzleStepped("solved", pair),)
         self.line = refutation(self.start, pair) or (pair,)
-        self.shown = 1
         self.phase = "refute" if len(self.line) > 1 else "failed"
-        if self.phase == "failed":
-            self.shown = 0
+        self.shown = 1 if self.phase == "refute" else 0  # the player's pair is on the board
         return (PuzzleStepped(self.phase, pair),)
 
     def step(self) -> tuple[PuzzleStepped, ...]:
-        """While the refutation plays out: its next pair; after its last, the puzzle's position
-        again, failed, with the answer shown."""
+        """The refutation's next pair; after its last, the puzzle's position again, failed."""
         if self.phase != "refute":
             return ()
         if self.shown < len(self.line):
@@ -156,7 +139,7 @@ class PuzzleTry:
 
 
 def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem | None]:
-    """The puzzle a URL query asks for (``?puzzle=K``, or ``?puzzle=daily``: today's)."""
+    """The puzzle a URL query asks for (``?puzzle=K``, or ``?puzzle=daily``)."""
     asked = puzzle_asked(query)
     if asked is None:
         return None, None
@@ -171,21 +154,18 @@ def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem |
 
 
 def is_daily(puzzle: Puzzle, today: date) -> bool:
-    """Is ``puzzle`` the daily puzzle of ``today``?"""
     from nestor.puzzles import daily_puzzle
 
     return daily_puzzle(today).id == puzzle.id
 
 
 def daily_try(today: date) -> PuzzleTry:
-    """The daily puzzle of ``today``, to try."""
     from nestor.puzzles import daily_puzzle
 
     return PuzzleTry(daily_puzzle(today), today)
 
 
-def next_try(record: PuzzleRecord, rng: random.Random, today: date,
-             after: int = 0) -> PuzzleTry:
+def next_try(record: PuzzleRecord, rng: random.Random, today: date, after: int = 0) -> PuzzleTry:
     """A puzzle near the player's rating that they have not tried (and not ``after``, the one just
     shown)."""
     avoid = set(record.tries) | {after}
@@ -195,8 +175,7 @@ def next_try(record: PuzzleRecord, rng: random.Random, today: date,
 
 def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:
     """A puzzle from the player's own game, to try: id 0, the position before move ``index`` of
-    ``record`` (an open variant's), found to be a puzzle by ``verdict`` (its answer and horizon),
-    rated by :func:`nestor.puzzles.rate`.
+    ``record`` (an open variant's), found to be a puzzle by ``verdict``.
 
     Raises:
         ValueError: a move before ``index`` is a stock turn (Strict has no puzzles).
@@ -204,17 +183,9 @@ def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:
     before = tuple(move for move in record.moves[:index] if isinstance(move, Pair))
     if len(before) != index:
         raise ValueError("a stock turn before the moment: Strict has no puzzles")
-    puzzle = Puzzle(0, record.variant.name, record.deal, before, verdict.answer,
-                    verdict.horizon, 0)
+    puzzle = Puzzle(0, record.variant.name, record.deal, before, verdict.answer, verdict.horizon, 0)
     return PuzzleTry(replace(puzzle, rating=rate(puzzle.position(), verdict)))
 
 
 def puzzle_query(puzzle: Puzzle) -> str:
-    """The URL query of a shipped puzzle: ``"?puzzle=K"``."""
     return f"?puzzle={puzzle.id}"
-
-
-__all__ = [
-    "PACE_SECONDS", "PHASES", "PUZZLE_KEYS", "PuzzleStepped", "PuzzleTry", "daily_try",
-    "is_daily", "next_try", "practice_try", "puzzle_query", "puzzle_request",
-]

@@ -6,17 +6,14 @@ from dataclasses import dataclass, field
 from datetime import date
 
 START_RATING = 1500
-"""A new player's rating."""
-
 MAX_DAILY = 1000
 """Most daily tries kept (the oldest dates go first)."""
 
 
 @dataclass(frozen=True)
 class Try:
-    """A first try of a puzzle: its ``puzzle`` id, its ``rating`` (kept, so the player's rating can
-    be worked out without the puzzles' data), whether it was ``solved``, and ``at``, when (ms since
-    1970)."""
+    """A first try of a puzzle: its id, its rating (the player's is worked out without the puzzles'
+    data), whether it was solved, and when (ms since 1970)."""
 
     puzzle: int
     rating: int
@@ -41,7 +38,6 @@ class PuzzleRecord:
     daily: dict[date, Try] = field(default_factory=dict)
 
     def in_order(self) -> list[Try]:
-        """The tries, oldest first."""
         return sorted(self.tries.values(), key=Try.order)
 
     def rating(self) -> int:
@@ -55,28 +51,21 @@ class PuzzleRecord:
 
     def streak(self) -> int:
         """Puzzles solved in a row, up to the last try."""
-        count = 0
-        for one in reversed(self.in_order()):
-            if not one.solved:
-                break
-            count += 1
-        return count
+        return self._runs()[-1]
 
     def best_streak(self) -> int:
         """The most puzzles ever solved in a row."""
-        best = run = 0
+        return max(self._runs())
+
+    def _runs(self) -> list[int]:
+        """The puzzles solved in a row after each try, oldest first (after none, 0)."""
+        runs = [0]
         for one in self.in_order():
-            run = run + 1 if one.solved else 0
-            best = max(best, run)
-        return best
+            runs.append(runs[-1] + 1 if one.solved else 0)
+        return runs
 
     def solved(self) -> int:
-        """How many puzzles were solved at the first try."""
         return sum(1 for one in self.tries.values() if one.solved)
-
-    def tried(self, puzzle: int) -> bool:
-        """Was ``puzzle`` tried before?"""
-        return puzzle in self.tries
 
     def add(self, one: Try, day: date | None = None) -> bool:
         """Keep ``one`` if it is the first try of its puzzle (and with ``day``, the date's daily
@@ -103,12 +92,8 @@ class PuzzleRecord:
         return (self.tries, self.daily) != before
 
     def copy(self) -> PuzzleRecord:
-        """A record that changes apart from this one."""
         return PuzzleRecord(dict(self.tries), dict(self.daily))
 
     def _trim(self) -> None:
         if len(self.daily) > MAX_DAILY:
             self.daily = dict(sorted(self.daily.items())[-MAX_DAILY:])
-
-
-__all__ = ["MAX_DAILY", "START_RATING", "PuzzleRecord", "Try"]

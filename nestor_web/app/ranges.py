@@ -9,20 +9,11 @@ from nestor import NestorError
 from nestor.checks import number_text, whole_number
 from nestor.daily import FIRST_DAY
 
-LONGEST_MS = 3_155_760_000_000
-"""The longest duration kept: a century (100 years of 365.25 days), in milliseconds."""
-
-LATEST_MS = 253_402_300_799_999
-"""The latest moment kept: 9999-12-31 23:59:59.999 UTC, in milliseconds since 1970."""
-
-SHORTEST_WIN_MS = 5_000
-"""The shortest time a win is kept with (the fastest win), in milliseconds."""
-
-MOST = 1_000_000_000
-"""The largest count kept."""
-
-MOST_HELP = 100_000
-"""The largest help count of one game kept (hints, Solve's moves, replayed, reviewed)."""
+LONGEST_MS = 3_155_760_000_000  # a century (100 years of 365.25 days)
+LATEST_MS = 253_402_300_799_999  # 9999-12-31 23:59:59.999 UTC, in ms since 1970
+SHORTEST_WIN_MS = 5_000  # the shortest time a win is kept with (the fastest win)
+MOST = 1_000_000_000  # the largest count kept
+MOST_HELP = 100_000  # the largest help count of one game kept
 
 LARGEST = {
     "duration": LONGEST_MS, "win": LONGEST_MS, "moment": LATEST_MS, "count": MOST,
@@ -42,18 +33,14 @@ RANGE_CODES: dict[str, tuple[str, ...]] = {
     "range.help": ("where", "value", "high"),  # a game's help count over MOST_HELP
     "range.date": ("where", "value", "first", "last"),  # a date won outside its range
 }
-"""The codes :func:`in_range` and :func:`day_in_range` raise outside a range, and the names of their
-details: where (the field or its JSON path), value (clipped; a date in ISO form), low and high (the
-range's ends, in the kind's unit), first and last (ISO dates)."""
+"""The codes :func:`in_range` and :func:`day_in_range` raise outside a range, and their details."""
 
 
 def in_range(value: object, where: str, kind: str) -> int:
-    """``value`` if it is a whole number within ``kind``'s range (``"duration"``, ``"win"``,
-    ``"moment"``, ``"count"`` or ``"help"``).
+    """``value`` if it is a whole number within ``kind``'s range (a key of :data:`LARGEST`).
 
     Raises:
-        NestorError: code ``number.not_whole`` or ``number.too_small`` (as
-            :func:`nestor.checks.whole_number`), ``range.<kind>`` above the range, or
+        NestorError: not a whole number >= 0, ``range.<kind>`` above the range, or
             ``range.too_fast`` below a win's.
     """
     number = whole_number(value, where)
@@ -78,20 +65,16 @@ def clamped(value: int, kind: str) -> int:
 
 
 def latest_day(now_ms: int | None = None) -> date:
-    """The latest date a daily deal can have been won on at ``now_ms`` (ms since 1970; default:
-    now): the day after that moment's date in UTC."""
+    """The latest date a daily deal can have been won on at ``now_ms`` (default: now): the day
+    after that moment's date in UTC."""
     seconds = time.time() if now_ms is None else min(now_ms, LATEST_MS) / 1000
     day = datetime.fromtimestamp(max(0.0, seconds), UTC).date()
     return day if day == date.max else day + timedelta(days=1)
 
 
 def day_in_range(day: date, where: str, now_ms: int | None = None) -> date:
-    """``day`` if a daily deal can have been won on it: from :data:`nestor.daily.FIRST_DAY` to
-    :func:`latest_day` of ``now_ms``.
-
-    Raises:
-        NestorError: code ``range.date`` (details ``where``, ``value``, ``first``, ``last``).
-    """
+    """``day`` if a daily deal can have been won on it (else NestorError ``range.date``): from
+    :data:`nestor.daily.FIRST_DAY` to :func:`latest_day` of ``now_ms``."""
     last = latest_day(now_ms)
     if not FIRST_DAY <= day <= last:
         raise NestorError(
@@ -101,9 +84,3 @@ def day_in_range(day: date, where: str, now_ms: int | None = None) -> date:
             first=FIRST_DAY.isoformat(), last=last.isoformat(),
         )
     return day
-
-
-__all__ = [
-    "LARGEST", "LATEST_MS", "LONGEST_MS", "MOST", "MOST_HELP", "RANGE_CODES", "SHORTEST_WIN_MS",
-    "SMALLEST", "clamped", "day_in_range", "in_range", "latest_day",
-]

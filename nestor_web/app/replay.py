@@ -19,7 +19,7 @@ REPLAY_KEYS: dict[str, str] = {
     " ": "play",
     "p": "play",
 }
-"""The replay's keys (``event.key``; letters in lower case): the replay command they give."""
+"""The replay's keys (``event.key``; letters in lower case) and the command they give."""
 
 PACE_SECONDS = 0.8
 """Time between two moves while the replay plays."""
@@ -27,12 +27,8 @@ PACE_SECONDS = 0.8
 
 @dataclass(frozen=True)
 class Stepped:
-    """The replay shows another position.
-
-    Attributes:
-        cursor: the moves in effect now (0: the deal).
-        move: the move just played, when the replay went one move on; else ``None``.
-    """
+    """The replay shows the position after ``cursor`` moves; ``move``: the move just played, when
+    it went one move on."""
 
     cursor: int
     move: Move | None = None
@@ -50,11 +46,7 @@ ReplayEvent = Stepped | PlayChanged
 
 
 class Replay:
-    """A game record shown position by position.
-
-    Attributes:
-        record: the record shown.
-        playing: the replay goes on by itself, a move every :data:`PACE_SECONDS`.
+    """A game record shown position by position; ``playing``: it goes on by itself.
 
     Raises:
         RecordError: a move of ``record`` is illegal where it is played (code
@@ -68,21 +60,17 @@ class Replay:
             self._game.undo()
         self.playing = False
 
-    # ---- reading ----------------------------------------------------------------------
-
     @property
     def cursor(self) -> int:
-        """How many moves are in effect in the position shown (0: the deal)."""
+        """How many moves are in effect in the position shown."""
         return self._game.cursor
 
     @property
     def length(self) -> int:
-        """How many moves the record has."""
         return len(self.record.moves)
 
     @property
     def position(self) -> Position:
-        """The position shown."""
         return self._game.position
 
     @property
@@ -91,8 +79,7 @@ class Replay:
         return self.record.moves[self.cursor] if self.cursor < self.length else None
 
     def game(self) -> Game:
-        """A new game at the position shown, the record's later moves kept for redo (so it can be
-        handed to :meth:`.Session.play_from`)."""
+        """A new game at the position shown, the record's later moves kept for redo."""
         game = self.record.replay()
         while game.cursor > self.cursor:
             game.undo()
@@ -101,8 +88,6 @@ class Replay:
     def query(self) -> str:
         """The URL query of this replay: ``"?variant=V&deal=N&moves=M"``."""
         return "?" + record_query(self.record)
-
-    # ---- commands ---------------------------------------------------------------------
 
     def go(self, cursor: int) -> tuple[ReplayEvent, ...]:
         """Show the position after ``cursor`` moves (clamped to 0 .. :attr:`length`)."""
@@ -117,9 +102,8 @@ class Replay:
         return (Stepped(cursor, move),)
 
     def command(self, name: str) -> tuple[ReplayEvent, ...]:
-        """The replay command ``name``: ``"first"``, ``"previous"``, ``"next"``, ``"last"`` (each
-        also stops the playing), or ``"play"`` (start or stop playing; at the end it starts from the
-        deal)."""
+        """The replay command ``name`` (a value of :data:`REPLAY_KEYS`); all but ``"play"`` stop the
+        playing."""
         if name == "play":
             return self.toggle_play()
         target = {
@@ -149,7 +133,7 @@ class Replay:
         return events
 
     def stop(self) -> tuple[ReplayEvent, ...]:
-        """Stop playing (nothing happens if it does not play)."""
+        """Stop playing."""
         if not self.playing:
             return ()
         self.playing = False
@@ -167,6 +151,5 @@ def replay_request(query: str) -> tuple[Replay | None, Problem | None]:
 
 
 def link_query(game: Game) -> str:
-    """The URL query of the replay link of ``game``'s moves in effect:
-    ``"?variant=V&deal=N&moves=M"``."""
+    """The URL query of the replay link of ``game``'s moves in effect."""
     return "?" + record_query(game.record())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from nestor import Record
 from nestor.review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps, sliced
@@ -11,19 +11,18 @@ from nestor.review import DEFAULT_MAX_NODES, MoveReview, Review, review_steps, s
 if TYPE_CHECKING:
     from nestor.puzzles import Verdict
 
+T = TypeVar("T")
+
 
 class ReviewState:
     """One game under review.
 
     Attributes:
-        record: the game reviewed.
-        moves: the :class:`~nestor.review.MoveReview` of each move final so far, in play order.
-        result: the whole review once it is done, else ``None``.
+        moves: the review of each move final so far, in play order.
+        result: the whole review once it is done.
         chosen: the index (0-based) of the move the player looks at, or ``None``.
-        picked: the player chose a move themselves (the review then does not move the choice to the
-            turning point when it is done).
-        practice: the verdict of the position before the turning point once it is found to be a
-            puzzle, else ``None``.
+        picked: the player chose a move themselves (the review's end does not move the choice).
+        practice: the verdict of the position before the turning point, if it is a puzzle.
     """
 
     def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:
@@ -37,12 +36,10 @@ class ReviewState:
 
     @property
     def total(self) -> int:
-        """How many moves the record has."""
         return len(self.record.moves)
 
     @property
     def done(self) -> bool:
-        """Is the whole review worked out?"""
         return self.result is not None
 
     def add(self, move: MoveReview) -> None:
@@ -61,44 +58,27 @@ class ReviewState:
             self.chosen = first
 
     def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
-        """The review as slices: yields between solver slices; each finished move is added as soon
-        as it is final (:meth:`add`), and the whole review kept at the end (:meth:`finish`), then
-        the turning point examined (:attr:`practice`).
+        """The review in slices, while ``alive`` (else ``False``): each move added once final, the
+        whole review kept at the end (:meth:`finish`), then the position before its turning point
+        (an open variant's) examined: :attr:`practice` is its verdict when it is a puzzle.
 
         Raises:
             RecordError: a move of the record is illegal (the record was not a game's).
         """
         work = sliced(review_steps(self.record, self.max_nodes), self.add)
-        while True:
-            if not alive():
-                work.close()
-                return False
-            try:
-                next(work)
-            except StopIteration as finished:
-                self.finish(finished.value)
-                break
-            yield None
-        examining = self.practice_steps()
-        while True:
-            if not alive():
-                examining.close()
-                return False
-            try:
-                next(examining)
-            except StopIteration:
-                return True
-            yield None
-
-    def practice_steps(self) -> Generator[None, None, None]:
-        """Once the review is done: examine the position before its turning point (an open
-        variant's) in slices; :attr:`practice` is its verdict when it is a puzzle."""
-        review = self.result
-        if review is None or review.turning_point is None or self.record.variant.has_stock:
-            return
+        review, going = yield from _while(alive, work)
+        if not going or review is None:
+            return False
+        self.finish(review)
+        if review.turning_point is None or self.record.variant.has_stock:
+            return True
         from nestor.puzzles import examine_steps  # only once a review has a turning point
 
-        self.practice = yield from examine_steps(review.position_before(review.turning_point))
+        examining = examine_steps(review.position_before(review.turning_point))
+        practice, going = yield from _while(alive, examining)
+        if going:
+            self.practice = practice
+        return going
 
     def choose(self, index: int) -> bool:
         """Look at move ``index``; clamped to the moves of the record."""
@@ -120,3 +100,17 @@ class ReviewState:
     def matches(self, record: Record) -> bool:
         """Is this the review of ``record``?"""
         return self.record == record
+
+
+def _while(
+    alive: Callable[[], bool], work: Generator[None, None, T]
+) -> Generator[None, None, tuple[T | None, bool]]:
+    """Run ``work`` while ``alive``: its value and ``True``, or ``(None, False)`` once not alive."""
+    while alive():
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value, True
+        yield None
+    work.close()
+    return None, False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import Protocol
 
 from nestor import Game
@@ -11,10 +11,8 @@ from nestor import Game
 @dataclass(frozen=True)
 class Help:
     """The help used in one deal: hints that showed a move, moves Solve played, moves the game
-    started with from a replay (:meth:`~nestor_web.app.session.Session.play_from`), not played in
-    it, and how many times the game went back to a position chosen in its review
-    (:meth:`~nestor_web.app.session.Session.try_from`: the review showed where the game was lost and
-    how to win)."""
+    started with from a replay (:meth:`~nestor_web.app.deals.Deals.play_from`), and how many times
+    it went back to a position of its review (:meth:`~nestor_web.app.play.Play.try_from`)."""
 
     hints: int = 0
     solver_moves: int = 0
@@ -23,16 +21,17 @@ class Help:
 
     @property
     def used(self) -> bool:
-        """``True`` once a hint showed a move or Solve played one, when the game started from a
-        replay's position after a move, or went on from a position of its review."""
+        """Any help at all."""
         return bool(self.hints or self.solver_moves or self.replayed or self.reviewed)
+
+    def most(self, other: Help) -> Help:
+        """The larger of each count of this and ``other``."""
+        return Help(*map(max, astuple(self), astuple(other)))
 
 
 @dataclass(frozen=True)
 class SavedGame:
-    """A game as saved: the deal, its moves and undo cursor (``game``), its help, and the time
-    played on it (``elapsed_ms``, milliseconds the timer ran: the page shown, from the first move
-    until the game ended)."""
+    """A game as saved: the game, its help, and the milliseconds its timer ran."""
 
     game: Game
     help: Help = Help()
@@ -40,7 +39,6 @@ class SavedGame:
 
     @property
     def key(self) -> tuple[str, int]:
-        """``(variant, deal)``."""
         return self.game.variant.name, self.game.deal
 
 
@@ -48,16 +46,5 @@ class Shelf(Protocol):
     """Where games left in progress wait (the storage manager's archive)."""
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """Remove and return the game of ``variant``/``deal`` kept there, or ``None``.
-
-        Raises:
-            NestorError: the kept game could not be read (it is dropped); the session reports it.
-        """
-
-
-class NoShelf:
-    """A :class:`Shelf` that keeps nothing (for tests of the session alone)."""
-
-    def take(self, variant: str, deal: int) -> SavedGame | None:
-        """Nothing is kept: ``None``."""
-        return None
+        """Remove and return the game of ``variant``/``deal`` kept there, or ``None``; raise
+        NestorError if it could not be read (it is dropped)."""

@@ -1,24 +1,21 @@
-"""The game manager: the deal in play, the player's selection, help, Solve and statistics.
+"""The game manager: state and commands, no words, no DOM, no storage format.
 
-Pure state and commands: no words, no DOM, no storage format. Every command returns the events of
-what happened (``()`` when nothing changed). :class:`Session` builds on
-:class:`~nestor_web.app.play.Play` (the deal in play) and :class:`~nestor_web.app.deals.Deals`
-(another deal into play), and adds the grades known and the guided first game.
+Every command returns the events of what happened (``()`` when nothing changed).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Generator, Iterable, Mapping
-from datetime import date
+from collections.abc import Generator, Iterable, Mapping
+from typing import Unpack
 
 from nestor import MAX_DEAL, Game, get_variant
 
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
-from .grades import GRADE_NAMES, GradeRecord, Key, grade_records
-from .play import FINISH_NODES, Thinking
-from .saved import Help, NoShelf, SavedGame, Shelf
+from .grades import GRADE_NAMES, GradeRecord, Key
+from .play import Options
+from .saved import Help, SavedGame
 from .settings import Settings
 from .statistics import Stats
 from .tutorial import (
@@ -31,35 +28,21 @@ from .tutorial import (
 )
 from .url import DealRequest
 
-__all__ = ["FINISH_NODES", "Help", "NoShelf", "SavedGame", "Session", "Shelf", "Thinking"]
+__all__ = ["Help", "SavedGame", "Session"]
 
 
 class Session(Deals):
-    """The game in play and everything about it that is not a word or a pixel.
+    """The deal in play, the grades known and the guided first game.
 
-    Build it with :meth:`start`. Attributes, beside :class:`~nestor_web.app.play.Play`'s:
+    Attributes, beside :class:`~nestor_web.app.play.Play`'s:
         grades: the grade of each deal known here (the table, the grades kept, worked out).
         graded: the grades this page worked out itself (the storage manager keeps them).
         tutorial: the guide's step shown, or ``None`` while no guide runs.
         tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (kept in storage).
     """
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        settings: Settings | None = None,
-        stats: Stats | None = None,
-        shelf: Shelf | None = None,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
-        today: Callable[[], date] | None = None,
-    ) -> None:
-        super().__init__(
-            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
-            timer_clock=timer_clock, today=today,
-        )
+    def __init__(self, game: Game, **options: Unpack[Options]) -> None:
+        super().__init__(game, **options)
         self.grades: dict[Key, str] = {}
         self.graded: dict[Key, str] = {}
         self.tutorial: TutorialStep | None = None
@@ -71,14 +54,8 @@ class Session(Deals):
         request: DealRequest | None,
         saved: SavedGame | None,
         *,
-        settings: Settings | None = None,
-        stats: Stats | None = None,
-        shelf: Shelf | None = None,
-        rng: random.Random | None = None,
-        clock: Callable[[], int] | None = None,
-        timer_clock: Callable[[], int] | None = None,
         leave_saved: bool = True,
-        today: Callable[[], date] | None = None,
+        **options: Unpack[Options],
     ) -> Session:
         """The session of a page opened on ``request`` (from the URL) with ``saved``.
 
@@ -87,7 +64,7 @@ class Session(Deals):
         false: another tab may show it). A variant without a deal starts a random deal of it; no
         deal resumes the saved game, or starts a random standard deal.
         """
-        rng = rng or random.Random()
+        rng = options["rng"] = options.get("rng") or random.Random()
         if saved is None:
             # Nothing to resume: the first game is the one asked for, never a stand-in that
             # could pass for the URL's deal (and skip the shelf), nor an extra random draw.
@@ -96,10 +73,7 @@ class Session(Deals):
             game = Game(variant, rng.randrange(MAX_DEAL) if deal is None else deal)
         else:
             game = saved.game
-        session = cls(
-            game, settings=settings, stats=stats, shelf=shelf, rng=rng, clock=clock,
-            timer_clock=timer_clock, today=today,
-        )
+        session = cls(game, **options)
         if saved is not None:
             session.help = saved.help
             session.set_timer(saved.elapsed_ms)
@@ -158,18 +132,15 @@ class Session(Deals):
                     events.append(SettingChanged(name))
         return tuple(events)
 
-    # ---- grades ------------------------------------------------------------------------
-
     @property
     def grade(self) -> str | None:
-        """The grade of the deal in play, once known, else ``None``."""
+        """The grade of the deal in play, once known."""
         return self.grades.get(self.key)
 
     def know_grade(
         self, variant: str, deal: int, grade: str, graded: bool = False
     ) -> tuple[Event, ...]:
-        """``grade`` is the grade of ``deal`` of ``variant`` (``graded``: worked out here, to be
-        kept): a :class:`GradeKnown` if it was not known.
+        """Learn the grade of a deal (``graded``: worked out here, to be kept).
 
         Raises:
             ValueError: ``grade`` is not one of :data:`GRADE_NAMES`.
@@ -198,8 +169,7 @@ class Session(Deals):
         return () if found is None else self.know_grade(variant, deal, found)
 
     def grade_steps(self) -> Generator[None, None, tuple[Event, ...]]:
-        """Work out the grade of the deal in play, yielding between slices of work; then know it
-        (kept: ``graded``)."""
+        """Work out the grade of the deal in play, yielding between slices of work."""
         from nestor.grade import grade_steps
 
         variant, deal = self.key
@@ -226,11 +196,25 @@ class Session(Deals):
     def grade_records(
         self, variant: str, kept: Mapping[Key, str] | None = None
     ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade, and how many have no grade known
-        (:func:`~nestor_web.app.grades.grade_records`)."""
-        return grade_records(self.stats, variant, self.grades, kept)
+        """The player's settled games of ``variant`` per grade (each deal's grade known here, from
+        the table or ``kept``), and how many have no grade known."""
+        from nestor.graded_deals import known_grade
 
-    # ---- the guided first game ---------------------------------------------------------
+        played = dict.fromkeys(GRADE_NAMES, 0)
+        won = dict.fromkeys(GRADE_NAMES, 0)
+        unknown = 0
+        for deal, state in self.stats.deal_states(variant):
+            if state == "playing":
+                continue
+            key = (variant, deal)
+            grade = self.grades.get(key) or known_grade(variant, deal) or (
+                kept.get(key) if kept is not None else None)
+            if grade is None:
+                unknown += 1
+                continue
+            played[grade] += 1
+            won[grade] += state != "lost"
+        return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), unknown
 
     def open_tutorial(
         self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
@@ -270,7 +254,7 @@ class Session(Deals):
         return events + self._show(tutorial_step("pair", self.game))
 
     def tutorial_next(self) -> tuple[Event, ...]:
-        """Next, on a step that waits for no move (the last one ends the guide)."""
+        """Next, on a step that waits for no move (on the last one, the guide ends)."""
         step = self.tutorial
         if step is None:
             return ()

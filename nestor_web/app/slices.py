@@ -13,9 +13,7 @@ SLICE_SECONDS = 0.008
 """Longest stretch (seconds) the work runs before the event loop gets to run again."""
 
 
-async def run_sliced(
-    steps: Generator[None, None, T], slice_seconds: float = SLICE_SECONDS
-) -> T:
+async def run_sliced(steps: Generator[None, None, T], slice_seconds: float = SLICE_SECONDS) -> T:
     """Drive ``steps`` to its end in slices of ``slice_seconds``; return its value."""
     while True:
         deadline = time.perf_counter() + slice_seconds

@@ -6,12 +6,8 @@ from collections.abc import Callable
 
 
 class Timer:
-    """Milliseconds played on a game.
-
-    Attributes:
-        ms: the time up to ``since`` (as of the last stop, or the last :meth:`sync`).
-        since: the clock's reading at the last :meth:`sync` while it runs, else ``None``.
-    """
+    """Milliseconds played on a game: ``ms`` as of the last :meth:`sync`, when the clock read
+    ``since`` (``None`` while stopped)."""
 
     __slots__ = ("ms", "since")
 
@@ -21,12 +17,10 @@ class Timer:
 
     @property
     def running(self) -> bool:
-        """Whether the timer runs (since the last :meth:`sync`)."""
         return self.since is not None
 
     def elapsed_ms(self, clock: Callable[[], int]) -> int:
-        """The time so far: :attr:`ms`, plus what ``clock`` says went by since, if it runs (a clock
-        set back adds 0)."""
+        """The time so far, by ``clock`` (a clock set back adds 0)."""
         if self.since is None:
             return self.ms
         return self.ms + max(0, clock() - self.since)

@@ -1,9 +1,8 @@
 """The guided first game: a short tour of the rules on the real board, on an Easy deal.
 
-Its steps (:data:`TUTORIAL_STEPS`): ``"pair"`` (remove a pair that keeps the game winnable),
-``"covered"`` (why a covered card cannot be taken yet), ``"reserve"`` (a reserve card pairs),
-``"undo"`` (take the last pair back), ``"done"`` (the rest is the player's). The session runs
-them (:class:`~nestor_web.app.session.Session`); this module works each out from the board.
+Its steps: ``"pair"`` (remove a pair that keeps the game winnable), ``"covered"`` (why a covered
+card cannot be taken yet), ``"reserve"`` (a reserve card pairs), ``"undo"`` (take the last pair
+back), ``"done"`` (the rest is the player's). This module works each out from the board.
 """
 
 from __future__ import annotations
@@ -16,24 +15,19 @@ from nestor import Game, Pair, Position, deal_position
 from nestor.cards import rank_of
 
 TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
-"""The guide's steps, in order."""
 
 TUTORIAL_VARIANT = "standard"
-"""The variant of the guided game: the game as the sources deal it."""
 
 DEAL_TRIES = 12
 """Easy deals looked at for one the guide can show every step on (else the first one)."""
 
 FIRST_VISIT_DEAL = 20
-"""The deal of :data:`TUTORIAL_VARIANT` a first visit's guide plays, the same for everyone: an Easy
-deal on which the guide can show every step (tests/test_tutorial.py holds it), so that the build can
-draw its board for the page to show before Python runs (scripts/build_shell.py,
-static/js/first-visit.js)."""
+"""The Easy deal a first visit's guide plays, the same for everyone, so that the build can draw its
+board for the page to show before Python runs."""
 
 FIRST_VISIT_OPENING = ("QC", "QH")
-"""The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it (one that
-keeps the game winnable), kept so that a first visit does not load and run the solver before the
-board takes input; tests/test_tutorial.py checks it against the solver."""
+"""The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it, kept so that
+a first visit does not run the solver before the board takes input."""
 
 
 @dataclass(frozen=True)
@@ -41,15 +35,11 @@ class TutorialStep:
     """One step of the guide, as the view shows it.
 
     Attributes:
-        step: one of :data:`TUTORIAL_STEPS`.
-        cards: the cards it points at, as codes: ``"pair"`` the two cards; ``"covered"`` the covered
-            card, then the card on it, then (if any) the available card of its rank; ``"reserve"``
-            the reserve card and its partner, or with no pair to show every reserve card; ``()`` for
-            the others (``"undo"`` points at the Undo control).
+        cards: the cards it points at (``"covered"``: the covered card, the card on it, the
+            available card of its rank if any; ``"reserve"`` with no pair: every reserve card).
         column: ``"covered"``: the column of the covered card, from 1; else 0.
         waits: the step moves on by the player's move (a pair, Undo), not by Next.
-        loses: ``"reserve"``: its pair is legal but loses the game (no reserve pair keeps it
-            winnable): shown as one to keep for later, and Next moves on.
+        loses: ``"reserve"``: its pair is legal but loses the game (shown as one to keep for later).
     """
 
     step: str
@@ -60,7 +50,7 @@ class TutorialStep:
 
     @property
     def number(self) -> int:
-        """The step's number, from 1 (of ``len(TUTORIAL_STEPS)``)."""
+        """The step's number, from 1."""
         return TUTORIAL_STEPS.index(self.step) + 1
 
 
@@ -69,16 +59,6 @@ def _keeps_winnable(position: Position, pair: Pair) -> bool:
     from nestor.solver import Status, solve
 
     return solve(position.apply(pair)).status is Status.WINNABLE
-
-
-def _in_columns(position: Position, pair: Pair) -> bool:
-    places = position.available()
-    return all(places[c].area == "column" for c in pair.cards)
-
-
-def _with_reserve(position: Position, pair: Pair) -> bool:
-    places = position.available()
-    return any(places[c].area == "reserve" for c in pair.cards)
 
 
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
@@ -91,37 +71,24 @@ def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
 
 
 def tableau_pair(position: Position) -> tuple[Pair, bool] | None:
-    """Two available cards of one rank in the tableau, and whether removing them keeps the game
-    winnable: the first pair (in :meth:`~nestor.Position.pairs` order) that does, else the first;
-    ``None`` when no two tableau cards pair."""
-    return _best(position, [p for p in position.pairs() if _in_columns(position, p)])
+    """A pair of two tableau cards, and whether removing it keeps the game winnable: the first that
+    does, else the first (``False``); ``None`` when no two tableau cards pair."""
+    places = position.available()
+    pairs = [p for p in position.pairs() if all(places[c].area == "column" for c in p.cards)]
+    return _best(position, pairs)
 
 
 def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
-    """A pair of a reserve card, and whether removing it keeps the game winnable: the first that
-    does, else the first legal one (``False``); ``None`` when no reserve card pairs."""
-    return _best(position, [p for p in position.pairs() if _with_reserve(position, p)])
-
-
-def covered_card(position: Position) -> tuple[str, str, int, str | None] | None:
-    """A covered card of the tableau to show: ``(card, the card on it, column from 1, the available
-    card of its rank or None)``, preferring one whose rank has an available card (the player sees a
-    partner that must wait); ``None`` when no column holds two cards."""
-    found: list[tuple[str, str, int, str | None]] = []
+    """A pair of a reserve card, and whether removing it keeps the game winnable (as
+    :func:`tableau_pair`)."""
     places = position.available()
-    for i, column in enumerate(position.columns, 1):
-        if len(column) < 2:
-            continue
-        card, top = column[-2], column[-1]
-        partner = next((c for c in places if rank_of(c) == rank_of(card)), None)
-        found.append((card, top, i, partner))
-    return next((f for f in found if f[3] is not None), found[0] if found else None)
+    pairs = [p for p in position.pairs() if any(places[c].area == "reserve" for c in p.cards)]
+    return _best(position, pairs)
 
 
 def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
-    """An Easy deal of :data:`TUTORIAL_VARIANT` (:mod:`nestor.graded_deals`) on which the guide can
-    show every step: a tableau pair that keeps it winnable, and after it a reserve pair that does.
-    """
+    """An Easy deal on which the guide can show every step: a tableau pair that keeps it winnable,
+    and after it a reserve pair that does (else the first Easy deal looked at)."""
     from nestor.graded_deals import pick_deal
 
     avoid = set(played)
@@ -152,13 +119,16 @@ def tutorial_step(name: str, game: Game) -> TutorialStep:
         if first is None:
             return tutorial_step("covered", game)
         return TutorialStep("pair", first[0].cards, waits=True)
-    if name == "covered":
-        found = covered_card(position)
-        if found is None:
+    if name == "covered":  # a covered card, preferring one whose rank has an available card
+        places = position.available()
+        found = []
+        for i, column in enumerate(position.columns, 1):
+            if len(column) > 1:
+                partner = [c for c in places if rank_of(c) == rank_of(column[-2])][:1]
+                found.append(TutorialStep("covered", (*column[-2:], *partner), i))
+        if not found:
             return tutorial_step("reserve", game)
-        card, top, column, partner = found
-        cards = (card, top) if partner is None else (card, top, partner)
-        return TutorialStep("covered", cards, column)
+        return next((f for f in found if len(f.cards) == 3), found[0])
     if name == "reserve":
         offered = reserve_pair(position)
         if offered is None:

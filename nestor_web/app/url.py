@@ -14,17 +14,15 @@ from .events import Problem
 
 @dataclass(frozen=True)
 class DealRequest:
-    """A deal asked for by the URL: ``variant`` and ``deal`` (``None``: any deal); ``daily``: the
-    date whose daily deal it is, when the URL asked for one (``?daily=``)."""
+    """A deal asked for by the URL (``deal`` ``None``: any deal), with its date if it is a daily
+    deal."""
 
     variant: Variant
     deal: int | None
     daily: date | None = None
 
 
-def parse_query(
-    query: str, today: date | None = None
-) -> tuple[DealRequest | None, Problem | None]:
+def parse_query(query: str, today: date | None = None) -> tuple[DealRequest | None, Problem | None]:
     """Read ``?variant=V&deal=N`` or ``?daily=YYYY-MM-DD`` from a URL query string."""
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     if "daily" in params:
@@ -56,7 +54,6 @@ def puzzle_asked(query: str) -> str | None:
 
 
 def is_puzzle_query(query: str) -> bool:
-    """Does the URL query ask for a puzzle (``?puzzle=``; the puzzle mode reads which)?"""
     return puzzle_asked(query) is not None
 
 

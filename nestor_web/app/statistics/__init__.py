@@ -18,18 +18,7 @@ from .data import (
 from .record import Stats
 
 __all__ = [
-    "DAILY_MEMORY",
-    "DEAL_MEMORY",
-    "DEAL_STATES",
-    "HISTORY_SIZE",
-    "RESULTS",
-    "STATS_CODES",
-    "DailyRecord",
-    "DailyStats",
-    "DealEntry",
-    "Settlement",
-    "Stats",
-    "StatsData",
-    "VariantCounts",
+    "DAILY_MEMORY", "DEAL_MEMORY", "DEAL_STATES", "HISTORY_SIZE", "RESULTS", "STATS_CODES",
+    "DailyRecord", "DailyStats", "DealEntry", "Settlement", "Stats", "StatsData", "VariantCounts",
     "VariantStats",
 ]

@@ -12,27 +12,22 @@ from .data import DAILY_MEMORY, DailyRecord, DailyStats
 
 
 def with_day(record: DailyRecord, day: date) -> DailyRecord:
-    """``record`` with ``day`` won: ``record`` itself if it holds ``day`` already or ``day`` is
-    before :data:`~nestor.daily.FIRST_DAY`, else a new record (the best streak kept up to date, the
-    oldest dates beyond the cap dropped)."""
+    """``record`` with ``day`` won (``record`` itself if nothing changes)."""
     if day in record.won or day < FIRST_DAY:
         return record
     return _trimmed({*record.won, day}, record.best_streak, record.reset_ms)
 
 
 def summary(record: DailyRecord, today: date) -> DailyStats:
-    """The daily deal's record on the date ``today``: won today, dates won, the streak ending today
-    (or yesterday while today is not won), the best streak."""
-    days = set(record.won)
-    anchor = today if today in days else today - timedelta(days=1)
-    streak = 0
-    while anchor - timedelta(days=streak) in days:
-        streak += 1
-    return DailyStats(today in days, len(days), streak, record.best_streak)
+    """The daily deal's record on the date ``today`` (the streak ends yesterday while today is not
+    won)."""
+    won = today in record.won
+    streak = run_ending(record, today if won else today - timedelta(days=1))
+    return DailyStats(won, len(record.won), streak, record.best_streak)
 
 
 def run_ending(record: DailyRecord, day: date) -> int:
-    """How many dates in a row are won, ending on ``day`` (0 if ``day`` is not won)."""
+    """How many dates in a row are won, ending on ``day``."""
     days = set(record.won)
     run = 0
     while day - timedelta(days=run) in days:
@@ -41,8 +36,7 @@ def run_ending(record: DailyRecord, day: date) -> int:
 
 
 def reset(record: DailyRecord, now_ms: int | None) -> DailyRecord:
-    """An empty record; with ``now_ms`` (checked by the caller) remembering the reset (the later of
-    it and ``record``'s)."""
+    """An empty record; with ``now_ms``, remembering the reset (the later one of the two)."""
     if now_ms is None:
         return DailyRecord(reset_ms=record.reset_ms)
     return DailyRecord(reset_ms=max(now_ms, record.reset_ms or 0))
@@ -61,15 +55,13 @@ def merged(mine: DailyRecord, theirs: DailyRecord) -> DailyRecord:
 
 
 def restored(record: DailyRecord) -> DailyRecord:
-    """``record`` as :class:`Stats` keeps it (its dates sorted), if it keeps the rules.
+    """``record`` with its dates sorted, if it keeps the rules.
 
     Raises:
         NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, a best streak
-            shorter than a run of the dates, or one longer than the days from
-            :data:`~nestor.daily.FIRST_DAY` through the last date won (0 with none won: a streak is
-            made of dates won, and the last date won is always kept; not the days from the first
-            date kept, as the best streak outlives the oldest dates). The dates themselves are the
-            codec's to check (within their range, :func:`nestor_web.app.ranges.day_in_range`).
+            shorter than a run of the dates, or longer than the days from
+            :data:`~nestor.daily.FIRST_DAY` through the last date won (the best streak outlives the
+            oldest dates, not the last).
     """
     if len(record.won) > DAILY_MEMORY:
         raise NestorError(
@@ -107,8 +99,5 @@ def longest_run(days: Iterable[date]) -> int:
 
 
 def _trimmed(days: set[date], best: int, reset_ms: int | None) -> DailyRecord:
-    """The record of ``days``: the best streak kept up to date (at least ``best``), then the last
-    :data:`DAILY_MEMORY` dates."""
-    return DailyRecord(
-        tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms
-    )
+    """The record of ``days``: the best streak kept up to date, the last dates up to the cap."""
+    return DailyRecord(tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms)

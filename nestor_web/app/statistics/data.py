@@ -1,5 +1,4 @@
-"""The statistics as plain data: the caps, the types a codec stores and the player is shown, and the
-checks :meth:`~nestor_web.app.statistics.Stats.restore` makes of them."""
+"""The statistics as plain data: the caps, the types stored and shown, and the checks of them."""
 
 from __future__ import annotations
 
@@ -38,13 +37,10 @@ class VariantStats:
 
     Attributes:
         played: games (deals) played, each counted once from its first move.
-        won: games won without help.
-        won_with_help: games won after a hint or Solve (not in ``won``).
-        win_rate: ``(won + won_with_help) / played``, from 0 to 1; ``None`` when nothing was played.
-        streak: games won in a row at the end of the history (wins with help count); 0 after a loss.
-        best_streak: the longest such run ever.
-        fastest_ms: the fastest clean win in milliseconds (first move of the attempt to the winning
-            move), or ``None`` if there is none.
+        won_with_help: games won after any help (not in ``won``).
+        win_rate: all wins / ``played``; ``None`` when nothing was played.
+        streak: games won in a row, with help or not, at the end of the history.
+        fastest_ms: the fastest clean win by the game's timer, or ``None``.
     """
 
     played: int
@@ -58,14 +54,8 @@ class VariantStats:
 
 @dataclass(frozen=True)
 class DailyStats:
-    """The daily deal's record, as shown to the player (see :mod:`.daily`).
-
-    Attributes:
-        won_today: today's daily deal is won.
-        days_won: dates won (of the last :data:`DAILY_MEMORY` kept).
-        streak: dates won in a row, ending today or yesterday; else 0.
-        best_streak: the longest such run ever.
-    """
+    """The daily deal's record, as shown to the player: dates won (of those kept), dates won in a
+    row ending today or yesterday, the longest such run ever."""
 
     won_today: bool
     days_won: int
@@ -75,13 +65,8 @@ class DailyStats:
 
 @dataclass(frozen=True)
 class DailyRecord:
-    """The daily deal's record as plain values (what a codec stores).
-
-    Attributes:
-        won: the dates won, oldest first, each once (at most :data:`DAILY_MEMORY`).
-        best_streak: the longest run of dates won ever (at least the longest run in ``won``).
-        reset_ms: when the daily record was last reset (ms since the Unix epoch), or ``None``.
-    """
+    """The daily deal's record as stored: the dates won, oldest first (at most
+    :data:`DAILY_MEMORY`), the longest run ever, when it was last reset (ms since 1970)."""
 
     won: tuple[date, ...] = ()
     best_streak: int = 0
@@ -90,16 +75,9 @@ class DailyRecord:
 
 @dataclass(frozen=True)
 class Settlement:
-    """One settled game in the history.
-
-    Attributes:
-        time_ms: when it settled (milliseconds since the Unix epoch).
-        variant: variant name.
-        deal: deal number.
-        result: ``"won"`` (clean), ``"assisted"`` (won with help) or ``"lost"``.
-        taken_back: the result was taken back (a loss undone, or a second win of a deal merged from
-            another tab): kept, but it counts for nothing.
-    """
+    """One settled game in the history: when (ms since 1970), which deal, which of :data:`RESULTS`;
+    ``taken_back``: a loss undone, or a second win of a deal merged from another tab (kept, but it
+    counts for nothing)."""
 
     time_ms: int
     variant: str
@@ -109,7 +87,6 @@ class Settlement:
 
     @property
     def is_win(self) -> bool:
-        """``True`` for ``"won"`` and ``"assisted"`` (wins count for streaks and the rate)."""
         return self.result in WINS
 
     @property
@@ -120,7 +97,7 @@ class Settlement:
 
 @dataclass(frozen=True)
 class VariantCounts:
-    """The counters kept for one variant (see :class:`VariantStats` for each one)."""
+    """The counters kept for one variant (as :class:`VariantStats`)."""
 
     played: int = 0
     won: int = 0
@@ -136,17 +113,8 @@ NO_COUNTS = VariantCounts()
 
 @dataclass(frozen=True)
 class DealEntry:
-    """What is remembered of one deal.
-
-    Attributes:
-        variant: variant name.
-        deal: deal number.
-        start_ms: when its current attempt started (milliseconds since the Unix epoch), or ``None``
-            if that was never seen.
-        state: one of :data:`DEAL_STATES`.
-        helped: a hint or Solve was used in the deal (``True`` for every ``"assisted"`` deal,
-            ``False`` for every ``"won"`` one).
-    """
+    """What is remembered of one deal: when its current attempt started (ms since 1970; ``None``
+    if not seen), one of :data:`DEAL_STATES`, and whether help was used in it."""
 
     variant: str
     deal: int
@@ -157,18 +125,9 @@ class DealEntry:
 
 @dataclass(frozen=True)
 class StatsData:
-    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as plain values (what a codec
-    stores).
-
-    Attributes:
-        counts: the counters of every variant played, by variant name, in the order the variants
-            were first counted.
-        deals: the deal memory, least recently changed first (at most :data:`DEAL_MEMORY`).
-        history: the settlements, oldest first (at most :data:`HISTORY_SIZE`).
-        resets: when each variant's statistics were last reset (milliseconds since the Unix epoch),
-            for variants reset since resets were remembered.
-        daily: the daily deal's record.
-    """
+    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as stored: the counters by
+    variant, the deals least recently changed first, the settlements oldest first, when each variant
+    was last reset (ms since 1970), the daily deal's record."""
 
     counts: Mapping[str, VariantCounts]
     deals: tuple[DealEntry, ...]
@@ -177,32 +136,10 @@ class StatsData:
     daily: DailyRecord = DailyRecord()
 
 
-def variant_stats(c: VariantCounts) -> VariantStats:
-    """The counters ``c`` as shown to the player (with the win rate)."""
-    wins = c.won + c.won_with_help
-    return VariantStats(
-        played=c.played,
-        won=c.won,
-        won_with_help=c.won_with_help,
-        win_rate=wins / c.played if c.played else None,
-        streak=c.streak,
-        best_streak=c.best_streak,
-        fastest_ms=c.fastest_ms,
-    )
-
-
 def check_key(variant: str, deal: int) -> Key:
-    """``(variant's name, deal)``.
-
-    Raises:
-        VariantError: unknown variant. DealNumberError: ``deal`` is not an ``int`` from 0
-        to ``MAX_DEAL - 1`` (codes ``deal.not_whole``, ``deal.range``).
-    """
+    """``(variant's name, deal)``; raises VariantError or DealNumberError on a bad one."""
     name = get_variant(variant).name
     return name, whole_number(deal, "deal", high=MAX_DEAL - 1, code="deal", error=DealNumberError)
-
-
-# ---- streaks, from the history ------------------------------------------------------------
 
 
 def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
@@ -226,8 +163,6 @@ def recount_streak(runs: Sequence[int], streak: int, best: int) -> tuple[int, in
     return current, max(best, max(runs), current)
 
 
-# ---- checks -------------------------------------------------------------------------------
-
 STATS_CODES: dict[str, tuple[str, ...]] = {
     "stats.wins": ("variant", "wins", "played"),  # more wins than games played
     "stats.streak": ("variant", "streak", "best"),  # a streak longer than the best
@@ -242,18 +177,12 @@ _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
 
 
 def check_entries(data: StatsData) -> None:
-    """Refuse more deals or settlements than the caps, a won deal whose ``helped`` contradicts its
-    kind, and a deal listed twice.
-
-    Raises:
-        NestorError: naming the problem.
-    """
+    """Raise NestorError on more deals or settlements than the caps, a won deal whose ``helped``
+    contradicts its kind, or a deal listed twice."""
     if len(data.deals) > DEAL_MEMORY:
         raise NestorError(f"'deals' holds {len(data.deals)} deals, more than {DEAL_MEMORY}")
     if len(data.history) > HISTORY_SIZE:
-        raise NestorError(
-            f"'history' holds {len(data.history)} games, more than {HISTORY_SIZE}"
-        )
+        raise NestorError(f"'history' holds {len(data.history)} games, more than {HISTORY_SIZE}")
     for i, e in enumerate(data.deals):
         if e.helped != (e.state == "assisted") and e.state in WINS:
             raise NestorError(
@@ -271,11 +200,7 @@ def check_consistency(
     deals: Iterable[DealEntry],
     history: Sequence[Settlement],
 ) -> None:
-    """Refuse counts that contradict each other, the deals or the history.
-
-    Raises:
-        NestorError: naming the problem and the variant.
-    """
+    """Raise NestorError on counts that contradict each other, the deals or the history."""
     for name, c in counts.items():
         wins = c.won + c.won_with_help
         if wins > c.played:
@@ -305,8 +230,7 @@ def check_consistency(
 def _check_variant(
     name: str, c: VariantCounts, states: list[str], history: Sequence[Settlement]
 ) -> None:
-    """Refuse counts ``c`` of variant ``name`` that its deals' ``states`` or the history contradict.
-    """
+    """Refuse counts ``c`` of variant ``name`` that its deals or the history contradict."""
     if len(states) > c.played:
         raise NestorError(
             f"'deals' holds {len(states)} {name} deals but only {c.played} were played"
@@ -316,14 +240,12 @@ def _check_variant(
         seen = max(states.count(kind), results.count(kind))
         if seen > count:
             raise NestorError(
-                f"{name!r} counts {count} {_KIND_NAMES[kind]} but 'deals' or "
-                f"'history' show {seen}"
+                f"{name!r} counts {count} {_KIND_NAMES[kind]} but 'deals' or 'history' show {seen}"
             )
     losses = results.count("lost")
     if losses > c.played:
         raise NestorError(
-            f"'history' holds {losses} lost {name} games but only {c.played} "
-            "were played"
+            f"'history' holds {losses} lost {name} games but only {c.played} were played"
         )
     runs = win_runs(history, name)
     run = runs[-1]
@@ -335,6 +257,5 @@ def _check_variant(
     ended = run < len(results)  # the run is closed by a loss in the history
     if (ended and c.streak != run) or c.streak < run:
         raise NestorError(
-            f"{name!r} has a streak of {c.streak} but its history ends with "
-            f"{run} wins in a row"
+            f"{name!r} has a streak of {c.streak} but its history ends with {run} wins in a row"
         )

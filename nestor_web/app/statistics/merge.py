@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import replace
 
 from .data import WINS, DealEntry, Key, Settlement, VariantCounts, recount_streak, win_runs
@@ -12,20 +12,12 @@ Floors = tuple[int, int]
 
 
 def split_by_resets(
-    names: Iterable[str], mine: Mapping[str, int], theirs: Mapping[str, int]
+    names: Collection[str], mine: Mapping[str, int], theirs: Mapping[str, int]
 ) -> tuple[list[str], list[str]]:
     """The variants of ``names`` whose records to adopt from the other tab (it reset them later),
-    and those to unite (reset at the same time, or never); ``mine`` and ``theirs`` are the two tabs'
-    reset times."""
-    adopt: list[str] = []
-    union: list[str] = []
-    for name in names:
-        mine_ms, theirs_ms = mine.get(name, -1), theirs.get(name, -1)
-        if theirs_ms > mine_ms:
-            adopt.append(name)
-        elif theirs_ms == mine_ms:
-            union.append(name)
-    return adopt, union
+    and those to unite (reset at the same time, or never), by the two tabs' reset times."""
+    adopt = [n for n in names if theirs.get(n, -1) > mine.get(n, -1)]
+    return adopt, [n for n in names if theirs.get(n, -1) == mine.get(n, -1)]
 
 
 def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: str) -> Floors:
@@ -39,8 +31,8 @@ def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: st
 def merged_history(
     mine: Iterable[Settlement], theirs: Iterable[Settlement], union: set[str]
 ) -> list[Settlement]:
-    """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (by
-    :attr:`Settlement.key`; taken back if either tab took it back), in key order (time first)."""
+    """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (taken
+    back if either tab took it back), in time order."""
     history = {s.key: s for s in mine}
     for s in theirs:
         if s.variant in union:
@@ -69,8 +61,7 @@ def merge_deals(
 ) -> dict[Key, str | None]:
     """Take into ``mine`` the deals of ``theirs`` of the variants in ``union``: a deal new here is
     added (last); one both tabs hold differently gets the later attempt start, help used in either,
-    and the state :func:`merged_state` gives (``losses``: :func:`losses_taken_back` of the merged
-    history)."""
+    and the state :func:`merged_state` gives. The state before of each deal changed is returned."""
     old: dict[Key, str | None] = {}
     for key, e in theirs.items():
         if key[0] not in union:
@@ -131,9 +122,8 @@ def apply_first_wins(
     union: set[str],
     old: dict[Key, str | None],
 ) -> None:
-    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first win
-    (``first_win``: :func:`settle_once`); note in ``old`` (as :func:`merge_deals` returns it) the
-    state before of each deal whose kind changes."""
+    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first win; note
+    in ``old`` the state before of each deal whose kind changes."""
     for key, kind in first_win.items():
         entry = deals.get(key)
         if key[0] not in union or entry is None or entry.state not in WINS:
@@ -159,13 +149,8 @@ def reconciled(
         played = max(0, played + after[0] - before[0])
         won = max(0, won + after[1] - before[1])
         helped = max(0, helped + after[2] - before[2])
-    fastest = counts.fastest_ms
-    if theirs is not None and theirs.fastest_ms is not None and (
-        fastest is None or theirs.fastest_ms < fastest
-    ):
-        fastest = theirs.fastest_ms
-    if won == 0:
-        fastest = None
+    times = (counts.fastest_ms, None if theirs is None else theirs.fastest_ms)
+    fastest = min((t for t in times if t is not None), default=None) if won else None
     streak, best = recount_streak(
         runs, max((f[0] for f in floors), default=0), max((f[1] for f in floors), default=0)
     )

@@ -1,5 +1,4 @@
-"""What each move, departure, loss taken back and reset records: :class:`Stats` (the rules are the
-package's docstring; the daily record is :mod:`.daily`, the merge :mod:`.merge`)."""
+"""What each move, departure, loss taken back and reset records: :class:`Stats`."""
 
 from __future__ import annotations
 
@@ -30,7 +29,6 @@ from .data import (
     check_entries,
     check_key,
     recount_streak,
-    variant_stats,
     win_runs,
 )
 
@@ -45,8 +43,6 @@ class Stats:
         self._playing: Key | None = None
         self._resets: dict[str, int] = {}
         self._daily = DailyRecord()
-
-    # ---- recording ---------------------------------------------------------------------
 
     def record_move(
         self,
@@ -63,10 +59,8 @@ class Stats:
         """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
 
         Raises:
-            VariantError: unknown variant. DealNumberError: ``deal`` is not an
-            ``int`` from 0 to ``MAX_DEAL - 1`` (codes ``deal.not_whole``,
-            ``deal.range``). NestorError: ``now_ms`` is not a whole number >= 0
-            (codes ``number.not_whole``, ``number.too_small``; ``where``: ``"now_ms"``).
+            VariantError, DealNumberError: bad variant or deal number. NestorError: ``now_ms`` is
+            not a whole number >= 0.
         """
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
@@ -78,9 +72,7 @@ class Stats:
             entry = DealEntry(key[0], key[1], now_ms if first else None, "playing", bool(helped))
             self._deals[key] = entry
             c = self._counts.get(key[0], NO_COUNTS)
-            self._counts[key[0]] = VariantCounts(
-                c.played + 1, c.won, c.won_with_help, c.streak, c.best_streak, c.fastest_ms
-            )
+            self._counts[key[0]] = replace(c, played=c.played + 1)
             self._playing = key
             changed = True
         if entry.state in WINS:
@@ -108,11 +100,7 @@ class Stats:
         return changed
 
     def leave(self, variant: str, deal: int, now_ms: int) -> bool:
-        """The player moved on from ``variant``/``deal`` to another deal at ``now_ms``.
-
-        Raises:
-            VariantError, DealNumberError, NestorError: as :meth:`record_move`.
-        """
+        """The player moved on from ``variant``/``deal`` to another deal at ``now_ms``."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         if self._playing != key:
@@ -121,11 +109,7 @@ class Stats:
 
     def claim(self, variant: str, deal: int) -> None:
         """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first move,
-        and this tab took that in), it is this tab's unsettled game, which leaving it settles.
-
-        Raises:
-            VariantError, DealNumberError: as :meth:`record_move`.
-        """
+        and this tab took that in), it is this tab's unsettled game, which leaving it settles."""
         key = check_key(variant, deal)
         entry = self._deals.get(key)
         if entry is not None and entry.state == "playing":
@@ -133,11 +117,7 @@ class Stats:
 
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
         """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games left
-        in progress in tabs that are closed (the page calls it when it is the only tab open).
-
-        Raises:
-            VariantError, DealNumberError, NestorError: as :meth:`record_move`.
-        """
+        in progress in tabs that are closed (the page calls it when it is the only tab open)."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
@@ -150,9 +130,6 @@ class Stats:
     def take_back(self, variant: str, deal: int) -> bool:
         """Take back the loss ``variant``/``deal`` last settled with (the player undid its losing
         move, or came back to it as it was left): the deal is unsettled again, and this tab's game.
-
-        Raises:
-            VariantError, DealNumberError: as :meth:`record_move`.
         """
         key = check_key(variant, deal)
         entry = self._deals.get(key)
@@ -165,23 +142,17 @@ class Stats:
                     return False
                 self._history[i] = replace(s, taken_back=True)
                 break
-        self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, "playing", entry.helped)
+        self._deals[key] = replace(entry, state="playing")
         self._playing = key
         c = self._counts.get(key[0], NO_COUNTS)
         streak, best = recount_streak(win_runs(self._history, key[0]), c.streak, c.best_streak)
-        self._counts[key[0]] = VariantCounts(
-            c.played, c.won, c.won_with_help, streak, best, c.fastest_ms
-        )
+        self._counts[key[0]] = replace(c, streak=streak, best_streak=best)
         self._touch(key)
         return True
 
     def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
-        """Forget everything, or with ``variant`` only that variant's counts, deals and history.
-
-        Raises:
-            VariantError: unknown variant. NestorError: ``now_ms`` is not a whole
-            number >= 0.
-        """
+        """Forget everything, or with ``variant`` only that variant's counts, deals and history;
+        with ``now_ms``, remember when (against other tabs' older records)."""
         names = list(VARIANTS) if variant is None else [get_variant(variant).name]
         if now_ms is not None:
             whole_number(now_ms, "now_ms")
@@ -193,8 +164,7 @@ class Stats:
             self._daily = daily.reset(self._daily, now_ms)
 
     def record_daily(self, day: date) -> bool:
-        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller checks):
-        ``day`` is a date won (see :mod:`.daily`)."""
+        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller checks)."""
         record = daily.with_day(self._daily, day)
         if record is self._daily:
             return False
@@ -202,8 +172,7 @@ class Stats:
         return True
 
     def merge(self, other: Stats) -> bool:
-        """Take in what another tab recorded (see "Two tabs" in :mod:`.merge`, which holds the
-        steps): afterwards this holds every result of both."""
+        """Take in what another tab recorded: afterwards this holds every result of both."""
         from . import merge as steps  # not needed at start-up: imported at the first merge
 
         before = self._content()
@@ -242,18 +211,14 @@ class Stats:
         self._daily = daily.merged(self._daily, other._daily)
         return self._content() != before
 
-    # ---- reading -----------------------------------------------------------------------
-
     def summary(self, variant: str) -> VariantStats:
-        """The statistics of ``variant`` (all zero if it was never played).
-
-        Raises:
-            VariantError: unknown variant.
-        """
-        return variant_stats(self._counts.get(get_variant(variant).name, NO_COUNTS))
+        """The statistics of ``variant`` (all zero if it was never played)."""
+        c = self._counts.get(get_variant(variant).name, NO_COUNTS)
+        rate = (c.won + c.won_with_help) / c.played if c.played else None
+        return VariantStats(win_rate=rate, **vars(c))
 
     def daily_summary(self, today: date) -> DailyStats:
-        """The daily deal's record on the date ``today`` (see :mod:`.daily`)."""
+        """The daily deal's record on the date ``today``."""
         return daily.summary(self._daily, today)
 
     def daily_run(self, day: date) -> int:
@@ -261,20 +226,14 @@ class Stats:
         return daily.run_ending(self._daily, day)
 
     def daily_won(self, day: date) -> bool:
-        """Is the daily deal of ``day`` among the dates won (see :mod:`.daily`)?"""
+        """Is the daily deal of ``day`` among the dates won?"""
         return day in self._daily.won
 
     def history(
         self, variant: str | None = None, last: int = 50, taken_back: bool = False
     ) -> list[Settlement]:
         """The last ``last`` settlements, oldest first, of ``variant`` or of all variants; with
-        ``taken_back``, the results taken back among them (else they are left out: they count for
-        nothing, the chart does not show them).
-
-        Raises:
-            VariantError: unknown variant. NestorError: ``last`` is not a whole number
-            >= 0 (codes ``number.not_whole``, ``number.too_small``).
-        """
+        ``taken_back``, the results taken back among them."""
         whole_number(last, "last")
         name = None if variant is None else get_variant(variant).name
         chosen = [
@@ -288,31 +247,17 @@ class Stats:
         return self._playing
 
     def deal_result(self, variant: str, deal: int) -> str | None:
-        """What is remembered of a deal: ``"playing"``, ``"lost"``, ``"won"``, ``"assisted"``, or
-        ``None`` (never played, or forgotten).
-
-        Raises:
-            VariantError, DealNumberError: bad variant or deal number.
-        """
+        """What is remembered of a deal (one of :data:`DEAL_STATES`), or ``None``."""
         return self._deal_state(check_key(variant, deal))
 
     def deal_start(self, variant: str, deal: int) -> int | None:
-        """When the attempt at a deal remembered began: its first move's time (ms since 1970), or
-        ``None`` (never played, forgotten, or its first move not seen here).
-
-        Raises:
-            VariantError, DealNumberError: bad variant or deal number.
-        """
+        """When the attempt at a deal began (ms since 1970), or ``None`` if not known."""
         entry = self._deals.get(check_key(variant, deal))
         return None if entry is None else entry.start_ms
 
     def deal_states(self, variant: str) -> tuple[tuple[int, str], ...]:
-        """The deals of variant ``variant`` remembered (at most :data:`DEAL_MEMORY` of all
-        variants), least recently changed first: ``(deal, state)``, the state one of ``"playing"``,
-        ``"lost"``, ``"won"``, ``"assisted"``."""
+        """The deals of ``variant`` remembered, least recently changed first: ``(deal, state)``."""
         return tuple((e.deal, e.state) for (name, _), e in self._deals.items() if name == variant)
-
-    # ---- as plain data -----------------------------------------------------------------
 
     def snapshot(self) -> StatsData:
         """Everything held, as plain values: :meth:`restore` gives back an equal ``Stats``."""
@@ -326,14 +271,8 @@ class Stats:
 
     @classmethod
     def restore(cls, data: StatsData) -> Stats:
-        """The statistics that :meth:`snapshot` gave ``data``, if the numbers keep the rules.
-
-        Raises:
-            NestorError: naming the problem: more entries than the caps, a won deal whose ``helped``
-                contradicts its kind, a deal listed twice, a daily record with more dates than the
-                cap, a date twice or a best streak shorter than its dates in a row, or counts that
-                contradict each other or the deals and history.
-        """
+        """The statistics that :meth:`snapshot` gave ``data``; raises NestorError, naming the
+        problem, if the numbers break the rules."""
         check_entries(data)
         stats = cls()
         stats._counts = dict(data.counts)
@@ -375,10 +314,7 @@ class Stats:
     def __repr__(self) -> str:
         return f"Stats.restore({self.snapshot()!r})"
 
-    # ---- internals ---------------------------------------------------------------------
-
     def _deal_state(self, key: Key) -> str | None:
-        """The state of the deal ``key``, or ``None`` if it is not remembered."""
         entry = self._deals.get(key)
         return None if entry is None else entry.state
 
@@ -391,24 +327,19 @@ class Stats:
     def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
         """Settle ``key`` with ``result``: deal state, counters (a win: its kind, and ``elapsed``,
         the time of a clean win, for the fastest win; the streaks) and history; ``True``."""
-        entry = self._deals[key]
-        self._deals[key] = DealEntry(key[0], key[1], entry.start_ms, result, entry.helped)
+        self._deals[key] = replace(self._deals[key], state=result)
         if self._playing == key:
             self._playing = None
         c = self._counts.get(key[0], NO_COUNTS)
         if result == "lost":
-            c = VariantCounts(c.played, c.won, c.won_with_help, 0, c.best_streak, c.fastest_ms)
+            c = replace(c, streak=0)
         else:
-            won, helped = c.won, c.won_with_help
-            if result == "won":
-                won += 1
-            else:
-                helped += 1
-            fastest = c.fastest_ms
-            if elapsed is not None and (fastest is None or elapsed < fastest):
-                fastest = elapsed
             streak = c.streak + 1
-            c = VariantCounts(c.played, won, helped, streak, max(c.best_streak, streak), fastest)
+            c = replace(
+                c, won=c.won + (result == "won"), won_with_help=c.won_with_help + (result != "won"),
+                streak=streak, best_streak=max(c.best_streak, streak),
+                fastest_ms=min((t for t in (c.fastest_ms, elapsed) if t is not None), default=None),
+            )
         self._counts[key[0]] = c
         self._history.append(Settlement(now_ms, key[0], key[1], result))
         del self._history[:-HISTORY_SIZE]
@@ -416,7 +347,6 @@ class Stats:
         return True
 
     def _drop(self, name: str) -> None:
-        """Forget the counts, deals and history of variant ``name``."""
         self._counts.pop(name, None)
         for key in [k for k in self._deals if k[0] == name]:
             del self._deals[key]
@@ -437,8 +367,7 @@ class Stats:
         self._history.extend(s for s in other._history if s.variant == name)
 
     def _content(self) -> object:
-        """Everything held, in an order-free form (what :meth:`merge` compares: dicts compare
-        without their order)."""
+        """Everything held, in an order-free form (what :meth:`merge` compares)."""
         return (
             dict(self._counts),
             dict(self._deals),
