@@ -27,7 +27,7 @@ from ..view.board import (
     render_card,
 )
 from ..view.i18n import language
-from ..view.markup import html
+from ..view.markup import html, root_attributes
 from ..view.texts import (
     keys_html,
     language_options_html,
@@ -94,10 +94,8 @@ class Actuator:
             control.disabled = False
 
     def apply_settings(self, settings: Settings) -> None:
-        """Reflect the settings on the page's controls and on the root element's hooks the
-        CSS follows (only when they changed): ``data-theme``, ``data-animations``,
-        ``data-animation-speed`` (the speed in effect, the system's wish while unset) and
-        each flag's ``"true"``/``"false"``."""
+        """Reflect the settings, when they changed, on the page's controls and on the root
+        element's attributes the CSS follows (:func:`root_attributes`)."""
         reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         motion = shown_animations(settings.animations, reduced)
         state = (tuple(getattr(settings, n) for n in settings.names()), motion)
@@ -106,18 +104,8 @@ class Actuator:
         self._drawn["settings"] = state
         self._sounds_on = settings.sounds
         self.motion.scale = ANIMATION_SCALE[motion]
-        root = document.documentElement
-        root.setAttribute("data-theme", settings.theme)
-        root.setAttribute("data-animations", "false" if motion == "off" else "true")
-        root.setAttribute("data-animation-speed", motion)
-        for name, on in (
-            ("data-four-colours", settings.four_colours),
-            ("data-highlight-partners", settings.highlight_partners),
-            ("data-show-timer", settings.show_timer),
-            ("data-left-handed", settings.left_handed),
-            ("data-large-index", settings.large_index),
-        ):
-            root.setAttribute(name, "true" if on else "false")
+        for name, value in root_attributes(settings, motion).items():
+            document.documentElement.setAttribute(name, value)
         for control in document.querySelectorAll("#settings [data-setting]"):
             name = str(control.getAttribute("data-setting"))
             value = motion if name == "animations" else getattr(settings, name)
