@@ -15,7 +15,7 @@ from pyscript import document, window
 
 from nestor import Pair
 
-from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
+from ..app.events import DealChanged, Event, Moved, SettingChanged, TookBack, WentBack
 from ..app.settings import ANIMATION_SCALE, Settings, shown_animations
 from ..app.url import parse_query
 from ..view.board import (
@@ -124,13 +124,19 @@ class Actuator:
     def draw(
         self,
         view: BoardView,
+        settings: Settings,
         events: Iterable[Event] = (),
         announcement: str | None = None,
         drawn: dict[str, tuple[Any, Any]] | None = None,
     ) -> None:
-        """Apply ``view``: the board (only the regions that changed), counters, controls,
-        notice, status, the live region's ``announcement``; then fly the cards the
-        ``events`` removed from where ``drawn`` (:meth:`measure`, taken before) had them."""
+        """Apply ``view``: the page's texts after a change of language, the ``settings``,
+        the board (only the regions that changed), counters, controls, notice, status, the
+        live region's ``announcement``; then fly the cards the ``events`` removed from where
+        ``drawn`` (:meth:`measure`, taken before) had them."""
+        events = tuple(events)
+        if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
+            self.fill_texts()
+        self.apply_settings(settings)
         focus = document.activeElement
         focused: tuple[str, str | None] | None = None
         on_card = not missing(focus) and bool(focus.hasAttribute("data-card"))
