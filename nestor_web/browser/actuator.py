@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pyodide.ffi import to_js
 from pyscript import document, window
 
 from nestor import Pair
@@ -37,7 +36,7 @@ from ..view.texts import (
 )
 from ..view.words import page_title
 from .animation import Motion, measure
-from .dom import missing
+from .dom import js_object, missing
 from .sound import Sounds
 
 NEW_DEAL = '#controls [data-action="new"]'
@@ -167,7 +166,7 @@ class Actuator:
         self._text("variant-title", view.variant_title)
         self._text("deal-number", str(view.deal))
         self._text("deal-grade", view.grade_text)
-        self._once("grade", view.grade, lambda: _grade_attribute(view.grade))
+        self._once("grade", view.grade, lambda: _flag(document.body, "data-grade", view.grade))
         self._text("cards-left", str(view.cards_left))
         self._text("moves-made", str(view.moves_made))
         self._text("pairs", str(view.pairs))
@@ -319,10 +318,9 @@ class Actuator:
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (``"keys"``, ``"stats"``, ``"settings"``, ``"rules"``,
-        ``"review"``) as
-        a modal, or close it. The dialog itself takes the focus (a scrolled content, like
-        the rules, starts at its top; no control is framed before the player moves)."""
+        """Open the dialog ``name`` (one of :data:`DIALOGS`) as a modal, or close it. The
+        dialog itself takes the focus (a scrolled content, like the rules, starts at its top;
+        no control is framed before the player moves)."""
         dialog = self.el[f"{name}-dialog"]
         if dialog.open:
             dialog.close()
@@ -332,14 +330,13 @@ class Actuator:
             # showModal() focuses the dialog's first focusable control and scrolls it into
             # view, which may be the close button at the end (How to play opened on
             # its last table): the dialog takes the focus without scrolling, at its top.
-            dialog.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
+            dialog.focus(js_object({"preventScroll": True}))
             dialog.scrollTop = 0
 
     def dialog_open(self, name: str | None = None) -> bool:
-        """Is a dialog open (it handles its own keys)? The install how-to of
-        static/js/install.js counts too. With ``name`` (one of
-        :data:`DIALOGS`, such as ``"keys"`` or ``"stats"``): is that one open?"""
-        if name is None:  # any of them, or the install how-to (static/js/install.js)
+        """Is the dialog ``name`` (one of :data:`DIALOGS`) open; without ``name``, any of
+        them or the install how-to of static/js/install.js (it handles its own keys)?"""
+        if name is None:
             extra = document.getElementById("install-dialog")
             return any(bool(self.el[f"{n}-dialog"].open) for n in DIALOGS) or (
                 not missing(extra) and bool(extra.open)
@@ -390,14 +387,6 @@ _NEVER = object()
 
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
-
-
-def _grade_attribute(grade: str | None) -> None:
-    """``<body data-grade>``: the shown deal's grade once known, else none."""
-    if grade is None:
-        document.body.removeAttribute("data-grade")
-    else:
-        document.body.setAttribute("data-grade", grade)
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:

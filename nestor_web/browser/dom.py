@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyodide.ffi import to_js
+from pyscript import window
+
 try:  # JS null arrives as this object, not as None
     from pyodide.ffi import jsnull
 except ImportError:  # pragma: no cover - older Pyodide: JS null is None
@@ -13,3 +16,13 @@ except ImportError:  # pragma: no cover - older Pyodide: JS null is None
 def missing(value: Any) -> bool:
     """``True`` for a JS ``null``/``undefined`` result (``None`` or Pyodide's ``jsnull``)."""
     return value is None or value is jsnull or type(value).__name__ == "JsNull"
+
+
+def js_object(value: Any) -> Any:
+    """``value`` with its dicts and lists made JS objects and arrays."""
+    return to_js(value, dict_converter=window.Object.fromEntries)
+
+
+def animate(element: Any, frames: list[dict[str, object]], options: dict[str, object]) -> Any:
+    """Start ``element.animate(frames, options)``; its Animation."""
+    return element.animate(js_object(frames), js_object(options))

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from pyodide.ffi import JsException, create_once_callable, create_proxy, to_js
-from pyscript import document, window
+from pyodide.ffi import JsException, create_once_callable, create_proxy
+from pyscript import document
 
 from .animation import Motion
-from .dom import missing
+from .dom import animate, missing
 
 SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
 """How far (CSS px) a press may move and still be a tap, by ``pointerType``."""
@@ -228,14 +228,10 @@ class Drag:
         moved = f"translate({press.dx}px, {press.dy}px)"
         element.style.transform = ""
         element.setAttribute("data-snapping", "")
-        frames = to_js(
-            [{"transform": moved}, {"transform": "translate(0px, 0px)"}],
-            dict_converter=window.Object.fromEntries,
-        )
-        animation = element.animate(frames, to_js(
+        animation = animate(
+            element, [{"transform": moved}, {"transform": "translate(0px, 0px)"}],
             {"duration": SNAP_BACK_MS * scale, "easing": "ease-out"},
-            dict_converter=window.Object.fromEntries,
-        ))
+        )
         animation.onfinish = create_once_callable(
             lambda _event: element.removeAttribute("data-snapping")
         )
