@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from pyodide.ffi import to_js
+from pyodide.ffi import create_proxy, to_js
 from pyscript import window
 
 try:  # JS null arrives as this object, not as None
@@ -26,3 +27,11 @@ def js_object(value: Any) -> Any:
 def animate(element: Any, frames: list[dict[str, object]], options: dict[str, object]) -> Any:
     """Start ``element.animate(frames, options)``; its Animation."""
     return element.animate(js_object(frames), js_object(options))
+
+
+def listen(target: Any, kind: str, handler: Callable[..., object], capture: bool = False) -> Any:
+    """Call ``handler`` on each ``kind`` event of ``target``; the proxy, which lives as long
+    as the page."""
+    proxy = create_proxy(handler)
+    target.addEventListener(kind, proxy, capture)
+    return proxy
