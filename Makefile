@@ -10,7 +10,7 @@
 #                      bytecode), compile the message catalogs, zip our modules
 #                      (static/nestor.zip.gz), render the icons, build the service worker (sw.js)
 #   make measure       first-visit bytes with and without the service worker, offline reload
-#   make bench-move    a pairing tap in Chromium, click to board updated (not part of make test)
+#   make bench-move    a pairing tap in Chromium, release to board updated (not part of make test)
 #   make bench-boot    start-up (first board, input, bytes) beside bare Pyodide (not in make test)
 #   make bench-first-visit  a first and a return visit over a link held to 9 and 1.6 Mbit/s
 #                      (nginx with gzip, a network namespace; root), beside bare Pyodide

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: how long a pairing tap takes in Chromium, from the click to the board updated.
+"""Benchmark: how long a pairing tap takes in Chromium, from the release to the board updated.
 
 Usage: .venv/bin/python bench/move_latency.py [--deals 20] [--floor-clicks 3] [--root DIR]
        (``make bench-move``)
@@ -9,10 +9,12 @@ opens it in Debian's chromium (scripts/chromium.py) and plays the winning lines 
 deals, found by the solver in CPython: the first winnable deals of the open variants in turn
 (standard, vertical, doublets, overlapping; Strict is left out, its stock order is hidden).
 Every pair is played by two real clicks (Playwright's mouse, through Chromium's input
-pipeline); the second one, the pairing tap, is timed inside the page:
+pipeline); the second one, the pairing tap, is timed inside the page. The game plays a tap
+when the press is released (``pointerup``, nestor_web/browser/drag.py), before the click:
 
-* start: ``performance.now()`` in a capturing ``click`` listener on ``window``, the first
-  listener the click reaches, before the game's own handler;
+* start: ``performance.now()`` in a capturing ``pointerup`` listener on ``window``, the
+  first listener the release reaches, before the game's own handler (a ``click`` without a
+  press, as the keyboard makes, starts it too);
 * **board updated**: a MutationObserver on ``#board`` sees that neither card of the pair is on
   the board any more (no ``#board [data-card=...]`` left). Its callback runs at the first
   microtask checkpoint after the change, so a handler that goes on working synchronously
@@ -20,8 +22,8 @@ pipeline); the second one, the pairing tap, is timed inside the page:
 * next frame: from that callback, the next ``requestAnimationFrame`` and then a message
   posted from it, which runs once that frame has been produced (style, layout, paint). It
   adds the wait for the display's next frame (up to ~17 ms), so it is shown, not targeted;
-* input: the same end, counted from the click event's ``timeStamp`` (when Chromium took the
-  input), so a tap that had to wait for a solver slice to finish shows that wait too.
+* input: the same end, counted from the release event's ``timeStamp`` (when Chromium took
+  the input), so a tap that had to wait for a solver slice to finish shows that wait too.
 
 Each setting gets a fresh profile and page (service workers blocked, so nothing but the game
 runs): animations off, animations on, the winnable indicator on (animations off); each deal
@@ -30,8 +32,8 @@ The deals are opened in each page through the address and a ``popstate`` event, 
 Forward do, so Pyodide boots once per page; if the page does not follow, it is reloaded.
 Settings are set with the page's own controls (``[data-setting=...]``).
 
-The floor, in the same pages: a no-op Python click handler on the same interpreter (a
-``<script type="py">`` added to the page binds it to a button of its own; it writes one
+The floor, in the same pages: a no-op Python ``pointerup`` handler on the same interpreter
+(a ``<script type="py">`` added to the page binds it to a button of its own; it writes one
 number into one element), clicked ``--floor-clicks`` times after every deal and timed the same
 way (end: the MutationObserver sees that element's new text).
 
@@ -82,14 +84,16 @@ PROBE = """
 (() => {
   const UPDATE_TIMEOUT_MS = __UPDATE_TIMEOUT_MS__;
   const bench = window.__nestorBench = { pending: null, result: null };
-  addEventListener("click", (event) => {
+  const start = (event) => {
     const p = bench.pending;
-    if (p && p.clickAt === null) { p.clickAt = performance.now(); p.inputAt = event.timeStamp; }
-  }, { capture: true });
+    if (p && p.tapAt === null) { p.tapAt = performance.now(); p.inputAt = event.timeStamp; }
+  };
+  addEventListener("pointerup", start, { capture: true });
+  addEventListener("click", start, { capture: true });
   // Arm for the next click: `target` is observed, `done()` says the update is on the page.
   bench.arm = (targetSelector, done) => {
     const target = document.querySelector(targetSelector);
-    const p = { clickAt: null, inputAt: null, domAt: null, frameAt: null };
+    const p = { tapAt: null, inputAt: null, domAt: null, frameAt: null };
     bench.pending = p;
     bench.result = new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -97,7 +101,7 @@ PROBE = """
         reject(new Error(`no update of ${targetSelector} within ${UPDATE_TIMEOUT_MS} ms`));
       }, UPDATE_TIMEOUT_MS);
       const observer = new MutationObserver(() => {
-        if (p.domAt !== null || p.clickAt === null || !done()) return;
+        if (p.domAt !== null || p.tapAt === null || !done()) return;
         p.domAt = performance.now();
         observer.disconnect();
         requestAnimationFrame(() => {
@@ -128,8 +132,9 @@ PROBE = """
 })();
 """.replace("__UPDATE_TIMEOUT_MS__", str(UPDATE_TIMEOUT_MS))
 
-# The floor: a button bound to a Python handler that only writes a counter into one element,
-# in the page's own (main-thread) interpreter, which PyScript shares among its py scripts.
+# The floor: a button bound (on pointerup, as the game's taps) to a Python handler that only
+# writes a counter into one element, in the page's own (main-thread) interpreter, which
+# PyScript shares among its py scripts.
 FLOOR_SCRIPT = """
 from pyodide.ffi import create_proxy
 from pyscript import document
@@ -144,7 +149,7 @@ def _floor_click(event):
 
 
 _floor_proxy = create_proxy(_floor_click)
-document.getElementById("bench-floor").addEventListener("click", _floor_proxy)
+document.getElementById("bench-floor").addEventListener("pointerup", _floor_proxy)
 document.getElementById("bench-floor").setAttribute("data-bound", "")
 """
 
@@ -163,16 +168,16 @@ ADD_FLOOR = """(code) => {
 
 @dataclass
 class Timings:
-    """Times of one kind of click, in ms: to the board updated, to the next frame, from input."""
+    """Times of one kind of tap, in ms: to the board updated, to the next frame, from input."""
 
     board: list[float] = field(default_factory=list)
     frame: list[float] = field(default_factory=list)
     input: list[float] = field(default_factory=list)
 
     def add(self, probe: dict[str, float]) -> None:
-        """Add one probe result (``clickAt``, ``inputAt``, ``domAt``, ``frameAt``, ms)."""
-        self.board.append(probe["domAt"] - probe["clickAt"])
-        self.frame.append(probe["frameAt"] - probe["clickAt"])
+        """Add one probe result (``tapAt``, ``inputAt``, ``domAt``, ``frameAt``, ms)."""
+        self.board.append(probe["domAt"] - probe["tapAt"])
+        self.frame.append(probe["frameAt"] - probe["tapAt"])
         self.input.append(probe["domAt"] - probe["inputAt"])
 
     def extend(self, other: Timings) -> None:
@@ -365,7 +370,7 @@ def main() -> int:
     print(f"pairing tap in Chromium, {len(deals)} winning lines ({kinds}), {taps} taps per setting")
     print(f"served from {args.root.resolve()}; deals opened by popstate, "
           f"{reloads} of {len(deals) * len(SETTINGS)} by a reload")
-    print(f"{'':32} {'click -> board (ms)':>20}   {'click -> next frame':>20}   "
+    print(f"{'':32} {'tap -> board (ms)':>20}   {'tap -> next frame':>20}   "
           f"{'input -> board':>20}")
     print(f"{'':32} {'median    p95    max':>20}   {'median    p95    max':>20}   "
           f"{'median    p95    max':>20}")
@@ -375,7 +380,7 @@ def main() -> int:
               f"{summary(t.input):>20}")
     floor_p95 = p95(floor.board)
     ratios = ", ".join(f"{name} {p95(t.board) / floor_p95:.1f}x" for name, t in results.items())
-    print(f"p95 / floor p95 (click -> board): {ratios}")
+    print(f"p95 / floor p95 (tap -> board): {ratios}")
     off = results["animations off"].board
     met = p95(off) <= TARGET_P95_MS and p95(off) <= TARGET_FLOOR_RATIO * floor_p95
     print(f"target, animations and indicator off: p95 <= {TARGET_P95_MS:g} ms and <= "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write the page shell's words from the message catalogs: index.html and static/js/texts.js;
-and a first visit's board, static/js/first-visit.js.
+a first visit's board, static/js/first-visit.js; the settings' root attributes in wake.js.
 
 Usage: python scripts/build_shell.py [--check]
 
@@ -13,8 +13,10 @@ show a return visit in the player's language before Python starts. And it writes
 ``static/js/first-visit.js``: the board of a first visit's guided game (its fixed deal, the
 guide's rings on it), its counters and the guide's first step, in every language, drawn by the
 page's own view code (nestor_web/view/first_visit.py), which wake.js paints before Python is
-ready. ``--check`` changes nothing and exits 1 when any of them is not what the catalogs and
-the code make (tests/test_shell.py).
+ready. In static/js/wake.js it writes the block that maps the stored settings to the root's
+attributes, from the map the actuator uses (nestor_web/view/markup.py). ``--check`` changes
+nothing and exits 1 when any of them is not what the catalogs and the code make
+(tests/test_shell.py).
 """
 
 from __future__ import annotations
@@ -30,14 +32,19 @@ sys.path.insert(0, str(ROOT))
 
 from nestor import VARIANTS  # noqa: E402
 from nestor_web.app.session import Session  # noqa: E402
+from nestor_web.app.settings import ANIMATION_SPEEDS, THEMES  # noqa: E402
 from nestor_web.storage.manager import MemoryStore, StorageManager  # noqa: E402
 from nestor_web.view import i18n  # noqa: E402
 from nestor_web.view.first_visit import first_visit_paint  # noqa: E402
+from nestor_web.view.markup import ROOT_FLAGS  # noqa: E402
 from nestor_web.view.texts import TEXTS, keys_html, rules_html  # noqa: E402
 
 PAGE = ROOT / "index.html"
 SCRIPT = ROOT / "static" / "js" / "texts.js"
 FIRST_VISIT = ROOT / "static" / "js" / "first-visit.js"
+WAKE = ROOT / "static" / "js" / "wake.js"
+_ROOT_BLOCK = re.compile(r"(  // BEGIN root attributes:[^\n]*\n).*?(  // END root attributes\n)",
+                         re.DOTALL)
 
 _TEXT = re.compile(r'(<(\w+)\b[^>]*\bdata-text="([\w-]+)"[^>]*>)(.*?)(</\2>)', re.DOTALL)
 _LABEL = re.compile(r'(<\w+\b[^>]*\bdata-label="([\w-]+)")((?: aria-label="[^"]*")?)')
@@ -128,11 +135,25 @@ def first_visit() -> str:
     )
 
 
+def wake(script: str) -> str:
+    """static/js/wake.js with its root attributes block written from the settings: the themes,
+    the animation speeds and :data:`~nestor_web.view.markup.ROOT_FLAGS`."""
+    speeds = [s for s in ANIMATION_SPEEDS if s != "off"]
+    flags = "".join(f"    {json.dumps(n)}: {json.dumps(a)},\n" for n, a in ROOT_FLAGS.items())
+    block = (f"  const THEMES = {json.dumps(list(THEMES))};\n"
+             f"  const SPEEDS = {json.dumps(speeds)};\n"
+             f"  const FLAGS = {{\n{flags}  }};\n")
+    script, found = _ROOT_BLOCK.subn(lambda m: m[1] + block + m[2], script)
+    if found != 1:
+        raise SystemExit(f"{WAKE.relative_to(ROOT)}: no root attributes block")
+    return script
+
+
 def main() -> int:
-    """Write (or with --check, compare) index.html, static/js/texts.js and
-    static/js/first-visit.js."""
+    """Write (or with --check, compare) index.html, static/js/texts.js,
+    static/js/first-visit.js and the root attributes block of static/js/wake.js."""
     built = {PAGE: page(PAGE.read_text(), shell(i18n.DEFAULT_LANGUAGE)), SCRIPT: script(),
-             FIRST_VISIT: first_visit()}
+             FIRST_VISIT: first_visit(), WAKE: wake(WAKE.read_text())}
     stale = [p for p, text in built.items() if not p.exists() or p.read_text() != text]
     if "--check" in sys.argv[1:]:
         for path in stale:

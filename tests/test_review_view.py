@@ -24,6 +24,7 @@ from nestor_web.view.review import (
     move_short,
     progress_text,
     review_html,
+    timeline_points,
     turning_point_text,
 )
 from nestor_web.view.timeline import HEIGHT, WIDTH, Point, point_at, timeline_svg, x_of
@@ -297,3 +298,14 @@ def test_a_turning_point_that_is_no_puzzle_offers_nothing_to_practise():
     strict = worked_out(STRICT)  # Strict has no puzzles: its turning point is not examined
     assert strict.result is not None and strict.result.turning_point is not None
     assert strict.practice is None
+
+
+def test_the_timeline_points_hold_each_moves_standing() -> None:
+    start, points = timeline_points(worked_out(LOST))
+    assert start == Point("winnable", 1.0)
+    assert points[11] == Point("winnable", 1.0) and points[12] == Point("lost", 0.0)
+    assert [p.state for p in points] == ["winnable"] * 12 + ["lost"] * (len(points) - 12)
+    start, points = timeline_points(worked_out(STRICT))
+    assert start.state == "winnable" and points[10] == Point("lost", 0.0)
+    assert points[9].state == "winnable" and 0 < (points[9].value or 0) < 1
+    assert timeline_points(ReviewState(LOST)) == (Point("pending", None), [])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from nestor_web.app.settings import THEMES, Settings
 from nestor_web.storage.codecs import BOARD_VERSION, board_to_text
 from nestor_web.view import i18n, markup
 
@@ -81,6 +82,19 @@ def test_the_waking_script_allows_the_elements_and_attributes_the_board_is_drawn
     assert tags and sorted(re.findall(r"(\w+):", tags.group(1))) == sorted(markup.ELEMENTS)
     attribute = re.search(r"const ATTRIBUTE = /\^(.*)\$/;", wake)
     assert attribute and attribute.group(1) == markup.ATTRIBUTE.pattern
+
+
+def test_the_waking_script_sets_the_roots_attributes_from_the_actuators_map() -> None:
+    wake = (ROOT / "static" / "js" / "wake.js").read_text()
+    assert build_shell.wake(wake) == wake
+    drifted = wake.replace('"data-large-index"', '"data-large-indices"')
+    assert drifted != wake and build_shell.wake(drifted) == wake
+    shown = markup.root_attributes(Settings(large_index=True), "slow")
+    assert shown["data-large-index"] == "true" and shown["data-four-colours"] == "false"
+    assert (shown["data-animations"], shown["data-animation-speed"]) == ("true", "slow")
+    for name, attribute in markup.ROOT_FLAGS.items():
+        assert f"    {json.dumps(name)}: {json.dumps(attribute)},\n" in wake
+    assert f"const THEMES = {json.dumps(list(THEMES))};" in wake
 
 
 def first_visit_data() -> dict:

@@ -18,6 +18,7 @@ from datetime import date
 from nestor import NestorError
 from nestor_web.app.events import Event, Problem
 from nestor_web.app.session import Session
+from nestor_web.app.settings import Settings
 from nestor_web.app.url import parse_query
 from nestor_web.browser.controller import Controller, use_language
 from nestor_web.storage.durable import MemoryCopy
@@ -165,7 +166,8 @@ class Drawn:
         self.view: BoardView | None = None
 
     def draw(
-        self, view: BoardView, events: tuple[Event, ...], said: str | None, drawn: object
+        self, view: BoardView, settings: Settings, events: tuple[Event, ...], said: str | None,
+        drawn: object,
     ) -> None:
         self.view = view
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pyodide.ffi import to_js
 from pyscript import document, window
 
 from nestor import Pair
 
-from ..app.events import DealChanged, Event, Moved, TookBack, WentBack
+from ..app.events import DealChanged, Event, Moved, SettingChanged, TookBack, WentBack
 from ..app.settings import ANIMATION_SCALE, Settings, shown_animations
 from ..app.url import parse_query
 from ..view.board import (
@@ -27,7 +26,7 @@ from ..view.board import (
     render_card,
 )
 from ..view.i18n import language
-from ..view.markup import html
+from ..view.markup import html, root_attributes
 from ..view.texts import (
     keys_html,
     language_options_html,
@@ -37,7 +36,7 @@ from ..view.texts import (
 )
 from ..view.words import page_title
 from .animation import Motion, measure
-from .dom import missing
+from .dom import js_object, missing
 from .sound import Sounds
 
 NEW_DEAL = '#controls [data-action="new"]'
@@ -94,10 +93,8 @@ class Actuator:
             control.disabled = False
 
     def apply_settings(self, settings: Settings) -> None:
-        """Reflect the settings on the page's controls and on the root element's hooks the
-        CSS follows (only when they changed): ``data-theme``, ``data-animations``,
-        ``data-animation-speed`` (the speed in effect, the system's wish while unset) and
-        each flag's ``"true"``/``"false"``."""
+        """Reflect the settings, when they changed, on the page's controls and on the root
+        element's attributes the CSS follows (:func:`root_attributes`)."""
         reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         motion = shown_animations(settings.animations, reduced)
         state = (tuple(getattr(settings, n) for n in settings.names()), motion)
@@ -106,18 +103,8 @@ class Actuator:
         self._drawn["settings"] = state
         self._sounds_on = settings.sounds
         self.motion.scale = ANIMATION_SCALE[motion]
-        root = document.documentElement
-        root.setAttribute("data-theme", settings.theme)
-        root.setAttribute("data-animations", "false" if motion == "off" else "true")
-        root.setAttribute("data-animation-speed", motion)
-        for name, on in (
-            ("data-four-colours", settings.four_colours),
-            ("data-highlight-partners", settings.highlight_partners),
-            ("data-show-timer", settings.show_timer),
-            ("data-left-handed", settings.left_handed),
-            ("data-large-index", settings.large_index),
-        ):
-            root.setAttribute(name, "true" if on else "false")
+        for name, value in root_attributes(settings, motion).items():
+            document.documentElement.setAttribute(name, value)
         for control in document.querySelectorAll("#settings [data-setting]"):
             name = str(control.getAttribute("data-setting"))
             value = motion if name == "animations" else getattr(settings, name)
@@ -136,13 +123,19 @@ class Actuator:
     def draw(
         self,
         view: BoardView,
+        settings: Settings,
         events: Iterable[Event] = (),
         announcement: str | None = None,
         drawn: dict[str, tuple[Any, Any]] | None = None,
     ) -> None:
-        """Apply ``view``: the board (only the regions that changed), counters, controls,
-        notice, status, the live region's ``announcement``; then fly the cards the
-        ``events`` removed from where ``drawn`` (:meth:`measure`, taken before) had them."""
+        """Apply ``view``: the page's texts after a change of language, the ``settings``,
+        the board (only the regions that changed), counters, controls, notice, status, the
+        live region's ``announcement``; then fly the cards the ``events`` removed from where
+        ``drawn`` (:meth:`measure`, taken before) had them."""
+        events = tuple(events)
+        if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
+            self.fill_texts()
+        self.apply_settings(settings)
         focus = document.activeElement
         focused: tuple[str, str | None] | None = None
         on_card = not missing(focus) and bool(focus.hasAttribute("data-card"))
@@ -173,7 +166,7 @@ class Actuator:
         self._text("variant-title", view.variant_title)
         self._text("deal-number", str(view.deal))
         self._text("deal-grade", view.grade_text)
-        self._once("grade", view.grade, lambda: _grade_attribute(view.grade))
+        self._once("grade", view.grade, lambda: _flag(document.body, "data-grade", view.grade))
         self._text("cards-left", str(view.cards_left))
         self._text("moves-made", str(view.moves_made))
         self._text("pairs", str(view.pairs))
@@ -325,10 +318,9 @@ class Actuator:
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (``"keys"``, ``"stats"``, ``"settings"``, ``"rules"``,
-        ``"review"``) as
-        a modal, or close it. The dialog itself takes the focus (a scrolled content, like
-        the rules, starts at its top; no control is framed before the player moves)."""
+        """Open the dialog ``name`` (one of :data:`DIALOGS`) as a modal, or close it. The
+        dialog itself takes the focus (a scrolled content, like the rules, starts at its top;
+        no control is framed before the player moves)."""
         dialog = self.el[f"{name}-dialog"]
         if dialog.open:
             dialog.close()
@@ -338,14 +330,13 @@ class Actuator:
             # showModal() focuses the dialog's first focusable control and scrolls it into
             # view, which may be the close button at the end (How to play opened on
             # its last table): the dialog takes the focus without scrolling, at its top.
-            dialog.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
+            dialog.focus(js_object({"preventScroll": True}))
             dialog.scrollTop = 0
 
     def dialog_open(self, name: str | None = None) -> bool:
-        """Is a dialog open (it handles its own keys)? The install how-to of
-        static/js/install.js counts too. With ``name`` (one of
-        :data:`DIALOGS`, such as ``"keys"`` or ``"stats"``): is that one open?"""
-        if name is None:  # any of them, or the install how-to (static/js/install.js)
+        """Is the dialog ``name`` (one of :data:`DIALOGS`) open; without ``name``, any of
+        them or the install how-to of static/js/install.js (it handles its own keys)?"""
+        if name is None:
             extra = document.getElementById("install-dialog")
             return any(bool(self.el[f"{n}-dialog"].open) for n in DIALOGS) or (
                 not missing(extra) and bool(extra.open)
@@ -396,14 +387,6 @@ _NEVER = object()
 
 def _hide(element: Any, hidden: bool) -> None:
     element.hidden = hidden
-
-
-def _grade_attribute(grade: str | None) -> None:
-    """``<body data-grade>``: the shown deal's grade once known, else none."""
-    if grade is None:
-        document.body.removeAttribute("data-grade")
-    else:
-        document.body.setAttribute("data-grade", grade)
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pyodide.ffi import create_once_callable, create_proxy, to_js
+from pyodide.ffi import create_once_callable, create_proxy
 from pyscript import document, window
 
 from ..app.events import Moved
-from .dom import missing
+from .dom import animate, missing
 
 ANIMATION_MS = 420
 """How long a removed pair takes to fly to the discard pile."""
@@ -87,7 +87,6 @@ class Motion:
         partner: Any = None
         hidden: Any = None
         flights: list[tuple[str, Any, Any]] = []
-        frames: list[dict[str, object]]
         for code in moved.removed:
             if code in drawn:
                 flights.append((code, *drawn[code]))
@@ -106,38 +105,22 @@ class Motion:
             ghost = _clone(original, code, rect)
             document.body.appendChild(ghost)
             land = _landing(rect, pile)
+            steps: list[tuple[float, str]]
             if turned is None:
-                frames = [
-                    {"offset": 0, "transform": "none"},
-                    {"offset": 0.75, "transform": _move(land, 0.9, 1)},
-                    {"offset": 1, "transform": _move(land, 1, land[2])},
-                ]
-                duration = ANIMATION_MS * self.scale
+                steps = [(0, "none")]
             elif code == turned and partner is not None:
                 to_partner = (partner.left - rect.left, partner.top - rect.top, 1.0)
-                frames = [
-                    {"offset": 0, "transform": "none"},
-                    {"offset": 0.3, "transform": "none"},
-                    {"offset": 0.6, "transform": _move(to_partner, 1, 1)},
-                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
-                    {"offset": 1, "transform": _move(land, 1, land[2])},
-                ]
-                duration = TURNED_MS * self.scale
+                steps = [(0, "none"), (0.3, "none"), (0.6, _move(to_partner, 1, 1))]
             else:  # the partner waits for the turned card, then they go together
-                frames = [
-                    {"offset": 0, "transform": "none"},
-                    {"offset": 0.6, "transform": "none"},
-                    {"offset": 0.85, "transform": _move(land, 0.9, 1)},
-                    {"offset": 1, "transform": _move(land, 1, land[2])},
-                ]
-                duration = TURNED_MS * self.scale
-            for frame in frames:  # eased between keyframes: each is reached on its offset
-                frame["easing"] = "ease-in-out"
-            animation = ghost.animate(
-                to_js(frames, dict_converter=window.Object.fromEntries),
-                to_js({"duration": duration, "fill": "forwards"},
-                      dict_converter=window.Object.fromEntries),
-            )
+                steps = [(0, "none"), (0.6, "none")]
+            steps += [(0.75 if turned is None else 0.85, _move(land, 0.9, 1)),
+                      (1, _move(land, 1, land[2]))]
+            # Eased between keyframes: each is reached on its offset.
+            frames: list[dict[str, object]] = [
+                {"offset": o, "transform": t, "easing": "ease-in-out"} for o, t in steps
+            ]
+            duration = (ANIMATION_MS if turned is None else TURNED_MS) * self.scale
+            animation = animate(ghost, frames, {"duration": duration, "fill": "forwards"})
             if code == turned and hidden is not None:
                 animation.onfinish = create_once_callable(
                     lambda _event, g=ghost, h=hidden: _landed(g, h)
@@ -150,12 +133,9 @@ class Motion:
         :attr:`scale` (only when animations are on; the caller checks). A tap on it or any
         key ends it at once. Hook: ``body[data-celebrating]`` while it runs.
 
-        Nothing of it outlives it (:meth:`end_celebration`): its signs leave the page, and its
-        three ways to end (the layer's ``pointerdown``, the document's ``keydown``, the last
-        sign's ``finish``) all call the one proxy this keeps for the page's life
-        (:attr:`_end_proxy`), and are taken off again. (One proxy made per win, to fire once,
-        stayed alive with its listener when the win ended another way: the document gained
-        a keydown listener and kept a celebration's nodes each time.)"""
+        Nothing of it outlives it (:meth:`end_celebration`): its three ways to end (the
+        layer's ``pointerdown``, the document's ``keydown``, the last sign's ``finish``) call
+        the one proxy kept for the page's life, and are taken off again."""
         self.end_celebration()
         layer = document.createElement("div")
         layer.className = "celebration"
@@ -179,11 +159,8 @@ class Motion:
                 {"transform": f"translateY({height + 48:.0f}px) rotate({turn:.0f}deg)",
                  "opacity": 0.6},
             ]
-            animation = sign.animate(
-                to_js(frames, dict_converter=window.Object.fromEntries),
-                to_js({"duration": duration, "delay": delay, "easing": "ease-in",
-                       "fill": "both"}, dict_converter=window.Object.fromEntries),
-            )
+            animation = animate(sign, frames, {"duration": duration, "delay": delay,
+                                               "easing": "ease-in", "fill": "both"})
             animations.append(animation)
             if longest is None or delay + duration > longest[0]:
                 longest = (delay + duration, animation)
@@ -192,18 +169,13 @@ class Motion:
         document.body.setAttribute("data-celebrating", "")
         end = self._end_proxy
         if end is None:
-            end = self._end_proxy = create_proxy(self._celebration_over)
+            end = self._end_proxy = create_proxy(lambda _event=None: self.end_celebration())
         self._celebration = layer
         self._confetti = animations
         layer.addEventListener("pointerdown", end)
         document.addEventListener("keydown", end)
         if longest is not None:
             longest[1].onfinish = end
-
-    def _celebration_over(self, _event: Any = None) -> None:
-        """A tap on the celebration, a key, or its last sign has fallen: it ends. (Only the
-        celebration running has these listeners: :meth:`end_celebration` takes them off.)"""
-        self.end_celebration()
 
     def end_celebration(self) -> None:
         """End the win's celebration, if one runs: its listeners are taken off, its

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable
 from pyscript import document, window
 
 from nestor import NestorError
@@ -19,7 +19,7 @@ from ..storage.manager import StorageManager
 from .clipboard import to_clipboard
 from .controller import Controller
 from .daily import local_today
-from .dom import missing
+from .dom import listen, missing
 from .tasks import Tasks
 
 if TYPE_CHECKING:
@@ -47,15 +47,11 @@ class ProgressPanel:
             '[data-action="restore-replaced"]')
         self.pending: Progress | None = None  # the backup read, waiting for merge or replace
         self._asked_to_keep = False
-        self._proxies: list[Any] = []
-        for target, kind, handler in (
-            (self.el["progress"], "click", self.on_click),
-            (self.el["restore-file"], "change", self.on_file),
-            (self.el["restore-code"], "input", self.on_code),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            target.addEventListener(kind, proxy)
+        self._proxies = [
+            listen(self.el["progress"], "click", self.on_click),
+            listen(self.el["restore-file"], "change", self.on_file),
+            listen(self.el["restore-code"], "input", self.on_code),
+        ]
 
     # ---- events --------------------------------------------------------------------------
 

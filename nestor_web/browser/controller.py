@@ -3,7 +3,8 @@
 A command runs after what another tab saved is taken in; its events are drawn, then the
 storage manager saves in a later task, so the board is on the screen first. The page
 (``browser/root.py``) and the unit tests (``tests/webpage.py``) run this same loop, each
-handing it how to draw and when a later task runs.
+handing it how to draw (the page: the actuator, then what follows the game) and when a later
+task runs.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ from typing import Any
 
 from ..app.events import Event, Problem, SettingChanged
 from ..app.session import Session
+from ..app.settings import Settings
 from ..storage.manager import StorageManager
 from ..view.board import BoardView, board_view, first_paint
 from ..view.i18n import language, set_language
 from ..view.words import announcement
 
-Draw = Callable[[BoardView, tuple[Event, ...], str | None, Any], None]
-"""Draws the session's board after some events: ``(view, events, said, drawn)``, ``said``
-what the live region says (or ``None``), ``drawn`` where the cards were before the
+Draw = Callable[[BoardView, Settings, tuple[Event, ...], str | None, Any], None]
+"""Draws the session's board after some events: ``(view, settings, events, said, drawn)``,
+``said`` what the live region says (or ``None``), ``drawn`` where the cards were before the
 command (or ``None``)."""
 
 
@@ -36,10 +38,11 @@ def use_language(session: Session) -> None:
 
 
 class Controller:
-    """The loop of ``session``'s page: commands, drawn by ``draw``, saved through ``storage``
-    in a task ``soon`` runs; ``saving`` hears whether a save waits; ``measure`` says where the
-    cards are before an animated command (``None``: no animation). With ``keep_board`` false a
-    save leaves out the board for the next visit's first paint.
+    """The loop of ``session``'s page: commands, drawn by ``draw`` and then ``follow`` (what
+    follows the board, after the events), saved through ``storage`` in a task ``soon`` runs;
+    ``saving`` hears whether a save waits; ``measure`` says where the cards are before an
+    animated command (``None``: no animation). With ``keep_board`` false a save leaves out the
+    board for the next visit's first paint.
 
     Attributes:
         said: what the live region said last (``None`` before anything).
@@ -57,6 +60,7 @@ class Controller:
         saving: Callable[[bool], None] = lambda _pending: None,
         measure: Callable[[], Any] = lambda: None,
         keep_board: bool = True,
+        follow: Callable[[tuple[Event, ...]], None] = lambda _events: None,
     ) -> None:
         self.session = session
         self.storage = storage
@@ -65,6 +69,7 @@ class Controller:
         self.saving = saving
         self.measure = measure
         self.keep_board = keep_board
+        self.follow = follow
         self.said: str | None = None
         self.events: tuple[Event, ...] = ()
         self.save_pending = False
@@ -98,8 +103,7 @@ class Controller:
             self.said = said
         self.events = events
         self.schedule_save()
-        self.view = board_view(session)
-        self.draw(self.view, events, said, drawn)
+        self._draw(events, said, drawn)
 
     def other_tab(self, key: str | None) -> tuple[Event, ...]:
         """Another tab wrote ``key`` (``None``: cleared the storage): take in what changed,
@@ -134,18 +138,20 @@ class Controller:
         if problems:
             for problem in problems:
                 self.session.notice(problem)
-            self._draw_problems()
+            self._draw()
 
     def late_problems(self) -> None:
         """Draw the problems the storage manager reported (also those a durable write
         answers after its save): only draw, no save, so refused saves cannot loop."""
         for problem in self.storage.take_problems():
             self.session.notice(problem)
-        self._draw_problems()
+        self._draw()
 
-    def _draw_problems(self) -> None:
+    def _draw(self, events: tuple[Event, ...] = (), said: str | None = None,
+              drawn: Any = None) -> None:
         self.view = board_view(self.session)
-        self.draw(self.view, (), None, None)
+        self.draw(self.view, self.session.settings, events, said, drawn)
+        self.follow(events)
 
     def _board_drawn(self) -> tuple[list[object], dict[str, str]]:
         """The board last drawn, for the next first paint (:func:`first_paint`)."""

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from pyodide.ffi import JsException, create_once_callable, create_proxy, to_js
-from pyscript import document, window
+from pyodide.ffi import JsException, create_once_callable
+from pyscript import document
 
 from .animation import Motion
-from .dom import missing
+from .dom import animate, listen, missing
 
 SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
 """How far (CSS px) a press may move and still be a tap, by ``pointerType``."""
@@ -61,19 +61,12 @@ class Drag:
         self.motion = motion
         self._press: _Press | None = None
         self._swallow = False  # the click that follows a drag is not a tap
-        self._proxies: list[Any] = []
-        for kind, handler, capture in (
-            ("pointerdown", self.on_down, False),
-            ("pointermove", self.on_move, False),
-            ("pointerup", self.on_up, False),
-            ("pointercancel", self.on_cancel, False),
-            ("lostpointercapture", self.on_lost, False),
-            ("click", self.on_click, True),
-            ("contextmenu", self.on_context_menu, False),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            board.addEventListener(kind, proxy, capture)
+        self._proxies = [listen(board, kind, handler) for kind, handler in (
+            ("pointerdown", self.on_down), ("pointermove", self.on_move),
+            ("pointerup", self.on_up), ("pointercancel", self.on_cancel),
+            ("lostpointercapture", self.on_lost), ("contextmenu", self.on_context_menu),
+        )]
+        self._proxies.append(listen(board, "click", self.on_click, capture=True))
 
     # ---- events ------------------------------------------------------------------------
 
@@ -228,14 +221,10 @@ class Drag:
         moved = f"translate({press.dx}px, {press.dy}px)"
         element.style.transform = ""
         element.setAttribute("data-snapping", "")
-        frames = to_js(
-            [{"transform": moved}, {"transform": "translate(0px, 0px)"}],
-            dict_converter=window.Object.fromEntries,
-        )
-        animation = element.animate(frames, to_js(
+        animation = animate(
+            element, [{"transform": moved}, {"transform": "translate(0px, 0px)"}],
             {"duration": SNAP_BACK_MS * scale, "easing": "ease-out"},
-            dict_converter=window.Object.fromEntries,
-        ))
+        )
         animation.onfinish = create_once_callable(
             lambda _event: element.removeAttribute("data-snapping")
         )

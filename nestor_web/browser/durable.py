@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pyodide.ffi import create_once_callable, to_js
+from pyodide.ffi import create_once_callable
 from pyscript import window
 
 from ..storage.durable import Done, DurableCopy, Snapshot
+from .dom import js_object
 
 
 class IndexedDbCopy:
@@ -23,8 +24,7 @@ class IndexedDbCopy:
         def answered(error: Any) -> None:
             done(error if isinstance(error, str) else None)
 
-        js_entries = to_js(dict(entries), dict_converter=window.Object.fromEntries)
-        self._api.write(seq, js_entries).then(create_once_callable(answered))
+        self._api.write(seq, js_object(dict(entries))).then(create_once_callable(answered))
 
 
 async def only_page() -> bool | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document
 
 from nestor import Pair
@@ -21,7 +20,7 @@ from ..app.events import Event, TookBack
 from ..app.session import Session
 from ..view.end import EndView, end_view, render_end, reopen_words
 from .actuator import Actuator
-from .dom import missing
+from .dom import listen, missing
 from .tasks import Tasks
 
 
@@ -40,9 +39,8 @@ class EndScreen:
         self._before: Any = None  # the element focused before the end screen took the focus
         self._working = False  # the verdict is being worked out
         self._dismissing = False  # the player closes it: the focus goes back, not to the board
-        self._proxies = [create_proxy(self.on_click), create_proxy(self.on_again)]
-        self.el.addEventListener("click", self._proxies[0])
-        self.again.addEventListener("click", self._proxies[1])
+        self._proxies = [listen(self.el, "click", self.on_click),
+                         listen(self.again, "click", self.on_again)]
 
     @property
     def shown(self) -> bool:

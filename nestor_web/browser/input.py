@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.keymap import BACK_KEYS, NAVIGATION, command_for
 from ..app.session import Session
 from .actuator import Actuator
 from .controller import Controller
-from .dom import missing
+from .dom import listen, missing
 from .drag import Drag
 from .menu import Menu
 
@@ -35,9 +34,8 @@ class Input:
         self.actuator = actuator
         self.action = action
         self.setting = setting
-        self._proxies: list[Any] = []
         self.menu = Menu()
-        for name, kind, handler in (
+        by_id = (
             ("board", "click", self.on_board_click),
             ("controls", "click", self.on_control_click),
             ("counters", "click", self.on_control_click),
@@ -49,18 +47,15 @@ class Input:
             ("rules-dialog", "click", self.on_control_click),  # "Show me on the board"
             ("tutorial", "click", self.on_control_click),  # the guide's Next and Skip
             ("end-screen", "click", self.on_control_click),
-        ):
-            self._listen(document.getElementById(name), kind, handler)
-        self._listen(window, "popstate", lambda _event: moved())
-        self._listen(document, "keydown", self.on_key)
-        # The words of the advice follow the way the player points (before the press's click).
-        self._listen(document, "pointerdown", lambda e: self.pointer_used(str(e.pointerType)))
+        )
+        self._proxies = [listen(document.getElementById(n), k, h) for n, k, h in by_id]
+        self._proxies += [
+            listen(window, "popstate", lambda _event: moved()),
+            listen(document, "keydown", self.on_key),
+            # The advice's words follow the way the player points (before the press's click).
+            listen(document, "pointerdown", lambda e: self.pointer_used(str(e.pointerType))),
+        ]
         self.drag = Drag(document.getElementById("board"), self.tap, self.drop, actuator.motion)
-
-    def _listen(self, target: Any, kind: str, handler: Any) -> None:
-        proxy = create_proxy(handler)
-        self._proxies.append(proxy)
-        target.addEventListener(kind, proxy)
 
     def tap(self, card: str) -> None:
         """A tap on a card."""

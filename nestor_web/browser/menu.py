@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document
 
-from .dom import missing
+from .dom import listen, missing
 
 MENU = "more-menu"
 TOGGLE = "[data-menu]"
@@ -21,15 +20,11 @@ class Menu:
     def __init__(self) -> None:
         self.panel = document.getElementById(MENU)
         self.toggle = document.querySelector(TOGGLE)
-        self._proxies: list[Any] = []
-        for target, kind, handler in (
-            (self.toggle, "click", self.on_toggle),
-            (self.panel, "click", self.on_panel_click),
-            (document, "click", self.on_document_click),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            target.addEventListener(kind, proxy)
+        self._proxies = [
+            listen(self.toggle, "click", self.on_toggle),
+            listen(self.panel, "click", self.on_panel_click),
+            listen(document, "click", self.on_document_click),
+        ]
 
     def is_open(self) -> bool:
         """Is the menu shown?"""

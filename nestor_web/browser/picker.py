@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document
+
+from .dom import listen
 
 BROWSE_KEYS = frozenset(
     {"ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"}
@@ -27,14 +28,10 @@ class VariantPicker:
         self.element = document.getElementById("variant")
         self._browsing = False  # a key that moves the choice is down
         self._pending = False  # the picker shows a choice not committed yet
-        self._proxies = []
-        for kind, handler in (
+        self._proxies = [listen(self.element, kind, handler) for kind, handler in (
             ("keydown", self.on_key), ("keyup", self.on_key_up), ("change", self.on_change),
             ("blur", self.on_blur),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            self.element.addEventListener(kind, proxy)
+        )]
 
     def playing(self) -> str:
         """The variant in play (the page's ``<body data-variant>``)."""

@@ -13,7 +13,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.puzzle import (
@@ -33,7 +32,7 @@ from ..view.puzzle import puzzle_view, render_choices
 from .actuator import Actuator
 from .controller import Controller
 from .daily import local_today
-from .dom import missing
+from .dom import listen, missing
 from .tasks import Tasks
 
 
@@ -54,14 +53,8 @@ class PuzzleMode:
         self.attempt: PuzzleTry | None = None
         self.record: PuzzleRecord = PuzzleRecord()
         self.rng = random.Random()
-        self._proxies: list[Any] = []
-        for target, kind, handler in (
-            (document.getElementById("puzzle"), "click", self.on_click),
-            (document, "keydown", self.on_key),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            target.addEventListener(kind, proxy)
+        self._proxies = [listen(document.getElementById("puzzle"), "click", self.on_click),
+                         listen(document, "keydown", self.on_key)]
 
     @property
     def shown(self) -> bool:

@@ -11,7 +11,6 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay
@@ -19,7 +18,7 @@ from ..view.replay import link_words, render_moves, replay_announcement, replay_
 from .actuator import Actuator
 from .clipboard import game_link, to_clipboard
 from .controller import Controller
-from .dom import missing
+from .dom import listen, missing
 from .tasks import Tasks
 
 if TYPE_CHECKING:
@@ -42,16 +41,12 @@ class ReplayMode:
         self.actuator = actuator
         self.cover = cover
         self.replay: Replay | None = None
-        self._proxies: list[Any] = []
         self._drawn_moves: tuple[object, ...] | None = None
-        for target, kind, handler in (
-            (document.getElementById("replay"), "click", self.on_click),
-            (document.getElementById("link-panel"), "click", self.on_click),
-            (document, "keydown", self.on_key),
-        ):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            target.addEventListener(kind, proxy)
+        self._proxies = [
+            listen(document.getElementById("replay"), "click", self.on_click),
+            listen(document.getElementById("link-panel"), "click", self.on_click),
+            listen(document, "keydown", self.on_key),
+        ]
 
     @property
     def shown(self) -> bool:

@@ -11,14 +11,13 @@ import time
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document
 
 from ..view.replay import link_words
 from .actuator import Actuator
 from .clipboard import game_link, to_clipboard
 from .controller import Controller
-from .dom import missing
+from .dom import listen, missing
 from .tasks import Tasks
 
 if TYPE_CHECKING:
@@ -48,11 +47,8 @@ class ReviewPanel:
         self.body = document.getElementById("review-body")
         self._said = ""
         self._draw_pending = False
-        self._proxies: list[Any] = []
-        for kind, handler in (("click", self.on_click), ("keydown", self.on_key)):
-            proxy = create_proxy(handler)
-            self._proxies.append(proxy)
-            self.dialog.addEventListener(kind, proxy)
+        self._proxies = [listen(self.dialog, "click", self.on_click),
+                         listen(self.dialog, "keydown", self.on_key)]
 
     # ---- opening and working out ---------------------------------------------------------
 

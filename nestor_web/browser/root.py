@@ -23,7 +23,6 @@ from ..app.session import Session
 from ..app.url import is_puzzle_query, parse_query
 from ..storage.durable import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
-from ..view.board import BoardView
 from ..view.i18n import pick_language
 from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
@@ -113,8 +112,8 @@ class App:
         actuator.fill_texts()
         self._other_tabs = watch_other_tabs(self.other_tab)
         self.controller = controller = Controller(
-            session, self.storage, self.draw, asyncio.get_event_loop().call_soon, _saving,
-            actuator.measure,
+            session, self.storage, actuator.draw, asyncio.get_event_loop().call_soon, _saving,
+            actuator.measure, follow=self.follow,
         )
         self.storage.notify = controller.late_problems
         self.input = Input(
@@ -180,17 +179,14 @@ class App:
             else:
                 self.action(value)
 
-    # ---- what the controller draws, and what follows the page ----------------------------
+    # ---- what follows the board -------------------------------------------------------------
 
-    def draw(
-        self, view: BoardView, events: tuple[Event, ...], said: str | None, drawn: Any
-    ) -> None:
-        """Draw the session (board: ``view``) after ``events``: the page's words after a
-        change of language, the board, the guide, the daily line and the end screen; then
-        start the solver work the position needs."""
+    def follow(self, events: tuple[Event, ...]) -> None:
+        """After the board is drawn (the actuator, from the controller): the panels after a
+        change of language, the guide, the daily line and the end screen; then start the
+        solver work the position needs."""
         session = self.session
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
-            self.actuator.fill_texts()
             self.replays.draw()
             if self._puzzles is not None:
                 self._puzzles.draw()
@@ -201,8 +197,6 @@ class App:
         if any(isinstance(e, Moved) and e.outcome is Outcome.WON for e in events):
             self.progress().keep_for_good()
         self.end.follow(session, self.actuator.address_held)
-        self.actuator.apply_settings(session.settings)
-        self.actuator.draw(view, events, said, drawn)
         if session.tutorial is not None or self._tutorial is not None:
             from ..view.tutorial import tutorial_view
 

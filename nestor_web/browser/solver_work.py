@@ -67,22 +67,17 @@ class SolverWork:
             return
         self.controller.update(session.think("hint"))
         start = time.perf_counter()
-        if session.hint_step() == 1:
+        first = session.hint_step() == 1
+        if first:
             count = await self.tasks.sliced(session.count_pairs_steps())
-            elapsed = (time.perf_counter() - start) * 1000
-            document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
-            done = session.think(None)
-            self.controller.update(done + (
-                session.show_pair_count(count) if session.position is position else ()))
-            return
-        solution = await self.tasks.sliced(session.analyse_steps())
+        else:
+            solution = await self.tasks.sliced(session.analyse_steps())
         elapsed = (time.perf_counter() - start) * 1000
         document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
-        done = session.think(None)
+        events = session.think(None)
         if session.position is position:
-            self.controller.update(done + session.show_hint(solution))
-        else:
-            self.controller.update(done)
+            events += session.show_pair_count(count) if first else session.show_hint(solution)
+        self.controller.update(events)
 
     async def solve_task(self) -> None:
         """Solve: play the best move, one pair at a time, until won, stopped or lost."""

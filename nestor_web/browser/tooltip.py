@@ -10,7 +10,7 @@ from typing import Any
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from .dom import missing
+from .dom import listen, missing
 
 ICONS = "button.icon"
 """The icon controls: the panels' buttons, More, Copy link, Review, Install."""
@@ -37,10 +37,8 @@ class Tooltips:
             ):
                 if handler is None:
                     control.addEventListener(kind, self._hide)
-                    continue
-                proxy = create_proxy(handler)
-                self._proxies.append(proxy)
-                control.addEventListener(kind, proxy)
+                else:
+                    self._proxies.append(listen(control, kind, handler))
 
     def on_over(self, event: Any) -> None:
         """The pointer came over an icon control."""

@@ -23,9 +23,6 @@ from .words import clock_text, streak_text
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
     from nestor.solver import Solution
 
-VERDICT_KINDS = ("won", "winnable", "lost", "unknown", "chance", "working")
-"""The verdict's kinds (the hook ``data-verdict``)."""
-
 BUTTONS: tuple[tuple[str, str], ...] = (
     ("review", N_("Review")),  # the review panel (App.open_review, nestor_web/browser/review.py)
     ("restart", N_("Play again")),

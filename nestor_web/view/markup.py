@@ -12,6 +12,8 @@ import re
 from html import escape
 from typing import Any
 
+from ..app.settings import Settings
+
 Node = str | list[Any]
 """A text, or an element ``[tag, attributes, *children]``."""
 
@@ -24,6 +26,15 @@ ATTRIBUTE = re.compile(
 )
 """The attribute names the board uses (``ATTRIBUTE`` in static/js/wake.js): no event
 handler, no URL, no style."""
+
+ROOT_FLAGS = {
+    "four_colours": "data-four-colours",
+    "highlight_partners": "data-highlight-partners",
+    "show_timer": "data-show-timer",
+    "left_handed": "data-left-handed",
+    "large_index": "data-large-index",
+}
+"""The settings the root element shows to the CSS as ``"true"``/``"false"``, by name."""
 
 _SHAPES = ("path", "circle")
 """SVG elements written self-closed when they have no children."""
@@ -41,3 +52,13 @@ def html(node: Node) -> str:
     if not children and tag in _SHAPES:
         return f"<{start}/>"
     return f"<{start}>{''.join(html(child) for child in children)}</{tag}>"
+
+
+def root_attributes(settings: Settings, motion: str) -> dict[str, str]:
+    """The root element's attributes the CSS follows, with ``motion`` the animation speed in
+    effect (static/js/wake.js sets them from the stored settings before Python runs, from
+    :data:`ROOT_FLAGS`, the themes and the speeds that scripts/build_shell.py writes in it)."""
+    flags = {a: "true" if getattr(settings, n) else "false" for n, a in ROOT_FLAGS.items()}
+    return {"data-theme": settings.theme, "data-animations": str(motion != "off").lower(),
+            "data-animation-speed": motion, **flags}
+

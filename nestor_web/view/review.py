@@ -209,23 +209,17 @@ def item_name(item: MoveReview, strict: bool) -> str:
 def timeline_points(state: ReviewState) -> tuple[Point, list[Point]]:
     """The timeline's points: the deal's, and one per move reviewed so far."""
     strict = strict_of(state)
-    points = []
-    for item in state.moves:
-        kind = point_state(item, strict)
-        if strict:
-            points.append(Point(kind, item.chance_after))
-        else:
-            points.append(Point(kind, {"winnable": 1.0, "lost": 0.0}.get(kind)))
+    sure = {Status.WINNABLE: 1.0, Status.LOST: 0.0}
+    points = [
+        Point(point_state(item, strict), item.chance_after if strict else sure.get(item.after))
+        for item in state.moves
+    ]
     result = state.result
     if state.moves:
         first = state.moves[0]
-        value = first.chance_before if strict else {
-            Status.WINNABLE: 1.0, Status.LOST: 0.0
-        }.get(first.before)
+        value = first.chance_before if strict else sure.get(first.before)
     elif result is not None:
-        value = result.start_chance if strict else {
-            Status.WINNABLE: 1.0, Status.LOST: 0.0
-        }.get(result.start)
+        value = result.start_chance if strict else sure.get(result.start)
     else:
         value = None
     start = Point("pending" if value is None else "winnable" if value > 0 else "lost", value)

@@ -49,28 +49,31 @@
     return "en";
   }
 
+  // BEGIN root attributes: written by scripts/build_shell.py from nestor_web/view/markup.py.
+  const THEMES = ["system", "light", "dark"];
+  const SPEEDS = ["slow", "normal", "fast"];
+  const FLAGS = {
+    "four_colours": "data-four-colours",
+    "highlight_partners": "data-highlight-partners",
+    "show_timer": "data-show-timer",
+    "left_handed": "data-left-handed",
+    "large_index": "data-large-index",
+  };
+  // END root attributes
+
+  // The root's attributes the CSS follows, as the actuator sets them from the same settings.
   function applySettings(settings) {
-    if (settings.theme === "light" || settings.theme === "dark") {
-      root.setAttribute("data-theme", settings.theme);
-    }
-    if (settings.four_colours === true) root.setAttribute("data-four-colours", "true");
+    if (THEMES.includes(settings.theme)) root.setAttribute("data-theme", settings.theme);
     // The Animations setting, when the player chose one (unset: the system's wish, in CSS):
     // the loading spinner stands still without them (static/css/nestor.css).
     if (typeof settings.animations === "boolean") {
       root.setAttribute("data-animations", String(settings.animations));
       const speed = settings.animation_speed;
       root.setAttribute("data-animation-speed", !settings.animations ? "off"
-        : ["slow", "normal", "fast"].includes(speed) ? speed : "normal");
+        : SPEEDS.includes(speed) ? speed : "normal");
     }
-    // Show the time, Left-handed layout, Large card indices (nestor_web/app/settings.py):
-    // the board and the counters are painted as Python will draw them (the CSS follows
-    // these attributes, as the actuator sets them).
-    for (const [name, attribute] of [["show_timer", "data-show-timer"],
-                                     ["left_handed", "data-left-handed"],
-                                     ["large_index", "data-large-index"]]) {
-      if (typeof settings[name] === "boolean") {
-        root.setAttribute(attribute, String(settings[name]));
-      }
+    for (const [name, attribute] of Object.entries(FLAGS)) {
+      if (typeof settings[name] === "boolean") root.setAttribute(attribute, String(settings[name]));
     }
   }
 
