@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Lighthouse on the game, mobile and desktop presets: ``make lighthouse``.
 
-Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path PATH]... [--keep DIR]
+Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path PATH]... [--preset P]...
+[--mode M]... [--keep DIR]
 
 Serves the repo root on 127.0.0.1 with scripts/serve.py's ``serve_in_thread`` (netlify.toml's
 headers) and runs the npm package ``lighthouse`` (pinned in bench/package.json, installed into
@@ -120,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="a game page to audit, repeatable (default: / and /?variant=standard&deal=7)",
     )
+    ap.add_argument("--preset", action="append", choices=PRESETS, help="default: both")
+    ap.add_argument("--mode", action="append", choices=MODES, help="default: both")
     ap.add_argument("--keep", type=Path, help="folder for the JSON reports (default: none kept)")
     ap.add_argument(
         "--hold", type=float, default=30.0, help="whole boot: s to trace after load (default 30)"
@@ -132,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     server, origin = serve_in_thread(ROOT)
     urls = {f"game {path}": origin + path for path in paths}
     urls["floor"] = origin + FLOOR_PATH
-    runs = [(page, p, m) for p in PRESETS for m in MODES for page in urls]
+    presets: list[str] = args.preset or list(PRESETS)
+    modes: list[str] = args.mode or list(MODES)
+    runs = [(page, p, m) for p in presets for m in modes for page in urls]
     results: dict[tuple[str, str, str], list[dict[str, Any]]] = {k: [] for k in runs}
     failures: list[str] = []
     load = os.getloadavg()
@@ -196,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(known) if known else None
 
     for path in paths:
-        for preset in PRESETS:
-            for mode in MODES:
+        for preset in presets:
+            for mode in modes:
                 game, floor = tbt(f"game {path}", preset, mode), tbt("floor", preset, mode)
                 if game is None or not floor:
                     print(f"ratio tbt {path} {preset} {mode}: —")
