@@ -249,8 +249,10 @@ def _mime(value: str) -> tuple[str, bool]:
     return kind.strip(), "charset=utf-8" in params.replace(" ", "").lower()
 
 
-def nginx_conf(site: Path, prefix: Path, rules: list[serve.HeaderRule]) -> str:
-    """An nginx.conf serving ``site`` on 127.0.0.1:PORT as a static host would.
+def nginx_conf(
+    site: Path, prefix: Path, rules: list[serve.HeaderRule], port: int = PORT
+) -> str:
+    """An nginx.conf serving ``site`` on 127.0.0.1:``port`` as a static host would.
 
     gzip for the types of :data:`GZIP_TYPES`; the types of scripts/serve.py's ``MIME_TYPES``;
     netlify.toml's ``rules``: a Content-Type rule becomes a location of its own (its type, so
@@ -326,7 +328,7 @@ http {{
   }}
 {nl.join(maps)}
   server {{
-    listen 127.0.0.1:{PORT} sndbuf={SNDBUF};
+    listen 127.0.0.1:{port} sndbuf={SNDBUF};
     server_name localhost;
     root {site};
     index index.html;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Lighthouse on the game, mobile and desktop presets: ``make lighthouse``.
 
-Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path PATH]... [--keep DIR]
+Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path PATH]... [--preset P]...
+[--mode M]... [--hosted] [--keep DIR]
 
 Serves the repo root on 127.0.0.1 with scripts/serve.py's ``serve_in_thread`` (netlify.toml's
 headers) and runs the npm package ``lighthouse`` (pinned in bench/package.json, installed into
@@ -10,6 +11,10 @@ chromium (``CHROME_PATH``, default ``/usr/bin/chromium``: scripts/chromium.py's 
 with ``--headless=new --no-sandbox`` and the flags of scripts/chromium.py (nothing but 127.0.0.1
 resolves). Lighthouse starts each run in a fresh profile and clears the origin's storage: every
 run is a first visit.
+
+``--hosted`` serves instead the site as a host publishes it, the floor beside it, from
+Debian's nginx with gzip, as ``make bench-first-visit`` does (bench/first_visit.py's build and
+configuration, no link held back): the same server for the game and the floor.
 
 Each preset runs in two modes. "preset": Lighthouse's preset as it is. A first visit waits for
 the service worker to precache the game before PyScript starts (static/js/pwa.js), and
@@ -37,10 +42,13 @@ import argparse
 import json
 import os
 import re
+import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import chromium  # noqa: E402
+import first_visit  # noqa: E402
+import serve  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
 
 GAME_PATHS = ("/", "/?variant=standard&deal=7")
@@ -99,6 +109,25 @@ def run_once(
     return summary
 
 
+def hosted(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx serving the built site and the floor in ``folder`` on a free port; its origin."""
+    first_visit.build(folder / "site")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    conf = folder / "nginx.conf"
+    rules = serve.load_header_rules()
+    conf.write_text(first_visit.nginx_conf(folder / "site", folder, rules, port))
+    cmd = [first_visit.NGINX, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(conf)]
+    process = subprocess.Popen(cmd)
+    deadline = time.monotonic() + 10
+    while not (folder / "nginx.pid").exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"nginx did not start: {(folder / 'error.log').read_text()}")
+        time.sleep(0.1)
+    return process, f"http://127.0.0.1:{port}"
+
+
 def fmt(key: str, values: list[float | None]) -> str:
     """The median of ``values`` as printed: "—" when Lighthouse gave none."""
     known = [v for v in values if v is not None]
@@ -120,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="a game page to audit, repeatable (default: / and /?variant=standard&deal=7)",
     )
+    ap.add_argument("--preset", action="append", choices=PRESETS, help="default: both")
+    ap.add_argument("--mode", action="append", choices=MODES, help="default: both")
+    ap.add_argument("--hosted", action="store_true", help="the built site from nginx, gzip on")
     ap.add_argument("--keep", type=Path, help="folder for the JSON reports (default: none kept)")
     ap.add_argument(
         "--hold", type=float, default=30.0, help="whole boot: s to trace after load (default 30)"
@@ -129,10 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--runs must be at least 1")
 
     paths: list[str] = args.path or list(GAME_PATHS)
-    server, origin = serve_in_thread(ROOT)
+    nginx_folder = tempfile.TemporaryDirectory()
+    if args.hosted:
+        nginx, origin = hosted(Path(nginx_folder.name))
+    else:
+        server, origin = serve_in_thread(ROOT)
     urls = {f"game {path}": origin + path for path in paths}
     urls["floor"] = origin + FLOOR_PATH
-    runs = [(page, p, m) for p in PRESETS for m in MODES for page in urls]
+    presets: list[str] = args.preset or list(PRESETS)
+    modes: list[str] = args.mode or list(MODES)
+    runs = [(page, p, m) for p in presets for m in modes for page in urls]
     results: dict[tuple[str, str, str], list[dict[str, Any]]] = {k: [] for k in runs}
     failures: list[str] = []
     load = os.getloadavg()
@@ -158,8 +196,13 @@ def main(argv: list[str] | None = None) -> int:
                     results[page, preset, mode].append(summary)
                     print(f"  {label}", file=sys.stderr, flush=True)
     finally:
-        server.shutdown()
-        server.server_close()
+        if args.hosted:
+            nginx.send_signal(signal.SIGQUIT)
+            nginx.wait()
+        else:
+            server.shutdown()
+            server.server_close()
+        nginx_folder.cleanup()
 
     done = [r for got in results.values() for r in got]
     if not done:
@@ -169,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"Lighthouse {first['lighthouse']} on {', '.join(paths)} and the floor {FLOOR_PATH}"
         f" ({first['browser']}), "
+        f"{'built site, nginx with gzip' if args.hosted else 'working tree, serve.py'}, "
         f"{args.runs} run(s) per preset, load average {load[0]:.1f} -> {os.getloadavg()[0]:.1f}"
     )
     width = max(len(", ".join(key)) for key in runs) + 2
@@ -196,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(known) if known else None
 
     for path in paths:
-        for preset in PRESETS:
-            for mode in MODES:
+        for preset in presets:
+            for mode in modes:
                 game, floor = tbt(f"game {path}", preset, mode), tbt("floor", preset, mode)
                 if game is None or not floor:
                     print(f"ratio tbt {path} {preset} {mode}: —")

@@ -9,6 +9,7 @@ route). Fresh profiles, marked ``first_visit``: the guide is due."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -124,6 +125,27 @@ def test_a_german_phones_taps_on_the_waking_first_board_are_played(
     assert [{**c, "ring": False} for c in page.evaluate(CARDS)] == left
     game = json.loads(stored(saves_done(page), "nestor.game") or "")
     assert (game["deal"], game["cursor"]) == (FIRST_VISIT_DEAL, 1)
+
+
+@pytest.mark.first_visit
+def test_a_phones_card_sizes_are_worked_out_once_as_lengths(
+    site_context: Any, base_url: str
+) -> None:
+    """A phone's board derives its sizes from the container's through chains of calc()s:
+    registered as lengths, each is worked out where it is set and a card inherits pixels,
+    where as text every card would expand the chains again on each layout of the page."""
+    context = site_context(base_url, **PHONE)
+    page = context.new_page()
+    hold_pyscript(page)  # never let go: only the first paint is looked at
+    page.goto("/", wait_until="domcontentloaded")
+    waking_first_visit(page)
+    sizes = page.evaluate("""() => {
+      const style = getComputedStyle(document.querySelector("#board .column > [data-card]"));
+      return ["--card-w", "--card-h", "--peek", "--index", "--gap"].map(
+        (name) => style.getPropertyValue(name));
+    }""")
+    assert all(re.fullmatch(r"\d+(\.\d+)?px", size) for size in sizes), sizes
+    context.close()
 
 
 @pytest.mark.first_visit
