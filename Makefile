@@ -336,7 +336,7 @@ test-twice: $(VENV_STAMP) vendor chromium engines
 
 # ---------------------------------------------------------------- cleanup
 clean:
-	rm -rf dist static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
+	rm -rf dist static/vendor .pycache .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results e2e/artifacts
 	rm -f sw.js workbox-*.js $(ARCHIVE) $(STDLIB_SRC) static/icons/*.png $(ICON_STAMP) $(CATALOG_STAMP) $(SHELL_STAMP) locale/*/LC_MESSAGES/*.mo
 	find . -name __pycache__ -type d -not -path './node_modules/*' -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 

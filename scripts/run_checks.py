@@ -52,6 +52,13 @@ E2E_WORKERS = os.environ.get("E2E_WORKERS") or str((os.cpu_count() or 1) + 1)
 as a page waits on its server and timers part of the time (docs/testing.md)."""
 
 
+BYTECODE = ROOT / ".pycache"
+"""Where every Python process of a phase keeps the bytecode it compiled (``PYTHONPYCACHEPREFIX``),
+written even where the environment says ``PYTHONDONTWRITEBYTECODE``: else each worker and each
+command-line run compiled pytest, Playwright, Hypothesis and our modules from source, and pytest
+rewrote every test module again in each worker."""
+
+
 CRASH_RERUN = ("--reruns", "1", "--only-rerun", "Page crashed", "--only-rerun", "Target crashed",
                "--only-rerun", "Pyodide has suffered a fatal error")
 """A browser test whose page's renderer crashed (Chromium's own "Page crashed", about one boot
@@ -105,7 +112,9 @@ def run(phases: list[Phase]) -> int:
     for phase in phases:
         print(f"== {phase.name}", flush=True)
         start = time.perf_counter()
-        environment = {**os.environ, **dict(phase.environment)}
+        environment = {**os.environ, "PYTHONPYCACHEPREFIX": str(BYTECODE),
+                       **dict(phase.environment)}
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
         status = subprocess.call(phase.command, cwd=ROOT, env=environment)
         results.append((phase.name, time.perf_counter() - start, status))
     total = time.perf_counter() - began
