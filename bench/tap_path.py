@@ -162,7 +162,8 @@ class Rooms:
     def __init__(self, query: str) -> None:
         from nestor_web.app.session import Session
         from nestor_web.app.url import parse_query
-        from nestor_web.storage.manager import MemoryStore, StorageManager
+        from nestor_web.storage.keys import MemoryStore
+        from nestor_web.storage.manager import StorageManager
         from nestor_web.view.board import board_view, play_area
         from nestor_web.view.words import announcement
 

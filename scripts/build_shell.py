@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 from nestor import VARIANTS  # noqa: E402
 from nestor_web.app.session import Session  # noqa: E402
 from nestor_web.app.settings import ANIMATION_SPEEDS, THEMES  # noqa: E402
-from nestor_web.storage.manager import MemoryStore, StorageManager  # noqa: E402
+from nestor_web.storage.keys import MemoryStore  # noqa: E402
+from nestor_web.storage.manager import StorageManager  # noqa: E402
 from nestor_web.view import i18n  # noqa: E402
 from nestor_web.view.first_visit import first_visit_paint  # noqa: E402
 from nestor_web.view.markup import ROOT_FLAGS  # noqa: E402

@@ -9,7 +9,7 @@ import random
 
 from webpage import Page, SharedStore
 
-from nestor_web.storage.manager import SAVE_KEY
+from nestor_web.storage.keys import SAVE_KEY
 
 
 def _pair(page: Page) -> tuple[str, str]:
@@ -68,7 +68,7 @@ def test_solving_and_thinking_are_session_commands_with_events() -> None:
 def test_the_board_is_built_once_a_draw_and_saved_as_drawn(monkeypatch) -> None:
     from nestor_web.browser import controller
     from nestor_web.storage.codecs import board_to_text
-    from nestor_web.storage.manager import BOARD_KEY
+    from nestor_web.storage.keys import BOARD_KEY
     from nestor_web.view.board import first_paint
 
     built = []

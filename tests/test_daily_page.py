@@ -14,7 +14,7 @@ from nestor.daily import daily_deal
 from nestor.solver import solve
 from nestor_web.app.ending import Ending
 from nestor_web.app.url import daily_query, parse_query
-from nestor_web.storage.manager import MemoryStore
+from nestor_web.storage.keys import MemoryStore
 from nestor_web.view import i18n
 from nestor_web.view.daily import daily_label, daily_stats_html, share_text
 from nestor_web.view.dialogs import stats_html

@@ -22,7 +22,7 @@ from nestor_web.storage.grades import (
     grades_from_text,
     grades_to_text,
 )
-from nestor_web.storage.manager import MemoryStore, StoreRefused
+from nestor_web.storage.keys import MemoryStore, StoreRefused
 from nestor_web.view import i18n
 from nestor_web.view.dialogs import grades_html, stats_html
 

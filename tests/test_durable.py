@@ -13,9 +13,9 @@ from webpage import Page, QuotaStore, SharedStore
 from nestor import Pair
 from nestor.solver import solve
 from nestor_web.storage.durable import SEQ_KEY, MemoryCopy, Snapshot, newer, next_seq, seq_of
-from nestor_web.storage.keys import REPLACED_KEY
-from nestor_web.storage.manager import (
+from nestor_web.storage.keys import (
     BOARD_KEY,
+    REPLACED_KEY,
     SAVE_KEY,
     SETTINGS_KEY,
     STATS_KEY,

@@ -9,7 +9,7 @@ from webpage import Page
 from nestor import VARIANTS, Game, Outcome, Pair, Position, TurnStock
 from nestor.finish import MAX_COVERED, cannot_lose, cannot_lose_steps
 from nestor_web.app.events import Moved
-from nestor_web.storage.manager import MemoryStore
+from nestor_web.storage.keys import MemoryStore
 
 
 def plain(position: Position) -> bool:

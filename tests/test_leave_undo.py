@@ -16,7 +16,7 @@ from nestor.daily import daily_deal
 from nestor_web.app.events import DealChanged, TookBack
 from nestor_web.app.settings import SOLVE_PAUSE_MS, SOLVE_SPEEDS, Settings
 from nestor_web.storage.codecs import game_from_text
-from nestor_web.storage.manager import ARCHIVE_KEY, SAVE_KEY, STATS_KEY, MemoryStore
+from nestor_web.storage.keys import ARCHIVE_KEY, SAVE_KEY, STATS_KEY, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 from nestor_web.view.board import board_view
 

@@ -11,7 +11,7 @@ import pytest
 from webpage import Page, SharedStore, clock
 
 from nestor_web.app.statistics import Stats
-from nestor_web.storage.manager import STATS_KEY, MemoryStore
+from nestor_web.storage.keys import STATS_KEY, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 
 

@@ -19,13 +19,7 @@ from nestor import (
 from nestor.cli import main
 from nestor.jsontext import MAX_DEPTH, loads
 from nestor_web.storage.codecs import game_from_text
-from nestor_web.storage.manager import (
-    ARCHIVE_KEY,
-    SAVE_KEY,
-    SETTINGS_KEY,
-    UNREADABLE,
-    MemoryStore,
-)
+from nestor_web.storage.keys import ARCHIVE_KEY, SAVE_KEY, SETTINGS_KEY, UNREADABLE, MemoryStore
 
 UNREADABLE_KEY = SAVE_KEY + UNREADABLE
 

@@ -32,7 +32,7 @@ from nestor_web.app.events import DealChanged, Moved, Problem, Selected, TookBac
 from nestor_web.app.url import DealRequest, parse_query
 from nestor_web.storage.codecs import SAVE_VERSION, game_from_text
 from nestor_web.storage.durable import SEQ_KEY
-from nestor_web.storage.manager import (
+from nestor_web.storage.keys import (
     ARCHIVE_KEY,
     SAVE_KEY,
     SETTINGS_KEY,

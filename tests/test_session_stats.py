@@ -13,7 +13,7 @@ from webpage import Page
 from nestor import Pair, deal_position
 from nestor.solver import Solution, Status, solve
 from nestor_web.app.events import HintShown
-from nestor_web.storage.manager import STATS_KEY, UNREADABLE, MemoryStore
+from nestor_web.storage.keys import STATS_KEY, UNREADABLE, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 from nestor_web.view.dialogs import stats_html
 from nestor_web.view.words import clock_text

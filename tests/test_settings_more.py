@@ -22,7 +22,7 @@ from nestor_web.app.settings import (
     shown_animations,
 )
 from nestor_web.storage.codecs import settings_from_text, settings_to_text
-from nestor_web.storage.manager import SAVE_KEY, SETTINGS_KEY, UNREADABLE, MemoryStore
+from nestor_web.storage.keys import SAVE_KEY, SETTINGS_KEY, UNREADABLE, MemoryStore
 from nestor_web.view import i18n
 from nestor_web.view.board import board_view, first_paint
 from nestor_web.view.end import end_view, render_end

@@ -21,7 +21,7 @@ from nestor import Game, Pair, deal_position
 from nestor_web.app.lines import descends, join
 from nestor_web.app.session import Help, SavedGame
 from nestor_web.storage.codecs import game_from_text
-from nestor_web.storage.manager import DIVERGED_KEY, SAVE_KEY, STATS_KEY
+from nestor_web.storage.keys import DIVERGED_KEY, SAVE_KEY, STATS_KEY
 from nestor_web.storage.stats_codec import stats_from_text
 
 

@@ -23,8 +23,8 @@ from nestor_web.app.tutorial import (
     tableau_pair,
     tutorial_deal,
 )
-from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY
-from nestor_web.storage.manager import MemoryStore, StorageManager
+from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY, MemoryStore
+from nestor_web.storage.manager import StorageManager
 from nestor_web.view import i18n
 from nestor_web.view.tutorial import step_text, tutorial_view
 from nestor_web.view.words import announcement

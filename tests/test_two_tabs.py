@@ -14,7 +14,7 @@ from nestor import Pair, deal_position
 from nestor.solver import solve
 from nestor_web.app.events import FromOtherTab
 from nestor_web.storage.codecs import game_from_text
-from nestor_web.storage.manager import ARCHIVE_KEY, SAVE_KEY, STATS_KEY, MemoryStore
+from nestor_web.storage.keys import ARCHIVE_KEY, SAVE_KEY, STATS_KEY, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 from nestor_web.view import i18n
 

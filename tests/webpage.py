@@ -22,12 +22,8 @@ from nestor_web.app.settings import Settings
 from nestor_web.app.url import parse_query
 from nestor_web.browser.controller import Controller, use_language
 from nestor_web.storage.durable import MemoryCopy
-from nestor_web.storage.manager import (
-    KeyValueStore,
-    MemoryStore,
-    StorageManager,
-    StoreRefused,
-)
+from nestor_web.storage.keys import KeyValueStore, MemoryStore, StoreRefused
+from nestor_web.storage.manager import StorageManager
 from nestor_web.view import i18n
 from nestor_web.view.board import BoardView, board_view
 from nestor_web.view.words import notice_text

@@ -10,7 +10,7 @@ from pyodide.ffi import create_proxy
 from pyscript import window
 
 from ..app.events import Problem
-from ..storage.manager import KeyValueStore, MemoryStore, StoreRefused
+from ..storage.keys import KeyValueStore, MemoryStore, StoreRefused
 
 PROBE_KEY = "nestor.probe"
 """Written once at start-up to learn whether the browser lets the game save."""

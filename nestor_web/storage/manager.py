@@ -41,8 +41,6 @@ from .keys import (
     TUTORIAL_KEY,
     UNREADABLE,
     KeyValueStore,
-    MemoryStore,
-    StoreRefused,
 )
 from .stats_codec import stats_from_text, stats_to_text
 from .stores import Stores
@@ -491,9 +489,3 @@ class StorageManager:
             self._stats_saved = session.stats_changes
         return events
 
-
-__all__ = [
-    "ARCHIVE_KEY", "ARCHIVE_SIZE", "BOARD_KEY", "DIVERGED_KEY", "SAVE_KEY", "SETTINGS_KEY",
-    "STATS_KEY", "UNREADABLE", "KeyValueStore", "MemoryStore", "StorageManager", "StoreRefused",
-    "Stored",
-]
