@@ -18,11 +18,10 @@ from nestor_web.app.statistics import DEAL_MEMORY
 from nestor_web.storage.codecs import settings_from_text, settings_to_text
 from nestor_web.storage.grades import (
     GRADE_MEMORY,
-    GRADES_KEY,
     grades_from_text,
     grades_to_text,
 )
-from nestor_web.storage.keys import MemoryStore, StoreRefused
+from nestor_web.storage.keys import GRADES_KEY, MemoryStore, StoreRefused
 from nestor_web.view import i18n
 from nestor_web.view.dialogs import grades_html, stats_html
 

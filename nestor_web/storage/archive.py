@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from nestor import NestorError
 
 from ..app.session import SavedGame
 from .codecs import archive_from_text, game_from_text
-from .keys import ARCHIVE_KEY, ARCHIVE_SIZE, UNREADABLE
+from .keys import ARCHIVE_KEY, ARCHIVE_SIZE, UNREADABLE, json_text
 from .stores import Stores
-
-
-def _dumps(archive: dict[str, str]) -> str:
-    return json.dumps(archive, separators=(",", ":"))
 
 
 class Archive:
@@ -38,7 +32,7 @@ class Archive:
             self.stores.set_aside(ARCHIVE_KEY, self._unreadable_entries(key, text),
                                   "archive.entry", exc)
             saved = None
-        self.stores.write(ARCHIVE_KEY, _dumps(archive))
+        self.stores.write(ARCHIVE_KEY, json_text(archive))
         return saved
 
     def _unreadable_entries(self, key: str, text: str) -> str:
@@ -52,7 +46,7 @@ class Archive:
             except ValueError:
                 entries = {"": earlier}
         entries[key] = text
-        return _dumps(entries)
+        return json_text(entries)
 
     def keep(self, text: str, key: tuple[str, int]) -> None:
         """Keep the saved-game ``text`` if it is of a deal other than ``key``, with moves made and
@@ -72,7 +66,7 @@ class Archive:
         archive[name] = text
         while len(archive) > ARCHIVE_SIZE:
             archive.pop(next(iter(archive)))
-        self.stores.write(ARCHIVE_KEY, _dumps(archive))
+        self.stores.write(ARCHIVE_KEY, json_text(archive))
 
     def texts(self) -> dict[str, str]:
         """The archive: ``"variant/deal"`` -> saved-game text (``{}`` if unreadable)."""

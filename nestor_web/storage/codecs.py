@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 
 from nestor import Game, NestorError
@@ -12,6 +11,7 @@ from nestor.jsontext import load_object, loads
 from ..app.ranges import clamped, in_range
 from ..app.session import Help, SavedGame
 from ..app.settings import ANIMATION_SPEEDS, Settings
+from .keys import json_text
 
 ANIMATION_SPEED_KEY = "animation_speed"  # the animations' speed, beside ``animations``
 WINNABLE_ONLY_KEY = "winnable_only"  # the setting ``difficulty`` replaced, for older versions
@@ -29,10 +29,6 @@ BOARD_VERSION = 2
 """The stored board's version (static/js/wake.js checks it)."""
 
 
-def _dumps(data: object) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
 def game_to_text(saved: SavedGame) -> str:
     """The stored text of ``saved`` (shapes: docs/formats.md)."""
     help_ = saved.help
@@ -40,7 +36,7 @@ def game_to_text(saved: SavedGame) -> str:
         k: clamped(v, "help")
         for k, v in (("replayed", help_.replayed), ("reviewed", help_.reviewed)) if v
     }
-    return _dumps({
+    return json_text({
         "version": SAVE_VERSION, **saved.game.to_json(),
         "hints": clamped(help_.hints, "help"),
         "solver_moves": clamped(help_.solver_moves, "help"),
@@ -78,7 +74,7 @@ def archive_from_text(text: str) -> dict[str, str]:
 
 def archive_text(archive: tuple[SavedGame, ...]) -> str:
     """The stored archive of the games ``archive``, oldest first."""
-    return _dumps({"{}/{}".format(*g.key): game_to_text(g) for g in archive})
+    return json_text({"{}/{}".format(*g.key): game_to_text(g) for g in archive})
 
 
 def settings_to_text(settings: Settings) -> str:
@@ -89,7 +85,7 @@ def settings_to_text(settings: Settings) -> str:
     if chosen is not None and chosen != "off":
         data[ANIMATION_SPEED_KEY] = chosen
     data[WINNABLE_ONLY_KEY] = settings.difficulty != "any"  # what older versions read
-    return _dumps(data)
+    return json_text(data)
 
 
 def settings_from_text(text: str) -> Settings:
@@ -154,7 +150,7 @@ def board_to_text(
 ) -> str:
     """The stored board of the saved-game text ``game``: ``board`` the play area's nodes
     (:mod:`nestor_web.view.markup`)."""
-    return _dumps({
+    return json_text({
         "version": BOARD_VERSION, "game": game, "language": language, "board": board,
         "counters": counters,
     })

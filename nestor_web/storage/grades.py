@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from nestor import MAX_DEAL, NestorError, get_variant
 from nestor.jsontext import load_object
 
-from ..app.grades import GRADE_NAMES, Key
-from .keys import GRADES_KEY
-
-__all__ = ["GRADES_KEY", "GRADES_VERSION", "GRADE_MEMORY", "grades_from_text", "grades_to_text"]
+from ..app.grades import GRADE_NAMES
+from ..app.statistics.data import Key
+from .keys import json_text
 
 GRADES_VERSION = 1
 
@@ -23,8 +21,7 @@ def grades_to_text(grades: Mapping[Key, str], cuts: str) -> str:
     """``grades`` (oldest first; the last :data:`GRADE_MEMORY`) as the stored text, worked out with
     the cut points ``cuts`` (a fingerprint)."""
     rows = [[v, d, g] for (v, d), g in list(grades.items())[-GRADE_MEMORY:]]
-    return json.dumps({"version": GRADES_VERSION, "cuts": cuts, "grades": rows},
-                      separators=(",", ":"))
+    return json_text({"version": GRADES_VERSION, "cuts": cuts, "grades": rows})
 
 
 def grades_from_text(text: str | None, cuts: str) -> dict[Key, str]:

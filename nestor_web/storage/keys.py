@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Protocol
 
 from nestor.errors import clip
@@ -38,6 +39,11 @@ ARCHIVE_SIZE = 20
 
 LOST = ".lost"
 """Appended to an unreadable value's problem code when it could not be set aside."""
+
+
+def json_text(data: object) -> str:
+    """``data`` as compact JSON (no blanks), the form of every stored value."""
+    return json.dumps(data, separators=(",", ":"))
 
 
 class StoreRefused(Exception):

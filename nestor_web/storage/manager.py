@@ -3,7 +3,6 @@ following what other tabs save."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -41,6 +40,7 @@ from .keys import (
     TUTORIAL_KEY,
     UNREADABLE,
     KeyValueStore,
+    json_text,
 )
 from .stats_codec import stats_from_text, stats_to_text
 from .stores import Stores
@@ -467,7 +467,7 @@ class StorageManager:
         if text in kept:
             return
         kept = [*kept, text][-ARCHIVE_SIZE:]
-        self.stores.write(DIVERGED_KEY, json.dumps(kept, separators=(",", ":")))
+        self.stores.write(DIVERGED_KEY, json_text(kept))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
         """Merge the statistics another tab wrote into ``session``'s (written back at the next save

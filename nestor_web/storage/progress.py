@@ -22,7 +22,7 @@ from ..app.saved import SavedGame
 from ..app.settings import Settings
 from ..app.statistics import Stats
 from .codecs import game_from_text, game_to_text, settings_from_text, settings_to_text
-from .keys import ARCHIVE_SIZE
+from .keys import ARCHIVE_SIZE, json_text
 from .puzzle_codec import record_from_data, record_to_data
 from .stats_codec import stats_data_from_text, stats_to_text
 
@@ -115,7 +115,7 @@ def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -
     ]
     if parts.puzzles.tries or parts.puzzles.daily:  # none tried: the file as it always was
         fields.append(("puzzles", record_to_data(parts.puzzles)))
-    lines = (f"{json.dumps(k)}:{json.dumps(v, separators=(',', ':'))}" for k, v in fields)
+    lines = (f"{json.dumps(k)}:{json_text(v)}" for k, v in fields)
     return "{" + ",\n".join(lines) + "}\n"
 
 

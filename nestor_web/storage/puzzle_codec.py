@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from nestor import NestorError
 from nestor.checks import whole_number
 from nestor.daily import parse_date
@@ -12,6 +10,7 @@ from nestor.jsontext import load_object
 
 from ..app.puzzle_record import MAX_DAILY, PuzzleRecord, Try
 from ..app.ranges import in_range
+from .keys import json_text
 
 RECORD_VERSION = 1
 
@@ -35,7 +34,7 @@ def record_to_data(record: PuzzleRecord) -> dict[str, object]:
 
 
 def record_to_text(record: PuzzleRecord) -> str:
-    return json.dumps(record_to_data(record), separators=(",", ":"))
+    return json_text(record_to_data(record))
 
 
 def record_from_text(text: str) -> PuzzleRecord:

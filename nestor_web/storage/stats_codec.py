@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,8 @@ from nestor_web.app.statistics import (
     StatsData,
     VariantCounts,
 )
+
+from .keys import json_text
 
 STATS_VERSION = 3
 READ_VERSIONS = (1, 2, 3)
@@ -54,7 +55,7 @@ def stats_to_text(stats: Stats) -> str:
             "reset_ms": data.daily.reset_ms,
         },
     }
-    return json.dumps(shape, separators=(",", ":"))
+    return json_text(shape)
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
