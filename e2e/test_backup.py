@@ -179,7 +179,7 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     page = b.new_page()
     open_game(page, wait_ready_page, "?variant=standard&deal=1")
     brings = restore_file(page, name, text, "merge")
-    summary = read_progress(text).summary()
+    summary = read_progress(text).parts.summary()
     assert f"{summary.games} games played ({summary.won} won)" in brings
     assert figures(page, today) == expected
     page.keyboard.press("Escape")
@@ -207,7 +207,7 @@ def test_progress_moves_to_fresh_profiles_and_merges_to_the_union(
     other.locator('[data-action="stats-reset-cancel"]').click()
     other.keyboard.press("Escape")
     code_c = other.locator("[data-backup-code]").input_value()
-    assert read_progress(code_c).summary().won == 1
+    assert read_progress(code_c).parts.summary().won == 1
     theirs = stats_from_text(other.evaluate("localStorage.getItem('nestor.stats')"))
     open_restore(page)
     page.locator("[data-restore-code]").fill(code_c)

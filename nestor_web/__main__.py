@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ProgressError as exc:
         print(f"error: {args.file}: {exc} ({exc.code})", file=sys.stderr)
         return 2
-    summary = progress.summary()
+    summary = progress.parts.summary()
     if args.json:
         print(json.dumps(summary.to_json()))
     else:

@@ -193,7 +193,7 @@ def test_the_file_names_its_format_version_game_version_and_date(device_a):
 
 def test_the_summary_counts_games_wins_daily_wins_and_games_in_progress(device_a):
     page, text = device_a
-    summary = read_progress(text).summary()
+    summary = read_progress(text).parts.summary()
     stats = page.session.stats
     assert daily_deal(DAY)[0] != "standard"  # the daily deal's variant is summed in
     played = stats.summary("standard").played + stats.summary(daily_deal(DAY)[0]).played
@@ -209,7 +209,8 @@ def test_the_code_holds_the_same_progress_and_is_read_by_the_same_reader(device_
     read = read_progress(code)
     assert progress_text(read.parts, DAY) == progress_text(read_progress(text).parts, DAY)
     wrapped = "\n  " + "\n".join(code[i:i + 60] for i in range(0, len(code), 60)) + "\n"
-    assert read_progress(wrapped).summary() == read.summary()  # a messenger's line breaks
+    # a messenger's line breaks
+    assert read_progress(wrapped).parts.summary() == read.parts.summary()
 
 
 # ---- bad files: refused with a code, nothing stored changed ----------------------------------
@@ -376,7 +377,8 @@ def test_every_cut_of_a_file_is_truncated_and_the_whole_file_is_read(device_a):
         with pytest.raises(ProgressError) as caught:
             read_progress(text[:end])
         assert caught.value.code == "progress.truncated", (end, text[max(0, end - 20):end])
-    assert read_progress(text[:-1]).summary() == read_progress(text).summary()  # the newline
+    # the newline
+    assert read_progress(text[:-1]).parts.summary() == read_progress(text).parts.summary()
 
 
 def test_the_inner_error_is_kept_for_the_view_to_word(device_a):
@@ -412,7 +414,9 @@ def test_a_version_1_file_stays_readable():
     text = VERSION_1.read_text()
     read = read_progress(text)
     assert read.version == 1 and read.date == date(2026, 12, 1)
-    assert read.summary().to_json() == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
+    assert read.parts.summary().to_json() == {
+        "games": 4, "won": 2, "daily_won": 1, "in_progress": 2
+    }
     again = json.loads(progress_text(read.parts, read.date, read.game_version))
     original = json.loads(text)
     # Issue 24's setting "difficulty" replaced "winnable_only" (still written for older games).
@@ -456,7 +460,7 @@ def test_a_fresh_device_merges_a_backup_and_has_the_same_progress(device_a):
     assert int(b.store.get(SEQ_KEY) or 0) > int(seq or 0)
     restored = next(e for e in events if isinstance(e, Restored))
     assert restored.mode == "merge" and restored.changed
-    assert restored.summary == read_progress(text).summary()
+    assert restored.summary == read_progress(text).parts.summary()
     assert any(isinstance(e, DealChanged) for e in events)
     # The same statistics, streaks, daily record, and the game in progress in play.
     assert record(b.session.stats) == record(a.session.stats)
@@ -491,9 +495,9 @@ def test_merging_a_devices_own_backup_changes_nothing():
     page.restart()  # the game left waits for Undo: it is in the backup's archive
     before, writes = stored(page), durable.writes
     text = page.storage.export_progress(page.session)
-    assert read_progress(text).summary().in_progress == 2
+    assert read_progress(text).parts.summary().in_progress == 2
     events = restore(page, read_progress(text), "merge")
-    assert events[-1] == Restored("merge", read_progress(text).summary(), False)
+    assert events[-1] == Restored("merge", read_progress(text).parts.summary(), False)
     assert stored(page) == before and durable.writes == writes
     assert page.undo()  # Undo still brings the game left back
     assert page.session.game.cursor == 2
@@ -522,7 +526,7 @@ def test_merging_a_third_devices_backup_gives_the_union(device_a):
         f"standard/{playable(140, 1)}", f"standard/{playable(160)}", f"standard/{playable(40, 1)}"]
     assert game_from_text(archive[f"standard/{playable(160)}"]).game.moves == (
         c.session.game.moves)
-    assert read_progress(b.storage.export_progress(b.session)).summary().to_json() == {
+    assert read_progress(b.storage.export_progress(b.session)).parts.summary().to_json() == {
         "games": 7, "won": 3, "daily_won": 1, "in_progress": 4}  # one daily deal, won on both
 
 
@@ -566,8 +570,8 @@ def test_replace_keeps_what_it_replaced_and_bringing_it_back_restores_it(device_
     assert stored(b)[ARCHIVE_KEY] == archive_text(file_parts.archive)
     replaced = b.storage.replaced_progress()
     assert replaced is not None
-    assert replaced.summary().to_json() == {"games": 5, "won": 2, "daily_won": 1,
-                                            "in_progress": 3}
+    assert replaced.parts.summary().to_json() == {"games": 5, "won": 2, "daily_won": 1,
+                                                  "in_progress": 3}
     restore(b, replaced, "replace")  # brought back
     after = stored(b)
     for key in (SAVE_KEY, ARCHIVE_KEY, SETTINGS_KEY):
@@ -588,7 +592,8 @@ def test_a_replace_adds_only_what_it_replaced_as_a_backup(device_a):
     before, held = stored(b), b.storage.export_progress(b.session)
     restore(b, read_progress(text), "replace")
     values = stored(b)
-    assert read_progress(values[REPLACED_KEY]).summary() == read_progress(held).summary()
+    assert (read_progress(values[REPLACED_KEY]).parts.summary()
+            == read_progress(held).parts.summary())
     assert values[ARCHIVE_KEY] == archive_text(read_progress(text).parts.archive)
     assert set(values) - set(before) == {REPLACED_KEY}
 
@@ -804,7 +809,7 @@ def test_any_progress_round_trips_through_the_file_and_the_code(parts: Parts, da
         assert read.date == day and read.version == PROGRESS_VERSION
         assert texts(read.parts) == texts(parts)
         assert read.parts.stats == parts.stats
-        assert read.summary() == parts.summary()
+        assert read.parts.summary() == parts.summary()
         assert progress_text(read.parts, day) == text
 
 

@@ -219,7 +219,7 @@ class ProgressPanel:
         box.hidden = error is None
         summary = self.el["restore-summary"]
         if progress is not None:
-            self.el["restore-brings"].textContent = summary_text(progress.summary())
+            self.el["restore-brings"].textContent = summary_text(progress.parts.summary())
         summary.hidden = progress is None
 
 

@@ -16,7 +16,6 @@ from nestor.errors import clip, type_name
 from nestor.jsontext import loads
 
 from ..app.backup import Parts, in_progress
-from ..app.events import ProgressSummary
 from ..app.puzzle_record import PuzzleRecord
 from ..app.saved import SavedGame
 from ..app.settings import Settings
@@ -90,10 +89,6 @@ class Progress:
     game_version: str
     date: date
     version: int = PROGRESS_VERSION
-
-    def summary(self) -> ProgressSummary:
-        """Games, wins, dates won of the daily deal, games in progress."""
-        return self.parts.summary()
 
 
 def backup_name(today: date) -> str:
