@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from webpage import Page, QuotaStore, SharedStore
+from webpage import MemoryCopy, Page, QuotaStore, SharedStore
 
 from nestor import Pair
 from nestor.solver import solve
-from nestor_web.storage.durable import SEQ_KEY, MemoryCopy, Snapshot, newer, next_seq, seq_of
+from nestor_web.storage.durable import SEQ_KEY, Snapshot, next_seq, seq_of
 from nestor_web.storage.keys import (
     BOARD_KEY,
     REPLACED_KEY,
@@ -24,6 +24,7 @@ from nestor_web.storage.keys import (
 )
 from nestor_web.storage.progress import read_progress
 from nestor_web.storage.stats_codec import stats_from_text
+from nestor_web.storage.stores import Stores
 from nestor_web.view.i18n import set_language
 
 DEAL = "?variant=standard&deal=20"
@@ -331,4 +332,8 @@ def test_sequence_numbers() -> None:
     assert next_seq(5, 3) == 6  # a clock set back never makes a number go down
     assert next_seq(5, 1_700_000_000_000) == 1_700_000_000_000
     assert [seq_of(t) for t in (None, "", "12", "-3", "1e5", "9" * 21)] == [0, 0, 12, 0, 0, 0]
+
+    def newer(local_seq: int, durable: Snapshot | None) -> bool:
+        return Stores(MemoryStore({SEQ_KEY: str(local_seq)}), None, durable, lambda: None).restored
+
     assert newer(3, Snapshot(4)) and not newer(4, Snapshot(4)) and not newer(4, None)

@@ -10,11 +10,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from webpage import Page, QuotaStore, RefusingStore
+from webpage import MemoryCopy, Page, QuotaStore, RefusingStore
 
 from nestor import Game
 from nestor_web.app.session import Session
-from nestor_web.storage.durable import MemoryCopy
 from nestor_web.storage.keys import ARCHIVE_KEY, SAVE_KEY, MemoryStore, StoreRefused
 from nestor_web.view import i18n
 from nestor_web.view.board import board_view, render_board

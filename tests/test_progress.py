@@ -23,7 +23,7 @@ from helpers import Calendar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
-from webpage import Page, SharedStore, clock
+from webpage import MemoryCopy, Page, SharedStore, clock
 
 from nestor import Game, Pair, deal_position
 from nestor.daily import daily_deal
@@ -38,7 +38,7 @@ from nestor_web.app.settings import Settings
 from nestor_web.app.statistics import Stats
 from nestor_web.storage import progress as progress_module
 from nestor_web.storage.codecs import archive_text, game_from_text
-from nestor_web.storage.durable import SEQ_KEY, Done, MemoryCopy
+from nestor_web.storage.durable import SEQ_KEY, Done
 from nestor_web.storage.keys import (
     ARCHIVE_KEY,
     ARCHIVE_SIZE,

@@ -8,14 +8,14 @@ import random
 from datetime import date
 
 import pytest
-from webpage import Page, SharedStore
+from webpage import MemoryCopy, Page, SharedStore
 
 from nestor import NestorError, Pair
 from nestor.puzzles import daily_puzzle, get_puzzle, puzzles, updated_rating
 from nestor_web.app.puzzle import PuzzleTry, next_try, puzzle_request
 from nestor_web.app.puzzle_record import START_RATING, PuzzleRecord, Try
 from nestor_web.app.settings import Settings
-from nestor_web.storage.durable import SEQ_KEY, MemoryCopy
+from nestor_web.storage.durable import SEQ_KEY
 from nestor_web.storage.keys import PUZZLES_KEY, UNREADABLE, MemoryStore
 from nestor_web.storage.progress import ProgressError, progress_text, read_progress
 from nestor_web.storage.puzzle_codec import record_from_text, record_to_text

@@ -12,7 +12,7 @@ there would leave it).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
 from nestor import NestorError
@@ -21,7 +21,7 @@ from nestor_web.app.session import Session
 from nestor_web.app.settings import Settings
 from nestor_web.app.url import parse_query
 from nestor_web.browser.controller import Controller, use_language
-from nestor_web.storage.durable import MemoryCopy
+from nestor_web.storage.durable import SEQ_KEY, Done, Snapshot, seq_of
 from nestor_web.storage.keys import KeyValueStore, MemoryStore, StoreRefused
 from nestor_web.storage.manager import StorageManager
 from nestor_web.view import i18n
@@ -132,6 +132,33 @@ class RefusingStore(MemoryStore):
 
     def set(self, key: str, value: str) -> None:
         raise self.error
+
+
+class MemoryCopy:
+    """A durable copy in a dict that confirms each write at once.
+
+    Attributes:
+        data: the values stored, ``SEQ_KEY`` included.
+        refuse: when set, each write fails with this error name and stores nothing.
+    """
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        self.data: dict[str, str] = dict(data or {})
+        self.refuse: str | None = None
+
+    def write(self, seq: int, entries: Mapping[str, str], done: Done) -> None:
+        if self.refuse is not None:
+            done(self.refuse)
+            return
+        self.data.update(entries)
+        self.data[SEQ_KEY] = str(seq)
+        done(None)
+
+    def snapshot(self) -> Snapshot:
+        """What a new page would read from this copy."""
+        return Snapshot(seq_of(self.data.get(SEQ_KEY)), {
+            k: v for k, v in self.data.items() if k != SEQ_KEY
+        })
 
 
 class NextTask:

@@ -9,7 +9,7 @@ from nestor import NestorError
 
 from ..app.events import Problem
 from .codecs import archive_from_text, game_from_text, settings_from_text
-from .durable import SEQ_KEY, DurableCopy, Snapshot, newer, next_seq, seq_of
+from .durable import SEQ_KEY, DurableCopy, Snapshot, next_seq, seq_of
 from .keys import (
     ARCHIVE_KEY,
     KEYS,
@@ -87,7 +87,7 @@ class Stores:
         self._seq = seq_of(store.get(SEQ_KEY))
         self._stored_seq = self._seq  # the number localStorage holds
         self.seen = self._seq
-        self.restored = newer(self._seq, snapshot)
+        self.restored = snapshot is not None and snapshot.seq > self._seq  # a crash took it back
         if snapshot is not None and self.restored:
             self._overlay = self._readable_over(snapshot)
             self._seq = snapshot.seq
