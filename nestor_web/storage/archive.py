@@ -51,14 +51,13 @@ class Archive:
     def keep(self, text: str, key: tuple[str, int]) -> None:
         """Keep the saved-game ``text`` if it is of a deal other than ``key``, with moves made and
         not finished."""
+        from ..app.backup import in_progress
+
         try:
             saved = game_from_text(text)
         except NestorError:
             return  # only a readable game is worth keeping
-        if (
-            saved.key == key or saved.game.cursor < 1
-            or saved.game.position.outcome() is not None  # won or lost: not in progress
-        ):
+        if saved.key == key or not in_progress(saved):
             return
         archive = self.texts()
         name = "{}/{}".format(*saved.key)
