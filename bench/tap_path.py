@@ -184,7 +184,7 @@ class Rooms:
         events = s.tap(card)
         if not events:
             return
-        self.storage.take_problems()
+        self.storage.stores.take_problems()
         view = board_view(s)
         announcement(events, s)
         play_area(view)
@@ -194,7 +194,7 @@ class Rooms:
     def save(self) -> None:
         """``root.App.save``: the storage manager writes what changed."""
         self.storage.save(self.session)
-        self.storage.take_problems()
+        self.storage.stores.take_problems()
 
 
 def winnable(solution: object) -> bool:

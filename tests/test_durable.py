@@ -76,7 +76,7 @@ def test_a_store_a_crash_took_back_is_restored_from_the_copy() -> None:
     stats = store.get(STATS_KEY)
 
     relaunched = Page(MemoryStore(before_crash), "", durable=copy)
-    assert relaunched.storage.restored
+    assert relaunched.storage.stores.restored
     assert [str(m) for m in relaunched.session.game.moves] == moves
     assert relaunched.session.key == ("standard", 20)
     assert relaunched.store.get(SAVE_KEY) == copy.data[SAVE_KEY]  # localStorage repaired
@@ -129,7 +129,7 @@ def test_a_readable_newer_copy_still_wins_value_by_value() -> None:
     stats = copy.data[STATS_KEY]
     copy.data[SETTINGS_KEY] = "{damaged"
     relaunched = Page(MemoryStore(before_crash), "", durable=copy)
-    assert relaunched.storage.restored
+    assert relaunched.storage.stores.restored
     assert [str(m) for m in relaunched.session.game.moves] == moves
     assert relaunched.store.get(STATS_KEY) == stats
     assert relaunched.store.get(SETTINGS_KEY) == before_crash[SETTINGS_KEY]
@@ -145,7 +145,7 @@ def test_a_newer_store_wins_over_an_older_copy() -> None:
     old_copy = MemoryCopy(dict(copy.data))  # the copy was evicted back to an older state
     moves = page.play_pairs(2)
     again = Page(store, "", durable=old_copy)
-    assert not again.storage.restored
+    assert not again.storage.stores.restored
     assert [str(m) for m in again.session.game.moves] == moves
     # The copy catches up at once (the page's first save), with a number above both: a
     # crash now loses nothing that localStorage held.
@@ -164,7 +164,7 @@ def test_a_save_the_copy_missed_reaches_it_at_the_next_start() -> None:
     missed = MemoryCopy(dict(copy.data))
     page.play_pairs(1)
     again = Page(store, "", durable=missed)
-    assert not again.storage.restored
+    assert not again.storage.stores.restored
     assert missed.data[SAVE_KEY] == store.get(SAVE_KEY)
     assert missed.data[STATS_KEY] == store.get(STATS_KEY)
     assert missed.data[SEQ_KEY] == store.get(SEQ_KEY)
@@ -181,7 +181,7 @@ def test_a_refusal_of_one_store_is_told_once_and_of_both_as_a_loss() -> None:
     assert json.loads(copy.data[SAVE_KEY])["moves"]
 
     told: list[bool] = []
-    page.storage.notify = lambda: told.append(True)
+    page.storage.stores.late = lambda: told.append(True)
     copy.refuse = "QuotaExceededError"
     page.play_pairs(1)
     assert told  # the page is told to draw the notice the late answer brought
@@ -235,7 +235,7 @@ def test_a_win_the_full_store_took_in_part_is_read_from_the_copy_that_took_it_wh
 
     store.limit = used(store)  # the store is as full at the next start
     again = Page(store, "", durable=copy)
-    assert again.storage.restored
+    assert again.storage.stores.restored
     assert again.session.stats.summary("standard").won == 1
     assert again.notice == KEPT  # the store refused the repair too: told again
     assert seq_of(store.get(SEQ_KEY)) < seq_of(copy.data[SEQ_KEY])  # still partial: older
@@ -334,6 +334,6 @@ def test_sequence_numbers() -> None:
     assert [seq_of(t) for t in (None, "", "12", "-3", "1e5", "9" * 21)] == [0, 0, 12, 0, 0, 0]
 
     def newer(local_seq: int, durable: Snapshot | None) -> bool:
-        return Stores(MemoryStore({SEQ_KEY: str(local_seq)}), None, durable, lambda: None).restored
+        return Stores(MemoryStore({SEQ_KEY: str(local_seq)}), None, durable).restored
 
     assert newer(3, Snapshot(4)) and not newer(4, Snapshot(4)) and not newer(4, None)

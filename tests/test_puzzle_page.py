@@ -158,7 +158,7 @@ def test_an_unreadable_stored_record_is_set_aside_reported_and_started_again() -
     page = Page(store, "", random.Random(0), keep_board=False)
     assert page.storage.puzzles() == PuzzleRecord()
     assert store.data[PUZZLES_KEY + UNREADABLE] == '{"version":1,"tries":[[1,1,1,1]]}'
-    assert [p.code for p in page.storage.take_problems()] == ["puzzles.unreadable"]
+    assert [p.code for p in page.storage.stores.take_problems()] == ["puzzles.unreadable"]
     assert record_from_text(store.data[PUZZLES_KEY]) == PuzzleRecord()
 
 

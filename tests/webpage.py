@@ -251,7 +251,7 @@ class Page:
             self.session, self.storage, self.screen.draw, self.tasks.soon,
             self.tasks.save_pending, keep_board=keep_board,
         )
-        self.storage.notify = self.controller.late_problems
+        self.storage.stores.late = self.controller.late_problems
         self._take_problems()
 
     @property
@@ -265,7 +265,7 @@ class Page:
         return self.controller.events
 
     def _take_problems(self) -> None:
-        for problem in self.storage.take_problems():
+        for problem in self.storage.stores.take_problems():
             self.session.notice(problem)
 
     def receive(self) -> tuple[Event, ...]:

@@ -93,7 +93,7 @@ class Controller:
         """Draw the session after ``events``, then save in a later task (scheduled before
         the draw, so it runs before any work the draw starts)."""
         session = self.session
-        for problem in self.storage.take_problems():
+        for problem in self.storage.stores.take_problems():
             session.notice(problem)
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             use_language(session)
@@ -134,7 +134,7 @@ class Controller:
         if self.keep_board:
             self.storage.save_board(language(), self._board_drawn)
         self.saving(False)
-        problems = self.storage.take_problems()
+        problems = self.storage.stores.take_problems()
         if problems:
             for problem in problems:
                 self.session.notice(problem)
@@ -143,7 +143,7 @@ class Controller:
     def late_problems(self) -> None:
         """Draw the problems the storage manager reported (also those a durable write
         answers after its save): only draw, no save, so refused saves cannot loop."""
-        for problem in self.storage.take_problems():
+        for problem in self.storage.stores.take_problems():
             self.session.notice(problem)
         self._draw()
 

@@ -115,7 +115,7 @@ class App:
             session, self.storage, actuator.draw, asyncio.get_event_loop().call_soon, _saving,
             actuator.measure, follow=self.follow,
         )
-        self.storage.notify = controller.late_problems
+        self.storage.stores.late = controller.late_problems
         self.input = Input(
             session, controller, actuator, self.action, self.setting, self.address_changed
         )
@@ -171,7 +171,7 @@ class App:
         woken = self.actuator.wake_up(getattr(window, "nestorWake", None))
         if woken is None or woken[0] != "{}/{}".format(*self.session.key):
             return
-        if self.storage.restored:
+        if self.storage.stores.restored:
             return
         for kind, value in woken[1]:
             if kind == "card":

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 from nestor import NestorError
 from nestor.jsontext import loads
 
-from ..app.events import Event, Problem, Restored
+from ..app.events import Event, Restored
 from ..app.lines import descends, join
 from ..app.session import SavedGame, Session
 from ..app.settings import Settings
@@ -92,19 +92,14 @@ class StorageManager:
 
     Attributes:
         archive: the games left in progress (the session's shelf).
-        restored: whether start-up found the durable copy newer than the store and took it.
-        notify: called when a problem is reported later than the save that met it (the durable copy
-            answers asynchronously); the page draws it then.
     """
 
     def __init__(
         self, store: KeyValueStore, durable: DurableCopy | None = None,
         snapshot: Snapshot | None = None,
     ) -> None:
-        self.notify: Callable[[], None] = lambda: None
-        self.stores = Stores(store, durable, snapshot, lambda: self.notify())
+        self.stores = Stores(store, durable, snapshot)
         self.archive = Archive(self.stores)
-        self.restored = self.stores.restored
         # The game slot as last seen: its text and deal (None: not read yet), or None if empty.
         self._slot: tuple[str, tuple[str, int] | None] | None = None
         self._stats_saved: int | None = 0  # the session's stats_changes when last saved
@@ -350,10 +345,6 @@ class StorageManager:
             self.stores.commit()
         summary = self.held_parts(session).summary()
         return (*events, Restored(mode, summary, changed))
-
-    def take_problems(self) -> list[Problem]:
-        """The problems reported since the last call (and forget them)."""
-        return self.stores.take_problems()
 
     # ---- other tabs ----------------------------------------------------------------------
 

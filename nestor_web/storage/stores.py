@@ -66,16 +66,16 @@ class Stores:
         written: what was last written (or read), by key.
         restored: whether start-up found the durable copy newer than the store and took it.
         seen: the highest sequence number this tab wrote or took in.
-        late: called when a problem is reported after its save (the durable copy's answer).
+        late: called when a problem is reported after its save (the durable copy's answer); the
+            page sets it to draw them.
     """
 
     def __init__(
-        self, store: KeyValueStore, durable: DurableCopy | None, snapshot: Snapshot | None,
-        late: Callable[[], None],
+        self, store: KeyValueStore, durable: DurableCopy | None, snapshot: Snapshot | None
     ) -> None:
         self.store = store
         self.durable = durable
-        self.late = late
+        self.late: Callable[[], None] = lambda: None
         self.problems: list[Problem] = []
         self.written: dict[str, str] = {}
         self._pending: dict[str, str] = {}  # values for the durable copy's next write
