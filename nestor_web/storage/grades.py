@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from nestor import MAX_DEAL, NestorError, get_variant
+from nestor.graded_deals import CUTS_FINGERPRINT
 from nestor.jsontext import load_object
 
 from ..app.grades import GRADE_NAMES
@@ -17,17 +18,16 @@ GRADE_MEMORY = 5000
 """Most grades kept (all variants together), as many as the statistics remember deals."""
 
 
-def grades_to_text(grades: Mapping[Key, str], cuts: str) -> str:
-    """``grades`` (oldest first; the last :data:`GRADE_MEMORY`) as the stored text, worked out with
-    the cut points ``cuts`` (a fingerprint)."""
+def grades_to_text(grades: Mapping[Key, str], cuts: str = CUTS_FINGERPRINT) -> str:
+    """The stored text of ``grades`` (the last :data:`GRADE_MEMORY`), worked out with the cut
+    points of fingerprint ``cuts``."""
     rows = [[v, d, g] for (v, d), g in list(grades.items())[-GRADE_MEMORY:]]
     return json_text({"version": GRADES_VERSION, "cuts": cuts, "grades": rows})
 
 
-def grades_from_text(text: str | None, cuts: str) -> dict[Key, str]:
-    """The grades kept in ``text`` (``None``: nothing stored), oldest first; ``{}`` when they were
-    worked out with other cut points than ``cuts``, or the text cannot be read (a cache: the page
-    grades those deals again)."""
+def grades_from_text(text: str | None, cuts: str = CUTS_FINGERPRINT) -> dict[Key, str]:
+    """The grades kept in ``text`` (``None``: nothing stored), oldest first; ``{}`` if unreadable or
+    worked out with other cut points than ``cuts`` (a cache: the page grades those deals again)."""
     if text is None:
         return {}
     try:
@@ -39,12 +39,8 @@ def grades_from_text(text: str | None, cuts: str) -> dict[Key, str]:
         rows, list
     ):
         return {}
-    out: dict[Key, str] = {}
-    for row in rows[-GRADE_MEMORY:]:
-        key = _row(row)
-        if key is not None:
-            out[key[0]] = key[1]
-    return out
+    read = (_row(row) for row in rows[-GRADE_MEMORY:])
+    return dict(row for row in read if row is not None)
 
 
 def _row(row: object) -> tuple[Key, str] | None:

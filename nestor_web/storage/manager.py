@@ -75,9 +75,8 @@ def _texts(parts: Parts) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Stored:
-    """What start-up found stored, to open the session with: the settings and statistics (the
-    defaults if none or unreadable), the game in the slot, the guide's state (``"started"``,
-    ``"done"`` or ``None``), and whether nothing at all was stored."""
+    """What start-up found stored (defaults for what is missing or unreadable); ``tutorial_seen``
+    is ``"started"``, ``"done"`` or ``None``."""
 
     settings: Settings
     game: SavedGame | None
@@ -88,11 +87,7 @@ class Stored:
 
 class StorageManager:
     """Reads and writes everything the game keeps, in both stores (:class:`.stores.Stores`), and
-    follows what other tabs of the game save.
-
-    Attributes:
-        archive: the games left in progress (the session's shelf).
-    """
+    follows what other tabs save; ``archive`` is the session's shelf of games left in progress."""
 
     def __init__(
         self, store: KeyValueStore, durable: DurableCopy | None = None,
@@ -109,8 +104,8 @@ class StorageManager:
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
 
     def stored(self, language: str) -> Stored:
-        """What is stored, for start-up to open the session with (the settings' language
-        ``language`` if none is stored); an unreadable value is set aside and reported."""
+        """What is stored, for start-up (``language`` if no language is stored); an unreadable value
+        is set aside and reported."""
         first_visit = all(self.stores.get(key) is None for key in (
             SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY))
         settings = self._read_settings()
@@ -153,7 +148,7 @@ class StorageManager:
             return None
         try:
             value = decode(text)
-        except Exception as exc:  # see the docstring
+        except Exception as exc:  # a stored text may make a reader raise any error
             self.stores.set_aside(key, text, code, exc if isinstance(exc, NestorError) else None)
             return None
         self.stores.written[key] = text
@@ -185,22 +180,18 @@ class StorageManager:
 
     def kept_grades(self) -> dict[tuple[str, int], str]:
         """The grades pages worked out for deals beyond the shipped table, oldest first."""
-        from nestor.graded_deals import CUTS_FINGERPRINT
-
         from .grades import grades_from_text
 
-        return grades_from_text(self.stores.store.get(GRADES_KEY), CUTS_FINGERPRINT)
+        return grades_from_text(self.stores.store.get(GRADES_KEY))
 
     def _keep_grades(self, session: Session) -> None:
         """Keep the grades ``session`` worked out, united with those kept (another tab's)."""
-        from nestor.graded_deals import CUTS_FINGERPRINT
-
         from .grades import grades_to_text
 
         kept = self.kept_grades()
         grades = {k: v for k, v in kept.items() if k not in session.graded} | session.graded
         try:
-            self.stores.store.set(GRADES_KEY, grades_to_text(grades, CUTS_FINGERPRINT))
+            self.stores.store.set(GRADES_KEY, grades_to_text(grades))
         except Exception:  # a full or refused store: a cache, not worth a notice
             return
         self._grades_kept = set(session.graded)
@@ -217,8 +208,8 @@ class StorageManager:
             self._board_of = (game, language)
 
     def puzzles(self, quiet: bool = False) -> PuzzleRecord:
-        """The player's puzzle record as stored (by any tab): empty if none; an unreadable one is
-        set aside and replaced, unless ``quiet``."""
+        """The puzzle record stored by any tab (empty if none); an unreadable one is set aside and
+        replaced, unless ``quiet``."""
         from ..app.puzzle_record import PuzzleRecord
         from .puzzle_codec import record_from_text, record_to_text
 
@@ -235,8 +226,7 @@ class StorageManager:
             return PuzzleRecord()
 
     def save_puzzles(self, record: PuzzleRecord) -> PuzzleRecord:
-        """Unite ``record`` with the one stored (another tab's tries) and keep it, as one save;
-        returns ``record``."""
+        """Unite ``record`` with the one stored (another tab's tries) and keep it; returns it."""
         from .puzzle_codec import record_to_text
 
         record.unite(self.puzzles(quiet=True))
@@ -247,9 +237,8 @@ class StorageManager:
         return record
 
     def held_parts(self, session: Session) -> Parts:
-        """The player's progress held here (what a backup holds): the session's statistics (another
-        tab's merged in), game and settings, and the games left in progress: the archive's, one of
-        another deal in the game slot (the next save would archive it), the game left for Undo."""
+        """The progress held here, as a backup holds it: the session's statistics (another tab's
+        merged in), game, settings, puzzles, the games left in progress (archive, slot, Undo)."""
         from ..app.backup import Parts, copy_settings, in_progress, unite
 
         self._follow_stats(session)
@@ -275,8 +264,7 @@ class StorageManager:
         return progress_text(self.held_parts(session), session.today())
 
     def replaced_progress(self) -> Progress | None:
-        """The progress the last replacing restore took the place of, or ``None`` (none, or
-        unreadable)."""
+        """The progress the last replacing restore replaced (``None``: none, or unreadable)."""
         from .progress import ProgressError, read_progress
 
         text = self.stores.get(REPLACED_KEY)
@@ -288,10 +276,7 @@ class StorageManager:
     def restore(self, session: Session, progress: Progress, mode: str) -> tuple[Event, ...]:
         """Bring a backup in: ``mode`` ``"merge"`` unites it with the progress held here,
         ``"replace"`` takes it instead, keeping what it replaced (:meth:`replaced_progress`).
-
-        Raises:
-            ValueError: ``mode`` is neither ``"merge"`` nor ``"replace"`` (nothing changes).
-        """
+        Raises ValueError for another ``mode`` (nothing changes)."""
         from ..app.backup import copy_game, copy_settings, merge_parts, replace_parts
         from .progress import progress_text
         from .puzzle_codec import record_to_text
@@ -307,12 +292,7 @@ class StorageManager:
         else:
             result = replace_parts(here, progress.parts, session.clock())
         after = _texts(result)
-        raw = self.stores.get(DIVERGED_KEY)
-        try:
-            kept = loads(raw) if raw is not None else []
-        except ValueError:
-            kept = []
-        kept = kept if isinstance(kept, list) else []
+        kept = self._diverged() or []
         diverged = tuple(d for d in diverged if game_to_text(d) not in kept)  # (kept already)
         changed = after != before or bool(diverged)
         events: tuple[Event, ...] = ()
@@ -441,20 +421,22 @@ class StorageManager:
             self._keep_diverged(game_to_text(joined.left_over))
         return session.adopt(joined.saved)
 
-    def _keep_diverged(self, text: str) -> None:
-        """Keep the saved-game ``text`` of a line that could not be joined (once; at most
-        :data:`.keys.ARCHIVE_SIZE`, the oldest dropped)."""
-        kept: list[str] = []
+    def _diverged(self) -> list[str] | None:
+        """The saved-game texts of the lines kept apart (``[]`` if none, ``None`` if unreadable)."""
         raw = self.stores.get(DIVERGED_KEY)
-        if raw is not None:
-            try:
-                data = loads(raw)
-            except ValueError:
-                data = None
-            if isinstance(data, list) and all(isinstance(v, str) for v in data):
-                kept = list(data)
-            else:
-                self.stores.write(DIVERGED_KEY + UNREADABLE, raw)
+        try:
+            data = [] if raw is None else loads(raw)
+        except ValueError:
+            return None
+        return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
+
+    def _keep_diverged(self, text: str) -> None:
+        """Keep the saved-game ``text`` of a line that could not be joined (once; the last
+        :data:`.keys.ARCHIVE_SIZE`)."""
+        kept = self._diverged()
+        if kept is None:
+            kept = []
+            self.stores.write(DIVERGED_KEY + UNREADABLE, self.stores.get(DIVERGED_KEY) or "")
         if text in kept:
             return
         kept = [*kept, text][-ARCHIVE_SIZE:]

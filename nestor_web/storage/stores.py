@@ -57,17 +57,10 @@ def _readable(decode: Callable[[str], object], text: str) -> bool:
 
 
 class Stores:
-    """localStorage and the durable copy (IndexedDB): each save is one numbered write to both; a
+    """localStorage (``store``) and the durable copy (IndexedDB) written as one numbered save; a
     value localStorage refuses is written again at each save, and read from here meanwhile.
-
-    Attributes:
-        store: localStorage (or its memory stand-in).
-        problems: reports for the player since they were last taken.
-        written: what was last written (or read), by key.
-        restored: whether start-up found the durable copy newer than the store and took it.
-        seen: the highest sequence number this tab wrote or took in.
-        late: called when a problem is reported after its save (the durable copy's answer); the
-            page sets it to draw them.
+    ``restored``: start-up took the durable copy, newer than the store; ``late``: called when a
+    problem is reported after its save (the durable copy's answer), to draw it.
     """
 
     def __init__(
@@ -76,8 +69,8 @@ class Stores:
         self.store = store
         self.durable = durable
         self.late: Callable[[], None] = lambda: None
-        self.problems: list[Problem] = []
-        self.written: dict[str, str] = {}
+        self.problems: list[Problem] = []  # for the player, until taken
+        self.written: dict[str, str] = {}  # what was last written (or read), by key
         self._pending: dict[str, str] = {}  # values for the durable copy's next write
         self._unnumbered = False  # a value was written since the last sequence number
         self._held: list[Problem] = []  # the store refused these; reported if the copy fails too
@@ -86,7 +79,7 @@ class Stores:
         self._overlay: dict[str, str] = {}  # the durable copy's values, when it was newer
         self._seq = seq_of(store.get(SEQ_KEY))
         self._stored_seq = self._seq  # the number localStorage holds
-        self.seen = self._seq
+        self.seen = self._seq  # the highest sequence number this tab wrote or took in
         self.restored = snapshot is not None and snapshot.seq > self._seq  # a crash took it back
         if snapshot is not None and self.restored:
             self._overlay = self._readable_over(snapshot)
@@ -160,7 +153,7 @@ class Stores:
             self.report(Problem(code, error))
 
     def report(self, problem: Problem) -> None:
-        """Add ``problem`` to :attr:`problems`, unless it is there already."""
+        """Add ``problem`` to the problems, unless it is there already."""
         if problem not in self.problems:
             self.problems.append(problem)
 
@@ -170,9 +163,8 @@ class Stores:
         return problems
 
     def write(self, key: str, value: str, durable: bool = True) -> bool:
-        """Write to localStorage, and (``durable``, not :data:`NOT_DURABLE`) note it for the
-        durable copy (``durable`` false: the copy holds it already). Whether localStorage took it.
-        """
+        """Write to localStorage and (unless the copy holds it, ``durable`` false) note it for the
+        durable copy; whether localStorage took it."""
         if durable and key not in NOT_DURABLE:
             self._unnumbered = True  # the save gets a number (other tabs catch up by it)
             if self.durable is not None:
@@ -196,9 +188,8 @@ class Stores:
         return True
 
     def commit(self) -> None:
-        """End a save: write again what localStorage refused before; if anything was written, number
-        the save and send it to the durable copy in one write; number localStorage if it holds it.
-        """
+        """End a save: write again what localStorage refused; number what was written and send it
+        to the durable copy in one write."""
         for key, value in list(self._unsaved.items()):
             try:
                 self.store.set(key, value)
@@ -219,8 +210,7 @@ class Stores:
         self._put_seq()
 
     def _put_seq(self) -> None:
-        """Number localStorage once it holds all of the save (else start-up reads the durable
-        copy), unless another tab saved since."""
+        """Number localStorage once it holds all of the save, unless another tab saved since."""
         if self._unsaved:
             return
         self._told_partial = False  # a refusal from now on is told again
@@ -234,7 +224,7 @@ class Stores:
 
     def _durable_done(self, error: str | None, held: list[Problem]) -> None:
         """The durable copy's answer (``error``: its error name) on a save localStorage refused in
-        part (``held``): both refused, each refusal is reported; else the player is told once."""
+        part (``held``): report each refusal if both refused, else tell the player once."""
         if not held:
             return
         if error is not None:
@@ -245,8 +235,8 @@ class Stores:
         self.late()
 
     def _tell_kept(self, refused: Problem) -> None:
-        """Tell the player the durable copy holds what localStorage refused (once, until
-        localStorage holds everything again)."""
+        """Tell the player the durable copy holds what localStorage refused (once, until it holds
+        everything again)."""
         if not self._told_partial:
             self._told_partial = True
             self.report(Problem(KEPT, args=refused.args))
