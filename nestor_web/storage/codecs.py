@@ -45,13 +45,8 @@ def game_to_text(saved: SavedGame) -> str:
 
 
 def game_from_text(text: str) -> SavedGame:
-    """Rebuild a saved game from its text.
-
-    Raises:
-        NestorError: not JSON or nested too deep, not an object, another version, an unknown
-            variant, a bad deal number, an illegal move, a bad counter or time (not a whole number,
-            or out of its range).
-    """
+    """Rebuild a saved game from its text; raises NestorError for a text that is not one (not a
+    JSON object of this version, an unknown variant or deal, an illegal move, a bad number)."""
     data = load_object(text, version=SAVE_VERSION)
     game = Game.from_json({k: v for k, v in data.items() if k != "version"})
     hints, solver_moves, replayed, reviewed, elapsed_ms = (
@@ -61,11 +56,8 @@ def game_from_text(text: str) -> SavedGame:
 
 
 def archive_from_text(text: str) -> dict[str, str]:
-    """The archive's text read: ``"variant/deal"`` -> saved-game text, in stored order.
-
-    Raises:
-        ValueError: ``text`` is not JSON, or not an object whose values are all strings.
-    """
+    """The archive's text read: ``"variant/deal"`` -> saved-game text, in stored order; raises
+    ValueError if ``text`` is not a JSON object of strings."""
     data = loads(text)
     if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
         return {str(k): v for k, v in data.items()}
@@ -89,14 +81,9 @@ def settings_to_text(settings: Settings) -> str:
 
 
 def settings_from_text(text: str) -> Settings:
-    """Read settings written by :func:`settings_to_text`, or by an older game (a setting it did not
-    have reads as its default, ``"animations": true``/``false`` as ``"normal"``/ ``"off"``); unknown
-    keys are ignored.
-
-    Raises:
-        NestorError: not a JSON object, or a value a setting cannot take (code ``"setting.value"``
-            with ``name`` and ``value``: the first such setting).
-    """
+    """Read settings written by :func:`settings_to_text` or an older game (a missing setting reads
+    as its default, unknown keys are ignored); raises NestorError if not a JSON object, or
+    ``setting.value`` (``name``, ``value``) for the first value a setting cannot take."""
     settings, errors = settings_kept_from_text(text)
     if errors:
         raise errors[0]
@@ -105,11 +92,7 @@ def settings_from_text(text: str) -> Settings:
 
 def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...]]:
     """Stored settings read as :func:`settings_from_text` does, but a value a setting cannot take
-    reads as its default (its error returned), the others as stored.
-
-    Raises:
-        NestorError: not a JSON object.
-    """
+    reads as its default and its error is returned; raises NestorError if not a JSON object."""
     data = load_object(text)
     settings = Settings()
     errors: list[NestorError] = []
@@ -127,12 +110,9 @@ def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...
 
 
 def _animations(data: dict[str, object]) -> str | None:
-    """The ``animations`` setting of the stored settings ``data``: a speed, or ``None``.
-
-    Raises:
-        NestorError: code ``"setting.value"``: not ``null``, ``true`` or ``false``, or ``true``
-            with an ``animation_speed`` that is not a speed.
-    """
+    """The ``animations`` setting of the stored settings ``data``, a speed or ``None`` (``true`` and
+    ``false`` of older games: ``animation_speed`` or ``"normal"``, and ``"off"``); raises
+    ``setting.value`` for anything else."""
     chosen = data.get("animations")
     if chosen is None:
         return None

@@ -25,19 +25,13 @@ from .keys import ARCHIVE_SIZE, json_text
 from .puzzle_codec import record_from_data, record_to_data
 from .stats_codec import stats_data_from_text, stats_to_text
 
-FORMAT = "nestor-progress"
-"""The value of a backup's ``"format"``."""
-
-PROGRESS_VERSION = 1
-"""The version of the file this module writes."""
-
+FORMAT = "nestor-progress"  # a backup's "format"
+PROGRESS_VERSION = 1  # the version of the file written
 CODE_VERSION = 1
-
 CODE_PREFIX = f"NESTOR{CODE_VERSION}:"
 
 MAX_SIZE = 2_000_000
-"""The longest text read, in characters (a file's bytes: a backup is ASCII), file or code."""
-
+"""The longest text read, file or code, in characters (a file's bytes: a backup is ASCII)."""
 GAME_VERSION = __version__
 
 PROGRESS_CODES: dict[str, tuple[str, ...]] = {
@@ -60,8 +54,7 @@ PROGRESS_CODES: dict[str, tuple[str, ...]] = {
 
 _NUMBER_CODES = ("number.", "range.")  # a statistics' number not whole, or out of its range
 
-MAX_VERSION = 999_999
-"""The largest version read (a code's version has at most 6 digits)."""
+MAX_VERSION = 999_999  # the largest version read (a code's has at most 6 digits)
 
 _VERSION_TEXT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}")
 _CODE_HEAD = re.compile(r"NESTOR(\d{1,6}):")
@@ -129,12 +122,8 @@ one of version ``v + 1`` (its ``"version"`` too)."""
 
 
 def read_progress(text: str) -> Progress:
-    """Read a backup: the file's text, or its code (:func:`progress_to_code`).
-
-    Raises:
-        ProgressError: with one of the codes of :data:`PROGRESS_CODES`; ``damaged`` for any other
-            error a reader raises, so a backup is never refused without a reason to show.
-    """
+    """Read a backup, the file's text or its code; raises ProgressError with one of
+    :data:`PROGRESS_CODES` (``damaged`` for any other error a reader raises)."""
     if not isinstance(text, str):
         raise ProgressError(
             f"a backup is text, not {type_name(text)}", code="progress.not_json", line=0,
@@ -240,9 +229,8 @@ def _read_file(text: str) -> Progress:
 
 
 def _cut_short(text: str, exc: NestorError) -> bool:
-    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: it starts
-    as one, and the parser stopped at its end (in a string, a number or a word that the text's end
-    cut)."""
+    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: the parser
+    stopped at its end (in a string, a number or a word)."""
     if not text.lstrip().startswith("{"):
         return False
     if str(exc).find("Unterminated string") >= 0:
@@ -267,8 +255,7 @@ def _read_current(data: dict[str, object], written: int) -> Progress:
     except NestorError as exc:
         raise _part("date", "is not a date", exc) from None
     stats = _read_stats(_object(data, "stats"))
-    game_data = data.get("game")
-    game = None if game_data is None else _read_game(_object(data, "game"), "game")
+    game = None if data.get("game") is None else _read_game(_object(data, "game"), "game")
     archive_data = data.get("archive")
     if not isinstance(archive_data, list):
         raise _part("archive", "is not a list")
@@ -308,14 +295,12 @@ def _part(where: str, what: str, error: NestorError | None = None) -> ProgressEr
 
 
 def _refused(what: str, exc: NestorError, code: str, **details: str | int) -> ProgressError:
-    """The refusal of a part of the backup whose reader raised ``exc``."""
     return ProgressError(f"the backup's {what}: {exc}", code=code, error=exc, **details)
 
 
 def _read_stats(data: dict[str, object]) -> Stats:
-    """The statistics part, by the statistics codec: its numbers disagreeing (or negative, not
-    whole, or out of their plausible range) is ``progress.numbers``, anything else
-    ``progress.stats``."""
+    """The statistics part: numbers that disagree or are out of range are ``progress.numbers``,
+    anything else ``progress.stats``."""
     text = json.dumps(data)
     try:
         values = stats_data_from_text(text)
