@@ -2,7 +2,7 @@
 
 Chromium writes localStorage to disk lazily (moves made seconds before a kill were lost); the
 game also writes each save to IndexedDB (static/js/durable.js, durability "strict"), and at
-start-up takes whichever copy is newer (nestor_web/storage/durable.py).
+start-up takes whichever copy is newer (nestor_web/storage/keys.py).
 
 The browser here is started by hand, not by Playwright: in a session of its own (so the kill
 takes its whole process group: browser, renderers, GPU and storage services at once), on a

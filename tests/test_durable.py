@@ -1,4 +1,4 @@
-"""The durable copy (nestor_web.storage.durable and the storage manager's use of it): every
+"""The durable copy (nestor_web.storage.keys, stores.py and the storage manager's use of it): every
 save reaches it, a store a crash took back is restored from it, a store that took a save in
 part reads as older than the copy that took it whole, a store's refusal is told, and a write
 is reported as lost only when both refused it."""
@@ -12,15 +12,18 @@ from webpage import MemoryCopy, Page, QuotaStore, SharedStore
 
 from nestor import Pair
 from nestor.solver import solve
-from nestor_web.storage.durable import SEQ_KEY, Snapshot, next_seq, seq_of
 from nestor_web.storage.keys import (
     BOARD_KEY,
     REPLACED_KEY,
     SAVE_KEY,
+    SEQ_KEY,
     SETTINGS_KEY,
     STATS_KEY,
     MemoryStore,
+    Snapshot,
     StoreRefused,
+    next_seq,
+    seq_of,
 )
 from nestor_web.storage.progress import read_progress
 from nestor_web.storage.stats_codec import stats_from_text

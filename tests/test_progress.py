@@ -38,7 +38,6 @@ from nestor_web.app.settings import Settings
 from nestor_web.app.statistics import Stats
 from nestor_web.storage import progress as progress_module
 from nestor_web.storage.codecs import archive_text, game_from_text
-from nestor_web.storage.durable import SEQ_KEY, Done
 from nestor_web.storage.keys import (
     ARCHIVE_KEY,
     ARCHIVE_SIZE,
@@ -46,8 +45,10 @@ from nestor_web.storage.keys import (
     KEYS,
     REPLACED_KEY,
     SAVE_KEY,
+    SEQ_KEY,
     SETTINGS_KEY,
     STATS_KEY,
+    Done,
     MemoryStore,
 )
 from nestor_web.storage.progress import (

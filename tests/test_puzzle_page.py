@@ -15,8 +15,7 @@ from nestor.puzzles import daily_puzzle, get_puzzle, puzzles, updated_rating
 from nestor_web.app.puzzle import PuzzleTry, next_try, puzzle_request
 from nestor_web.app.puzzle_record import START_RATING, PuzzleRecord, Try
 from nestor_web.app.settings import Settings
-from nestor_web.storage.durable import SEQ_KEY
-from nestor_web.storage.keys import PUZZLES_KEY, UNREADABLE, MemoryStore
+from nestor_web.storage.keys import PUZZLES_KEY, SEQ_KEY, UNREADABLE, MemoryStore
 from nestor_web.storage.progress import ProgressError, progress_text, read_progress
 from nestor_web.storage.puzzle_codec import record_from_text, record_to_text
 from nestor_web.view.i18n import set_language

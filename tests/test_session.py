@@ -31,10 +31,10 @@ from nestor.solver import solve
 from nestor_web.app.events import DealChanged, Moved, Problem, Selected, TookBack
 from nestor_web.app.url import DealRequest, parse_query
 from nestor_web.storage.codecs import SAVE_VERSION, game_from_text
-from nestor_web.storage.durable import SEQ_KEY
 from nestor_web.storage.keys import (
     ARCHIVE_KEY,
     SAVE_KEY,
+    SEQ_KEY,
     SETTINGS_KEY,
     STATS_KEY,
     UNREADABLE,

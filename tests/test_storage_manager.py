@@ -13,11 +13,11 @@ from nestor.solver import solve
 from nestor_web.app.events import Problem
 from nestor_web.app.session import SavedGame
 from nestor_web.storage.codecs import game_from_text, game_to_text
-from nestor_web.storage.durable import SEQ_KEY
 from nestor_web.storage.keys import (
     ARCHIVE_KEY,
     BOARD_KEY,
     SAVE_KEY,
+    SEQ_KEY,
     STATS_KEY,
     UNREADABLE,
     MemoryStore,

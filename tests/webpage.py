@@ -21,8 +21,15 @@ from nestor_web.app.session import Session
 from nestor_web.app.settings import Settings
 from nestor_web.app.url import parse_query
 from nestor_web.browser.controller import Controller, use_language
-from nestor_web.storage.durable import SEQ_KEY, Done, Snapshot, seq_of
-from nestor_web.storage.keys import KeyValueStore, MemoryStore, StoreRefused
+from nestor_web.storage.keys import (
+    SEQ_KEY,
+    Done,
+    KeyValueStore,
+    MemoryStore,
+    Snapshot,
+    StoreRefused,
+    seq_of,
+)
 from nestor_web.storage.manager import StorageManager
 from nestor_web.view import i18n
 from nestor_web.view.board import BoardView, board_view

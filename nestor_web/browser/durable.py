@@ -8,12 +8,12 @@ from typing import Any
 from pyodide.ffi import create_once_callable
 from pyscript import window
 
-from ..storage.durable import Done, DurableCopy, Snapshot
+from ..storage.keys import Done, DurableCopy, Snapshot
 from .dom import js_object
 
 
 class IndexedDbCopy:
-    """``window.nestorDurable`` as a :class:`~nestor_web.storage.durable.DurableCopy`."""
+    """``window.nestorDurable`` as a :class:`~nestor_web.storage.keys.DurableCopy`."""
 
     def __init__(self, api: Any) -> None:
         self._api = api

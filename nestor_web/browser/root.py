@@ -21,7 +21,7 @@ from ..app.events import Event, Moved, Problem, Restored, SettingChanged
 from ..app.replay import replay_request
 from ..app.session import Session
 from ..app.url import is_puzzle_query, parse_query
-from ..storage.durable import DurableCopy, Snapshot
+from ..storage.keys import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
 from ..view.i18n import pick_language
 from ..view.words import clock_text

@@ -25,7 +25,6 @@ from .codecs import (
     settings_kept_from_text,
     settings_to_text,
 )
-from .durable import SEQ_KEY, DurableCopy, Snapshot, seq_of
 from .keys import (
     ARCHIVE_KEY,
     ARCHIVE_SIZE,
@@ -35,12 +34,16 @@ from .keys import (
     PUZZLES_KEY,
     REPLACED_KEY,
     SAVE_KEY,
+    SEQ_KEY,
     SETTINGS_KEY,
     STATS_KEY,
     TUTORIAL_KEY,
     UNREADABLE,
+    DurableCopy,
     KeyValueStore,
+    Snapshot,
     json_text,
+    seq_of,
 )
 from .stats_codec import stats_from_text, stats_to_text
 from .stores import Stores

@@ -9,7 +9,6 @@ from nestor import NestorError
 
 from ..app.events import Problem
 from .codecs import archive_from_text, game_from_text, settings_from_text
-from .durable import SEQ_KEY, DurableCopy, Snapshot, next_seq, seq_of
 from .keys import (
     ARCHIVE_KEY,
     KEYS,
@@ -17,11 +16,16 @@ from .keys import (
     NOT_DURABLE,
     PUZZLES_KEY,
     SAVE_KEY,
+    SEQ_KEY,
     SETTINGS_KEY,
     STATS_KEY,
     UNREADABLE,
+    DurableCopy,
     KeyValueStore,
+    Snapshot,
+    next_seq,
     refusal_name,
+    seq_of,
 )
 from .stats_codec import stats_from_text
 
