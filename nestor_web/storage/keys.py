@@ -24,6 +24,8 @@ TUTORIAL_KEY = "nestor.tutorial"
 """The guided first game: ``"started"`` or ``"done"`` (see :mod:`nestor_web.app.tutorial`)."""
 PUZZLES_KEY = "nestor.puzzles"
 """The player's puzzle record: the first try of each puzzle (:mod:`.puzzle_codec`)."""
+SEQ_KEY = "nestor.seq"
+"""Both stores: the sequence number of the save that wrote them last (decimal text)."""
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 
@@ -31,17 +33,13 @@ KEYS = (
     SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY, REPLACED_KEY,
     GRADES_KEY, TUTORIAL_KEY, PUZZLES_KEY,
 )
-"""Every key the game owns (each also with :data:`UNREADABLE`), and :data:`.durable.SEQ_KEY`."""
+"""Every key the game owns (each also with :data:`UNREADABLE`), and :data:`SEQ_KEY`."""
 
 NOT_DURABLE = (BOARD_KEY, GRADES_KEY)
-"""Keys kept in localStorage only: the board is for the first paint, which reads nothing else; the
-grades are a cache of what the engine can work out again."""
+"""Keys kept in localStorage only: the first paint's board and a cache of grades."""
 
-ARCHIVE_SIZE = 20
-"""Most games kept in the archive; the oldest is dropped first."""
-
-LOST = ".lost"
-"""Appended to an unreadable value's problem code when it could not be set aside."""
+ARCHIVE_SIZE = 20  # most games kept in the archive; the oldest is dropped first
+LOST = ".lost"  # ends an unreadable value's problem code when it could not be set aside
 
 
 def json_text(data: object) -> str:
@@ -50,8 +48,7 @@ def json_text(data: object) -> str:
 
 
 class StoreRefused(Exception):
-    """A store refused a write: the error's name (``"QuotaExceededError"``) and message, as the
-    browser gave them."""
+    """A store refused a write: the browser's error name (``"QuotaExceededError"``) and message."""
 
     def __init__(self, name: str, message: str = "") -> None:
         super().__init__(f"{name}: {message}" if message else name)
@@ -66,12 +63,8 @@ class KeyValueStore(Protocol):
         """The text stored under ``key``, or ``None``."""
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``.
-
-        Raises:
-            Exception: the store refused (full, or forbidden); preferably :class:`StoreRefused`,
-                naming the store's own error.
-        """
+        """Store ``value`` under ``key``; raises (preferably :class:`StoreRefused`) if the store
+        refused (full, or forbidden)."""
 
 
 class MemoryStore:
@@ -88,8 +81,8 @@ class MemoryStore:
 
 
 def refusal_name(exc: Exception) -> str:
-    """What to call a store's refusal in a report: the name of the store's error (its message when
-    the name says nothing more than ``"Error"``), clipped."""
+    """A store's refusal as a report names it: its error's name (its message if the name is just
+    ``"Error"``), clipped."""
     if isinstance(exc, StoreRefused):
         name = exc.message if exc.name == "Error" and exc.message else exc.name
     else:
@@ -99,9 +92,6 @@ def refusal_name(exc: Exception) -> str:
 
 Done = Callable[[str | None], None]
 """Called once a durable write ended: with ``None`` when it is durable, else an error name."""
-
-SEQ_KEY = "nestor.seq"
-"""Both stores: the sequence number of the save that wrote them last (decimal text)."""
 
 
 @dataclass(frozen=True)

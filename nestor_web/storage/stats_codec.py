@@ -10,8 +10,9 @@ from nestor.checks import whole_number
 from nestor.daily import parse_date
 from nestor.errors import clip
 from nestor.jsontext import load_object
-from nestor_web.app.ranges import day_in_range, in_range
-from nestor_web.app.statistics import (
+
+from ..app.ranges import day_in_range, in_range
+from ..app.statistics import (
     DEAL_STATES,
     RESULTS,
     DailyRecord,
@@ -21,7 +22,6 @@ from nestor_web.app.statistics import (
     StatsData,
     VariantCounts,
 )
-
 from .keys import json_text
 
 STATS_VERSION = 3
@@ -60,22 +60,14 @@ def stats_to_text(stats: Stats) -> str:
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
     """Read statistics written by :func:`stats_to_text`; ``now_ms`` (default now) bounds the dates
-    won.
-
-    Raises:
-        NestorError: what :func:`stats_data_from_text` or :meth:`Stats.restore` refuses.
+    won. Raises NestorError for what :func:`stats_data_from_text` or :meth:`Stats.restore` refuses.
     """
     return Stats.restore(stats_data_from_text(text, now_ms))
 
 
 def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
-    """The values of statistics text, each checked alone (type and range), before
-    :meth:`Stats.restore` checks what ties them together.
-
-    Raises:
-        NestorError: not a JSON object, an unknown version, a missing part, a value of the wrong
-            type or out of range, or (version 1) more than one unsettled game.
-    """
+    """The values of statistics text, each checked alone (type and range) before
+    :meth:`Stats.restore` checks what ties them together; raises NestorError for anything else."""
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
     if isinstance(version, bool) or version not in READ_VERSIONS:
