@@ -19,8 +19,7 @@ class Archive:
         self._bad: str | None = None  # an unreadable archive already reported
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """Remove and return the game of ``variant``/``deal``, or ``None``
-        (:class:`~nestor_web.app.saved.Shelf`)."""
+        """Remove and return the game of ``variant``/``deal``, or ``None`` (the session's shelf)."""
         archive = self.texts()
         key = f"{variant}/{deal}"
         text = archive.pop(key, None)
@@ -36,8 +35,8 @@ class Archive:
         return saved
 
     def _unreadable_entries(self, key: str, text: str) -> str:
-        """The set-aside games with ``key``'s ``text`` added, as JSON text (an earlier copy that is
-        not such an object, a whole archive set aside, is kept under the key ``""``)."""
+        """The set-aside games with ``key``'s ``text`` added, as JSON (an earlier whole archive set
+        aside is kept under ``""``)."""
         earlier = self.stores.store.get(ARCHIVE_KEY + UNREADABLE)
         entries: dict[str, str] = {}
         if earlier is not None:
@@ -49,8 +48,7 @@ class Archive:
         return json_text(entries)
 
     def keep(self, text: str, key: tuple[str, int]) -> None:
-        """Keep the saved-game ``text`` if it is of a deal other than ``key``, with moves made and
-        not finished."""
+        """Keep the saved-game ``text`` if it is of a deal other than ``key`` and in progress."""
         from ..app.backup import in_progress
 
         try:
@@ -63,9 +61,7 @@ class Archive:
         name = "{}/{}".format(*saved.key)
         archive.pop(name, None)
         archive[name] = text
-        while len(archive) > ARCHIVE_SIZE:
-            archive.pop(next(iter(archive)))
-        self.stores.write(ARCHIVE_KEY, json_text(archive))
+        self.stores.write(ARCHIVE_KEY, json_text(dict(list(archive.items())[-ARCHIVE_SIZE:])))
 
     def texts(self) -> dict[str, str]:
         """The archive: ``"variant/deal"`` -> saved-game text (``{}`` if unreadable)."""

@@ -57,7 +57,6 @@ T = TypeVar("T")
 
 
 def _or_none(text: str) -> SavedGame | None:
-    """The saved game of ``text``, or ``None`` if it cannot be read."""
     try:
         return game_from_text(text)
     except NestorError:
@@ -129,7 +128,6 @@ class StorageManager:
         return Stored(settings, saved, stats, tutorial, first_visit)
 
     def _read_settings(self) -> Settings:
-        """The stored settings (the defaults if none)."""
         text = self.stores.get(SETTINGS_KEY)
         if text is None:
             return Settings()

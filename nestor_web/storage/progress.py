@@ -246,7 +246,6 @@ def _cut_short(text: str, exc: NestorError) -> bool:
 
 
 def _read_current(data: dict[str, object], written: int) -> Progress:
-    """Read the object of a file of the current version."""
     game_version = data.get("game_version")
     if not isinstance(game_version, str) or not _VERSION_TEXT.fullmatch(game_version):
         raise _part("game_version", "is not a version of the game")

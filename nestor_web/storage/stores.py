@@ -95,12 +95,10 @@ class Stores:
         elif snapshot is not None and snapshot.seq < self._seq:
             # The store took a save the copy never got (the page went before the copy's
             # write finished): the page's first save sends the copy what it lacks.
-            for key in KEYS:
-                held = store.get(key)
-                if key not in NOT_DURABLE and held is not None and (
-                    snapshot.entries.get(key) != held
-                ):
-                    self._pending[key] = held
+            held = {key: store.get(key) for key in KEYS if key not in NOT_DURABLE}
+            self._pending = {
+                k: v for k, v in held.items() if v is not None and snapshot.entries.get(k) != v
+            }
             self._unnumbered = True
         self.seen = self._seq
 
