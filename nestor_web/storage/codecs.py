@@ -128,8 +128,7 @@ def _animations(data: dict[str, object]) -> str | None:
 def board_to_text(
     game: str, language: str, board: list[object], counters: dict[str, str]
 ) -> str:
-    """The stored board of the saved-game text ``game``: ``board`` the play area's nodes
-    (:mod:`nestor_web.view.markup`)."""
+    """The stored board of the saved-game text ``game``: ``board`` the play area's nodes."""
     return json_text({
         "version": BOARD_VERSION, "game": game, "language": language, "board": board,
         "counters": counters,

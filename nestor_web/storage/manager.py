@@ -351,24 +351,23 @@ class StorageManager:
         return self.follow(session)
 
     def follow(self, session: Session) -> tuple[Event, ...]:
-        """Take in what another tab wrote since :meth:`changed_elsewhere` said so: its statistics
-        merged, its settings, the guide's end, its game if of the deal in play here (joined with
-        this tab's if both played on)."""
+        """Take in what another tab wrote since :meth:`changed_elsewhere` said so: statistics,
+        settings, the guide's end, and the game of the deal in play here."""
         self.stores.seen = max(self.stores.seen, seq_of(self.stores.store.get(SEQ_KEY)))
         return (self._follow_stats(session) + self._follow_settings(session)
                 + self._follow_tutorial(session) + self._follow_game(session))
 
-    def _take_stale(self, key: str) -> bool:
-        """Whether another tab wrote ``key`` since it was last taken in (and take it now)."""
-        stale = key in self._stale
+    def _stale_text(self, key: str) -> str | None:
+        """What another tab wrote under ``key`` since it was last taken in (taken now), or ``None``
+        (nothing written since, or cleared)."""
+        if key not in self._stale:
+            return None
         self._stale.discard(key)
-        return stale
+        return self.stores.store.get(key)
 
     def _follow_settings(self, session: Session) -> tuple[Event, ...]:
         """Take the settings another tab wrote, so the next save does not write older ones back."""
-        if not self._take_stale(SETTINGS_KEY):
-            return ()
-        text = self.stores.store.get(SETTINGS_KEY)
+        text = self._stale_text(SETTINGS_KEY)
         if text is None:
             return ()
         try:
@@ -388,16 +387,14 @@ class StorageManager:
 
     def _follow_tutorial(self, session: Session) -> tuple[Event, ...]:
         """The guided first game ended in another tab: it ends here too."""
-        if not self._take_stale(TUTORIAL_KEY) or self.stores.store.get(TUTORIAL_KEY) != "done":
+        if self._stale_text(TUTORIAL_KEY) != "done":
             return ()
         self.stores.written[TUTORIAL_KEY] = "done"
         return session.end_tutorial()
 
     def _follow_game(self, session: Session) -> tuple[Event, ...]:
         """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""
-        if not self._take_stale(SAVE_KEY):
-            return ()
-        text = self.stores.store.get(SAVE_KEY)
+        text = self._stale_text(SAVE_KEY)
         mine_text = game_to_text(session.saved())
         if text is None or text in (mine_text, self._own_game):
             return ()  # cleared, the same, or what this tab wrote (its game is as new)
@@ -446,11 +443,9 @@ class StorageManager:
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
         """Merge the statistics another tab wrote into ``session``'s (written back at the next save
         only if they lacked something of this tab's)."""
-        if not self._take_stale(STATS_KEY):
-            return ()
-        text = self.stores.store.get(STATS_KEY)
+        text = self._stale_text(STATS_KEY)
         if text is None:
-            return ()  # cleared: the next save writes this tab's
+            return ()  # (if cleared, the next save writes this tab's)
         try:
             theirs = stats_from_text(text)
         except Exception:  # unreadable: set aside, the next save writes this tab's

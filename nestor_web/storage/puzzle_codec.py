@@ -38,13 +38,8 @@ def record_to_text(record: PuzzleRecord) -> str:
 
 
 def record_from_text(text: str) -> PuzzleRecord:
-    """The record of a stored text.
-
-    Raises:
-        NestorError: ``json.*`` (not a JSON object of version 1), ``puzzles.entry`` (a try that is
-            not a list of its fields, or more tries than a record holds), ``number.*`` (an id,
-            rating or result out of its range), ``range.moment``, ``date.*``.
-    """
+    """The record of a stored text; raises NestorError (``json.*``, ``puzzles.entry``,
+    ``number.*``, ``range.moment``, ``date.*``) for a text that is not one."""
     return record_from_data(load_object(text, ("they are", "they have")))
 
 

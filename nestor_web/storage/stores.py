@@ -62,17 +62,14 @@ def _readable(decode: Callable[[str], object], text: str) -> bool:
 
 class Stores:
     """localStorage (``store``) and the durable copy (IndexedDB) written as one numbered save; a
-    value localStorage refuses is written again at each save, and read from here meanwhile.
-    ``restored``: start-up took the durable copy, newer than the store; ``late``: called when a
-    problem is reported after its save (the durable copy's answer), to draw it.
-    """
+    value localStorage refuses is written again at each save, and read from here meanwhile."""
 
     def __init__(
         self, store: KeyValueStore, durable: DurableCopy | None, snapshot: Snapshot | None
     ) -> None:
         self.store = store
         self.durable = durable
-        self.late: Callable[[], None] = lambda: None
+        self.late: Callable[[], None] = lambda: None  # told of a problem after its save
         self.problems: list[Problem] = []  # for the player, until taken
         self.written: dict[str, str] = {}  # what was last written (or read), by key
         self._pending: dict[str, str] = {}  # values for the durable copy's next write
@@ -84,7 +81,8 @@ class Stores:
         self._seq = seq_of(store.get(SEQ_KEY))
         self._stored_seq = self._seq  # the number localStorage holds
         self.seen = self._seq  # the highest sequence number this tab wrote or took in
-        self.restored = snapshot is not None and snapshot.seq > self._seq  # a crash took it back
+        # The durable copy is newer than localStorage (a crash took it back): start-up takes it.
+        self.restored = snapshot is not None and snapshot.seq > self._seq
         if snapshot is not None and self.restored:
             self._overlay = self._readable_over(snapshot)
             self._seq = snapshot.seq
