@@ -110,7 +110,11 @@ class StorageManager:
         is set aside and reported."""
         first_visit = all(self.stores.get(key) is None for key in (
             SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY))
-        settings = self._read_settings()
+        kept = self._read(SETTINGS_KEY, settings_kept_from_text, "settings.unreadable")
+        settings, bad = kept or (Settings(), ())
+        if bad:  # the values a setting cannot take read as its defaults
+            text = self.stores.written.pop(SETTINGS_KEY)
+            self.stores.set_aside(SETTINGS_KEY, text, "settings.partly", bad[0])
         if settings.language is None:
             settings.language = language
         saved = self._read(SAVE_KEY, game_from_text, "save.unreadable")
@@ -126,21 +130,6 @@ class StorageManager:
         self.stores.written[TUTORIAL_KEY] = seen or ""
         tutorial = seen if seen in ("started", "done") else None
         return Stored(settings, saved, stats, tutorial, first_visit)
-
-    def _read_settings(self) -> Settings:
-        text = self.stores.get(SETTINGS_KEY)
-        if text is None:
-            return Settings()
-        try:
-            settings, bad = settings_kept_from_text(text)
-        except NestorError as exc:
-            self.stores.set_aside(SETTINGS_KEY, text, "settings.unreadable", exc)
-            return Settings()
-        if bad:
-            self.stores.set_aside(SETTINGS_KEY, text, "settings.partly", bad[0])
-        else:
-            self.stores.written[SETTINGS_KEY] = text
-        return settings
 
     def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
         """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""
