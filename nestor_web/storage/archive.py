@@ -11,8 +11,7 @@ from .stores import Stores
 
 
 class Archive:
-    """The games left in progress, oldest first, at most :data:`.keys.ARCHIVE_SIZE`; an unreadable
-    archive or game is set aside (:meth:`.stores.Stores.set_aside`)."""
+    """The games left in progress, oldest first; an unreadable archive or game is set aside."""
 
     def __init__(self, stores: Stores) -> None:
         self.stores = stores

@@ -56,8 +56,7 @@ def game_from_text(text: str) -> SavedGame:
 
 
 def archive_from_text(text: str) -> dict[str, str]:
-    """The archive's text read: ``"variant/deal"`` -> saved-game text, in stored order; raises
-    ValueError if ``text`` is not a JSON object of strings."""
+    """The archive read: ``"variant/deal"`` -> saved-game text; ValueError if not one."""
     data = loads(text)
     if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
         return {str(k): v for k, v in data.items()}

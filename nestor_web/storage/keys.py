@@ -81,8 +81,7 @@ class MemoryStore:
 
 
 def refusal_name(exc: Exception) -> str:
-    """A store's refusal as a report names it: its error's name (its message if the name is just
-    ``"Error"``), clipped."""
+    """A store's refusal as a report names it: its error's name (or message, if just "Error")."""
     if isinstance(exc, StoreRefused):
         name = exc.message if exc.name == "Error" and exc.message else exc.name
     else:

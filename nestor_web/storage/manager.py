@@ -106,8 +106,7 @@ class StorageManager:
         self._grades_kept: set[tuple[str, int]] = set()  # the session's grades written
 
     def stored(self, language: str) -> Stored:
-        """What is stored, for start-up (``language`` if no language is stored); an unreadable value
-        is set aside and reported."""
+        """What is stored, for start-up (``language`` if none is); unreadable values set aside."""
         first_visit = all(self.stores.get(key) is None for key in (
             SETTINGS_KEY, SAVE_KEY, STATS_KEY, TUTORIAL_KEY))
         kept = self._read(SETTINGS_KEY, settings_kept_from_text, "settings.unreadable")
@@ -347,8 +346,7 @@ class StorageManager:
                 + self._follow_tutorial(session) + self._follow_game(session))
 
     def _stale_text(self, key: str) -> str | None:
-        """What another tab wrote under ``key`` since it was last taken in (taken now), or ``None``
-        (nothing written since, or cleared)."""
+        """What another tab wrote under ``key`` since it was last taken in (now), or ``None``."""
         if key not in self._stale:
             return None
         self._stale.discard(key)

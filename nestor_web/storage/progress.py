@@ -63,8 +63,7 @@ _CUT_NUMBER = re.compile(r"[-+.eE0-9]*")
 
 
 class ProgressError(NestorError):
-    """A text that is not a backup this game can read: ``code`` is one of :data:`PROGRESS_CODES`,
-    ``error`` the part's reader's error underneath, or ``None``."""
+    """A text that is not a backup this game reads: ``error`` is the part reader's, or ``None``."""
 
     def __init__(
         self, message: str, *, code: str, error: NestorError | None = None, **details: str | int

@@ -101,8 +101,8 @@ class Stores:
         self.seen = self._seq
 
     def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
-        """The newer durable copy's values start-up takes: each, but an unreadable one where the
-        store's is readable."""
+        """The newer durable copy's values start-up takes: all but those unreadable where the
+        store's are readable."""
         taken: dict[str, str] = {}
         for key, value in snapshot.entries.items():
             held = self.store.get(key)
@@ -188,8 +188,7 @@ class Stores:
         return True
 
     def commit(self) -> None:
-        """End a save: write again what localStorage refused; number what was written and send it
-        to the durable copy in one write."""
+        """End a save: write again what localStorage refused, number it, send it to the copy."""
         for key, value in list(self._unsaved.items()):
             try:
                 self.store.set(key, value)
@@ -235,8 +234,7 @@ class Stores:
         self.late()
 
     def _tell_kept(self, refused: Problem) -> None:
-        """Tell the player the durable copy holds what localStorage refused (once, until it holds
-        everything again)."""
+        """Tell the player once that the durable copy holds what localStorage refused."""
         if not self._told_partial:
             self._told_partial = True
             self.report(Problem(KEPT, args=refused.args))
