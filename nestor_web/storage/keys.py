@@ -10,6 +10,7 @@ from typing import Protocol
 
 from nestor.errors import clip
 
+# What each key holds, and its shape: docs/formats.md.
 SAVE_KEY = "nestor.game"
 SETTINGS_KEY = "nestor.settings"
 STATS_KEY = "nestor.stats"
@@ -17,15 +18,10 @@ ARCHIVE_KEY = "nestor.archive"
 BOARD_KEY = "nestor.board"
 DIVERGED_KEY = "nestor.diverged"
 REPLACED_KEY = "nestor.replaced"
-"""The progress a restore replaced, as a backup file (:mod:`.progress`), to bring back."""
 GRADES_KEY = "nestor.grades"
-"""The grades the page worked out for deals beyond the shipped table (:mod:`.grades`)."""
 TUTORIAL_KEY = "nestor.tutorial"
-"""The guided first game: ``"started"`` or ``"done"`` (see :mod:`nestor_web.app.tutorial`)."""
 PUZZLES_KEY = "nestor.puzzles"
-"""The player's puzzle record: the first try of each puzzle (:mod:`.puzzle_codec`)."""
-SEQ_KEY = "nestor.seq"
-"""Both stores: the sequence number of the save that wrote them last (decimal text)."""
+SEQ_KEY = "nestor.seq"  # both stores: the number of the save that wrote them last
 UNREADABLE = ".unreadable"
 """Suffix of the key where an unreadable value is set aside."""
 

@@ -113,9 +113,7 @@ def progress_to_code(text: str) -> str:
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
-Upgrade = Callable[[dict[str, object]], dict[str, object]]
-
-UPGRADES: dict[int, Upgrade] = {}
+UPGRADES: dict[int, Callable[[dict[str, object]], dict[str, object]]] = {}
 """How to read an older version: ``UPGRADES[v]`` turns the object of a file of version ``v`` into
 one of version ``v + 1`` (its ``"version"`` too)."""
 
