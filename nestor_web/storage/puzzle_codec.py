@@ -46,7 +46,7 @@ def record_from_text(text: str) -> PuzzleRecord:
 def record_from_data(data: dict[str, object]) -> PuzzleRecord:
     """The record of a JSON object (see :func:`record_from_text`)."""
     found = data.get("version")
-    if found is not RECORD_VERSION and not (type(found) is int and found == RECORD_VERSION):
+    if type(found) is not int or found != RECORD_VERSION:  # (not true, not 1.0)
         raise NestorError(f"the puzzle record's version {clip(repr(found))} is unknown",
                           code="json.version", value=clip(repr(found)),
                           expected=RECORD_VERSION)
@@ -57,19 +57,19 @@ def record_from_data(data: dict[str, object]) -> PuzzleRecord:
     if not isinstance(daily, list) or len(daily) > MAX_DAILY:
         raise _entry("daily")
     for i, row in enumerate(tries):
-        one = _try(row, f"tries[{i}]", 4)
+        one = _try(row, f"tries[{i}]")
         record.tries[one.puzzle] = one
     for i, row in enumerate(daily):
         where = f"daily[{i}]"
         if not isinstance(row, list) or len(row) != 5:
             raise _entry(where)
-        record.daily[parse_date(row[0])] = _try(row[1:], where, 4)
+        record.daily[parse_date(row[0])] = _try(row[1:], where)
     record.daily = dict(sorted(record.daily.items()))
     return record
 
 
-def _try(row: object, where: str, size: int) -> Try:
-    if not isinstance(row, list) or len(row) != size:
+def _try(row: object, where: str) -> Try:
+    if not isinstance(row, list) or len(row) != 4:
         raise _entry(where)
     puzzle, rating, solved, at = row
     return Try(
