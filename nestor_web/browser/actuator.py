@@ -36,7 +36,7 @@ from ..view.texts import (
 )
 from ..view.words import page_title
 from .animation import Motion, measure
-from .dom import js_object, missing
+from .dom import flag, js_object, missing, set_hidden
 from .sound import Sounds
 
 NEW_DEAL = '#controls [data-action="new"]'
@@ -156,29 +156,30 @@ class Actuator:
         if focused is not None:
             self.restore_focus(*focused)
         elif on_card and view.cards_left == 0:
-            self.restore_focus("", None)  # the winning pair took the focused card
+            self.restore_focus()  # the winning pair took the focused card
         elif (lost or parked) and view.cards_left:
             back = [e for e in events if isinstance(e, (TookBack, WentBack, DealChanged))]
             if back:
                 taken = back[0].move if isinstance(back[0], (TookBack, WentBack)) else None
-                self.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
+                self.restore_focus(taken.first if isinstance(taken, Pair) else "")
         el = self.el
-        self._text("variant-title", view.variant_title)
-        self._text("deal-number", str(view.deal))
-        self._text("deal-grade", view.grade_text)
-        self._once("grade", view.grade, lambda: _flag(document.body, "data-grade", view.grade))
-        self._text("cards-left", str(view.cards_left))
-        self._text("moves-made", str(view.moves_made))
-        self._text("pairs", str(view.pairs))
-        self._text("timer", view.timer)
-        self._text("status", view.status)
+        self.show_text("variant-title", view.variant_title)
+        self.show_text("deal-number", str(view.deal))
+        self.show_text("deal-grade", view.grade_text)
+        self._once("grade", view.grade, lambda: flag(document.body, "data-grade", view.grade))
+        self.show_text("cards-left", str(view.cards_left))
+        self.show_text("moves-made", str(view.moves_made))
+        self.show_text("pairs", str(view.pairs))
+        self.show_text("timer", view.timer)
+        self.show_text("status", view.status)
         if announcement:
             el["announce"].textContent = announcement
-        self._text("notice-text", view.notice or "")
-        self._text("indicator", view.indicator or "")
-        self._once("notice", view.notice is None, lambda: _hide(el["notice"], view.notice is None))
+        self.show_text("notice-text", view.notice or "")
+        self.show_text("indicator", view.indicator or "")
+        self._once("notice", view.notice is None,
+                   lambda: set_hidden(el["notice"], view.notice is None))
         self._once("indicator", view.indicator is None,
-                   lambda: _hide(el["indicator"], view.indicator is None))
+                   lambda: set_hidden(el["indicator"], view.indicator is None))
         self._once("discard", view.cards_left, lambda: el["discard"].setAttribute(
             "data-count", str(52 - view.cards_left)))
         self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
@@ -236,15 +237,12 @@ class Actuator:
         if not missing(finish):
             finish.hidden = finish.disabled = not view.can_finish
         body = document.body
-        _flag(body, "data-outcome", view.outcome)
-        _flag(body, "data-solving", "" if view.solving else None)
+        flag(body, "data-outcome", view.outcome)
+        flag(body, "data-solving", "" if view.solving else None)
 
-    def show_timer(self, text: str) -> None:
-        """Show the timer's ``text`` (it ticks between draws)."""
-        self._text("timer", text)
-
-    def _text(self, name: str, text: str) -> None:
-        """Set an element's text only when it changes (a write costs a layout)."""
+    def show_text(self, name: str, text: str) -> None:
+        """Set the text of the element ``name`` (of :data:`ELEMENTS`) only when it changes
+        (a write costs a layout)."""
         if self._shown.get(name) != text:
             self.el[name].textContent = text
             self._shown[name] = text
@@ -281,7 +279,7 @@ class Actuator:
         else:
             window.history.replaceState(None, "", query)
 
-    def restore_focus(self, card: str, column: str | None) -> None:
+    def restore_focus(self, card: str = "", column: str | None = None) -> None:
         """Keep keyboard focus on the board after a redraw.
 
         Focus returns to the same card if it is still available, else to the available
@@ -343,14 +341,6 @@ class Actuator:
             )
         return bool(self.el[f"{name}-dialog"].open)
 
-    def fill_stats(self, html: str, focus: str | None = None) -> None:
-        """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""
-        self.el["stats-text"].innerHTML = html
-        if focus is not None:
-            target = document.querySelector(focus)
-            if not missing(target):
-                target.focus()
-
     def wake_up(self, wake: Any) -> tuple[str, list[tuple[str, str]]] | None:
         """End the waking state of static/js/wake.js (the live board is drawn). Returns the
         deal the waking board showed (``"variant/deal"``) and the taps recorded on it,
@@ -385,10 +375,6 @@ _NEVER = object()
 """A state no view has: what :meth:`Actuator._once` compares with the first time."""
 
 
-def _hide(element: Any, hidden: bool) -> None:
-    element.hidden = hidden
-
-
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:
     """Bring the cards drawn in ``node`` from ``old`` to ``new`` in place: remove the cards
     that left, change what changed of the others (:func:`card_changes`). ``False`` (nothing
@@ -411,12 +397,5 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
             element.outerHTML = render_card(card)
             continue
         for name, value in changes.items():
-            _flag(element, name, value)
+            flag(element, name, value)
     return True
-
-
-def _flag(element: Any, name: str, value: str | None) -> None:
-    if value is None:
-        element.removeAttribute(name)
-    else:
-        element.setAttribute(name, value)

@@ -16,11 +16,9 @@ from nestor import NestorError
 from ..app.events import Restored
 from ..app.session import Session
 from ..storage.manager import StorageManager
-from .clipboard import to_clipboard
 from .controller import Controller
 from .daily import local_today
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, listen, missing, to_clipboard
 
 if TYPE_CHECKING:
     from ..storage.progress import Progress

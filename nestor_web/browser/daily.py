@@ -10,7 +10,7 @@ from pyscript import document, window
 
 from ..app.session import Session
 from ..view.daily import daily_label, share_status, share_text
-from .clipboard import page_link, to_clipboard
+from .dom import page_link, to_clipboard
 
 
 def local_today() -> date:

@@ -20,8 +20,7 @@ from ..app.events import Event, TookBack
 from ..app.session import Session
 from ..view.end import EndView, end_view, render_end, reopen_words
 from .actuator import Actuator
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, listen, missing
 
 
 class EndScreen:
@@ -160,7 +159,7 @@ class EndScreen:
         self.el.innerHTML = ""
         if inside and not self._dismissing:
             taken = next((e.move for e in events if isinstance(e, TookBack)), None)
-            self.actuator.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
+            self.actuator.restore_focus(taken.first if isinstance(taken, Pair) else "")
 
     def _set_again(self, shown: bool) -> None:
         """Show or hide "Show the result" (the game is over and its end screen closed)."""

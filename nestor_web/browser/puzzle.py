@@ -1,10 +1,6 @@
-"""The puzzle mode of the page (``body[data-mode=puzzle][data-puzzle=K]``, ``#puzzle``).
-
-``?puzzle=K`` or "Puzzles" in the menu shows a puzzle over the game, which waits as it was.
-The player pairs on its board or picks from its list of choices; a wrong pair's refutation
-plays out, then the answer is shown (``body[data-puzzle-result]``: ``solved`` or ``failed``).
-Each puzzle's first try goes into the player's record (the storage manager keeps it).
-"""
+"""The puzzle mode (``body[data-mode=puzzle][data-puzzle=K]``, ``#puzzle``) over the waiting
+game: pair on its board or pick a choice; a wrong pair's refutation plays out, then the answer
+(``body[data-puzzle-result]``). Each puzzle's first try goes into the player's record."""
 
 from __future__ import annotations
 
@@ -32,17 +28,16 @@ from ..view.puzzle import puzzle_view, render_choices
 from .actuator import Actuator
 from .controller import Controller
 from .daily import local_today
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, fine_pointer, flag, focus_quietly, listen, missing, mode_key, set_text
 
 
 class PuzzleMode:
     """The puzzle section. ``attempt``: the puzzle tried, or ``None``; ``record``: the
-    player's record as last read or kept. ``cover`` is told when the mode covers the game."""
+    player's record as last read or kept; ``cover`` as for :class:`.replay.ReplayMode`."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
-        storage: StorageManager, cover: Callable[[bool], None],
+        storage: StorageManager, cover: Callable[..., None],
     ) -> None:
         self.session = session
         self.controller = controller
@@ -58,10 +53,19 @@ class PuzzleMode:
 
     @property
     def shown(self) -> bool:
-        """Is a puzzle shown (the page in puzzle mode)?"""
+        """Is a puzzle shown?"""
         return self.attempt is not None
 
     # ---- entering and leaving ---------------------------------------------------------
+
+    def open(self) -> None:
+        """"Puzzles" in the menu: today's puzzle if not tried today, else one near the
+        player's rating; the game waits (a new history entry: Back returns to it)."""
+        record = self.storage.puzzles()
+        today = local_today()
+        attempt = daily_try(today) if today not in record.daily else next_try(
+            record, self.rng, today)
+        self.show(attempt, "push")
 
     def open_address(self, query: str) -> None:
         """Show the puzzle the address's ``query`` asks for (``?puzzle=``); one that is no
@@ -83,11 +87,8 @@ class PuzzleMode:
             change = window.history.pushState if address == "push" else (
                 window.history.replaceState)
             change(None, "", puzzle_query(attempt.puzzle))
-        self.cover(True)
-        document.getElementById("puzzle").hidden = False
-        body = document.body
-        body.setAttribute("data-mode", "puzzle")
-        body.setAttribute("data-puzzle", str(attempt.puzzle.id))
+        self.cover("puzzle", True)
+        document.body.setAttribute("data-puzzle", str(attempt.puzzle.id))
         self.draw()
         self._focus_board()
 
@@ -99,15 +100,9 @@ class PuzzleMode:
             return
         push = push and self.attempt.puzzle.id > 0
         self.attempt = None
-        document.getElementById("puzzle").hidden = True
-        body = document.body
-        for name in ("data-mode", "data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
-            body.removeAttribute(name)
-        self.cover(False)
-        if push:
-            window.history.pushState(None, "", self.session.query())
-        self.controller.update(())
-        self.actuator.restore_focus("", None)
+        for name in ("data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
+            document.body.removeAttribute(name)
+        self.cover("puzzle", False, push)
 
     def record_changed(self) -> None:
         """Another tab kept tries (or the storage was restored): take them in and redraw."""
@@ -127,9 +122,7 @@ class PuzzleMode:
         view = puzzle_view(attempt, self.record, self.session.settings)
         for name, value in (("puzzle-title", view.title), ("puzzle-record", view.record),
                             ("puzzle-prompt", view.prompt)):
-            element = document.getElementById(name)
-            if element.textContent != value:
-                element.textContent = value
+            set_text(document.getElementById(name), value)
         document.getElementById("puzzle-board").innerHTML = view.board
         document.getElementById("puzzle-choices").innerHTML = render_choices(
             view.choices, view.choosing)
@@ -140,12 +133,8 @@ class PuzzleMode:
             button = document.querySelector(f'#puzzle [data-puzzle-command="{command}"]')
             button.disabled = not live
             button.hidden = hidden
-        body = document.body
-        body.setAttribute("data-puzzle-phase", view.phase)
-        if view.result:
-            body.setAttribute("data-puzzle-result", view.result)
-        else:
-            body.removeAttribute("data-puzzle-result")
+        document.body.setAttribute("data-puzzle-phase", view.phase)
+        flag(document.body, "data-puzzle-result", view.result or None)
 
     def _focus_board(self) -> None:
         """Give the puzzle's first available card the focus (else its Next control)."""
@@ -153,8 +142,7 @@ class PuzzleMode:
         if missing(target):
             target = document.querySelector('#puzzle [data-puzzle-command="next"]')
         if not missing(target):
-            fine = bool(window.matchMedia("(any-pointer: fine)").matches)
-            target.focus(window.Object.fromEntries([["focusVisible", fine]]))
+            focus_quietly(target, fine_pointer())
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -239,18 +227,10 @@ class PuzzleMode:
             self.tap(str(target.getAttribute("data-card")))
 
     def on_key(self, event: Any) -> None:
-        """The puzzle's keys, while it is shown and no panel is open over it (the game's
-        keys are off then: the root's ``dialog_open`` says so)."""
-        if self.attempt is None or event.ctrlKey or event.metaKey or event.altKey:
+        """The puzzle's keys, while it is shown and no panel (a modal dialog) has the keys."""
+        if self.attempt is None or self.actuator.dialog_open():
             return
-        if self.actuator.dialog_open():
-            return
-        target = event.target
-        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
-        if tag in ("input", "select", "textarea", "summary"):
-            return
-        key = str(event.key)
-        command = PUZZLE_KEYS.get(key.lower() if len(key) == 1 else key)
+        command = mode_key(event, PUZZLE_KEYS)
         if command is None:
             return
         event.preventDefault()

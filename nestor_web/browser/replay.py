@@ -1,9 +1,5 @@
-"""The replay mode of the page (``body[data-mode=replay]``, ``#replay``), and Copy link.
-
-A replay link (``?variant=V&deal=N&moves=M``) shows the replay over the game, which waits as
-it was until "Back to my game" or "Play from here". Copy link copies the game's replay link,
-or shows it selected to copy by hand where the clipboard is refused.
-"""
+"""The replay mode (``body[data-mode=replay]``, ``#replay``) over the waiting game, shown by a
+replay link (``?variant=V&deal=N&moves=M``); and Copy link of the game in play."""
 
 from __future__ import annotations
 
@@ -16,10 +12,19 @@ from pyscript import document, window
 from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay
 from ..view.replay import link_words, render_moves, replay_announcement, replay_view
 from .actuator import Actuator
-from .clipboard import game_link, to_clipboard
 from .controller import Controller
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import (
+    Tasks,
+    fine_pointer,
+    focus_quietly,
+    game_link,
+    listen,
+    missing,
+    mode_key,
+    select_to_copy,
+    set_text,
+    to_clipboard,
+)
 
 if TYPE_CHECKING:
     from ..app.events import Problem
@@ -29,11 +34,11 @@ if TYPE_CHECKING:
 
 class ReplayMode:
     """The replay section and the link panel; ``replay`` is the replay shown, or ``None``.
-    ``cover`` is told when the mode covers the game (``True``) or leaves it."""
+    ``cover(mode, covered, push)`` covers the game or leaves it."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
-        cover: Callable[[bool], None],
+        cover: Callable[..., None],
     ) -> None:
         self.session = session
         self.controller = controller
@@ -50,7 +55,7 @@ class ReplayMode:
 
     @property
     def shown(self) -> bool:
-        """Is the replay shown (the page in replay mode)?"""
+        """Is the replay shown?"""
         return self.replay is not None
 
     # ---- entering and leaving ---------------------------------------------------------
@@ -61,16 +66,13 @@ class ReplayMode:
             self.replay.playing = False
         self.replay = replay
         self._drawn_moves = None
-        self.cover(True)
-        document.getElementById("replay").hidden = False
-        document.body.setAttribute("data-mode", "replay")
+        self.cover("replay", True)
         self.draw()
         focus = document.querySelector('#replay [data-replay-command="next"]')
         if not missing(focus):
             # Its ring only where a keyboard is likely: on a touch screen it stayed on Next
             # through every tap; a key pressed later shows it.
-            fine = bool(window.matchMedia("(any-pointer: fine)").matches)
-            focus.focus(window.Object.fromEntries([["focusVisible", fine]]))
+            focus_quietly(focus, fine_pointer())
 
     def leave(self, push: bool = True) -> None:
         """Back to the game in play; with ``push`` the address becomes its deal's (a new
@@ -79,13 +81,7 @@ class ReplayMode:
             return
         self.replay.playing = False
         self.replay = None
-        document.getElementById("replay").hidden = True
-        document.body.removeAttribute("data-mode")
-        self.cover(False)
-        if push:
-            window.history.pushState(None, "", self.session.query())
-        self.controller.update(())
-        self.actuator.restore_focus("", None)
+        self.cover("replay", False, push)
 
     def address_changed(self, replay: Replay | None, problem: Problem | None) -> bool:
         """Back or Forward to an address that asks for ``replay`` (shown) or a broken one
@@ -112,9 +108,7 @@ class ReplayMode:
             "replay-result": view.result or "",
         }
         for name, value in text.items():
-            element = document.getElementById(name)
-            if element.textContent != value:
-                element.textContent = value
+            set_text(document.getElementById(name), value)
         document.getElementById("replay-result").hidden = view.result is None
         document.getElementById("replay-board").innerHTML = view.board
         items = tuple(view.moves)
@@ -190,7 +184,7 @@ class ReplayMode:
             # (the focus was already there, so the press kept it): the ring goes, as after
             # any other press.
             target.blur()
-            target.focus(window.Object.fromEntries([["focusVisible", False]]))
+            focus_quietly(target)
         if target.hasAttribute("data-replay-go"):
             self.go(int(str(target.getAttribute("data-replay-go"))))
         elif target.hasAttribute("data-replay-command"):
@@ -202,21 +196,10 @@ class ReplayMode:
                 button.focus()
 
     def on_key(self, event: Any) -> None:
-        """The replay's keys, while it is shown and no panel (a modal dialog) is open over
-        it (the game's keys are off then: the root's ``dialog_open`` says so to the input
-        manager)."""
-        if self.replay is None or event.ctrlKey or event.metaKey or event.altKey:
+        """The replay's keys, while it is shown and no panel (a modal dialog) has the keys."""
+        if self.replay is None or self.actuator.dialog_open():
             return
-        if self.actuator.dialog_open():  # a panel over the replay has the keys
-            return
-        target = event.target
-        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
-        key = str(event.key)
-        if tag in ("input", "select", "textarea", "summary") or (
-            key == " " and tag == "button"  # Space presses the focused button itself
-        ):
-            return
-        command = REPLAY_KEYS.get(key.lower() if len(key) == 1 else key)
+        command = mode_key(event, REPLAY_KEYS)
         if command is None:
             return
         event.preventDefault()
@@ -239,8 +222,7 @@ class ReplayMode:
         panel.hidden = False
         panel.setAttribute("data-copied", "true" if copied else "false")
         if not copied:
-            field.focus()
-            field.select()
+            select_to_copy(field)
 
 
 def _scroll_into_list(box: Any, item: Any) -> None:

@@ -15,10 +15,8 @@ from pyscript import document
 
 from ..view.replay import link_words
 from .actuator import Actuator
-from .clipboard import game_link, to_clipboard
 from .controller import Controller
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, game_link, listen, missing, to_clipboard
 
 if TYPE_CHECKING:
     from ..app.puzzle import PuzzleTry
@@ -214,7 +212,7 @@ class ReviewPanel:
         index = state.chosen
         self.dialog.close()
         self.controller.run(lambda: self.session.try_from(index), animate=False)
-        self.actuator.restore_focus("", None)
+        self.actuator.restore_focus()
 
     def practise(self) -> None:
         """Close the panel and show the moment before the turning point as a puzzle."""

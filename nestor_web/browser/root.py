@@ -1,9 +1,5 @@
-"""The composition root: makes the page's parts and hands each what it uses.
-
-Every change runs one way, through :class:`.controller.Controller`: input → a session
-command, which returns what happened → the board and panels drawn from the new state → the
-storage manager saves what changed, in the next task.
-"""
+"""The composition root: makes the page's parts, hands each what it uses, and runs the page's
+commands (every change goes through :class:`.controller.Controller`)."""
 
 from __future__ import annotations
 
@@ -28,6 +24,7 @@ from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
 from .controller import Controller, use_language
 from .daily import DailyPanel, local_today
+from .dom import Tasks, fine_pointer, flag, missing
 from .durable import only_page, open_durable
 from .end import EndScreen
 from .input import Input
@@ -36,7 +33,6 @@ from .picker import VariantPicker
 from .replay import ReplayMode
 from .review import ReviewPanel
 from .solver_work import SolverWork
-from .tasks import Tasks
 from .tooltip import Tooltips
 
 if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
@@ -101,7 +97,7 @@ class App:
         # Timed while the page shows the game: not while hidden, nor under a mode's link.
         session.set_visible(str(document.visibilityState) != "hidden" and not replaying)
         # Until the first press: a screen with a mouse or a trackpad is clicked, else tapped.
-        session.pointer = "mouse" if window.matchMedia("(any-pointer: fine)").matches else "touch"
+        session.pointer = "mouse" if fine_pointer() else "touch"
         for trouble in (problem, replay_problem, link_problem):
             if trouble is not None:
                 session.notice(trouble)
@@ -154,7 +150,7 @@ class App:
         """Show the timer's time, each whole second."""
         elapsed = self.session.elapsed_ms()
         if self.session.timer_running() and self.session.settings.show_timer:
-            self.actuator.show_timer(clock_text(elapsed))
+            self.actuator.show_text("timer", clock_text(elapsed))
         wait = TIMER_TICK_SECONDS - (elapsed % 1000) / 1000 + 0.01
         asyncio.get_event_loop().call_later(wait, self._tick)
 
@@ -215,16 +211,24 @@ class App:
             if hidden:
                 self.controller.save()
 
-    def cover_game(self, covered: bool) -> None:
-        """A mode (the replay, a puzzle) covers the game or leaves it: its address is the
-        mode's meanwhile, and the game's timer stops."""
+    def cover_game(self, mode: str, covered: bool, push: bool = False) -> None:
+        """The replay or a puzzle (``mode``, its section's id) covers the game: the address
+        is the mode's and the game's timer stops; or leaves it, the address the game's again
+        (``push``: in a new history entry) and the board drawn and focused."""
+        document.getElementById(mode).hidden = not covered
+        flag(document.body, "data-mode", mode if covered else None)
         self.actuator.address_held = covered
         self.visibility_changed()
+        if not covered:
+            if push:
+                window.history.pushState(None, "", self.session.query())
+            self.controller.update(())
+            self.actuator.restore_focus()
 
     def other_tab(self, key: str | None) -> None:
         """Another tab wrote ``key``: taken in; the open statistics and puzzles follow."""
         if self.controller.other_tab(key) and self.actuator.el["stats-dialog"].open:
-            self.actuator.fill_stats(self.stats_html())
+            self.fill_stats()
         if key in (None, "nestor.puzzles") and self._puzzles is not None:
             self._puzzles.record_changed()
 
@@ -259,11 +263,17 @@ class App:
             self._tutorial = TutorialPanel()
         return self._tutorial
 
-    def stats_html(self, confirm_reset: bool = False) -> str:
-        """The statistics panel's content, with the wins per grade of the deals graded."""
+    def fill_stats(self, confirm_reset: bool = False, focus: str | None = None) -> None:
+        """Write the statistics panel, with the wins per grade of the deals graded; focus
+        the control ``focus`` (a selector)."""
         from ..view.dialogs import stats_html
 
-        return stats_html(self.session, confirm_reset, self.storage.kept_grades())
+        self.actuator.el["stats-text"].innerHTML = stats_html(
+            self.session, confirm_reset, self.storage.kept_grades())
+        if focus is not None:
+            target = document.querySelector(focus)
+            if not missing(target):
+                target.focus()
 
     # ---- the page's commands ----------------------------------------------------------------
 
@@ -299,23 +309,25 @@ class App:
             if self.actuator.el["rules-dialog"].open:
                 self.actuator.toggle_dialog("rules")
             run(lambda: s.start_tutorial(fresh=True), animate=False)
-            self.actuator.restore_focus("", None)
+            self.actuator.restore_focus()
         elif name in ("tutorial-next", "tutorial-skip"):
             run(s.tutorial_next if name == "tutorial-next" else s.end_tutorial, animate=False)
             if not self.tutorial().focus_next():  # the button pressed may be gone:
-                self.actuator.restore_focus("", None)  # the board takes the focus
+                self.actuator.restore_focus()  # the board takes the focus
         elif name == "copy-link":
             self.replays.copy_link()
         elif name == "review":
             self.review.open()
         elif name == "puzzles":
-            self.open_puzzles()
+            if self.replays.shown:
+                self.replays.leave(push=False)
+            self.puzzles().open()
         elif name in ("keys", "settings", "rules"):
             self.actuator.toggle_dialog(name)
             if name == "settings" and self.actuator.el["settings-dialog"].open:
                 self.progress().draw()
         elif name == "stats":
-            self.actuator.fill_stats(self.stats_html())
+            self.fill_stats()
             self.actuator.toggle_dialog("stats")
         elif name == "close":
             for dialog in DIALOGS:
@@ -327,25 +339,11 @@ class App:
             if name == "stats-reset-confirm":
                 s.reset_stats()
                 self.controller.schedule_save()
-            self.actuator.fill_stats(
-                self.stats_html(confirm_reset=name == "stats-reset"),
+            self.fill_stats(
+                name == "stats-reset",
                 '#stats-text [data-action="stats-reset-cancel"], '
                 '#stats-text [data-action="stats-reset"]',
             )
-
-    def open_puzzles(self) -> None:
-        """"Puzzles" in the menu: today's puzzle if not tried today, else one near the
-        player's rating; the game waits (a new history entry: Back returns to it)."""
-        from ..app.puzzle import daily_try, next_try
-
-        if self.replays.shown:
-            self.replays.leave(push=False)
-        mode = self.puzzles()
-        record = self.storage.puzzles()
-        today = local_today()
-        attempt = daily_try(today) if today not in record.daily else next_try(
-            record, mode.rng, today)
-        mode.show(attempt, "push")
 
     def setting(self, name: str, value: object) -> None:
         """A settings control changed (a refused value is put back, with a notice)."""

@@ -18,7 +18,7 @@ from ..app.session import Session
 from ..app.settings import SOLVE_PAUSE_MS
 from ..storage.manager import StorageManager
 from .controller import Controller
-from .tasks import Tasks
+from .dom import Tasks
 
 if TYPE_CHECKING:
     from nestor.solver import Solution
