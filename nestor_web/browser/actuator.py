@@ -35,9 +35,8 @@ from ..view.texts import (
     variant_options_html,
 )
 from ..view.words import page_title
-from .animation import Motion, measure
+from .animation import Motion, Sounds, measure
 from .dom import flag, js_object, missing, set_hidden
-from .sound import Sounds
 
 NEW_DEAL = '#controls [data-action="new"]'
 """The control that takes the keyboard focus when no card is left on the board."""

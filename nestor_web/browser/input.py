@@ -1,8 +1,5 @@
-"""The input manager: page events and keys become commands; it knows no rules.
-
-Listeners are delegated to containers that never change, so redrawn cards need no new
-listeners; the proxies live as long as the page.
-"""
+"""The input manager: page events and keys become commands; it knows no rules. Also the
+"More" menu and the variant picker. Listeners sit on containers that never change."""
 
 from __future__ import annotations
 
@@ -17,7 +14,6 @@ from .actuator import Actuator
 from .controller import Controller
 from .dom import listen, missing
 from .drag import Drag
-from .menu import Menu
 
 
 class Input:
@@ -133,3 +129,136 @@ class Input:
             if not missing(button) and not button.disabled and not button.hidden:
                 self.action(command)
                 event.preventDefault()
+
+
+MENU = "more-menu"
+TOGGLE = "[data-menu]"
+
+
+class Menu:
+    """The disclosure of ``#more-menu`` by its ``[data-menu]`` button."""
+
+    def __init__(self) -> None:
+        self.panel = document.getElementById(MENU)
+        self.toggle = document.querySelector(TOGGLE)
+        self._proxies = [
+            listen(self.toggle, "click", self.on_toggle),
+            listen(self.panel, "click", self.on_panel_click),
+            listen(document, "click", self.on_document_click),
+        ]
+
+    def is_open(self) -> bool:
+        """Is the menu shown?"""
+        return bool(self.panel.hasAttribute("data-open"))
+
+    def open(self) -> None:
+        """Show the menu and put the focus on its first shown button."""
+        self.panel.setAttribute("data-open", "")
+        self.toggle.setAttribute("aria-expanded", "true")
+        for button in self.panel.querySelectorAll("button"):
+            if not button.disabled and button.getClientRects().length:
+                button.focus()
+                break
+
+    def close(self, return_focus: bool = True) -> None:
+        """Hide the menu; with ``return_focus`` the focus goes back to its button."""
+        if not self.is_open():
+            return
+        self.panel.removeAttribute("data-open")
+        self.toggle.setAttribute("aria-expanded", "false")
+        if return_focus:
+            self.toggle.focus()
+
+    def on_toggle(self, _event: Any) -> None:
+        """A tap on "More": open or close the menu."""
+        if self.is_open():
+            self.close()
+        else:
+            self.open()
+
+    def on_panel_click(self, event: Any) -> None:
+        """A tap on a button of the menu closes it (before the button's action runs, so a
+        dialog it opens gives the focus back to "More")."""
+        if not missing(event.target.closest("button")):
+            self.close()
+
+    def on_document_click(self, event: Any) -> None:
+        """A tap outside the menu and its button closes it (the focus stays where it went)."""
+        if not self.is_open():
+            return
+        target = event.target
+        if self.panel.contains(target) or self.toggle.contains(target):
+            return
+        self.close(return_focus=False)
+
+    def on_escape(self) -> bool:
+        """Escape: close the menu if it is open (True: the key was used)."""
+        if not self.is_open():
+            return False
+        self.close()
+        return True
+
+
+BROWSE_KEYS = frozenset(
+    {"ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"}
+)
+"""Keys that move a closed picker's choice without committing it (and any one letter)."""
+
+
+class VariantPicker:
+    """Binds the ``#variant`` select: ``change`` deals only when the choice is committed."""
+
+    def __init__(self, deal: Callable[[str], None]) -> None:
+        self.deal = deal
+        self.element = document.getElementById("variant")
+        self._browsing = False  # a key that moves the choice is down
+        self._pending = False  # the picker shows a choice not committed yet
+        self._proxies = [listen(self.element, kind, handler) for kind, handler in (
+            ("keydown", self.on_key), ("keyup", self.on_key_up), ("change", self.on_change),
+            ("blur", self.on_blur),
+        )]
+
+    def playing(self) -> str:
+        """The variant in play (the page's ``<body data-variant>``)."""
+        return str(document.body.getAttribute("data-variant") or "")
+
+    def on_key(self, event: Any) -> None:
+        """Enter commits the choice shown, Escape takes it back; others only browse."""
+        key = str(event.key)
+        if key == "Enter":
+            if self._pending:
+                event.preventDefault()
+                self.commit()
+        elif key == "Escape":
+            if self._pending:
+                event.preventDefault()
+                event.stopPropagation()
+                self._pending = False
+                self.element.value = self.playing()
+        elif key in BROWSE_KEYS or (len(key) == 1 and not (event.ctrlKey or event.metaKey)):
+            self._browsing = True
+
+    def on_key_up(self, _event: Any) -> None:
+        """The browsing key is up: a ``change`` from now on is a choice from the list."""
+        self._browsing = False
+
+    def on_change(self, _event: Any) -> None:
+        """The choice changed: deal, unless a browsing key changed it."""
+        if self._browsing:
+            self._pending = str(self.element.value) != self.playing()
+            return
+        self._pending = True
+        self.commit()
+
+    def on_blur(self, _event: Any) -> None:
+        """Leaving the picker commits the choice it shows."""
+        self._browsing = False
+        if self._pending:
+            self.commit()
+
+    def commit(self) -> None:
+        """Deal a game of the variant shown, if it is not the one in play."""
+        self._pending = False
+        value = str(self.element.value)
+        if value and value != self.playing():
+            self.deal(value)

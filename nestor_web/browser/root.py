@@ -25,14 +25,12 @@ from .actuator import DIALOGS, Actuator
 from .controller import Controller, use_language
 from .daily import DailyPanel, local_today
 from .dom import Tasks, fine_pointer, flag, missing
-from .durable import only_page, open_durable
 from .end import EndScreen
-from .input import Input
-from .local_storage import open_store, watch_other_tabs
-from .picker import VariantPicker
+from .input import Input, VariantPicker
 from .replay import ReplayMode
 from .review import ReviewPanel
 from .solver_work import SolverWork
+from .stores import only_page, open_durable, open_store, watch_other_tabs
 from .tooltip import Tooltips
 
 if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
