@@ -1,9 +1,5 @@
-"""The actuator: applies a view to the page, and animates what a move removed.
-
-It only writes the DOM from what the view made (:mod:`nestor_web.view`); it never reads
-or changes the session. It keeps the draw state, what it last drew, so that a redraw
-touches only the parts of the board that changed.
-"""
+"""The actuator: writes a view (:mod:`nestor_web.view`) to the page and animates what a move
+removed; it never reads the session. What it last drew keeps a redraw to what changed."""
 
 from __future__ import annotations
 
@@ -38,8 +34,7 @@ from ..view.words import page_title
 from .animation import Motion, Sounds, measure
 from .dom import flag, js_object, missing, set_hidden
 
-NEW_DEAL = '#controls [data-action="new"]'
-"""The control that takes the keyboard focus when no card is left on the board."""
+NEW_DEAL = '#controls [data-action="new"]'  # has the focus while no card is left
 
 ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
@@ -92,8 +87,7 @@ class Actuator:
             control.disabled = False
 
     def apply_settings(self, settings: Settings) -> None:
-        """Reflect the settings, when they changed, on the page's controls and on the root
-        element's attributes the CSS follows (:func:`root_attributes`)."""
+        """Show changed settings on their controls and the root's attributes for the CSS."""
         reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         motion = shown_animations(settings.animations, reduced)
         state = (tuple(getattr(settings, n) for n in settings.names()), motion)
@@ -115,8 +109,7 @@ class Actuator:
     # ---- the board -----------------------------------------------------------------------
 
     def measure(self) -> dict[str, tuple[Any, Any]] | None:
-        """Where each card is drawn now, for the next draw's flights (:func:`measure`);
-        ``None`` while the animations are off."""
+        """Where each card is drawn now (:func:`measure`); ``None`` while animations are off."""
         return measure() if self.motion.scale > 0 else None
 
     def draw(
@@ -127,10 +120,8 @@ class Actuator:
         announcement: str | None = None,
         drawn: dict[str, tuple[Any, Any]] | None = None,
     ) -> None:
-        """Apply ``view``: the page's texts after a change of language, the ``settings``,
-        the board (only the regions that changed), counters, controls, notice, status, the
-        live region's ``announcement``; then fly the cards the ``events`` removed from where
-        ``drawn`` (:meth:`measure`, taken before) had them."""
+        """Write ``view`` and ``settings`` (only what changed) and the live region's
+        ``announcement``; fly the cards ``events`` removed from where ``drawn`` had them."""
         events = tuple(events)
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             self.fill_texts()
@@ -202,8 +193,7 @@ class Actuator:
                 self.motion.end_celebration()
 
     def forget(self, name: str) -> None:
-        """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
-        whose control shows a value the settings don't have)."""
+        """Draw the part ``name`` again next time (``"settings"``: after a refused change)."""
         self._drawn.pop(name, None)
 
     def _once(self, name: str, state: object, apply: Callable[[], None]) -> None:
@@ -240,15 +230,13 @@ class Actuator:
         flag(body, "data-solving", "" if view.solving else None)
 
     def show_text(self, name: str, text: str) -> None:
-        """Set the text of the element ``name`` (of :data:`ELEMENTS`) only when it changes
-        (a write costs a layout)."""
+        """Set element ``name``'s text only when it changes (a write costs a layout)."""
         if self._shown.get(name) != text:
             self.el[name].textContent = text
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:
-        """Draw the board: all of it for another deal's shape, else only the regions that
-        changed, card by card where cards only left or changed state."""
+        """Draw the board: all of it for another shape, else the regions that changed."""
         last, regions = self._board, view.regions
         area = play_area(view)
         if last is None or play_area(last)[1] != area[1] or last.regions.keys() != regions.keys():
@@ -279,12 +267,8 @@ class Actuator:
             window.history.replaceState(None, "", query)
 
     def restore_focus(self, card: str = "", column: str | None = None) -> None:
-        """Keep keyboard focus on the board after a redraw.
-
-        Focus returns to the same card if it is still available, else to the available
-        card of the same column, else to the first available card; with no card left
-        (the game is won), to the New deal control, until cards come back.
-        """
+        """Focus ``card`` if available, else an available card of ``column``, else the
+        first available card; with none left, New deal until cards come back."""
         target = document.querySelector(f'#board [data-card="{card}"][data-available]')
         if missing(target) and column is not None:
             target = document.querySelector(
@@ -315,9 +299,8 @@ class Actuator:
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (one of :data:`DIALOGS`) as a modal, or close it. The
-        dialog itself takes the focus (a scrolled content, like the rules, starts at its top;
-        no control is framed before the player moves)."""
+        """Open the dialog ``name`` (of :data:`DIALOGS`) as a modal, focused at its top, or
+        close it."""
         dialog = self.el[f"{name}-dialog"]
         if dialog.open:
             dialog.close()
@@ -331,8 +314,8 @@ class Actuator:
             dialog.scrollTop = 0
 
     def dialog_open(self, name: str | None = None) -> bool:
-        """Is the dialog ``name`` (one of :data:`DIALOGS`) open; without ``name``, any of
-        them or the install how-to of static/js/install.js (it handles its own keys)?"""
+        """Is the dialog ``name`` open; without ``name``, any of them or the install how-to
+        of static/js/install.js (it handles its own keys)?"""
         if name is None:
             extra = document.getElementById("install-dialog")
             return any(bool(self.el[f"{n}-dialog"].open) for n in DIALOGS) or (
@@ -341,9 +324,8 @@ class Actuator:
         return bool(self.el[f"{name}-dialog"].open)
 
     def wake_up(self, wake: Any) -> tuple[str, list[tuple[str, str]]] | None:
-        """End the waking state of static/js/wake.js (the live board is drawn). Returns the
-        deal the waking board showed (``"variant/deal"``) and the taps recorded on it,
-        ``("card", code)`` or ``("action", name)`` in order; ``None`` if there was none."""
+        """End static/js/wake.js's waking state: the deal it showed (``"variant/deal"``) and
+        the taps made on it (``("card", code)`` or ``("action", name)``), or ``None``."""
         body = document.body
         if not body.hasAttribute("data-waking"):
             return None
@@ -363,22 +345,17 @@ class Actuator:
         return str(wake.deal), taps
 
     def ready(self) -> None:
-        """Mark the page as ready for input (the tests' hook ``data-ready``)."""
+        """Mark the page ready for input (the tests' hook ``data-ready``)."""
         document.body.setAttribute("data-ready", "")
 
 
 DIALOGS = ("keys", "stats", "settings", "rules", "review")
-"""The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
-
-_NEVER = object()
-"""A state no view has: what :meth:`Actuator._once` compares with the first time."""
+_NEVER = object()  # a state no view has: what Actuator._once first compares with
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:
-    """Bring the cards drawn in ``node`` from ``old`` to ``new`` in place: remove the cards
-    that left, change what changed of the others (:func:`card_changes`). ``False`` (nothing
-    done) when ``new`` is not ``old`` less some cards. Cards that stay keep their elements,
-    so keyboard focus stays on them."""
+    """Bring ``node``'s cards from ``old`` to ``new`` in place, so focus stays on them;
+    ``False`` (nothing done) when ``new`` is not ``old`` less some cards."""
     kept = {c.code for c in new}
     if not new or [c.code for c in old if c.code in kept] != [c.code for c in new]:
         return False

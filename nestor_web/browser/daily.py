@@ -1,5 +1,4 @@
-"""The daily deal on the page: the player's local date, the label beside the deal, and Share
-(copied, or shown selected where the clipboard is refused)."""
+"""The daily deal on the page: the player's local date, the label beside the deal, Share."""
 
 from __future__ import annotations
 
@@ -57,8 +56,7 @@ class DailyPanel:
         return f"{share_text(session) or ''}\n{page_link(session.query())}"
 
     async def share(self, session: Session) -> None:
-        """Copy the share text (Clipboard API); if that is refused or missing, show it in a
-        selected text field to copy by hand."""
+        """Copy the share text, or show it selected to copy by hand where that is refused."""
         text = self._full_text(session)
         copied = await to_clipboard(text)
         el = self.el

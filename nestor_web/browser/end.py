@@ -1,11 +1,6 @@
-"""The end screen on the page (``#end-screen``), drawn from :func:`nestor_web.view.end.end_view`.
-
-When the game ends it appears above the board and takes the focus; its buttons are the page's
-own ``data-action`` controls (the input manager runs them). Closing it (its button, Escape)
-gives the focus back, or to "Show the result" (``#end-again``), which brings it back. The
-verdict on the deal is worked out in the page's time slices once it is shown.
-Hook: ``body[data-end]`` is ``"shown"`` or ``"dismissed"``; absent while the game goes on.
-"""
+"""The end screen (``#end-screen``, ``body[data-end]`` ``shown`` or ``dismissed``): it takes
+the focus when the game ends; closed, the focus goes back, or to "Show the result"
+(``#end-again``). The verdict on the deal is worked out in time slices once it is shown."""
 
 from __future__ import annotations
 
@@ -70,8 +65,7 @@ class EndScreen:
         return True
 
     def dismiss(self) -> None:
-        """Close the end screen; the focus goes back where it was before it appeared, or to
-        "Show the result"."""
+        """Close the end screen; the focus goes back, or to "Show the result"."""
         self.ending.dismiss()
         self._dismissing = True
         try:
@@ -87,17 +81,14 @@ class EndScreen:
     # ---- drawing ----------------------------------------------------------------------------
 
     def follow(self, session: Session, replaying: bool) -> None:
-        """After a command: the end screen's state follows ``session``'s game (a game over
-        is shown once, a new game forgets the last one's), and the verdict on the deal is
-        worked out if the end screen needs it. ``replaying``: a replay from a link is shown,
-        a mode of its own, where the game's end screen waits (and no verdict is worked out)."""
+        """After a command: follow ``session``'s game and start the verdict it needs, unless
+        ``replaying`` (a mode covers the game: the end screen waits)."""
         self._replaying = replaying
         self.ending.sync(session)
         self._ask_verdict(session)
 
     def draw(self, session: Session, events: tuple[Event, ...] = ()) -> None:
-        """Show, update or hide the end screen for ``session`` after ``events`` (the board
-        is drawn already, :meth:`follow` has run): it only draws."""
+        """Show, update or hide the end screen after ``events`` (after :meth:`follow`)."""
         ending = self.ending
         view = end_view(session, ending) if ending.shown(session) and not self._replaying else None
         drawn, self._drawn = self._drawn, view
@@ -126,8 +117,6 @@ class EndScreen:
             self.el.focus()
 
     def _ask_verdict(self, session: Session) -> None:
-        """Start working out the verdict if the end screen needs it (and is not waiting for a
-        replay) and nothing works on it yet."""
         if not self._replaying and self.ending.needs_verdict(session) and not self._working:
             self._working = True
             self.tasks.spawn(self._verdict_task)
@@ -151,8 +140,7 @@ class EndScreen:
                 self.el.focus()
 
     def _hide(self, events: tuple[Event, ...]) -> None:
-        """Take the end screen off the page; focus inside it goes to the board: the pair an
-        Undo took back, else the first available card (New deal when none)."""
+        """Take the end screen off; a focus inside goes to the board (an Undo's pair)."""
         focus = document.activeElement
         inside = not missing(focus) and bool(self.el.contains(focus))
         self.el.hidden = True

@@ -62,8 +62,7 @@ class Input:
         return bool(self.controller.run(lambda: self.session.pair(card, onto)))
 
     def pointer_used(self, kind: str) -> None:
-        """The player pressed with ``kind`` (a ``pointerType``, or ``"keyboard"``): the status
-        line's advice says so from the next draw on."""
+        """The player pressed with ``kind`` (a ``pointerType``, or ``"keyboard"``)."""
         self.session.pointer = {"pen": "mouse", "": "mouse"}.get(kind, kind)
 
     def on_board_click(self, event: Any) -> None:
@@ -177,8 +176,7 @@ class Menu:
             self.open()
 
     def on_panel_click(self, event: Any) -> None:
-        """A tap on a button of the menu closes it (before the button's action runs, so a
-        dialog it opens gives the focus back to "More")."""
+        """A tap on a button of the menu closes it, before its action runs."""
         if not missing(event.target.closest("button")):
             self.close()
 

@@ -93,9 +93,8 @@ class PuzzleMode:
         self._focus_board()
 
     def leave(self, push: bool = True) -> None:
-        """Back to the game in play; with ``push`` the address becomes its deal's (a new
-        history entry, so Back returns to the puzzle) unless it is already (a puzzle from
-        the player's own game has no address of its own)."""
+        """Back to the game; ``push``: its address in a new history entry (not for a puzzle
+        from the player's game, which has no address)."""
         if self.attempt is None:
             return
         push = push and self.attempt.puzzle.id > 0
@@ -147,9 +146,7 @@ class PuzzleMode:
     # ---- commands ------------------------------------------------------------------------
 
     def command(self, name: str) -> None:
-        """A puzzle command: hint (show the answer: failed), skip (the rest of the
-        refutation), next (a puzzle near the player's rating), daily (today's puzzle),
-        close (Back to my game)."""
+        """A puzzle command: hint, skip (the refutation), next, daily or close."""
         attempt = self.attempt
         if attempt is None:
             return
@@ -182,8 +179,7 @@ class PuzzleMode:
         self._after(self.attempt.play(Pair(first, second)))
 
     def _after(self, events: tuple[PuzzleStepped, ...]) -> None:
-        """Draw what a command did; keep the first try once the puzzle is over; start the
-        refutation's steps when a wrong pair began it."""
+        """Draw what a command did, keep the first try, start a wrong pair's refutation."""
         attempt = self.attempt
         if not events or attempt is None:
             return

@@ -75,8 +75,7 @@ class ReplayMode:
             focus_quietly(focus, fine_pointer())
 
     def leave(self, push: bool = True) -> None:
-        """Back to the game in play; with ``push`` the address becomes its deal's (a new
-        history entry, so Back returns to the replay)."""
+        """Back to the game; ``push``: its address in a new history entry."""
         if self.replay is None:
             return
         self.replay.playing = False
@@ -84,8 +83,7 @@ class ReplayMode:
         self.cover("replay", False, push)
 
     def address_changed(self, replay: Replay | None, problem: Problem | None) -> bool:
-        """Back or Forward to an address that asks for ``replay`` (shown) or a broken one
-        (``problem`` reported): ``True``. Else the replay is left: ``False``."""
+        """Back or Forward: show ``replay`` or report ``problem`` (``True``), else leave."""
         if replay is not None:
             self.show(replay)
             return True
@@ -137,8 +135,7 @@ class ReplayMode:
     # ---- commands ------------------------------------------------------------------------
 
     def command(self, name: str) -> None:
-        """A replay command: first, previous, next, last, play (play/pause), from-here
-        (Play from here), close (Back to my game)."""
+        """A replay command: first, previous, next, last, play, from-here or close."""
         replay = self.replay
         if replay is None:
             return
@@ -208,8 +205,7 @@ class ReplayMode:
     # ---- the link of the game in play -------------------------------------------------
 
     def copy_link(self) -> None:
-        """Copy the replay link of the game in play (its moves in effect) to the clipboard;
-        if the browser refuses, show it in a selected text field to copy by hand."""
+        """Copy the game's replay link, or show it selected where the clipboard is refused."""
         url = game_link(self.session.game)
         self.tasks.spawn(lambda: self._copy(url))
 
@@ -226,8 +222,7 @@ class ReplayMode:
 
 
 def _scroll_into_list(box: Any, item: Any) -> None:
-    """Scroll the list ``box`` (only it) so that its ``item`` is in view: ``scrollIntoView``
-    scrolled the page too, so End moved the whole page on a desktop."""
+    """Scroll the list ``box`` (not the page, as ``scrollIntoView`` does) to show ``item``."""
     outer, inner = box.getBoundingClientRect(), item.getBoundingClientRect()
     if inner.top < outer.top:
         box.scrollTop -= outer.top - inner.top

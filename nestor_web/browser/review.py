@@ -1,8 +1,6 @@
-"""The review panel (``#review-dialog``): the game's moves reviewed by the solver in the
-page's time slices, drawn as each becomes final; Try from here, Practise this (the turning
-point as a puzzle, when it is one) and Copy link. Its work and view are imported on first use.
-Hooks: ``body[data-review-busy]`` while it works, ``body[data-review-ms]`` the time it took.
-"""
+"""The review panel (``#review-dialog``, ``body[data-review-busy]`` while it works): the game's
+moves reviewed in time slices, drawn as each becomes final; Try from here, Practise this, Copy
+link. Its work and view are imported on first use."""
 
 from __future__ import annotations
 
@@ -51,8 +49,7 @@ class ReviewPanel:
     # ---- opening and working out ---------------------------------------------------------
 
     def open(self) -> None:
-        """Open the panel on the review of the game in play (its moves in effect): the one
-        already worked out or under way if it is of these moves, else a new one."""
+        """Open the panel on the review of the game's moves in effect (kept if it is of them)."""
         record = self.session.game.record()
         if self.state is None or not self.state.matches(record):
             from ..app.review import ReviewState  # not at start-up (see the module's doc)
@@ -82,8 +79,7 @@ class ReviewPanel:
             self.draw()
 
     def _drawing(self, state: ReviewState) -> Generator[None, None, bool]:
-        """``state``'s slices (given up once another review replaces it), asking for a
-        draw whenever a move's review became final."""
+        """``state``'s slices (until another replaces it), a draw asked as moves become final."""
         steps = state.steps(lambda: self.state is state)
         seen = 0
         while True:
@@ -109,8 +105,7 @@ class ReviewPanel:
     # ---- drawing -------------------------------------------------------------------------
 
     def can_try(self) -> bool:
-        """Can "Try from here" go back in the game in play? Only while its moves in effect
-        still begin with the moves reviewed (it is the same game, not moved elsewhere)."""
+        """Can "Try from here" go back in the game in play (still the game reviewed)?"""
         state = self.state
         if state is None or state.chosen is None:
             return False
@@ -123,8 +118,7 @@ class ReviewPanel:
         )
 
     def draw(self) -> None:
-        """Draw the review shown (only while the panel is open); the keyboard focus stays on
-        the control it was on."""
+        """Draw the review (while the panel is open); the focus stays on its control."""
         state = self.state
         if state is None or not self.dialog.open:
             return
@@ -150,8 +144,7 @@ class ReviewPanel:
     # ---- input ---------------------------------------------------------------------------
 
     def on_click(self, event: Any) -> None:
-        """A tap in the panel: a move (list, timeline point, moment), the timeline, Try
-        from here, Practise this, Copy link."""
+        """A tap in the panel: a move, the timeline, Try from here, Practise this, Copy link."""
         state = self.state
         target = event.target.closest(
             "[data-review-go], [data-review-timeline], [data-review-command], "
@@ -179,8 +172,7 @@ class ReviewPanel:
             self.copy_link()
 
     def on_key(self, event: Any) -> None:
-        """The timeline's keys (while it has the focus): the arrows move the choice one
-        move, Home and End to the first and the last."""
+        """The focused timeline's keys: the arrows move the choice, Home and End to an end."""
         state = self.state
         target = event.target
         if state is None or missing(target) or not target.hasAttribute("data-review-timeline"):
@@ -204,8 +196,7 @@ class ReviewPanel:
             self.draw()
 
     def try_from_here(self) -> None:
-        """Put the game back at the position before the chosen move (the moves after it
-        stay for redo), close the panel and give the board the focus."""
+        """Put the game back before the chosen move (the rest kept for redo); close the panel."""
         state = self.state
         if state is None or state.chosen is None or not self.can_try():
             return
@@ -230,8 +221,7 @@ class ReviewPanel:
     # ---- the link ------------------------------------------------------------------------
 
     def copy_link(self) -> None:
-        """Copy the replay link of the game in play to the clipboard; if the browser
-        refuses, show it in the panel, selected, to copy by hand."""
+        """Copy the game's replay link, or show it selected where the clipboard is refused."""
         url = game_link(self.session.game)
         self.tasks.spawn(lambda: self._copy(url))
 

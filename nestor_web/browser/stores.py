@@ -29,11 +29,7 @@ class LocalStorage:
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``.
-
-        Raises:
-            StoreRefused: the browser refused, with its error's name and message.
-        """
+        """Store ``value`` under ``key``; :class:`StoreRefused` if the browser refuses."""
         try:
             window.localStorage.setItem(key, value)
         except Exception as exc:  # a JS error, as Pyodide hands it over
@@ -50,12 +46,8 @@ NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)
 
 
 def store_refused(exc: Exception) -> StoreRefused:
-    """The browser's error behind a refused write, by its own name and message.
-
-    ``exc`` is what Pyodide raised: a ``JsException`` with the error's ``name`` and
-    ``message``; for a thrown value Pyodide did not take as an error, the name and message
-    are read back from the text Pyodide quotes it in (:data:`THROWN`).
-    """
+    """The browser's error behind a refused write (Pyodide's ``exc``), by its own name and
+    message; for a thrown value that is no error, read back from Pyodide's text."""
     name, message = getattr(exc, "name", None), getattr(exc, "message", None)
     if not isinstance(name, str) or not isinstance(message, str):
         return StoreRefused(type(exc).__name__, str(exc))
@@ -79,10 +71,8 @@ def open_store() -> tuple[KeyValueStore, Problem | None]:
 
 
 def watch_other_tabs(changed: Callable[[str | None], None]) -> Any:
-    """Call ``changed(key)`` whenever another tab writes localStorage (``None``: cleared).
-
-    Returns the listener's proxy, which must live as long as the page.
-    """
+    """Call ``changed(key)`` whenever another tab writes localStorage (``None``: cleared);
+    the listener's proxy, to keep as long as the page."""
 
     def on_storage(event: Any) -> None:
         key = event.key
@@ -120,10 +110,8 @@ async def only_page() -> bool | None:
 
 
 async def open_durable() -> tuple[DurableCopy | None, Snapshot | None]:
-    """The durable copy and what it held at start-up; ``(None, None)`` without IndexedDB.
-
-    Never raises: a copy that cannot be read is treated as none (localStorage only).
-    """
+    """The durable copy and what it held at start-up; ``(None, None)`` without IndexedDB
+    or when it cannot be read."""
     api = getattr(window, "nestorDurable", None)
     if api is None:
         return None, None

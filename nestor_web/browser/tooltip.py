@@ -1,7 +1,5 @@
 """The icon controls' tooltips: ``#tooltip`` shows a control's own word (``.word``) beside it
-while hovered or focused by the keyboard; it hides on leaving, Escape and scrolling (unless
-the keyboard's focus holds it). Nothing here writes a word.
-"""
+while hovered or focused by the keyboard; it hides on leaving, Escape and scrolling."""
 
 from __future__ import annotations
 
@@ -20,9 +18,8 @@ GAP_PX = 6
 
 
 class Tooltips:
-    """Shows ``#tooltip`` beside the icon control under the pointer or with the keyboard
-    focus. Only the icon controls listen (a pointer crossing the board calls nothing), and
-    the page's scrolling only while a tooltip is shown."""
+    """Shows ``#tooltip`` beside the icon control hovered or focused by the keyboard (only
+    the icon controls listen, and the page's scrolling while a tooltip is shown)."""
 
     def __init__(self) -> None:
         self.tip = document.getElementById("tooltip")
@@ -55,8 +52,7 @@ class Tooltips:
         self.hide()
 
     def on_scroll(self, _event: Any = None) -> None:
-        """The page scrolled: the tooltip follows a control the keyboard holds (Tab scrolls
-        the control it reaches into view after its focus showed the tooltip), else goes."""
+        """The page scrolled: the tooltip follows a control the keyboard holds, else goes."""
         control = self._for
         if control is not None and bool(control.matches(":focus-visible")):
             self.show(control)
@@ -69,8 +65,7 @@ class Tooltips:
             self.hide()
 
     def show(self, control: Any) -> None:
-        """Show ``control``'s word beside it: below it, or above it near the screen's foot;
-        never past the screen's sides. Nothing if its word is shown already."""
+        """Show ``control``'s word below it (above near the screen's foot), on the screen."""
         word = control.querySelector(".word")
         if missing(word) or float(word.getBoundingClientRect().width) > 2:
             self.hide()
