@@ -42,8 +42,7 @@ ELEMENTS = (
     "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
     "rules-text", "keys-text", "opt-language", "review-dialog",
     "discard", "pairs", "timer", "deal-grade",
-)
-"""The ids of the page's elements the game uses."""
+)  # the ids of the page's elements the game uses
 
 
 class Actuator:

@@ -15,8 +15,7 @@ from ..app.events import Restored
 from ..app.session import Session
 from ..storage.manager import StorageManager
 from .controller import Controller
-from .daily import local_today
-from .dom import Tasks, listen, missing, to_clipboard
+from .dom import Tasks, listen, local_today, missing, to_clipboard
 
 if TYPE_CHECKING:
     from ..storage.progress import Progress
@@ -49,8 +48,6 @@ class ProgressPanel:
             listen(self.el["restore-code"], "input", self.on_code),
         ]
 
-    # ---- events --------------------------------------------------------------------------
-
     def on_click(self, event: Any) -> None:  # noqa: ANN401
         """A button of "Your progress"."""
         target = event.target.closest("[data-action]")
@@ -82,8 +79,6 @@ class ProgressPanel:
             self._show(None, None)
             return
         self._read(text, pasted=True)
-
-    # ---- commands ------------------------------------------------------------------------
 
     async def back_up(self, words_id: str | None = None) -> None:
         """Download the progress as a file; copy its code, or show it selected to copy by hand.
@@ -138,8 +133,6 @@ class ProgressPanel:
             return
         self._asked_to_keep = True
         self.tasks.spawn(self._persist)
-
-    # ---- drawing -------------------------------------------------------------------------
 
     def draw(self) -> None:
         """Draw whether the storage is kept and its use, and the replaced progress's button."""

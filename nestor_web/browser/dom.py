@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Generator, Mapping
+from datetime import date
 from typing import Any, TypeVar
 
 from pyodide.ffi import create_proxy, to_js
@@ -92,6 +93,12 @@ def mode_key(event: Any, keys: Mapping[str, str]) -> str | None:
     if tag in ("input", "select", "textarea", "summary") or (key == " " and tag == "button"):
         return None
     return keys.get(key.lower() if len(key) == 1 else key)
+
+
+def local_today() -> date:
+    """The player's local calendar date, from the browser's clock and time zone."""
+    now = window.Date.new()
+    return date(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
 
 
 def page_link(query: str) -> str:

@@ -14,16 +14,9 @@ from pyscript import document
 from .animation import Motion
 from .dom import animate, listen, missing
 
-SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
-"""How far (CSS px) a press may move and still be a tap, by ``pointerType``."""
-
-OVERLAP = 0.25
-"""Dropped off every partner's box, a card still lands on the partner its own box covers
-most, if that is at least this share of the card's area."""
-
-SNAP_BACK_MS = 180
-"""How long a card dropped off any partner takes to slide back at the normal animation speed
-(the setting's :data:`~nestor_web.app.settings.ANIMATION_SCALE` multiplies it)."""
+SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}  # a tap's most movement, by pointerType
+OVERLAP = 0.25  # off every partner, a card lands on one it covers by this share of its area
+SNAP_BACK_MS = 180  # a card dropped off any partner slides back (at the normal speed)
 
 
 class _Press:
@@ -64,8 +57,6 @@ class Drag:
             ("lostpointercapture", self.on_lost), ("contextmenu", self.on_context_menu),
         )]
         self._proxies.append(listen(board, "click", self.on_click, capture=True))
-
-    # ---- events ------------------------------------------------------------------------
 
     def on_down(self, event: Any) -> None:
         """A press: remember it if it is the primary button on an available card."""
@@ -138,8 +129,6 @@ class Drag:
             event.stopPropagation()
             event.preventDefault()
         self._swallow = False
-
-    # ---- drawing the drag ----------------------------------------------------------------
 
     def _start(self, press: _Press, event: Any) -> None:
         press.dragging = True

@@ -1,6 +1,6 @@
-"""The end screen (``#end-screen``, ``body[data-end]`` ``shown`` or ``dismissed``): it takes
-the focus when the game ends; closed, the focus goes back, or to "Show the result"
-(``#end-again``). The verdict on the deal is worked out in time slices once it is shown."""
+"""What follows a game: the end screen (``#end-screen``, ``body[data-end]`` ``shown`` or
+``dismissed``), which takes the focus when the game ends and works out the verdict on the
+deal; and the daily deal's label and Share."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from nestor import Pair
 from ..app.ending import Ending
 from ..app.events import Event, TookBack
 from ..app.session import Session
+from ..view.daily import daily_label, share_status, share_text
 from ..view.end import EndView, end_view, render_end, reopen_words
 from .actuator import Actuator
-from .dom import Tasks, listen, missing
+from .dom import Tasks, listen, missing, page_link, select_to_copy, set_hidden, to_clipboard
 
 
 class EndScreen:
@@ -40,8 +41,6 @@ class EndScreen:
     def shown(self) -> bool:
         """Is the end screen on the page now?"""
         return self._drawn is not None
-
-    # ---- input ------------------------------------------------------------------------------
 
     def on_click(self, event: Any) -> None:
         """A tap on the close button (the page's commands are the input manager's)."""
@@ -77,8 +76,6 @@ class EndScreen:
             before.focus()
         else:
             self.again.querySelector("button").focus()
-
-    # ---- drawing ----------------------------------------------------------------------------
 
     def follow(self, session: Session, replaying: bool) -> None:
         """After a command: follow ``session``'s game and start the verdict it needs, unless
@@ -175,3 +172,48 @@ def _focusable(element: Any) -> bool:
     if str(element.tagName).lower() == "body" or bool(getattr(element, "disabled", False)):
         return False
     return len(list(element.getClientRects())) > 0
+
+
+class DailyPanel:
+    """Draws the daily deal's label and Share control, and copies the share text."""
+
+    def __init__(self) -> None:
+        self.el = {
+            name: document.getElementById(name)
+            for name in ("daily-label", "share", "share-status", "share-box", "share-text")
+        }
+        self._drawn: object = None
+
+    def draw(self, session: Session) -> None:
+        """Show the label while a daily deal is played, and Share once it is over."""
+        label = daily_label(session)
+        over = session.position.outcome() is not None
+        state = (label, over and label is not None, share_text(session))
+        if state == self._drawn:
+            return
+        self._drawn = state
+        el = self.el
+        el["daily-label"].textContent = label or ""
+        set_hidden(el["daily-label"], label is None)
+        set_hidden(el["share"], not state[1])
+        if not state[1]:
+            el["share-status"].textContent = ""
+            set_hidden(el["share-box"], True)
+        elif not el["share-box"].hidden:
+            el["share-text"].value = self._full_text(session)
+
+    def _full_text(self, session: Session) -> str:
+        """The share text and the link to the daily deal."""
+        return f"{share_text(session) or ''}\n{page_link(session.query())}"
+
+    async def share(self, session: Session) -> None:
+        """Copy the share text, or show it selected to copy by hand where that is refused."""
+        text = self._full_text(session)
+        copied = await to_clipboard(text)
+        el = self.el
+        el["share-status"].textContent = share_status(copied)
+        document.body.setAttribute("data-shared", "copied" if copied else "shown")
+        if not copied:
+            el["share-text"].value = text
+            set_hidden(el["share-box"], False)
+            select_to_copy(el["share-text"])

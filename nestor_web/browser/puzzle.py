@@ -27,8 +27,17 @@ from ..storage.manager import StorageManager
 from ..view.puzzle import puzzle_view, render_choices
 from .actuator import Actuator
 from .controller import Controller
-from .daily import local_today
-from .dom import Tasks, fine_pointer, flag, focus_quietly, listen, missing, mode_key, set_text
+from .dom import (
+    Tasks,
+    fine_pointer,
+    flag,
+    focus_quietly,
+    listen,
+    local_today,
+    missing,
+    mode_key,
+    set_text,
+)
 
 
 class PuzzleMode:
@@ -55,8 +64,6 @@ class PuzzleMode:
     def shown(self) -> bool:
         """Is a puzzle shown?"""
         return self.attempt is not None
-
-    # ---- entering and leaving ---------------------------------------------------------
 
     def open(self) -> None:
         """"Puzzles" in the menu: today's puzzle if not tried today, else one near the
@@ -111,8 +118,6 @@ class PuzzleMode:
         if self.attempt is not None:
             self.draw()
 
-    # ---- drawing ------------------------------------------------------------------------
-
     def draw(self, events: tuple[PuzzleStepped, ...] = ()) -> None:
         """Draw the puzzle shown (nothing when none is)."""
         attempt = self.attempt
@@ -142,8 +147,6 @@ class PuzzleMode:
             target = document.querySelector('#puzzle [data-puzzle-command="next"]')
         if not missing(target):
             focus_quietly(target, fine_pointer())
-
-    # ---- commands ------------------------------------------------------------------------
 
     def command(self, name: str) -> None:
         """A puzzle command: hint, skip (the refutation), next, daily or close."""
@@ -207,8 +210,6 @@ class PuzzleMode:
             if self.attempt is not attempt or attempt.phase != "refute":
                 return
             self._after(attempt.step())
-
-    # ---- input ---------------------------------------------------------------------------
 
     def on_click(self, event: Any) -> None:
         """A tap in the puzzle section: a card, a choice or a command."""

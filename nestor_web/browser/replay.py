@@ -58,8 +58,6 @@ class ReplayMode:
         """Is the replay shown?"""
         return self.replay is not None
 
-    # ---- entering and leaving ---------------------------------------------------------
-
     def show(self, replay: Replay) -> None:
         """Show ``replay`` (the address already is its link); focus goes to its Next control."""
         if self.replay is not None:
@@ -92,8 +90,6 @@ class ReplayMode:
             window.history.replaceState(None, "", self.session.query())
             self.controller.update(self.session.notice(problem))
         return problem is not None
-
-    # ---- drawing ------------------------------------------------------------------------
 
     def draw(self, events: tuple[ReplayEvent, ...] = ()) -> None:
         """Draw the replay shown (nothing when none is)."""
@@ -132,8 +128,6 @@ class ReplayMode:
         if said:
             document.getElementById("announce").textContent = said
 
-    # ---- commands ------------------------------------------------------------------------
-
     def command(self, name: str) -> None:
         """A replay command: first, previous, next, last, play, from-here or close."""
         replay = self.replay
@@ -169,8 +163,6 @@ class ReplayMode:
                 return
             self.draw(replay.tick())
 
-    # ---- input ---------------------------------------------------------------------------
-
     def on_click(self, event: Any) -> None:
         """A tap in the replay section or the link panel."""
         target = event.target.closest("[data-replay-command], [data-replay-go], [data-action]")
@@ -201,8 +193,6 @@ class ReplayMode:
             return
         event.preventDefault()
         self.command(command)
-
-    # ---- the link of the game in play -------------------------------------------------
 
     def copy_link(self) -> None:
         """Copy the game's replay link, or show it selected where the clipboard is refused."""

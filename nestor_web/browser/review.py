@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from ..app.review import ReviewState
     from ..app.session import Session
 
-STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}
-"""The timeline's keys that move the choice one move back or on."""
+STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}  # the timeline's
 
 
 class ReviewPanel:
@@ -45,8 +44,6 @@ class ReviewPanel:
         self._draw_pending = False
         self._proxies = [listen(self.dialog, "click", self.on_click),
                          listen(self.dialog, "keydown", self.on_key)]
-
-    # ---- opening and working out ---------------------------------------------------------
 
     def open(self) -> None:
         """Open the panel on the review of the game's moves in effect (kept if it is of them)."""
@@ -102,8 +99,6 @@ class ReviewPanel:
         self._draw_pending = False
         self.draw()
 
-    # ---- drawing -------------------------------------------------------------------------
-
     def can_try(self) -> bool:
         """Can "Try from here" go back in the game in play (still the game reviewed)?"""
         state = self.state
@@ -140,8 +135,6 @@ class ReviewPanel:
         if said != self._said:
             document.getElementById("review-status").textContent = said
             self._said = said
-
-    # ---- input ---------------------------------------------------------------------------
 
     def on_click(self, event: Any) -> None:
         """A tap in the panel: a move, the timeline, Try from here, Practise this, Copy link."""
@@ -217,8 +210,6 @@ class ReviewPanel:
         attempt = practice_try(state.record, review.turning_point, state.practice)
         self.dialog.close()
         self.show_puzzle(attempt)
-
-    # ---- the link ------------------------------------------------------------------------
 
     def copy_link(self) -> None:
         """Copy the game's replay link, or show it selected where the clipboard is refused."""

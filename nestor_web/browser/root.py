@@ -23,15 +23,13 @@ from ..view.i18n import pick_language
 from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
 from .controller import Controller, use_language
-from .daily import DailyPanel, local_today
-from .dom import Tasks, fine_pointer, flag, missing
-from .end import EndScreen
-from .input import Input, VariantPicker
+from .dom import Tasks, fine_pointer, flag, local_today, missing
+from .end import DailyPanel, EndScreen
+from .input import Input, Tooltips, VariantPicker
 from .replay import ReplayMode
 from .review import ReviewPanel
 from .solver_work import SolverWork
 from .stores import only_page, open_durable, open_store, watch_other_tabs
-from .tooltip import Tooltips
 
 if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
     from .backup import ProgressPanel
@@ -50,8 +48,7 @@ LATER_MODULES = (
 )
 """Imported just after start-up, one a task: nothing draws the board with them."""
 
-TIMER_TICK_SECONDS = 1.0
-"""How often the timer's text is brought up to date while it runs."""
+TIMER_TICK_SECONDS = 1.0  # how often the running timer's text is brought up to date
 
 
 def _saving(pending: bool) -> None:

@@ -15,8 +15,7 @@ from ..storage.durable import Done, DurableCopy, Snapshot
 from ..storage.manager import KeyValueStore, MemoryStore, StoreRefused
 from .dom import js_object
 
-PROBE_KEY = "nestor.probe"
-"""Written once at start-up to learn whether the browser lets the game save."""
+PROBE_KEY = "nestor.probe"  # written at start-up: may the game save?
 
 
 class LocalStorage:
@@ -41,8 +40,7 @@ THROWN = re.compile(r'String interpolation of the thrown value gives """(.*?)"""
 a ``DOMException`` thrown by a script's wrapper of ``setItem``): Pyodide replaces it by an
 ``Error`` named ``"Error"`` whose message says so and quotes the value as text."""
 
-NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)
-"""A JS error as text: ``"Name: message"`` (``String(error)``), or a bare name."""
+NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)  # "Name: message", or a name
 
 
 def store_refused(exc: Exception) -> StoreRefused:

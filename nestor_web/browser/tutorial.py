@@ -10,8 +10,7 @@ from pyscript import document
 from ..view.tutorial import MARK, TutorialView
 from .dom import missing
 
-MARGIN_PX = 12
-"""Kept between the sheet and what it points at."""
+MARGIN_PX = 12  # kept between the sheet and what it points at
 
 
 class TutorialPanel:
