@@ -8,7 +8,6 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from nestor import NestorError, Outcome, get_variant
@@ -23,7 +22,7 @@ from ..view.i18n import pick_language
 from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
 from .controller import Controller, use_language
-from .dom import Tasks, fine_pointer, flag, local_today, missing
+from .dom import Tasks, fine_pointer, flag, listen, local_today, missing
 from .end import DailyPanel, EndScreen
 from .input import Input, Tooltips, VariantPicker
 from .replay import ReplayMode
@@ -46,7 +45,7 @@ LATER_MODULES = (
     "nestor_web.app.review",
     "nestor_web.view.review",
 )
-"""Imported just after start-up, one a task: nothing draws the board with them."""
+"""Imported just after start-up, one a task (nothing draws the board with them)."""
 
 TIMER_TICK_SECONDS = 1.0  # how often the running timer's text is brought up to date
 
@@ -120,10 +119,9 @@ class App:
         self.solver_work = SolverWork(session, controller, tasks, self.storage)
         self.tooltips = Tooltips()
         self._progress: ProgressPanel | None = None  # Settings' "Your progress", on first use
-        self._installed = create_proxy(lambda _event: self.progress().keep_for_good())
-        window.addEventListener("appinstalled", self._installed)
-        self._visibility = create_proxy(self.visibility_changed)
-        document.addEventListener("visibilitychange", self._visibility)
+        self._installed = listen(window, "appinstalled",
+                                 lambda _event: self.progress().keep_for_good())
+        self._visibility = listen(document, "visibilitychange", self.visibility_changed)
         actuator.enable_controls()
         if replay_problem is not None:  # the broken link gives way to the game's address
             window.history.replaceState(None, "", session.query())
@@ -169,8 +167,6 @@ class App:
                 self.input.tap(value)
             else:
                 self.action(value)
-
-    # ---- what follows the board -------------------------------------------------------------
 
     def follow(self, events: tuple[Event, ...]) -> None:
         """After the board is drawn (the actuator, from the controller): the panels after a
@@ -227,8 +223,6 @@ class App:
         if key in (None, "nestor.puzzles") and self._puzzles is not None:
             self._puzzles.record_changed()
 
-    # ---- parts made on first use ----------------------------------------------------------
-
     def puzzles(self) -> PuzzleMode:
         """The puzzle mode (imported, with the puzzles, when first opened)."""
         if self._puzzles is None:
@@ -270,8 +264,6 @@ class App:
             if not missing(target):
                 target.focus()
 
-    # ---- the page's commands ----------------------------------------------------------------
-
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
         s = self.session
@@ -282,8 +274,20 @@ class App:
             "restart": s.restart, "undo": s.undo, "redo": s.redo, "turn": s.turn_stock,
             "deselect": s.clear_selection, "dismiss": s.dismiss_notices, "finish": s.finish,
         }
+        others: dict[str, Callable[[], object]] = {
+            "new": lambda: self.deal_new(s.game.variant.name),
+            "daily": lambda: run(s.open_daily, animate=False),
+            "share": lambda: self.tasks.spawn(lambda: self.daily.share(s)),
+            "copy-link": self.replays.copy_link,
+            "review": self.review.open,
+            # the statistics' reset offers a backup first
+            "stats-backup": lambda: self.tasks.spawn(
+                lambda: self.progress().back_up("stats-backup-words")),
+        }
         if name in simple:
             run(simple[name])
+        elif name in others:
+            others[name]()
         elif name == "solve":
             if s.solving:
                 self.controller.update(s.stop_solving())
@@ -292,12 +296,6 @@ class App:
         elif name == "hint":
             s.stop_solving()  # drawn by the hint's own first draw, at once
             self.tasks.spawn(self.solver_work.hint_task)
-        elif name == "new":
-            self.deal_new(s.game.variant.name)
-        elif name == "daily":
-            run(s.open_daily, animate=False)
-        elif name == "share":
-            self.tasks.spawn(lambda: self.daily.share(s))
         elif name == "variant" and value is not None:
             self.deal_new(value)
         elif name == "tutorial":  # How to play's "Show me on the board"
@@ -309,10 +307,6 @@ class App:
             run(s.tutorial_next if name == "tutorial-next" else s.end_tutorial, animate=False)
             if not self.tutorial().focus_next():  # the button pressed may be gone:
                 self.actuator.restore_focus()  # the board takes the focus
-        elif name == "copy-link":
-            self.replays.copy_link()
-        elif name == "review":
-            self.review.open()
         elif name == "puzzles":
             if self.replays.shown:
                 self.replays.leave(push=False)
@@ -328,8 +322,6 @@ class App:
             for dialog in DIALOGS:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
-        elif name == "stats-backup":  # the reset's confirmation offers a backup first
-            self.tasks.spawn(lambda: self.progress().back_up("stats-backup-words"))
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
             if name == "stats-reset-confirm":
                 s.reset_stats()
