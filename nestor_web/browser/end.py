@@ -37,11 +37,6 @@ class EndScreen:
         self._proxies = [listen(self.el, "click", self.on_click),
                          listen(self.again, "click", self.on_again)]
 
-    @property
-    def shown(self) -> bool:
-        """Is the end screen on the page now?"""
-        return self._drawn is not None
-
     def on_click(self, event: Any) -> None:
         """A tap on the close button (the page's commands are the input manager's)."""
         target = event.target.closest("[data-end-command]")
@@ -58,7 +53,7 @@ class EndScreen:
 
     def escape(self) -> bool:
         """Escape was pressed: dismiss the end screen if it is shown. Was it?"""
-        if not self.shown:
+        if self._drawn is None:
             return False
         self.dismiss()
         return True

@@ -273,7 +273,7 @@ class Tooltips:
     def __init__(self) -> None:
         self.tip = document.getElementById("tooltip")
         self._for: Any = None  # the control whose name it shows
-        self._hide = create_proxy(self.on_out)
+        self._hide = create_proxy(self.hide)
         self._scrolled = create_proxy(self.on_scroll)
         self._proxies: list[Any] = [self._hide, self._scrolled]
         for control in document.querySelectorAll(ICONS):
@@ -295,10 +295,6 @@ class Tooltips:
         control = event.currentTarget
         if bool(control.matches(":focus-visible")):
             self.show(control)
-
-    def on_out(self, _event: Any = None) -> None:
-        """The pointer or the focus left."""
-        self.hide()
 
     def on_scroll(self, _event: Any = None) -> None:
         """The page scrolled: the tooltip follows a control the keyboard holds, else goes."""
@@ -336,8 +332,8 @@ class Tooltips:
             window.addEventListener("scroll", self._scrolled, True)
         self._for = control
 
-    def hide(self) -> None:
-        """Take the tooltip away."""
+    def hide(self, _event: Any = None) -> None:
+        """Take the tooltip away (the pointer or the focus left)."""
         if self._for is not None:
             window.removeEventListener("scroll", self._scrolled, True)
             self._for = None

@@ -11,6 +11,8 @@ from typing import Any
 
 from pyscript import document, window
 
+from nestor import Pair
+
 from ..app.puzzle import (
     PACE_SECONDS,
     PUZZLE_KEYS,
@@ -59,11 +61,6 @@ class PuzzleMode:
         self.rng = random.Random()
         self._proxies = [listen(document.getElementById("puzzle"), "click", self.on_click),
                          listen(document, "keydown", self.on_key)]
-
-    @property
-    def shown(self) -> bool:
-        """Is a puzzle shown?"""
-        return self.attempt is not None
 
     def open(self) -> None:
         """"Puzzles" in the menu: today's puzzle if not tried today, else one near the
@@ -167,20 +164,6 @@ class PuzzleMode:
         elif name == "daily":
             self.show(daily_try(local_today()), "replace" if attempt.puzzle.id > 0 else "push")
 
-    def tap(self, card: str) -> None:
-        """A tap on a card of the puzzle's board."""
-        if self.attempt is not None:
-            self._after(self.attempt.tap(card))
-
-    def choose(self, cards: str) -> None:
-        """A pair of the list of choices (``"7H 7S"``)."""
-        from nestor import Pair
-
-        if self.attempt is None:
-            return
-        first, second = cards.split(" ")
-        self._after(self.attempt.play(Pair(first, second)))
-
     def _after(self, events: tuple[PuzzleStepped, ...]) -> None:
         """Draw what a command did, keep the first try, start a wrong pair's refutation."""
         attempt = self.attempt
@@ -212,16 +195,17 @@ class PuzzleMode:
             self._after(attempt.step())
 
     def on_click(self, event: Any) -> None:
-        """A tap in the puzzle section: a card, a choice or a command."""
+        """A tap in the puzzle section: a card, a choice (``data-pair="7H 7S"``) or a command."""
         target = event.target.closest("[data-puzzle-command], [data-pair], [data-card]")
-        if missing(target) or target.disabled:
+        if missing(target) or target.disabled or self.attempt is None:
             return
         if target.hasAttribute("data-puzzle-command"):
             self.command(str(target.getAttribute("data-puzzle-command")))
         elif target.hasAttribute("data-pair"):
-            self.choose(str(target.getAttribute("data-pair")))
+            first, second = str(target.getAttribute("data-pair")).split(" ")
+            self._after(self.attempt.play(Pair(first, second)))
         elif target.hasAttribute("data-available"):
-            self.tap(str(target.getAttribute("data-card")))
+            self._after(self.attempt.tap(str(target.getAttribute("data-card"))))
 
     def on_key(self, event: Any) -> None:
         """The puzzle's keys, while it is shown and no panel (a modal dialog) has the keys."""

@@ -53,11 +53,6 @@ class ReplayMode:
             listen(document, "keydown", self.on_key),
         ]
 
-    @property
-    def shown(self) -> bool:
-        """Is the replay shown?"""
-        return self.replay is not None
-
     def show(self, replay: Replay) -> None:
         """Show ``replay`` (the address already is its link); focus goes to its Next control."""
         if self.replay is not None:
@@ -149,12 +144,6 @@ class ReplayMode:
         if replay.playing and not was_playing:
             self.tasks.spawn(lambda: self._play(replay))
 
-    def go(self, cursor: int) -> None:
-        """Show the position after ``cursor`` moves (a move of the list was chosen)."""
-        if self.replay is None:
-            return
-        self.draw(self.replay.stop() + self.replay.go(cursor))
-
     async def _play(self, replay: Replay) -> None:
         """Play ``replay`` on, a move every :data:`PACE_SECONDS`, while it plays and is shown."""
         while replay.playing and self.replay is replay:
@@ -166,6 +155,7 @@ class ReplayMode:
     def on_click(self, event: Any) -> None:
         """A tap in the replay section or the link panel."""
         target = event.target.closest("[data-replay-command], [data-replay-go], [data-action]")
+        replay = self.replay
         if missing(target) or target.disabled:
             return
         if int(event.detail) > 0 and target.matches(":focus-visible"):
@@ -174,8 +164,10 @@ class ReplayMode:
             # any other press.
             target.blur()
             focus_quietly(target)
-        if target.hasAttribute("data-replay-go"):
-            self.go(int(str(target.getAttribute("data-replay-go"))))
+        if target.hasAttribute("data-replay-go"):  # a move of the list
+            if replay is not None:
+                cursor = int(str(target.getAttribute("data-replay-go")))
+                self.draw(replay.stop() + replay.go(cursor))
         elif target.hasAttribute("data-replay-command"):
             self.command(str(target.getAttribute("data-replay-command")))
         elif str(target.getAttribute("data-action")) == "link-close":

@@ -308,8 +308,7 @@ class App:
             if not self.tutorial().focus_next():  # the button pressed may be gone:
                 self.actuator.restore_focus()  # the board takes the focus
         elif name == "puzzles":
-            if self.replays.shown:
-                self.replays.leave(push=False)
+            self.replays.leave(push=False)
             self.puzzles().open()
         elif name in ("keys", "settings", "rules"):
             self.actuator.toggle_dialog(name)
@@ -350,7 +349,7 @@ class App:
         if is_puzzle_query(query):
             self.puzzles().open_address(query)
             return
-        if self._puzzles is not None and self._puzzles.shown:
+        if self._puzzles is not None:
             self._puzzles.leave(push=False)
         request, problem = parse_query(query, local_today())
         self.session.stop_solving()  # drawn with the deal of the address, or the notice
