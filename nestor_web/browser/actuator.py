@@ -322,27 +322,6 @@ class Actuator:
             )
         return bool(self.el[f"{name}-dialog"].open)
 
-    def wake_up(self, wake: Any) -> tuple[str, list[tuple[str, str]]] | None:
-        """End static/js/wake.js's waking state: the deal it showed (``"variant/deal"``) and
-        the taps made on it (``("card", code)`` or ``("action", name)``), or ``None``."""
-        body = document.body
-        if not body.hasAttribute("data-waking"):
-            return None
-        body.removeAttribute("data-waking")
-        body.removeAttribute("aria-busy")
-        for bar in document.querySelectorAll(".waking-bar"):
-            bar.remove()
-        if missing(wake) or missing(wake.taps):
-            return None
-        taps = []
-        for tap in wake.taps:  # {card} or {action}: the other is absent (an AttributeError)
-            card, action = getattr(tap, "card", None), getattr(tap, "action", None)
-            if not missing(card):
-                taps.append(("card", str(card)))
-            elif not missing(action):
-                taps.append(("action", str(action)))
-        return str(wake.deal), taps
-
     def ready(self) -> None:
         """Mark the page ready for input (the tests' hook ``data-ready``)."""
         document.body.setAttribute("data-ready", "")

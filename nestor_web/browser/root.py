@@ -155,18 +155,26 @@ class App:
             asyncio.get_event_loop().call_later(0, App._import_the_rest, index + 1)
 
     def _wake_up(self) -> None:
-        """Apply the taps made on the waking board (static/js/wake.js), in order, if it
-        showed the deal in play (not a game start-up restored from the durable copy)."""
-        woken = self.actuator.wake_up(getattr(window, "nestorWake", None))
-        if woken is None or woken[0] != "{}/{}".format(*self.session.key):
+        """End static/js/wake.js's waking state; apply the taps made on the waking board, in
+        order, if it showed the deal in play (not one restored from the durable copy)."""
+        body = document.body
+        if not body.hasAttribute("data-waking"):
             return
-        if self.storage.restored:
+        body.removeAttribute("data-waking")
+        body.removeAttribute("aria-busy")
+        for bar in document.querySelectorAll(".waking-bar"):
+            bar.remove()
+        wake: Any = getattr(window, "nestorWake", None)
+        if missing(wake) or missing(wake.taps) or self.storage.restored:
             return
-        for kind, value in woken[1]:
-            if kind == "card":
-                self.input.tap(value)
-            else:
-                self.action(value)
+        if str(wake.deal) != "{}/{}".format(*self.session.key):
+            return
+        for tap in list(wake.taps):  # {card} or {action}: the other is absent
+            card, action = getattr(tap, "card", None), getattr(tap, "action", None)
+            if not missing(card):
+                self.input.tap(str(card))
+            elif not missing(action):
+                self.action(str(action))
 
     def follow(self, events: tuple[Event, ...]) -> None:
         """After the board is drawn (the actuator, from the controller): the panels after a

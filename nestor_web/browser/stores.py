@@ -7,13 +7,13 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable
 from pyscript import window
 
 from ..app.events import Problem
 from ..storage.durable import Done, DurableCopy, Snapshot
 from ..storage.manager import KeyValueStore, MemoryStore, StoreRefused
-from .dom import js_object
+from .dom import js_object, listen
 
 PROBE_KEY = "nestor.probe"  # written at start-up: may the game save?
 
@@ -36,9 +36,8 @@ class LocalStorage:
 
 
 THROWN = re.compile(r'String interpolation of the thrown value gives """(.*?)"""', re.DOTALL)
-"""Where Pyodide's message quotes a thrown value that is no ``Error`` with a stack (such as
-a ``DOMException`` thrown by a script's wrapper of ``setItem``): Pyodide replaces it by an
-``Error`` named ``"Error"`` whose message says so and quotes the value as text."""
+"""Where Pyodide's ``Error`` quotes a thrown value that is no ``Error`` with a stack (such as
+a ``DOMException`` a script's wrapper of ``setItem`` throws)."""
 
 NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)  # "Name: message", or a name
 
@@ -71,14 +70,8 @@ def open_store() -> tuple[KeyValueStore, Problem | None]:
 def watch_other_tabs(changed: Callable[[str | None], None]) -> Any:
     """Call ``changed(key)`` whenever another tab writes localStorage (``None``: cleared);
     the listener's proxy, to keep as long as the page."""
-
-    def on_storage(event: Any) -> None:
-        key = event.key
-        changed(key if isinstance(key, str) else None)
-
-    proxy = create_proxy(on_storage)
-    window.addEventListener("storage", proxy)
-    return proxy
+    return listen(window, "storage",
+                  lambda event: changed(event.key if isinstance(event.key, str) else None))
 
 
 class IndexedDbCopy:
