@@ -113,8 +113,7 @@ class Motion:
 
     def celebrate(self) -> None:
         """A win: suit signs fall for at most :data:`CELEBRATION_MS` times :attr:`scale`
-        (``body[data-celebrating]``); a tap, a key or its last sign's end calls one proxy
-        kept for the page's life, which ends it (:meth:`end_celebration`)."""
+        (``body[data-celebrating]``); a tap, a key or the last sign's end ends it."""
         self.end_celebration()
         layer = document.createElement("div")
         layer.className = "celebration"

@@ -32,8 +32,7 @@ def use_language(session: Session) -> None:
 
 class Controller:
     """``session``'s loop: commands drawn by ``draw`` then ``follow``, saved through
-    ``storage`` in a task ``soon`` runs (``saving`` hears if one waits; ``keep_board``: with
-    the board for the first paint); ``measure`` says where the cards are before a command.
+    ``storage`` in a task ``soon`` runs (``keep_board``: with the board for the first paint);
     ``said``, ``events``, ``view``: what was last said and drawn."""
 
     def __init__(

@@ -16,7 +16,7 @@ from ..app.session import Session
 from ..view.daily import daily_label, share_status, share_text
 from ..view.end import EndView, end_view, render_end, reopen_words
 from .actuator import Actuator
-from .dom import Tasks, listen, missing, page_link, select_to_copy, set_hidden, to_clipboard
+from .dom import Tasks, flag, listen, missing, page_link, set_hidden, set_text, to_clipboard
 
 
 class EndScreen:
@@ -90,10 +90,7 @@ class EndScreen:
                 self._hide(events)
             over = ending.outcome(session) is not None
             self._set_again(over)
-            if over:
-                body.setAttribute("data-end", "dismissed")
-            else:
-                body.removeAttribute("data-end")
+            flag(body, "data-end", "dismissed" if over else None)
             return
         self._set_again(False)
         body.setAttribute("data-end", "shown")
@@ -143,12 +140,8 @@ class EndScreen:
 
     def _set_again(self, shown: bool) -> None:
         """Show or hide "Show the result" (the game is over and its end screen closed)."""
-        button = self.again.querySelector("button")
-        word = reopen_words()
-        if str(button.textContent) != word:
-            button.textContent = word
-        if bool(self.again.hidden) == shown:
-            self.again.hidden = not shown
+        set_text(self.again.querySelector("button"), reopen_words())
+        set_hidden(self.again, not shown)
 
     async def _verdict_task(self) -> None:
         """Work out the verdict on the deal in play, then show it."""
@@ -211,4 +204,5 @@ class DailyPanel:
         if not copied:
             el["share-text"].value = text
             set_hidden(el["share-box"], False)
-            select_to_copy(el["share-text"])
+            el["share-text"].focus()
+            el["share-text"].select()

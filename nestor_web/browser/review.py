@@ -14,7 +14,7 @@ from pyscript import document
 from ..view.replay import link_words
 from .actuator import Actuator
 from .controller import Controller
-from .dom import Tasks, game_link, listen, missing, to_clipboard
+from .dom import Tasks, game_link, listen, missing, set_text, to_clipboard
 
 if TYPE_CHECKING:
     from ..app.puzzle import PuzzleTry
@@ -40,7 +40,6 @@ class ReviewPanel:
         self.state: ReviewState | None = None
         self.dialog = document.getElementById("review-dialog")
         self.body = document.getElementById("review-body")
-        self._said = ""
         self._draw_pending = False
         self._proxies = [listen(self.dialog, "click", self.on_click),
                          listen(self.dialog, "keydown", self.on_key)]
@@ -131,10 +130,7 @@ class ReviewPanel:
             target = self.body.querySelector(keep)
             if not missing(target):
                 target.focus()
-        said = review_status(state)
-        if said != self._said:
-            document.getElementById("review-status").textContent = said
-            self._said = said
+        set_text(document.getElementById("review-status"), review_status(state))
 
     def on_click(self, event: Any) -> None:
         """A tap in the panel: a move, the timeline, Try from here, Practise this, Copy link."""

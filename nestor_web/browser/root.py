@@ -177,9 +177,8 @@ class App:
                 self.action(str(action))
 
     def follow(self, events: tuple[Event, ...]) -> None:
-        """After the board is drawn (the actuator, from the controller): the panels after a
-        change of language, the guide, the daily line and the end screen; then start the
-        solver work the position needs."""
+        """After the board is drawn: the panels (after a change of language), the guide, the
+        daily line, the end screen, then the solver work the position needs."""
         session = self.session
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             self.replays.draw()
@@ -211,9 +210,8 @@ class App:
                 self.controller.save()
 
     def cover_game(self, mode: str, covered: bool, push: bool = False) -> None:
-        """The replay or a puzzle (``mode``, its section's id) covers the game: the address
-        is the mode's and the game's timer stops; or leaves it, the address the game's again
-        (``push``: in a new history entry) and the board drawn and focused."""
+        """The replay or a puzzle (``mode``, its section's id) covers the game, which leaves
+        it the address and stops its timer; or leaves it (``push``: a new history entry)."""
         document.getElementById(mode).hidden = not covered
         flag(document.body, "data-mode", mode if covered else None)
         self.actuator.address_held = covered
@@ -392,7 +390,6 @@ class App:
 
 
 async def start() -> App:
-    """Create the app once the durable copy is read (static/js/durable.js began reading it
-    before Python started); awaited once by ``main.py``."""
+    """Create the app once the durable copy is read; awaited once by ``main.py``."""
     durable, snapshot = await open_durable()
     return App(durable, snapshot, await only_page())
