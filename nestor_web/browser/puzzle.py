@@ -127,13 +127,9 @@ class PuzzleMode:
         document.getElementById("puzzle-board").innerHTML = view.board
         document.getElementById("puzzle-choices").innerHTML = render_choices(
             view.choices, view.choosing)
-        for command, live, hidden in (
-            ("hint", view.choosing, not view.choosing),
-            ("skip", view.show_over, not view.show_over),
-        ):
+        for command, live in (("hint", view.choosing), ("skip", view.show_over)):
             button = document.querySelector(f'#puzzle [data-puzzle-command="{command}"]')
-            button.disabled = not live
-            button.hidden = hidden
+            button.disabled = button.hidden = not live
         document.body.setAttribute("data-puzzle-phase", view.phase)
         flag(document.body, "data-puzzle-result", view.result or None)
 
