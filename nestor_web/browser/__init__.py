@@ -1,5 +1,2 @@
-"""The browser adapter: the only modules that import ``js``, ``pyscript`` or ``pyodide``.
-
-The composition root (:mod:`.root`) wires input, the session, storage, the view and the
-actuator.
-"""
+"""The browser adapter: the only modules that import ``js``, ``pyscript`` or ``pyodide``; the
+composition root (:mod:`.root`) wires the rest."""

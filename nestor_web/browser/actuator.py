@@ -1,9 +1,5 @@
-"""The actuator: applies a view to the page, and animates what a move removed.
-
-It only writes the DOM from what the view made (:mod:`nestor_web.view`); it never reads
-or changes the session. It keeps the draw state, what it last drew, so that a redraw
-touches only the parts of the board that changed.
-"""
+"""The actuator: writes a view (:mod:`nestor_web.view`) to the page and animates what a move
+removed; it never reads the session. What it last drew keeps a redraw to what changed."""
 
 from __future__ import annotations
 
@@ -35,12 +31,10 @@ from ..view.texts import (
     variant_options_html,
 )
 from ..view.words import page_title
-from .animation import Motion, measure
-from .dom import js_object, missing
-from .sound import Sounds
+from .animation import Motion, Sounds, measure
+from .dom import flag, js_object, missing, set_hidden
 
-NEW_DEAL = '#controls [data-action="new"]'
-"""The control that takes the keyboard focus when no card is left on the board."""
+NEW_DEAL = '#controls [data-action="new"]'  # has the focus while no card is left
 
 ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
@@ -48,8 +42,7 @@ ELEMENTS = (
     "keys-dialog", "stats-dialog", "settings-dialog", "rules-dialog", "stats-text",
     "rules-text", "keys-text", "opt-language", "review-dialog",
     "discard", "pairs", "timer", "deal-grade",
-)
-"""The ids of the page's elements the game uses."""
+)  # the ids of the page's elements the game uses
 
 
 class Actuator:
@@ -93,8 +86,7 @@ class Actuator:
             control.disabled = False
 
     def apply_settings(self, settings: Settings) -> None:
-        """Reflect the settings, when they changed, on the page's controls and on the root
-        element's attributes the CSS follows (:func:`root_attributes`)."""
+        """Show changed settings on their controls and the root's attributes for the CSS."""
         reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         motion = shown_animations(settings.animations, reduced)
         state = (tuple(getattr(settings, n) for n in settings.names()), motion)
@@ -116,8 +108,7 @@ class Actuator:
     # ---- the board -----------------------------------------------------------------------
 
     def measure(self) -> dict[str, tuple[Any, Any]] | None:
-        """Where each card is drawn now, for the next draw's flights (:func:`measure`);
-        ``None`` while the animations are off."""
+        """Where each card is drawn now (:func:`measure`); ``None`` while animations are off."""
         return measure() if self.motion.scale > 0 else None
 
     def draw(
@@ -128,10 +119,8 @@ class Actuator:
         announcement: str | None = None,
         drawn: dict[str, tuple[Any, Any]] | None = None,
     ) -> None:
-        """Apply ``view``: the page's texts after a change of language, the ``settings``,
-        the board (only the regions that changed), counters, controls, notice, status, the
-        live region's ``announcement``; then fly the cards the ``events`` removed from where
-        ``drawn`` (:meth:`measure`, taken before) had them."""
+        """Write ``view`` and ``settings`` (only what changed) and the live region's
+        ``announcement``; fly the cards ``events`` removed from where ``drawn`` had them."""
         events = tuple(events)
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             self.fill_texts()
@@ -156,29 +145,30 @@ class Actuator:
         if focused is not None:
             self.restore_focus(*focused)
         elif on_card and view.cards_left == 0:
-            self.restore_focus("", None)  # the winning pair took the focused card
+            self.restore_focus()  # the winning pair took the focused card
         elif (lost or parked) and view.cards_left:
             back = [e for e in events if isinstance(e, (TookBack, WentBack, DealChanged))]
             if back:
                 taken = back[0].move if isinstance(back[0], (TookBack, WentBack)) else None
-                self.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
+                self.restore_focus(taken.first if isinstance(taken, Pair) else "")
         el = self.el
-        self._text("variant-title", view.variant_title)
-        self._text("deal-number", str(view.deal))
-        self._text("deal-grade", view.grade_text)
-        self._once("grade", view.grade, lambda: _flag(document.body, "data-grade", view.grade))
-        self._text("cards-left", str(view.cards_left))
-        self._text("moves-made", str(view.moves_made))
-        self._text("pairs", str(view.pairs))
-        self._text("timer", view.timer)
-        self._text("status", view.status)
+        self.show_text("variant-title", view.variant_title)
+        self.show_text("deal-number", str(view.deal))
+        self.show_text("deal-grade", view.grade_text)
+        self._once("grade", view.grade, lambda: flag(document.body, "data-grade", view.grade))
+        self.show_text("cards-left", str(view.cards_left))
+        self.show_text("moves-made", str(view.moves_made))
+        self.show_text("pairs", str(view.pairs))
+        self.show_text("timer", view.timer)
+        self.show_text("status", view.status)
         if announcement:
             el["announce"].textContent = announcement
-        self._text("notice-text", view.notice or "")
-        self._text("indicator", view.indicator or "")
-        self._once("notice", view.notice is None, lambda: _hide(el["notice"], view.notice is None))
+        self.show_text("notice-text", view.notice or "")
+        self.show_text("indicator", view.indicator or "")
+        self._once("notice", view.notice is None,
+                   lambda: set_hidden(el["notice"], view.notice is None))
         self._once("indicator", view.indicator is None,
-                   lambda: _hide(el["indicator"], view.indicator is None))
+                   lambda: set_hidden(el["indicator"], view.indicator is None))
         self._once("discard", view.cards_left, lambda: el["discard"].setAttribute(
             "data-count", str(52 - view.cards_left)))
         self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
@@ -202,8 +192,7 @@ class Actuator:
                 self.motion.end_celebration()
 
     def forget(self, name: str) -> None:
-        """Draw the part ``name`` again next time (e.g. ``"settings"`` after a refused change,
-        whose control shows a value the settings don't have)."""
+        """Draw the part ``name`` again next time (``"settings"``: after a refused change)."""
         self._drawn.pop(name, None)
 
     def _once(self, name: str, state: object, apply: Callable[[], None]) -> None:
@@ -236,22 +225,17 @@ class Actuator:
         if not missing(finish):
             finish.hidden = finish.disabled = not view.can_finish
         body = document.body
-        _flag(body, "data-outcome", view.outcome)
-        _flag(body, "data-solving", "" if view.solving else None)
+        flag(body, "data-outcome", view.outcome)
+        flag(body, "data-solving", "" if view.solving else None)
 
-    def show_timer(self, text: str) -> None:
-        """Show the timer's ``text`` (it ticks between draws)."""
-        self._text("timer", text)
-
-    def _text(self, name: str, text: str) -> None:
-        """Set an element's text only when it changes (a write costs a layout)."""
+    def show_text(self, name: str, text: str) -> None:
+        """Set element ``name``'s text only when it changes (a write costs a layout)."""
         if self._shown.get(name) != text:
             self.el[name].textContent = text
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:
-        """Draw the board: all of it for another deal's shape, else only the regions that
-        changed, card by card where cards only left or changed state."""
+        """Draw the board: all of it for another shape, else the regions that changed."""
         last, regions = self._board, view.regions
         area = play_area(view)
         if last is None or play_area(last)[1] != area[1] or last.regions.keys() != regions.keys():
@@ -281,13 +265,9 @@ class Actuator:
         else:
             window.history.replaceState(None, "", query)
 
-    def restore_focus(self, card: str, column: str | None) -> None:
-        """Keep keyboard focus on the board after a redraw.
-
-        Focus returns to the same card if it is still available, else to the available
-        card of the same column, else to the first available card; with no card left
-        (the game is won), to the New deal control, until cards come back.
-        """
+    def restore_focus(self, card: str = "", column: str | None = None) -> None:
+        """Focus ``card`` if available, else an available card of ``column``, else the
+        first available card; with none left, New deal until cards come back."""
         target = document.querySelector(f'#board [data-card="{card}"][data-available]')
         if missing(target) and column is not None:
             target = document.querySelector(
@@ -318,9 +298,8 @@ class Actuator:
     # ---- dialogs -------------------------------------------------------------------------
 
     def toggle_dialog(self, name: str) -> None:
-        """Open the dialog ``name`` (one of :data:`DIALOGS`) as a modal, or close it. The
-        dialog itself takes the focus (a scrolled content, like the rules, starts at its top;
-        no control is framed before the player moves)."""
+        """Open the dialog ``name`` (of :data:`DIALOGS`) as a modal, focused at its top, or
+        close it."""
         dialog = self.el[f"{name}-dialog"]
         if dialog.open:
             dialog.close()
@@ -334,8 +313,8 @@ class Actuator:
             dialog.scrollTop = 0
 
     def dialog_open(self, name: str | None = None) -> bool:
-        """Is the dialog ``name`` (one of :data:`DIALOGS`) open; without ``name``, any of
-        them or the install how-to of static/js/install.js (it handles its own keys)?"""
+        """Is the dialog ``name`` open; without ``name``, any of them or the install how-to
+        of static/js/install.js (it handles its own keys)?"""
         if name is None:
             extra = document.getElementById("install-dialog")
             return any(bool(self.el[f"{n}-dialog"].open) for n in DIALOGS) or (
@@ -343,57 +322,18 @@ class Actuator:
             )
         return bool(self.el[f"{name}-dialog"].open)
 
-    def fill_stats(self, html: str, focus: str | None = None) -> None:
-        """Put ``html`` in the statistics dialog; focus the control ``focus`` (a selector)."""
-        self.el["stats-text"].innerHTML = html
-        if focus is not None:
-            target = document.querySelector(focus)
-            if not missing(target):
-                target.focus()
-
-    def wake_up(self, wake: Any) -> tuple[str, list[tuple[str, str]]] | None:
-        """End the waking state of static/js/wake.js (the live board is drawn). Returns the
-        deal the waking board showed (``"variant/deal"``) and the taps recorded on it,
-        ``("card", code)`` or ``("action", name)`` in order; ``None`` if there was none."""
-        body = document.body
-        if not body.hasAttribute("data-waking"):
-            return None
-        body.removeAttribute("data-waking")
-        body.removeAttribute("aria-busy")
-        for bar in document.querySelectorAll(".waking-bar"):
-            bar.remove()
-        if missing(wake) or missing(wake.taps):
-            return None
-        taps = []
-        for tap in wake.taps:  # {card} or {action}: the other is absent (an AttributeError)
-            card, action = getattr(tap, "card", None), getattr(tap, "action", None)
-            if not missing(card):
-                taps.append(("card", str(card)))
-            elif not missing(action):
-                taps.append(("action", str(action)))
-        return str(wake.deal), taps
-
     def ready(self) -> None:
-        """Mark the page as ready for input (the tests' hook ``data-ready``)."""
+        """Mark the page ready for input (the tests' hook ``data-ready``)."""
         document.body.setAttribute("data-ready", "")
 
 
 DIALOGS = ("keys", "stats", "settings", "rules", "review")
-"""The page's dialogs, by the name :meth:`Actuator.toggle_dialog` takes."""
-
-_NEVER = object()
-"""A state no view has: what :meth:`Actuator._once` compares with the first time."""
-
-
-def _hide(element: Any, hidden: bool) -> None:
-    element.hidden = hidden
+_NEVER = object()  # a state no view has: what Actuator._once first compares with
 
 
 def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> bool:
-    """Bring the cards drawn in ``node`` from ``old`` to ``new`` in place: remove the cards
-    that left, change what changed of the others (:func:`card_changes`). ``False`` (nothing
-    done) when ``new`` is not ``old`` less some cards. Cards that stay keep their elements,
-    so keyboard focus stays on them."""
+    """Bring ``node``'s cards from ``old`` to ``new`` in place, so focus stays on them;
+    ``False`` (nothing done) when ``new`` is not ``old`` less some cards."""
     kept = {c.code for c in new}
     if not new or [c.code for c in old if c.code in kept] != [c.code for c in new]:
         return False
@@ -411,12 +351,5 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
             element.outerHTML = render_card(card)
             continue
         for name, value in changes.items():
-            _flag(element, name, value)
+            flag(element, name, value)
     return True
-
-
-def _flag(element: Any, name: str, value: str | None) -> None:
-    if value is None:
-        element.removeAttribute(name)
-    else:
-        element.setAttribute(name, value)

@@ -1,8 +1,6 @@
-"""The board's motion: removed pairs flying to the discard pile, and a win's celebration.
-
-Decoration only, drawn after the board; nothing of it outlives its animation. Durations are
-the normal speed's; :attr:`Motion.scale` (the Animations setting) multiplies them.
-"""
+"""The board's motion and sounds, decoration only, drawn after the board: removed pairs flying
+to the discard pile, a win's celebration, short tones made with Web Audio. Durations are the
+normal speed's, times :attr:`Motion.scale` (the Animations setting)."""
 
 from __future__ import annotations
 
@@ -15,21 +13,11 @@ from pyscript import document, window
 from ..app.events import Moved
 from .dom import animate, missing
 
-ANIMATION_MS = 420
-"""How long a removed pair takes to fly to the discard pile."""
-
-TURNED_MS = 900
-"""How long a Strict stock card takes: shown face up on the stock, then to its partner, then
-both to the discard pile."""
-
-CELEBRATION_MS = 2200
-"""The longest a win's celebration lasts (a tap or a key ends it at once)."""
-
-CONFETTI = 30
-"""How many suit signs fall in a win's celebration."""
-
-STOCK = "@stock"
-"""The key of the stock pile in :func:`measure` (no card code looks like it)."""
+ANIMATION_MS = 420  # a removed pair's flight to the discard pile
+TURNED_MS = 900  # a Strict stock card: face up on the stock, to its partner, both to the pile
+CELEBRATION_MS = 2200  # the longest a win's celebration lasts (a tap or a key ends it)
+CONFETTI = 30  # suit signs falling in a win's celebration
+STOCK = "@stock"  # the stock pile's key in measure() (no card code looks like it)
 
 CLONE_DROPS = (
     "id", "data-card", "data-available", "data-selected", "data-hint", "data-turned",
@@ -37,11 +25,20 @@ CLONE_DROPS = (
 )
 """Attributes a flying copy does not keep: hooks and names of the card it copies."""
 
+TONES: dict[str, tuple[tuple[float, float, float], ...]] = {
+    "pair": ((660.0, 0.0, 0.07), (880.0, 0.05, 0.09)),
+    "won": ((523.25, 0.0, 0.16), (659.25, 0.12, 0.16), (783.99, 0.24, 0.16),
+            (1046.5, 0.36, 0.34)),
+    "lost": ((330.0, 0.0, 0.22), (247.0, 0.18, 0.36)),
+}
+"""Each sound as tones: (frequency in Hz, start in s after now, length in s)."""
+
+VOLUME = 0.12  # a tone's peak gain (0..1): a sound for a tap, not an alarm
+
 
 def measure() -> dict[str, tuple[Any, Any]]:
-    """Where each card is drawn now: code -> (element, its bounding rectangle); the
-    stock pile (Strict) under :data:`STOCK`. Taken before a command, it is where the cards
-    the command removes fly from (:meth:`Motion.fly_away`)."""
+    """Where each card is drawn now, taken before a command: code -> (element, its bounding
+    rectangle); the stock pile (Strict) under :data:`STOCK`."""
     drawn = {
         str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
         for e in document.querySelectorAll("#board [data-card]")
@@ -54,12 +51,7 @@ def measure() -> dict[str, tuple[Any, Any]]:
 
 class Motion:
     """The flights of removed cards to ``pile`` (the discard pile's element) and the win's
-    celebration.
-
-    Attributes:
-        scale: what every duration is multiplied by (``1.0``: the normal speed; slow is
-            longer, fast shorter); the actuator sets it from the Animations setting.
-    """
+    celebration; ``scale`` multiplies every duration (``1.0``: the normal speed)."""
 
     def __init__(self, pile: Any) -> None:
         self.pile = pile
@@ -69,18 +61,9 @@ class Motion:
         self._end_proxy: Any = None  # what ends any celebration (made at the first win)
 
     def fly_away(self, moved: Moved, drawn: dict[str, tuple[Any, Any]]) -> None:
-        """Animate the cards ``moved`` removed to the discard pile (the board is already drawn).
-
-        ``drawn`` is :func:`measure` taken before the move. Each card flies as an exact copy of
-        its own element (``cloneNode``: the same face, classes and corners) at the size it was
-        drawn, with the card size of its region carried over as ``--card-w``/``--card-h``
-        (the copy lives outside the board, where those are not set); it keeps that size
-        until it lands on the pile, where it shrinks to the pile's size. A Strict stock card
-        starts face up on the stock, flies to its partner, and then both go to the pile.
-        The copies are decoration only (``aria-hidden``, ``inert``, no pointer events; hook:
-        ``data-flying`` holds the card's code): input during the animation goes to the real,
-        already updated board.
-        """
+        """Fly copies of the cards ``moved`` removed (``body > [data-flying]``, inert) from
+        where ``drawn`` (:func:`measure`) had them to the pile; a Strict stock card goes
+        face up to its partner first. Input meanwhile goes to the board, already drawn."""
         pile = self.pile.getBoundingClientRect()
         turned = moved.turned
         stock = drawn.get(STOCK)
@@ -129,13 +112,8 @@ class Motion:
                 animation.onfinish = create_once_callable(lambda _event, g=ghost: g.remove())
 
     def celebrate(self) -> None:
-        """A win: suit signs fall over the page for at most :data:`CELEBRATION_MS` times
-        :attr:`scale` (only when animations are on; the caller checks). A tap on it or any
-        key ends it at once. Hook: ``body[data-celebrating]`` while it runs.
-
-        Nothing of it outlives it (:meth:`end_celebration`): its three ways to end (the
-        layer's ``pointerdown``, the document's ``keydown``, the last sign's ``finish``) call
-        the one proxy kept for the page's life, and are taken off again."""
+        """A win: suit signs fall for at most :data:`CELEBRATION_MS` times :attr:`scale`
+        (``body[data-celebrating]``); a tap, a key or the last sign's end ends it."""
         self.end_celebration()
         layer = document.createElement("div")
         layer.className = "celebration"
@@ -178,8 +156,7 @@ class Motion:
             longest[1].onfinish = end
 
     def end_celebration(self) -> None:
-        """End the win's celebration, if one runs: its listeners are taken off, its
-        animations cancelled, its signs taken off the page."""
+        """End the win's celebration, if one runs, leaving nothing of it."""
         current = self._celebration
         if current is None:
             return
@@ -197,8 +174,7 @@ class Motion:
 
 
 def _clone(original: Any, code: str, rect: Any) -> Any:
-    """A decoration-only copy of the card element ``original``, placed over ``rect`` (where
-    the card was drawn) at exactly its size."""
+    """A decoration-only copy of the card element ``original``, placed over ``rect``."""
     ghost = original.cloneNode(True)
     for name in CLONE_DROPS:
         ghost.removeAttribute(name)
@@ -223,8 +199,7 @@ def _landed(ghost: Any, shown: Any) -> None:
 
 
 def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
-    """How a card drawn at ``rect`` lands on the discard pile ``pile``: the move of its
-    centre onto the pile's (x, y in px) and the scale that gives it the pile's height."""
+    """How a card at ``rect`` lands on ``pile``: its centre's move (x, y in px), its scale."""
     dx = pile.left + pile.width / 2 - (rect.left + rect.width / 2)
     dy = pile.top + pile.height / 2 - (rect.top + rect.height / 2)
     scale = pile.height / rect.height if rect.height else 1.0
@@ -234,3 +209,46 @@ def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
 def _move(to: tuple[float, float, float], share: float, scale: float) -> str:
     """A CSS transform: ``share`` of the way ``to`` (its x, y), at ``scale``."""
     return f"translate({to[0] * share:.1f}px, {to[1] * share:.1f}px) scale({scale:.3f})"
+
+
+class Sounds:
+    """Plays :data:`TONES` by name; the audio context is made at the first (after a gesture)."""
+
+    def __init__(self) -> None:
+        self._context: Any = None
+
+    def _audio(self) -> Any:
+        if self._context is None:
+            maker = getattr(window, "AudioContext", None) or getattr(
+                window, "webkitAudioContext", None
+            )
+            if maker is None:
+                return None
+            self._context = maker.new()
+        return self._context
+
+    def play(self, name: str) -> None:
+        """Play the sound ``name`` (a key of :data:`TONES`); silent where audio is refused."""
+        try:
+            audio = self._audio()
+            if audio is None:
+                return
+            if str(audio.state) == "suspended":
+                audio.resume()
+            now = float(audio.currentTime)
+            for frequency, start, length in TONES[name]:
+                oscillator = audio.createOscillator()
+                gain = audio.createGain()
+                oscillator.type = "triangle"
+                oscillator.frequency.value = frequency
+                begin = now + start
+                gain.gain.setValueAtTime(0.0001, begin)
+                gain.gain.exponentialRampToValueAtTime(VOLUME, begin + 0.01)
+                gain.gain.exponentialRampToValueAtTime(0.0001, begin + length)
+                oscillator.connect(gain)
+                gain.connect(audio.destination)
+                oscillator.start(begin)
+                oscillator.stop(begin + length + 0.02)
+            window.nestorSound = name  # a hook for tests: the last sound played
+        except Exception:  # a sound is never worth a broken move
+            return

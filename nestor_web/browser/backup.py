@@ -1,8 +1,6 @@
-"""Settings' "Your progress": Back up (a file, and its code copied or shown), Restore (a file
-or a pasted code: what it brings, then merge or replace), bringing back what a replace
-replaced, and asking the browser to keep the storage for good (at the first win or an
-install). A backup is data: its texts reach the page as text, never as markup.
-"""
+"""Settings' "Your progress": Back up (a file and a code), Restore (a file or a code, merged or
+replacing), bringing back what a replace replaced, and asking to keep the storage for good.
+A backup's texts reach the page as text, never as markup."""
 
 from __future__ import annotations
 
@@ -16,11 +14,8 @@ from nestor import NestorError
 from ..app.events import Restored
 from ..app.session import Session
 from ..storage.manager import StorageManager
-from .clipboard import to_clipboard
 from .controller import Controller
-from .daily import local_today
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, listen, local_today, missing, to_clipboard
 
 if TYPE_CHECKING:
     from ..storage.progress import Progress
@@ -52,8 +47,6 @@ class ProgressPanel:
             listen(self.el["restore-file"], "change", self.on_file),
             listen(self.el["restore-code"], "input", self.on_code),
         ]
-
-    # ---- events --------------------------------------------------------------------------
 
     def on_click(self, event: Any) -> None:  # noqa: ANN401
         """A button of "Your progress"."""
@@ -87,12 +80,9 @@ class ProgressPanel:
             return
         self._read(text, pasted=True)
 
-    # ---- commands ------------------------------------------------------------------------
-
     async def back_up(self, words_id: str | None = None) -> None:
-        """Back up: the progress held here as a file to download, and its code, copied to
-        the clipboard or else shown selected to copy by hand (in Settings). ``words_id``:
-        another element that says so too (the statistics' reset, which offers a backup)."""
+        """Download the progress as a file; copy its code, or show it selected to copy by hand.
+        ``words_id``: another element that says so too (the statistics' reset)."""
         from ..storage.progress import backup_name, progress_to_code
         from ..view.backup import backup_words
 
@@ -138,18 +128,14 @@ class ProgressPanel:
         self.draw()
 
     def keep_for_good(self) -> None:
-        """Ask the browser to keep the game's storage for good (``navigator.storage.persist``):
-        at the first win of this page, or when the game is installed; once a page."""
+        """Ask the browser once to keep the storage for good (at a win or an install)."""
         if self._asked_to_keep:
             return
         self._asked_to_keep = True
         self.tasks.spawn(self._persist)
 
-    # ---- drawing -------------------------------------------------------------------------
-
     def draw(self) -> None:
-        """Settings was opened (or a restore done): whether the browser keeps the storage and
-        how much it uses, and whether a replaced progress can be brought back."""
+        """Draw whether the storage is kept and its use, and the replaced progress's button."""
         self.replaced_button.hidden = self.storage.replaced_progress() is None
         self.tasks.spawn(self._draw_storage)
 
@@ -208,8 +194,7 @@ class ProgressPanel:
     def _show(
         self, progress: Progress | None, error: NestorError | None, pasted: bool = False
     ) -> None:
-        """Show what ``progress`` brings (and its buttons), or why it was refused (a pasted
-        code's refusal speaks of a code, a file's of a file)."""
+        """Show what ``progress`` brings, or why ``error`` refused a code (``pasted``) or file."""
         from ..view.backup import refusal_text, summary_text
 
         self.pending = progress

@@ -1,11 +1,6 @@
-"""The one path of every change in the page, free of ``js``: the page's game loop.
-
-A command runs after what another tab saved is taken in; its events are drawn, then the
-storage manager saves in a later task, so the board is on the screen first. The page
-(``browser/root.py``) and the unit tests (``tests/webpage.py``) run this same loop, each
-handing it how to draw (the page: the actuator, then what follows the game) and when a later
-task runs.
-"""
+"""The page's game loop, free of ``js``: a command runs after another tab's save is taken in,
+its events are drawn, then saved in a later task (the board on screen first). The page and
+``tests/webpage.py`` run this same loop, each handing it how to draw and when a task runs."""
 
 from __future__ import annotations
 
@@ -21,14 +16,12 @@ from ..view.i18n import language, set_language
 from ..view.words import announcement
 
 Draw = Callable[[BoardView, Settings, tuple[Event, ...], str | None, Any], None]
-"""Draws the session's board after some events: ``(view, settings, events, said, drawn)``,
-``said`` what the live region says (or ``None``), ``drawn`` where the cards were before the
-command (or ``None``)."""
+"""``(view, settings, events, said, drawn)``: draws the board, ``said`` in the live region,
+flying removed cards from ``drawn``."""
 
 
 def use_language(session: Session) -> None:
-    """Put the page's words in ``session``'s language (English, with a notice, when its
-    catalog is missing)."""
+    """Put the page's words in ``session``'s language (English, with a notice, if missing)."""
     code = session.settings.language or "en"
     try:
         set_language(code)
@@ -38,18 +31,9 @@ def use_language(session: Session) -> None:
 
 
 class Controller:
-    """The loop of ``session``'s page: commands, drawn by ``draw`` and then ``follow`` (what
-    follows the board, after the events), saved through ``storage`` in a task ``soon`` runs;
-    ``saving`` hears whether a save waits; ``measure`` says where the cards are before an
-    animated command (``None``: no animation). With ``keep_board`` false a save leaves out the
-    board for the next visit's first paint.
-
-    Attributes:
-        said: what the live region said last (``None`` before anything).
-        events: the events last drawn.
-        save_pending: a save is scheduled and has not run yet.
-        view: the board last drawn (``None`` before anything), saved for the first paint.
-    """
+    """``session``'s loop: commands drawn by ``draw`` then ``follow``, saved through
+    ``storage`` in a task ``soon`` runs (``keep_board``: with the board for the first paint);
+    ``said``, ``events``, ``view``: what was last said and drawn."""
 
     def __init__(
         self,
@@ -78,8 +62,8 @@ class Controller:
     def run(
         self, command: Callable[[], tuple[Event, ...]], animate: bool = True
     ) -> tuple[Event, ...]:
-        """Catch up with another tab's save, then run the session command ``command``; if
-        anything happened, draw it (animated if ``animate``) and save it. Its events."""
+        """Catch up with another tab's save, run ``command``, draw (animated if ``animate``)
+        and save what happened; its events."""
         caught = self.storage.catch_up(self.session)
         if caught:
             self.update(caught)
@@ -90,8 +74,7 @@ class Controller:
         return events
 
     def update(self, events: tuple[Event, ...], drawn: Any = None) -> None:
-        """Draw the session after ``events``, then save in a later task (scheduled before
-        the draw, so it runs before any work the draw starts)."""
+        """Draw the session after ``events``; save in a later task, scheduled first."""
         session = self.session
         for problem in self.storage.stores.take_problems():
             session.notice(problem)
@@ -106,8 +89,8 @@ class Controller:
         self._draw(events, said, drawn)
 
     def other_tab(self, key: str | None) -> tuple[Event, ...]:
-        """Another tab wrote ``key`` (``None``: cleared the storage): take in what changed,
-        draw it, and save the merged statistics back. What happened here."""
+        """Another tab wrote ``key`` (``None``: cleared): take it in, draw it, save the merged
+        statistics back; what happened here."""
         self.storage.changed_elsewhere(key)
         events = self.storage.follow(self.session)
         if events:
@@ -124,8 +107,7 @@ class Controller:
             self.soon(self.save)
 
     def save(self) -> None:
-        """Save what changed (and the board as drawn, for the next first paint); a problem
-        it meets is drawn at once."""
+        """Save what changed (and the board drawn); a problem it meets is drawn at once."""
         caught = self.storage.catch_up(self.session)  # nothing another tab saved is overwritten
         if caught:
             self.update(caught)
@@ -141,8 +123,7 @@ class Controller:
             self._draw()
 
     def late_problems(self) -> None:
-        """Draw the problems the storage manager reported (also those a durable write
-        answers after its save): only draw, no save, so refused saves cannot loop."""
+        """Draw the problems the storage reported, without a save (refusals cannot loop)."""
         for problem in self.storage.stores.take_problems():
             self.session.notice(problem)
         self._draw()

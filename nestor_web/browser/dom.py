@@ -1,17 +1,27 @@
-"""Small helpers for the values the browser hands Python (shared by the browser room)."""
+"""Small helpers shared by the browser room: JS values, elements, the clipboard and the links
+the page hands out, and solver work run in time slices."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import asyncio
+from collections.abc import Callable, Coroutine, Generator, Mapping
+from datetime import date
+from typing import Any, TypeVar
 
 from pyodide.ffi import create_proxy, to_js
-from pyscript import window
+from pyscript import document, window
+
+from nestor import Game
+
+from ..app.replay import link_query
+from ..app.slices import run_sliced
 
 try:  # JS null arrives as this object, not as None
     from pyodide.ffi import jsnull
 except ImportError:  # pragma: no cover - older Pyodide: JS null is None
     jsnull = None
+
+T = TypeVar("T")
 
 
 def missing(value: Any) -> bool:
@@ -30,8 +40,110 @@ def animate(element: Any, frames: list[dict[str, object]], options: dict[str, ob
 
 
 def listen(target: Any, kind: str, handler: Callable[..., object], capture: bool = False) -> Any:
-    """Call ``handler`` on each ``kind`` event of ``target``; the proxy, which lives as long
-    as the page."""
+    """Call ``handler`` on each ``kind`` event of ``target``; the proxy (kept by the caller)."""
     proxy = create_proxy(handler)
     target.addEventListener(kind, proxy, capture)
     return proxy
+
+
+def set_text(element: Any, text: str) -> None:
+    """Write ``element``'s text only when it changes (a write costs a layout)."""
+    if str(element.textContent) != text:
+        element.textContent = text
+
+
+def set_hidden(element: Any, hidden: bool) -> None:
+    """Hide or show ``element``, writing only a change."""
+    if bool(element.hidden) != hidden:
+        element.hidden = hidden
+
+
+def flag(element: Any, name: str, value: str | None) -> None:
+    """Set the attribute ``name`` to ``value``, or remove it for ``None``."""
+    if value is None:
+        element.removeAttribute(name)
+    else:
+        element.setAttribute(name, value)
+
+
+def fine_pointer() -> bool:
+    """Has the screen a mouse or a trackpad (a keyboard likely)?"""
+    return bool(window.matchMedia("(any-pointer: fine)").matches)
+
+
+def focus_quietly(element: Any, ring: bool = False) -> None:
+    """Focus ``element``, its focus ring shown only if ``ring``."""
+    element.focus(js_object({"focusVisible": ring}))
+
+
+def select_to_copy(field: Any) -> None:
+    """Focus the text ``field`` with its text selected, to copy by hand."""
+    field.focus()
+    field.select()
+
+
+def mode_key(event: Any, keys: Mapping[str, str]) -> str | None:
+    """The command ``keys`` (letters in lower case) gives ``event``'s key; ``None`` with a
+    modifier, in a field, or for Space on a button (which presses it)."""
+    if event.ctrlKey or event.metaKey or event.altKey:
+        return None
+    target = event.target
+    tag = str(target.tagName).lower() if not missing(target.tagName) else ""
+    key = str(event.key)
+    if tag in ("input", "select", "textarea", "summary") or (key == " " and tag == "button"):
+        return None
+    return keys.get(key.lower() if len(key) == 1 else key)
+
+
+def local_today() -> date:
+    """The player's local calendar date, from the browser's clock and time zone."""
+    now = window.Date.new()
+    return date(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
+
+
+def page_link(query: str) -> str:
+    """This page's address (origin and path, as loaded) with ``query`` (``"?..."``, or ``""``)."""
+    location = window.location
+    return f"{location.origin}{location.pathname}{query}"
+
+
+def game_link(game: Game) -> str:
+    """The replay link of ``game``'s moves in effect."""
+    return page_link(link_query(game))
+
+
+async def to_clipboard(text: str) -> bool:
+    """Write ``text`` to the clipboard; ``False`` if the browser has none or refuses."""
+    clipboard: Any = getattr(window.navigator, "clipboard", None)
+    if missing(clipboard):
+        return False
+    try:
+        await clipboard.writeText(text)
+    except Exception:  # noqa: BLE001 - any refusal
+        return False
+    return True
+
+
+class Tasks:
+    """Runs work beside the page, and solver generators in slices with ``<body data-busy>``."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self._keep: set[asyncio.Future[Any]] = set()
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Start the coroutine ``make()`` beside the page (its reference is kept until done)."""
+        future = asyncio.ensure_future(make())
+        self._keep.add(future)
+        future.add_done_callback(self._keep.discard)
+
+    async def sliced(self, steps: Generator[None, None, T]) -> T:
+        """Run ``steps`` in the page's time slices, yielding to the page between."""
+        self.running += 1
+        document.body.setAttribute("data-busy", "")
+        try:
+            return await run_sliced(steps)
+        finally:
+            self.running -= 1
+            if not self.running:
+                document.body.removeAttribute("data-busy")

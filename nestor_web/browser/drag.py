@@ -1,9 +1,6 @@
-"""Dragging a card onto its partner, with pointer events (mouse, touch, pen).
-
-The card follows the pointer (``data-dragging``); dropped on a partner (the view writes them
-as ``data-partners``) the pair is played, elsewhere it slides back. A press that moves less
-than :data:`SLOP_PX` is a tap, played when lifted; the click after a press is swallowed.
-"""
+"""Dragging a card onto a partner (``data-partners``) with pointer events: the card follows
+the pointer (``data-dragging``), elsewhere it slides back. A press moving less than
+:data:`SLOP_PX` is a tap, played when lifted; the click after a press is swallowed."""
 
 from __future__ import annotations
 
@@ -17,16 +14,9 @@ from pyscript import document
 from .animation import Motion
 from .dom import animate, listen, missing
 
-SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}
-"""How far (CSS px) a press may move and still be a tap, by ``pointerType``."""
-
-OVERLAP = 0.25
-"""Dropped off every partner's box, a card still lands on the partner its own box covers
-most, if that is at least this share of the card's area."""
-
-SNAP_BACK_MS = 180
-"""How long a card dropped off any partner takes to slide back at the normal animation speed
-(the setting's :data:`~nestor_web.app.settings.ANIMATION_SCALE` multiplies it)."""
+SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}  # a tap's most movement, by pointerType
+OVERLAP = 0.25  # off every partner, a card lands on one it covers by this share of its area
+SNAP_BACK_MS = 180  # a card dropped off any partner slides back (at the normal speed)
 
 
 class _Press:
@@ -68,8 +58,6 @@ class Drag:
         )]
         self._proxies.append(listen(board, "click", self.on_click, capture=True))
 
-    # ---- events ------------------------------------------------------------------------
-
     def on_down(self, event: Any) -> None:
         """A press: remember it if it is the primary button on an available card."""
         self._swallow = False
@@ -96,8 +84,7 @@ class Drag:
         event.preventDefault()
 
     def on_up(self, event: Any) -> None:
-        """The pointer was lifted: a drag drops its card; a press that did not move is a tap
-        on its card (the click that may follow is swallowed)."""
+        """The pointer was lifted: a drag drops its card, a press that did not move taps it."""
         press = self._press
         if press is None or int(event.pointerId) != press.pointer:
             return
@@ -115,8 +102,7 @@ class Drag:
         self._snap_back(press)
 
     def on_cancel(self, event: Any) -> None:
-        """The browser took the pointer (a scroll, a lost capture): no drop; the card slides
-        back."""
+        """The browser took the pointer (a scroll, a lost capture): the card slides back."""
         press = self._press
         if press is None or int(event.pointerId) != press.pointer:
             return
@@ -126,9 +112,8 @@ class Drag:
             self._snap_back(press)
 
     def on_lost(self, event: Any) -> None:
-        """The dragged card lost the pointer (it left the page, say): as a cancel. Another
-        element's capture ending (a touch's implicit capture, which the drag takes over) is
-        not the drag's."""
+        """The dragged card lost the pointer capture: as a cancel (another element's capture
+        ending, such as a touch's implicit one, is not the drag's)."""
         press = self._press
         if press is not None and press.dragging and event.target == press.element:
             self.on_cancel(event)
@@ -139,14 +124,11 @@ class Drag:
             event.preventDefault()
 
     def on_click(self, event: Any) -> None:
-        """Swallow the click that ends a press: its tap or drop is played already (keyboard
-        clicks, ``detail`` 0, always pass)."""
+        """Swallow the click that ends a press, played already (keyboard clicks pass)."""
         if self._swallow and int(event.detail) != 0:
             event.stopPropagation()
             event.preventDefault()
         self._swallow = False
-
-    # ---- drawing the drag ----------------------------------------------------------------
 
     def _start(self, press: _Press, event: Any) -> None:
         press.dragging = True
@@ -161,8 +143,7 @@ class Drag:
                 partner.setAttribute("data-drop-target", "")
 
     def _end(self, press: _Press) -> None:
-        """Stop following the pointer: the marks of the drag come off (the transform stays
-        until the card has slid back)."""
+        """Stop following the pointer: the drag's marks come off (not yet the transform)."""
         element = press.element
         element.removeAttribute("data-dragging")
         self.board.removeAttribute("data-drag")
@@ -187,8 +168,8 @@ class Drag:
         press.target = target
 
     def _target(self, press: _Press, event: Any) -> str | None:
-        """The partner the card would drop on: the one under the pointer, else the one the
-        card's box covers most (at least :data:`OVERLAP` of it), else ``None``."""
+        """The partner under the pointer, else the one the card covers most (at least
+        :data:`OVERLAP`), else ``None``."""
         if not press.partners:
             return None
         for element in document.elementsFromPoint(event.clientX, event.clientY):
@@ -211,8 +192,7 @@ class Drag:
         return best
 
     def _snap_back(self, press: _Press) -> None:
-        """Slide the card back to its place, as fast as the animations are set (at once
-        without animations)."""
+        """Slide the card back to its place, as fast as the animations are set."""
         element = press.element
         scale = self.motion.scale
         if not element.isConnected or scale <= 0:

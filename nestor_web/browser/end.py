@@ -1,11 +1,6 @@
-"""The end screen on the page (``#end-screen``), drawn from :func:`nestor_web.view.end.end_view`.
-
-When the game ends it appears above the board and takes the focus; its buttons are the page's
-own ``data-action`` controls (the input manager runs them). Closing it (its button, Escape)
-gives the focus back, or to "Show the result" (``#end-again``), which brings it back. The
-verdict on the deal is worked out in the page's time slices once it is shown.
-Hook: ``body[data-end]`` is ``"shown"`` or ``"dismissed"``; absent while the game goes on.
-"""
+"""What follows a game: the end screen (``#end-screen``, ``body[data-end]`` ``shown`` or
+``dismissed``), which takes the focus when the game ends and works out the verdict on the
+deal; and the daily deal's label and Share."""
 
 from __future__ import annotations
 
@@ -18,10 +13,10 @@ from nestor import Pair
 from ..app.ending import Ending
 from ..app.events import Event, TookBack
 from ..app.session import Session
+from ..view.daily import daily_label, share_status, share_text
 from ..view.end import EndView, end_view, render_end, reopen_words
 from .actuator import Actuator
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, flag, listen, missing, page_link, set_hidden, set_text, to_clipboard
 
 
 class EndScreen:
@@ -42,13 +37,6 @@ class EndScreen:
         self._proxies = [listen(self.el, "click", self.on_click),
                          listen(self.again, "click", self.on_again)]
 
-    @property
-    def shown(self) -> bool:
-        """Is the end screen on the page now?"""
-        return self._drawn is not None
-
-    # ---- input ------------------------------------------------------------------------------
-
     def on_click(self, event: Any) -> None:
         """A tap on the close button (the page's commands are the input manager's)."""
         target = event.target.closest("[data-end-command]")
@@ -65,14 +53,13 @@ class EndScreen:
 
     def escape(self) -> bool:
         """Escape was pressed: dismiss the end screen if it is shown. Was it?"""
-        if not self.shown:
+        if self._drawn is None:
             return False
         self.dismiss()
         return True
 
     def dismiss(self) -> None:
-        """Close the end screen; the focus goes back where it was before it appeared, or to
-        "Show the result"."""
+        """Close the end screen; the focus goes back, or to "Show the result"."""
         self.ending.dismiss()
         self._dismissing = True
         try:
@@ -85,20 +72,15 @@ class EndScreen:
         else:
             self.again.querySelector("button").focus()
 
-    # ---- drawing ----------------------------------------------------------------------------
-
     def follow(self, session: Session, replaying: bool) -> None:
-        """After a command: the end screen's state follows ``session``'s game (a game over
-        is shown once, a new game forgets the last one's), and the verdict on the deal is
-        worked out if the end screen needs it. ``replaying``: a replay from a link is shown,
-        a mode of its own, where the game's end screen waits (and no verdict is worked out)."""
+        """After a command: follow ``session``'s game and start the verdict it needs, unless
+        ``replaying`` (a mode covers the game: the end screen waits)."""
         self._replaying = replaying
         self.ending.sync(session)
         self._ask_verdict(session)
 
     def draw(self, session: Session, events: tuple[Event, ...] = ()) -> None:
-        """Show, update or hide the end screen for ``session`` after ``events`` (the board
-        is drawn already, :meth:`follow` has run): it only draws."""
+        """Show, update or hide the end screen after ``events`` (after :meth:`follow`)."""
         ending = self.ending
         view = end_view(session, ending) if ending.shown(session) and not self._replaying else None
         drawn, self._drawn = self._drawn, view
@@ -108,10 +90,7 @@ class EndScreen:
                 self._hide(events)
             over = ending.outcome(session) is not None
             self._set_again(over)
-            if over:
-                body.setAttribute("data-end", "dismissed")
-            else:
-                body.removeAttribute("data-end")
+            flag(body, "data-end", "dismissed" if over else None)
             return
         self._set_again(False)
         body.setAttribute("data-end", "shown")
@@ -127,8 +106,6 @@ class EndScreen:
             self.el.focus()
 
     def _ask_verdict(self, session: Session) -> None:
-        """Start working out the verdict if the end screen needs it (and is not waiting for a
-        replay) and nothing works on it yet."""
         if not self._replaying and self.ending.needs_verdict(session) and not self._working:
             self._working = True
             self.tasks.spawn(self._verdict_task)
@@ -152,24 +129,19 @@ class EndScreen:
                 self.el.focus()
 
     def _hide(self, events: tuple[Event, ...]) -> None:
-        """Take the end screen off the page; focus inside it goes to the board: the pair an
-        Undo took back, else the first available card (New deal when none)."""
+        """Take the end screen off; a focus inside goes to the board (an Undo's pair)."""
         focus = document.activeElement
         inside = not missing(focus) and bool(self.el.contains(focus))
         self.el.hidden = True
         self.el.innerHTML = ""
         if inside and not self._dismissing:
             taken = next((e.move for e in events if isinstance(e, TookBack)), None)
-            self.actuator.restore_focus(taken.first if isinstance(taken, Pair) else "", None)
+            self.actuator.restore_focus(taken.first if isinstance(taken, Pair) else "")
 
     def _set_again(self, shown: bool) -> None:
         """Show or hide "Show the result" (the game is over and its end screen closed)."""
-        button = self.again.querySelector("button")
-        word = reopen_words()
-        if str(button.textContent) != word:
-            button.textContent = word
-        if bool(self.again.hidden) == shown:
-            self.again.hidden = not shown
+        set_text(self.again.querySelector("button"), reopen_words())
+        set_hidden(self.again, not shown)
 
     async def _verdict_task(self) -> None:
         """Work out the verdict on the deal in play, then show it."""
@@ -188,3 +160,49 @@ def _focusable(element: Any) -> bool:
     if str(element.tagName).lower() == "body" or bool(getattr(element, "disabled", False)):
         return False
     return len(list(element.getClientRects())) > 0
+
+
+class DailyPanel:
+    """Draws the daily deal's label and Share control, and copies the share text."""
+
+    def __init__(self) -> None:
+        self.el = {
+            name: document.getElementById(name)
+            for name in ("daily-label", "share", "share-status", "share-box", "share-text")
+        }
+        self._drawn: object = None
+
+    def draw(self, session: Session) -> None:
+        """Show the label while a daily deal is played, and Share once it is over."""
+        label = daily_label(session)
+        over = session.position.outcome() is not None
+        state = (label, over and label is not None, share_text(session))
+        if state == self._drawn:
+            return
+        self._drawn = state
+        el = self.el
+        el["daily-label"].textContent = label or ""
+        set_hidden(el["daily-label"], label is None)
+        set_hidden(el["share"], not state[1])
+        if not state[1]:
+            el["share-status"].textContent = ""
+            set_hidden(el["share-box"], True)
+        elif not el["share-box"].hidden:
+            el["share-text"].value = self._full_text(session)
+
+    def _full_text(self, session: Session) -> str:
+        """The share text and the link to the daily deal."""
+        return f"{share_text(session) or ''}\n{page_link(session.query())}"
+
+    async def share(self, session: Session) -> None:
+        """Copy the share text, or show it selected to copy by hand where that is refused."""
+        text = self._full_text(session)
+        copied = await to_clipboard(text)
+        el = self.el
+        el["share-status"].textContent = share_status(copied)
+        document.body.setAttribute("data-shared", "copied" if copied else "shown")
+        if not copied:
+            el["share-text"].value = text
+            set_hidden(el["share-box"], False)
+            el["share-text"].focus()
+            el["share-text"].select()

@@ -1,14 +1,12 @@
-"""The input manager: page events and keys become commands; it knows no rules.
-
-Listeners are delegated to containers that never change, so redrawn cards need no new
-listeners; the proxies live as long as the page.
-"""
+"""The input manager: page events and keys become commands; it knows no rules. Also the
+"More" menu, the variant picker and the icon controls' tooltips."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from ..app.keymap import BACK_KEYS, NAVIGATION, command_for
@@ -17,7 +15,6 @@ from .actuator import Actuator
 from .controller import Controller
 from .dom import listen, missing
 from .drag import Drag
-from .menu import Menu
 
 
 class Input:
@@ -66,8 +63,7 @@ class Input:
         return bool(self.controller.run(lambda: self.session.pair(card, onto)))
 
     def pointer_used(self, kind: str) -> None:
-        """The player pressed with ``kind`` (a ``pointerType``, or ``"keyboard"``): the status
-        line's advice says so from the next draw on."""
+        """The player pressed with ``kind`` (a ``pointerType``, or ``"keyboard"``)."""
         self.session.pointer = {"pen": "mouse", "": "mouse"}.get(kind, kind)
 
     def on_board_click(self, event: Any) -> None:
@@ -133,3 +129,213 @@ class Input:
             if not missing(button) and not button.disabled and not button.hidden:
                 self.action(command)
                 event.preventDefault()
+
+
+MENU = "more-menu"
+TOGGLE = "[data-menu]"
+
+
+class Menu:
+    """The disclosure of ``#more-menu`` by its ``[data-menu]`` button."""
+
+    def __init__(self) -> None:
+        self.panel = document.getElementById(MENU)
+        self.toggle = document.querySelector(TOGGLE)
+        self._proxies = [
+            listen(self.toggle, "click", self.on_toggle),
+            listen(self.panel, "click", self.on_panel_click),
+            listen(document, "click", self.on_document_click),
+        ]
+
+    def is_open(self) -> bool:
+        """Is the menu shown?"""
+        return bool(self.panel.hasAttribute("data-open"))
+
+    def open(self) -> None:
+        """Show the menu and put the focus on its first shown button."""
+        self.panel.setAttribute("data-open", "")
+        self.toggle.setAttribute("aria-expanded", "true")
+        for button in self.panel.querySelectorAll("button"):
+            if not button.disabled and button.getClientRects().length:
+                button.focus()
+                break
+
+    def close(self, return_focus: bool = True) -> None:
+        """Hide the menu; with ``return_focus`` the focus goes back to its button."""
+        if not self.is_open():
+            return
+        self.panel.removeAttribute("data-open")
+        self.toggle.setAttribute("aria-expanded", "false")
+        if return_focus:
+            self.toggle.focus()
+
+    def on_toggle(self, _event: Any) -> None:
+        """A tap on "More": open or close the menu."""
+        if self.is_open():
+            self.close()
+        else:
+            self.open()
+
+    def on_panel_click(self, event: Any) -> None:
+        """A tap on a button of the menu closes it, before its action runs."""
+        if not missing(event.target.closest("button")):
+            self.close()
+
+    def on_document_click(self, event: Any) -> None:
+        """A tap outside the menu and its button closes it (the focus stays where it went)."""
+        if not self.is_open():
+            return
+        target = event.target
+        if self.panel.contains(target) or self.toggle.contains(target):
+            return
+        self.close(return_focus=False)
+
+    def on_escape(self) -> bool:
+        """Escape: close the menu if it is open (True: the key was used)."""
+        if not self.is_open():
+            return False
+        self.close()
+        return True
+
+
+BROWSE_KEYS = frozenset(  # move a closed picker's choice without committing it (and letters)
+    {"ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"}
+)
+
+
+class VariantPicker:
+    """Binds the ``#variant`` select: ``change`` deals only when the choice is committed."""
+
+    def __init__(self, deal: Callable[[str], None]) -> None:
+        self.deal = deal
+        self.element = document.getElementById("variant")
+        self._browsing = False  # a key that moves the choice is down
+        self._pending = False  # the picker shows a choice not committed yet
+        self._proxies = [listen(self.element, kind, handler) for kind, handler in (
+            ("keydown", self.on_key), ("keyup", self.on_key_up), ("change", self.on_change),
+            ("blur", self.on_blur),
+        )]
+
+    def playing(self) -> str:
+        """The variant in play (the page's ``<body data-variant>``)."""
+        return str(document.body.getAttribute("data-variant") or "")
+
+    def on_key(self, event: Any) -> None:
+        """Enter commits the choice shown, Escape takes it back; others only browse."""
+        key = str(event.key)
+        if key == "Enter":
+            if self._pending:
+                event.preventDefault()
+                self.commit()
+        elif key == "Escape":
+            if self._pending:
+                event.preventDefault()
+                event.stopPropagation()
+                self._pending = False
+                self.element.value = self.playing()
+        elif key in BROWSE_KEYS or (len(key) == 1 and not (event.ctrlKey or event.metaKey)):
+            self._browsing = True
+
+    def on_key_up(self, _event: Any) -> None:
+        """The browsing key is up: a ``change`` from now on is a choice from the list."""
+        self._browsing = False
+
+    def on_change(self, _event: Any) -> None:
+        """The choice changed: deal, unless a browsing key changed it."""
+        if self._browsing:
+            self._pending = str(self.element.value) != self.playing()
+            return
+        self._pending = True
+        self.commit()
+
+    def on_blur(self, _event: Any) -> None:
+        """Leaving the picker commits the choice it shows."""
+        self._browsing = False
+        if self._pending:
+            self.commit()
+
+    def commit(self) -> None:
+        """Deal a game of the variant shown, if it is not the one in play."""
+        self._pending = False
+        value = str(self.element.value)
+        if value and value != self.playing():
+            self.deal(value)
+
+
+ICONS = "button.icon"  # the panels' buttons, More, Copy link, Review, Install
+GAP_PX = 6  # between a control and its tooltip
+
+
+class Tooltips:
+    """Shows ``#tooltip`` beside the icon control hovered or focused by the keyboard (only
+    the icon controls listen, and the page's scrolling while a tooltip is shown)."""
+
+    def __init__(self) -> None:
+        self.tip = document.getElementById("tooltip")
+        self._for: Any = None  # the control whose name it shows
+        self._hide = create_proxy(self.hide)
+        self._scrolled = create_proxy(self.on_scroll)
+        self._proxies: list[Any] = [self._hide, self._scrolled]
+        for control in document.querySelectorAll(ICONS):
+            for kind, handler in (
+                ("pointerenter", self.on_over), ("focus", self.on_focus),
+                ("pointerleave", None), ("blur", None), ("keydown", self.on_key),
+            ):
+                if handler is None:
+                    control.addEventListener(kind, self._hide)
+                else:
+                    self._proxies.append(listen(control, kind, handler))
+
+    def on_over(self, event: Any) -> None:
+        """The pointer came over an icon control."""
+        self.show(event.currentTarget)
+
+    def on_focus(self, event: Any) -> None:
+        """An icon control took the focus: its tooltip if the keyboard moved it there."""
+        control = event.currentTarget
+        if bool(control.matches(":focus-visible")):
+            self.show(control)
+
+    def on_scroll(self, _event: Any = None) -> None:
+        """The page scrolled: the tooltip follows a control the keyboard holds, else goes."""
+        control = self._for
+        if control is not None and bool(control.matches(":focus-visible")):
+            self.show(control)
+        else:
+            self.hide()
+
+    def on_key(self, event: Any) -> None:
+        """Escape on the control hides its tooltip (and goes on to whatever else it does)."""
+        if str(event.key) == "Escape":
+            self.hide()
+
+    def show(self, control: Any) -> None:
+        """Show ``control``'s word below it (above near the screen's foot), on the screen."""
+        word = control.querySelector(".word")
+        if missing(word) or float(word.getBoundingClientRect().width) > 2:
+            self.hide()
+            return
+        tip = self.tip
+        tip.textContent = str(word.textContent)
+        tip.hidden = False
+        box = control.getBoundingClientRect()
+        own = tip.getBoundingClientRect()
+        width, height = float(window.innerWidth), float(window.innerHeight)
+        left = float(box.left) + float(box.width) / 2 - float(own.width) / 2
+        left = max(GAP_PX, min(left, width - float(own.width) - GAP_PX))
+        top = float(box.bottom) + GAP_PX
+        if top + float(own.height) > height - GAP_PX:
+            top = float(box.top) - GAP_PX - float(own.height)
+        tip.style.left = f"{left:.0f}px"
+        tip.style.top = f"{top:.0f}px"
+        if self._for is None:
+            window.addEventListener("scroll", self._scrolled, True)
+        self._for = control
+
+    def hide(self, _event: Any = None) -> None:
+        """Take the tooltip away (the pointer or the focus left)."""
+        if self._for is not None:
+            window.removeEventListener("scroll", self._scrolled, True)
+            self._for = None
+        self.tip.hidden = True
+

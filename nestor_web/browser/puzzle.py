@@ -1,10 +1,6 @@
-"""The puzzle mode of the page (``body[data-mode=puzzle][data-puzzle=K]``, ``#puzzle``).
-
-``?puzzle=K`` or "Puzzles" in the menu shows a puzzle over the game, which waits as it was.
-The player pairs on its board or picks from its list of choices; a wrong pair's refutation
-plays out, then the answer is shown (``body[data-puzzle-result]``: ``solved`` or ``failed``).
-Each puzzle's first try goes into the player's record (the storage manager keeps it).
-"""
+"""The puzzle mode (``body[data-mode=puzzle][data-puzzle=K]``, ``#puzzle``) over the waiting
+game: pair on its board or pick a choice; a wrong pair's refutation plays out, then the answer
+(``body[data-puzzle-result]``). Each puzzle's first try goes into the player's record."""
 
 from __future__ import annotations
 
@@ -14,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pyscript import document, window
+
+from nestor import Pair
 
 from ..app.puzzle import (
     PACE_SECONDS,
@@ -31,18 +29,26 @@ from ..storage.manager import StorageManager
 from ..view.puzzle import puzzle_view, render_choices
 from .actuator import Actuator
 from .controller import Controller
-from .daily import local_today
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import (
+    Tasks,
+    fine_pointer,
+    flag,
+    focus_quietly,
+    listen,
+    local_today,
+    missing,
+    mode_key,
+    set_text,
+)
 
 
 class PuzzleMode:
     """The puzzle section. ``attempt``: the puzzle tried, or ``None``; ``record``: the
-    player's record as last read or kept. ``cover`` is told when the mode covers the game."""
+    player's record as last read or kept; ``cover`` as for :class:`.replay.ReplayMode`."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
-        storage: StorageManager, cover: Callable[[bool], None],
+        storage: StorageManager, cover: Callable[..., None],
     ) -> None:
         self.session = session
         self.controller = controller
@@ -56,12 +62,14 @@ class PuzzleMode:
         self._proxies = [listen(document.getElementById("puzzle"), "click", self.on_click),
                          listen(document, "keydown", self.on_key)]
 
-    @property
-    def shown(self) -> bool:
-        """Is a puzzle shown (the page in puzzle mode)?"""
-        return self.attempt is not None
-
-    # ---- entering and leaving ---------------------------------------------------------
+    def open(self) -> None:
+        """"Puzzles" in the menu: today's puzzle if not tried today, else one near the
+        player's rating; the game waits (a new history entry: Back returns to it)."""
+        record = self.storage.puzzles()
+        today = local_today()
+        attempt = daily_try(today) if today not in record.daily else next_try(
+            record, self.rng, today)
+        self.show(attempt, "push")
 
     def open_address(self, query: str) -> None:
         """Show the puzzle the address's ``query`` asks for (``?puzzle=``); one that is no
@@ -83,31 +91,21 @@ class PuzzleMode:
             change = window.history.pushState if address == "push" else (
                 window.history.replaceState)
             change(None, "", puzzle_query(attempt.puzzle))
-        self.cover(True)
-        document.getElementById("puzzle").hidden = False
-        body = document.body
-        body.setAttribute("data-mode", "puzzle")
-        body.setAttribute("data-puzzle", str(attempt.puzzle.id))
+        self.cover("puzzle", True)
+        document.body.setAttribute("data-puzzle", str(attempt.puzzle.id))
         self.draw()
         self._focus_board()
 
     def leave(self, push: bool = True) -> None:
-        """Back to the game in play; with ``push`` the address becomes its deal's (a new
-        history entry, so Back returns to the puzzle) unless it is already (a puzzle from
-        the player's own game has no address of its own)."""
+        """Back to the game; ``push``: its address in a new history entry (not for a puzzle
+        from the player's game, which has no address)."""
         if self.attempt is None:
             return
         push = push and self.attempt.puzzle.id > 0
         self.attempt = None
-        document.getElementById("puzzle").hidden = True
-        body = document.body
-        for name in ("data-mode", "data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
-            body.removeAttribute(name)
-        self.cover(False)
-        if push:
-            window.history.pushState(None, "", self.session.query())
-        self.controller.update(())
-        self.actuator.restore_focus("", None)
+        for name in ("data-puzzle", "data-puzzle-result", "data-puzzle-phase"):
+            document.body.removeAttribute(name)
+        self.cover("puzzle", False, push)
 
     def record_changed(self) -> None:
         """Another tab kept tries (or the storage was restored): take them in and redraw."""
@@ -117,8 +115,6 @@ class PuzzleMode:
         if self.attempt is not None:
             self.draw()
 
-    # ---- drawing ------------------------------------------------------------------------
-
     def draw(self, events: tuple[PuzzleStepped, ...] = ()) -> None:
         """Draw the puzzle shown (nothing when none is)."""
         attempt = self.attempt
@@ -127,25 +123,15 @@ class PuzzleMode:
         view = puzzle_view(attempt, self.record, self.session.settings)
         for name, value in (("puzzle-title", view.title), ("puzzle-record", view.record),
                             ("puzzle-prompt", view.prompt)):
-            element = document.getElementById(name)
-            if element.textContent != value:
-                element.textContent = value
+            set_text(document.getElementById(name), value)
         document.getElementById("puzzle-board").innerHTML = view.board
         document.getElementById("puzzle-choices").innerHTML = render_choices(
             view.choices, view.choosing)
-        for command, live, hidden in (
-            ("hint", view.choosing, not view.choosing),
-            ("skip", view.show_over, not view.show_over),
-        ):
+        for command, live in (("hint", view.choosing), ("skip", view.show_over)):
             button = document.querySelector(f'#puzzle [data-puzzle-command="{command}"]')
-            button.disabled = not live
-            button.hidden = hidden
-        body = document.body
-        body.setAttribute("data-puzzle-phase", view.phase)
-        if view.result:
-            body.setAttribute("data-puzzle-result", view.result)
-        else:
-            body.removeAttribute("data-puzzle-result")
+            button.disabled = button.hidden = not live
+        document.body.setAttribute("data-puzzle-phase", view.phase)
+        flag(document.body, "data-puzzle-result", view.result or None)
 
     def _focus_board(self) -> None:
         """Give the puzzle's first available card the focus (else its Next control)."""
@@ -153,15 +139,10 @@ class PuzzleMode:
         if missing(target):
             target = document.querySelector('#puzzle [data-puzzle-command="next"]')
         if not missing(target):
-            fine = bool(window.matchMedia("(any-pointer: fine)").matches)
-            target.focus(window.Object.fromEntries([["focusVisible", fine]]))
-
-    # ---- commands ------------------------------------------------------------------------
+            focus_quietly(target, fine_pointer())
 
     def command(self, name: str) -> None:
-        """A puzzle command: hint (show the answer: failed), skip (the rest of the
-        refutation), next (a puzzle near the player's rating), daily (today's puzzle),
-        close (Back to my game)."""
+        """A puzzle command: hint, skip (the refutation), next, daily or close."""
         attempt = self.attempt
         if attempt is None:
             return
@@ -179,23 +160,8 @@ class PuzzleMode:
         elif name == "daily":
             self.show(daily_try(local_today()), "replace" if attempt.puzzle.id > 0 else "push")
 
-    def tap(self, card: str) -> None:
-        """A tap on a card of the puzzle's board."""
-        if self.attempt is not None:
-            self._after(self.attempt.tap(card))
-
-    def choose(self, cards: str) -> None:
-        """A pair of the list of choices (``"7H 7S"``)."""
-        from nestor import Pair
-
-        if self.attempt is None:
-            return
-        first, second = cards.split(" ")
-        self._after(self.attempt.play(Pair(first, second)))
-
     def _after(self, events: tuple[PuzzleStepped, ...]) -> None:
-        """Draw what a command did; keep the first try once the puzzle is over; start the
-        refutation's steps when a wrong pair began it."""
+        """Draw what a command did, keep the first try, start a wrong pair's refutation."""
         attempt = self.attempt
         if not events or attempt is None:
             return
@@ -224,33 +190,24 @@ class PuzzleMode:
                 return
             self._after(attempt.step())
 
-    # ---- input ---------------------------------------------------------------------------
-
     def on_click(self, event: Any) -> None:
-        """A tap in the puzzle section: a card, a choice or a command."""
+        """A tap in the puzzle section: a card, a choice (``data-pair="7H 7S"``) or a command."""
         target = event.target.closest("[data-puzzle-command], [data-pair], [data-card]")
-        if missing(target) or target.disabled:
+        if missing(target) or target.disabled or self.attempt is None:
             return
         if target.hasAttribute("data-puzzle-command"):
             self.command(str(target.getAttribute("data-puzzle-command")))
         elif target.hasAttribute("data-pair"):
-            self.choose(str(target.getAttribute("data-pair")))
+            first, second = str(target.getAttribute("data-pair")).split(" ")
+            self._after(self.attempt.play(Pair(first, second)))
         elif target.hasAttribute("data-available"):
-            self.tap(str(target.getAttribute("data-card")))
+            self._after(self.attempt.tap(str(target.getAttribute("data-card"))))
 
     def on_key(self, event: Any) -> None:
-        """The puzzle's keys, while it is shown and no panel is open over it (the game's
-        keys are off then: the root's ``dialog_open`` says so)."""
-        if self.attempt is None or event.ctrlKey or event.metaKey or event.altKey:
+        """The puzzle's keys, while it is shown and no panel (a modal dialog) has the keys."""
+        if self.attempt is None or self.actuator.dialog_open():
             return
-        if self.actuator.dialog_open():
-            return
-        target = event.target
-        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
-        if tag in ("input", "select", "textarea", "summary"):
-            return
-        key = str(event.key)
-        command = PUZZLE_KEYS.get(key.lower() if len(key) == 1 else key)
+        command = mode_key(event, PUZZLE_KEYS)
         if command is None:
             return
         event.preventDefault()

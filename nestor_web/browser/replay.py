@@ -1,9 +1,5 @@
-"""The replay mode of the page (``body[data-mode=replay]``, ``#replay``), and Copy link.
-
-A replay link (``?variant=V&deal=N&moves=M``) shows the replay over the game, which waits as
-it was until "Back to my game" or "Play from here". Copy link copies the game's replay link,
-or shows it selected to copy by hand where the clipboard is refused.
-"""
+"""The replay mode (``body[data-mode=replay]``, ``#replay``) over the waiting game, shown by a
+replay link (``?variant=V&deal=N&moves=M``); and Copy link of the game in play."""
 
 from __future__ import annotations
 
@@ -16,10 +12,19 @@ from pyscript import document, window
 from ..app.replay import PACE_SECONDS, REPLAY_KEYS, Replay
 from ..view.replay import link_words, render_moves, replay_announcement, replay_view
 from .actuator import Actuator
-from .clipboard import game_link, to_clipboard
 from .controller import Controller
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import (
+    Tasks,
+    fine_pointer,
+    focus_quietly,
+    game_link,
+    listen,
+    missing,
+    mode_key,
+    select_to_copy,
+    set_text,
+    to_clipboard,
+)
 
 if TYPE_CHECKING:
     from ..app.events import Problem
@@ -29,11 +34,11 @@ if TYPE_CHECKING:
 
 class ReplayMode:
     """The replay section and the link panel; ``replay`` is the replay shown, or ``None``.
-    ``cover`` is told when the mode covers the game (``True``) or leaves it."""
+    ``cover(mode, covered, push)`` covers the game or leaves it."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, actuator: Actuator,
-        cover: Callable[[bool], None],
+        cover: Callable[..., None],
     ) -> None:
         self.session = session
         self.controller = controller
@@ -48,48 +53,30 @@ class ReplayMode:
             listen(document, "keydown", self.on_key),
         ]
 
-    @property
-    def shown(self) -> bool:
-        """Is the replay shown (the page in replay mode)?"""
-        return self.replay is not None
-
-    # ---- entering and leaving ---------------------------------------------------------
-
     def show(self, replay: Replay) -> None:
         """Show ``replay`` (the address already is its link); focus goes to its Next control."""
         if self.replay is not None:
             self.replay.playing = False
         self.replay = replay
         self._drawn_moves = None
-        self.cover(True)
-        document.getElementById("replay").hidden = False
-        document.body.setAttribute("data-mode", "replay")
+        self.cover("replay", True)
         self.draw()
         focus = document.querySelector('#replay [data-replay-command="next"]')
         if not missing(focus):
             # Its ring only where a keyboard is likely: on a touch screen it stayed on Next
             # through every tap; a key pressed later shows it.
-            fine = bool(window.matchMedia("(any-pointer: fine)").matches)
-            focus.focus(window.Object.fromEntries([["focusVisible", fine]]))
+            focus_quietly(focus, fine_pointer())
 
     def leave(self, push: bool = True) -> None:
-        """Back to the game in play; with ``push`` the address becomes its deal's (a new
-        history entry, so Back returns to the replay)."""
+        """Back to the game; ``push``: its address in a new history entry."""
         if self.replay is None:
             return
         self.replay.playing = False
         self.replay = None
-        document.getElementById("replay").hidden = True
-        document.body.removeAttribute("data-mode")
-        self.cover(False)
-        if push:
-            window.history.pushState(None, "", self.session.query())
-        self.controller.update(())
-        self.actuator.restore_focus("", None)
+        self.cover("replay", False, push)
 
     def address_changed(self, replay: Replay | None, problem: Problem | None) -> bool:
-        """Back or Forward to an address that asks for ``replay`` (shown) or a broken one
-        (``problem`` reported): ``True``. Else the replay is left: ``False``."""
+        """Back or Forward: show ``replay`` or report ``problem`` (``True``), else leave."""
         if replay is not None:
             self.show(replay)
             return True
@@ -98,8 +85,6 @@ class ReplayMode:
             window.history.replaceState(None, "", self.session.query())
             self.controller.update(self.session.notice(problem))
         return problem is not None
-
-    # ---- drawing ------------------------------------------------------------------------
 
     def draw(self, events: tuple[ReplayEvent, ...] = ()) -> None:
         """Draw the replay shown (nothing when none is)."""
@@ -112,9 +97,7 @@ class ReplayMode:
             "replay-result": view.result or "",
         }
         for name, value in text.items():
-            element = document.getElementById(name)
-            if element.textContent != value:
-                element.textContent = value
+            set_text(document.getElementById(name), value)
         document.getElementById("replay-result").hidden = view.result is None
         document.getElementById("replay-board").innerHTML = view.board
         items = tuple(view.moves)
@@ -140,11 +123,8 @@ class ReplayMode:
         if said:
             document.getElementById("announce").textContent = said
 
-    # ---- commands ------------------------------------------------------------------------
-
     def command(self, name: str) -> None:
-        """A replay command: first, previous, next, last, play (play/pause), from-here
-        (Play from here), close (Back to my game)."""
+        """A replay command: first, previous, next, last, play, from-here or close."""
         replay = self.replay
         if replay is None:
             return
@@ -164,12 +144,6 @@ class ReplayMode:
         if replay.playing and not was_playing:
             self.tasks.spawn(lambda: self._play(replay))
 
-    def go(self, cursor: int) -> None:
-        """Show the position after ``cursor`` moves (a move of the list was chosen)."""
-        if self.replay is None:
-            return
-        self.draw(self.replay.stop() + self.replay.go(cursor))
-
     async def _play(self, replay: Replay) -> None:
         """Play ``replay`` on, a move every :data:`PACE_SECONDS`, while it plays and is shown."""
         while replay.playing and self.replay is replay:
@@ -178,11 +152,10 @@ class ReplayMode:
                 return
             self.draw(replay.tick())
 
-    # ---- input ---------------------------------------------------------------------------
-
     def on_click(self, event: Any) -> None:
         """A tap in the replay section or the link panel."""
         target = event.target.closest("[data-replay-command], [data-replay-go], [data-action]")
+        replay = self.replay
         if missing(target) or target.disabled:
             return
         if int(event.detail) > 0 and target.matches(":focus-visible"):
@@ -190,9 +163,11 @@ class ReplayMode:
             # (the focus was already there, so the press kept it): the ring goes, as after
             # any other press.
             target.blur()
-            target.focus(window.Object.fromEntries([["focusVisible", False]]))
-        if target.hasAttribute("data-replay-go"):
-            self.go(int(str(target.getAttribute("data-replay-go"))))
+            focus_quietly(target)
+        if target.hasAttribute("data-replay-go"):  # a move of the list
+            if replay is not None:
+                cursor = int(str(target.getAttribute("data-replay-go")))
+                self.draw(replay.stop() + replay.go(cursor))
         elif target.hasAttribute("data-replay-command"):
             self.command(str(target.getAttribute("data-replay-command")))
         elif str(target.getAttribute("data-action")) == "link-close":
@@ -202,31 +177,17 @@ class ReplayMode:
                 button.focus()
 
     def on_key(self, event: Any) -> None:
-        """The replay's keys, while it is shown and no panel (a modal dialog) is open over
-        it (the game's keys are off then: the root's ``dialog_open`` says so to the input
-        manager)."""
-        if self.replay is None or event.ctrlKey or event.metaKey or event.altKey:
+        """The replay's keys, while it is shown and no panel (a modal dialog) has the keys."""
+        if self.replay is None or self.actuator.dialog_open():
             return
-        if self.actuator.dialog_open():  # a panel over the replay has the keys
-            return
-        target = event.target
-        tag = str(target.tagName).lower() if not missing(target.tagName) else ""
-        key = str(event.key)
-        if tag in ("input", "select", "textarea", "summary") or (
-            key == " " and tag == "button"  # Space presses the focused button itself
-        ):
-            return
-        command = REPLAY_KEYS.get(key.lower() if len(key) == 1 else key)
+        command = mode_key(event, REPLAY_KEYS)
         if command is None:
             return
         event.preventDefault()
         self.command(command)
 
-    # ---- the link of the game in play -------------------------------------------------
-
     def copy_link(self) -> None:
-        """Copy the replay link of the game in play (its moves in effect) to the clipboard;
-        if the browser refuses, show it in a selected text field to copy by hand."""
+        """Copy the game's replay link, or show it selected where the clipboard is refused."""
         url = game_link(self.session.game)
         self.tasks.spawn(lambda: self._copy(url))
 
@@ -239,13 +200,11 @@ class ReplayMode:
         panel.hidden = False
         panel.setAttribute("data-copied", "true" if copied else "false")
         if not copied:
-            field.focus()
-            field.select()
+            select_to_copy(field)
 
 
 def _scroll_into_list(box: Any, item: Any) -> None:
-    """Scroll the list ``box`` (only it) so that its ``item`` is in view: ``scrollIntoView``
-    scrolled the page too, so End moved the whole page on a desktop."""
+    """Scroll the list ``box`` (not the page, as ``scrollIntoView`` does) to show ``item``."""
     outer, inner = box.getBoundingClientRect(), item.getBoundingClientRect()
     if inner.top < outer.top:
         box.scrollTop -= outer.top - inner.top

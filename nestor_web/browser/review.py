@@ -1,8 +1,6 @@
-"""The review panel (``#review-dialog``): the game's moves reviewed by the solver in the
-page's time slices, drawn as each becomes final; Try from here, Practise this (the turning
-point as a puzzle, when it is one) and Copy link. Its work and view are imported on first use.
-Hooks: ``body[data-review-busy]`` while it works, ``body[data-review-ms]`` the time it took.
-"""
+"""The review panel (``#review-dialog``, ``body[data-review-busy]`` while it works): the game's
+moves reviewed in time slices, drawn as each becomes final; Try from here, Practise this, Copy
+link. Its work and view are imported on first use."""
 
 from __future__ import annotations
 
@@ -15,18 +13,15 @@ from pyscript import document
 
 from ..view.replay import link_words
 from .actuator import Actuator
-from .clipboard import game_link, to_clipboard
 from .controller import Controller
-from .dom import listen, missing
-from .tasks import Tasks
+from .dom import Tasks, game_link, listen, missing, set_text, to_clipboard
 
 if TYPE_CHECKING:
     from ..app.puzzle import PuzzleTry
     from ..app.review import ReviewState
     from ..app.session import Session
 
-STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}
-"""The timeline's keys that move the choice one move back or on."""
+STEP_KEYS = {"ArrowLeft": -1, "ArrowDown": -1, "ArrowRight": 1, "ArrowUp": 1}  # the timeline's
 
 
 class ReviewPanel:
@@ -45,16 +40,12 @@ class ReviewPanel:
         self.state: ReviewState | None = None
         self.dialog = document.getElementById("review-dialog")
         self.body = document.getElementById("review-body")
-        self._said = ""
         self._draw_pending = False
         self._proxies = [listen(self.dialog, "click", self.on_click),
                          listen(self.dialog, "keydown", self.on_key)]
 
-    # ---- opening and working out ---------------------------------------------------------
-
     def open(self) -> None:
-        """Open the panel on the review of the game in play (its moves in effect): the one
-        already worked out or under way if it is of these moves, else a new one."""
+        """Open the panel on the review of the game's moves in effect (kept if it is of them)."""
         record = self.session.game.record()
         if self.state is None or not self.state.matches(record):
             from ..app.review import ReviewState  # not at start-up (see the module's doc)
@@ -84,8 +75,7 @@ class ReviewPanel:
             self.draw()
 
     def _drawing(self, state: ReviewState) -> Generator[None, None, bool]:
-        """``state``'s slices (given up once another review replaces it), asking for a
-        draw whenever a move's review became final."""
+        """``state``'s slices (until another replaces it), a draw asked as moves become final."""
         steps = state.steps(lambda: self.state is state)
         seen = 0
         while True:
@@ -108,11 +98,8 @@ class ReviewPanel:
         self._draw_pending = False
         self.draw()
 
-    # ---- drawing -------------------------------------------------------------------------
-
     def can_try(self) -> bool:
-        """Can "Try from here" go back in the game in play? Only while its moves in effect
-        still begin with the moves reviewed (it is the same game, not moved elsewhere)."""
+        """Can "Try from here" go back in the game in play (still the game reviewed)?"""
         state = self.state
         if state is None or state.chosen is None:
             return False
@@ -125,8 +112,7 @@ class ReviewPanel:
         )
 
     def draw(self) -> None:
-        """Draw the review shown (only while the panel is open); the keyboard focus stays on
-        the control it was on."""
+        """Draw the review (while the panel is open); the focus stays on its control."""
         state = self.state
         if state is None or not self.dialog.open:
             return
@@ -144,16 +130,10 @@ class ReviewPanel:
             target = self.body.querySelector(keep)
             if not missing(target):
                 target.focus()
-        said = review_status(state)
-        if said != self._said:
-            document.getElementById("review-status").textContent = said
-            self._said = said
-
-    # ---- input ---------------------------------------------------------------------------
+        set_text(document.getElementById("review-status"), review_status(state))
 
     def on_click(self, event: Any) -> None:
-        """A tap in the panel: a move (list, timeline point, moment), the timeline, Try
-        from here, Practise this, Copy link."""
+        """A tap in the panel: a move, the timeline, Try from here, Practise this, Copy link."""
         state = self.state
         target = event.target.closest(
             "[data-review-go], [data-review-timeline], [data-review-command], "
@@ -181,8 +161,7 @@ class ReviewPanel:
             self.copy_link()
 
     def on_key(self, event: Any) -> None:
-        """The timeline's keys (while it has the focus): the arrows move the choice one
-        move, Home and End to the first and the last."""
+        """The focused timeline's keys: the arrows move the choice, Home and End to an end."""
         state = self.state
         target = event.target
         if state is None or missing(target) or not target.hasAttribute("data-review-timeline"):
@@ -206,15 +185,14 @@ class ReviewPanel:
             self.draw()
 
     def try_from_here(self) -> None:
-        """Put the game back at the position before the chosen move (the moves after it
-        stay for redo), close the panel and give the board the focus."""
+        """Put the game back before the chosen move (the rest kept for redo); close the panel."""
         state = self.state
         if state is None or state.chosen is None or not self.can_try():
             return
         index = state.chosen
         self.dialog.close()
         self.controller.run(lambda: self.session.try_from(index), animate=False)
-        self.actuator.restore_focus("", None)
+        self.actuator.restore_focus()
 
     def practise(self) -> None:
         """Close the panel and show the moment before the turning point as a puzzle."""
@@ -229,11 +207,8 @@ class ReviewPanel:
         self.dialog.close()
         self.show_puzzle(attempt)
 
-    # ---- the link ------------------------------------------------------------------------
-
     def copy_link(self) -> None:
-        """Copy the replay link of the game in play to the clipboard; if the browser
-        refuses, show it in the panel, selected, to copy by hand."""
+        """Copy the game's replay link, or show it selected where the clipboard is refused."""
         url = game_link(self.session.game)
         self.tasks.spawn(lambda: self._copy(url))
 

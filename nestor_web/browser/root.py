@@ -1,9 +1,5 @@
-"""The composition root: makes the page's parts and hands each what it uses.
-
-Every change runs one way, through :class:`.controller.Controller`: input → a session
-command, which returns what happened → the board and panels drawn from the new state → the
-storage manager saves what changed, in the next task.
-"""
+"""The composition root: makes the page's parts, hands each what it uses, and runs the page's
+commands (every change goes through :class:`.controller.Controller`)."""
 
 from __future__ import annotations
 
@@ -12,7 +8,6 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from nestor import NestorError, Outcome, get_variant
@@ -27,17 +22,13 @@ from ..view.i18n import pick_language
 from ..view.words import clock_text
 from .actuator import DIALOGS, Actuator
 from .controller import Controller, use_language
-from .daily import DailyPanel, local_today
-from .durable import only_page, open_durable
-from .end import EndScreen
-from .input import Input
-from .local_storage import open_store, watch_other_tabs
-from .picker import VariantPicker
+from .dom import Tasks, fine_pointer, flag, listen, local_today, missing
+from .end import DailyPanel, EndScreen
+from .input import Input, Tooltips, VariantPicker
 from .replay import ReplayMode
 from .review import ReviewPanel
 from .solver_work import SolverWork
-from .tasks import Tasks
-from .tooltip import Tooltips
+from .stores import only_page, open_durable, open_store, watch_other_tabs
 
 if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
     from .backup import ProgressPanel
@@ -54,10 +45,9 @@ LATER_MODULES = (
     "nestor_web.app.review",
     "nestor_web.view.review",
 )
-"""Imported just after start-up, one a task: nothing draws the board with them."""
+"""Imported just after start-up, one a task (nothing draws the board with them)."""
 
-TIMER_TICK_SECONDS = 1.0
-"""How often the timer's text is brought up to date while it runs."""
+TIMER_TICK_SECONDS = 1.0  # how often the running timer's text is brought up to date
 
 
 def _saving(pending: bool) -> None:
@@ -101,7 +91,7 @@ class App:
         # Timed while the page shows the game: not while hidden, nor under a mode's link.
         session.set_visible(str(document.visibilityState) != "hidden" and not replaying)
         # Until the first press: a screen with a mouse or a trackpad is clicked, else tapped.
-        session.pointer = "mouse" if window.matchMedia("(any-pointer: fine)").matches else "touch"
+        session.pointer = "mouse" if fine_pointer() else "touch"
         for trouble in (problem, replay_problem, link_problem):
             if trouble is not None:
                 session.notice(trouble)
@@ -129,10 +119,9 @@ class App:
         self.solver_work = SolverWork(session, controller, tasks, self.storage)
         self.tooltips = Tooltips()
         self._progress: ProgressPanel | None = None  # Settings' "Your progress", on first use
-        self._installed = create_proxy(lambda _event: self.progress().keep_for_good())
-        window.addEventListener("appinstalled", self._installed)
-        self._visibility = create_proxy(self.visibility_changed)
-        document.addEventListener("visibilitychange", self._visibility)
+        self._installed = listen(window, "appinstalled",
+                                 lambda _event: self.progress().keep_for_good())
+        self._visibility = listen(document, "visibilitychange", self.visibility_changed)
         actuator.enable_controls()
         if replay_problem is not None:  # the broken link gives way to the game's address
             window.history.replaceState(None, "", session.query())
@@ -154,7 +143,7 @@ class App:
         """Show the timer's time, each whole second."""
         elapsed = self.session.elapsed_ms()
         if self.session.timer_running() and self.session.settings.show_timer:
-            self.actuator.show_timer(clock_text(elapsed))
+            self.actuator.show_text("timer", clock_text(elapsed))
         wait = TIMER_TICK_SECONDS - (elapsed % 1000) / 1000 + 0.01
         asyncio.get_event_loop().call_later(wait, self._tick)
 
@@ -166,25 +155,30 @@ class App:
             asyncio.get_event_loop().call_later(0, App._import_the_rest, index + 1)
 
     def _wake_up(self) -> None:
-        """Apply the taps made on the waking board (static/js/wake.js), in order, if it
-        showed the deal in play (not a game start-up restored from the durable copy)."""
-        woken = self.actuator.wake_up(getattr(window, "nestorWake", None))
-        if woken is None or woken[0] != "{}/{}".format(*self.session.key):
+        """End static/js/wake.js's waking state; apply the taps made on the waking board, in
+        order, if it showed the deal in play (not one restored from the durable copy)."""
+        body = document.body
+        if not body.hasAttribute("data-waking"):
             return
-        if self.storage.stores.restored:
+        body.removeAttribute("data-waking")
+        body.removeAttribute("aria-busy")
+        for bar in document.querySelectorAll(".waking-bar"):
+            bar.remove()
+        wake: Any = getattr(window, "nestorWake", None)
+        if missing(wake) or missing(wake.taps) or self.storage.stores.restored:
             return
-        for kind, value in woken[1]:
-            if kind == "card":
-                self.input.tap(value)
-            else:
-                self.action(value)
-
-    # ---- what follows the board -------------------------------------------------------------
+        if str(wake.deal) != "{}/{}".format(*self.session.key):
+            return
+        for tap in list(wake.taps):  # {card} or {action}: the other is absent
+            card, action = getattr(tap, "card", None), getattr(tap, "action", None)
+            if not missing(card):
+                self.input.tap(str(card))
+            elif not missing(action):
+                self.action(str(action))
 
     def follow(self, events: tuple[Event, ...]) -> None:
-        """After the board is drawn (the actuator, from the controller): the panels after a
-        change of language, the guide, the daily line and the end screen; then start the
-        solver work the position needs."""
+        """After the board is drawn: the panels (after a change of language), the guide, the
+        daily line, the end screen, then the solver work the position needs."""
         session = self.session
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             self.replays.draw()
@@ -215,20 +209,25 @@ class App:
             if hidden:
                 self.controller.save()
 
-    def cover_game(self, covered: bool) -> None:
-        """A mode (the replay, a puzzle) covers the game or leaves it: its address is the
-        mode's meanwhile, and the game's timer stops."""
+    def cover_game(self, mode: str, covered: bool, push: bool = False) -> None:
+        """The replay or a puzzle (``mode``, its section's id) covers the game, which leaves
+        it the address and stops its timer; or leaves it (``push``: a new history entry)."""
+        document.getElementById(mode).hidden = not covered
+        flag(document.body, "data-mode", mode if covered else None)
         self.actuator.address_held = covered
         self.visibility_changed()
+        if not covered:
+            if push:
+                window.history.pushState(None, "", self.session.query())
+            self.controller.update(())
+            self.actuator.restore_focus()
 
     def other_tab(self, key: str | None) -> None:
         """Another tab wrote ``key``: taken in; the open statistics and puzzles follow."""
         if self.controller.other_tab(key) and self.actuator.el["stats-dialog"].open:
-            self.actuator.fill_stats(self.stats_html())
+            self.fill_stats()
         if key in (None, "nestor.puzzles") and self._puzzles is not None:
             self._puzzles.record_changed()
-
-    # ---- parts made on first use ----------------------------------------------------------
 
     def puzzles(self) -> PuzzleMode:
         """The puzzle mode (imported, with the puzzles, when first opened)."""
@@ -259,13 +258,17 @@ class App:
             self._tutorial = TutorialPanel()
         return self._tutorial
 
-    def stats_html(self, confirm_reset: bool = False) -> str:
-        """The statistics panel's content, with the wins per grade of the deals graded."""
+    def fill_stats(self, confirm_reset: bool = False, focus: str | None = None) -> None:
+        """Write the statistics panel, with the wins per grade of the deals graded; focus
+        the control ``focus`` (a selector)."""
         from ..view.dialogs import stats_html
 
-        return stats_html(self.session, confirm_reset, self.storage.kept_grades())
-
-    # ---- the page's commands ----------------------------------------------------------------
+        self.actuator.el["stats-text"].innerHTML = stats_html(
+            self.session, confirm_reset, self.storage.kept_grades())
+        if focus is not None:
+            target = document.querySelector(focus)
+            if not missing(target):
+                target.focus()
 
     def action(self, name: str, value: str | None = None) -> None:
         """Do what a control (or its key) stands for."""
@@ -277,8 +280,20 @@ class App:
             "restart": s.restart, "undo": s.undo, "redo": s.redo, "turn": s.turn_stock,
             "deselect": s.clear_selection, "dismiss": s.dismiss_notices, "finish": s.finish,
         }
+        others: dict[str, Callable[[], object]] = {
+            "new": lambda: self.deal_new(s.game.variant.name),
+            "daily": lambda: run(s.open_daily, animate=False),
+            "share": lambda: self.tasks.spawn(lambda: self.daily.share(s)),
+            "copy-link": self.replays.copy_link,
+            "review": self.review.open,
+            # the statistics' reset offers a backup first
+            "stats-backup": lambda: self.tasks.spawn(
+                lambda: self.progress().back_up("stats-backup-words")),
+        }
         if name in simple:
             run(simple[name])
+        elif name in others:
+            others[name]()
         elif name == "solve":
             if s.solving:
                 self.controller.update(s.stop_solving())
@@ -287,65 +302,40 @@ class App:
         elif name == "hint":
             s.stop_solving()  # drawn by the hint's own first draw, at once
             self.tasks.spawn(self.solver_work.hint_task)
-        elif name == "new":
-            self.deal_new(s.game.variant.name)
-        elif name == "daily":
-            run(s.open_daily, animate=False)
-        elif name == "share":
-            self.tasks.spawn(lambda: self.daily.share(s))
         elif name == "variant" and value is not None:
             self.deal_new(value)
         elif name == "tutorial":  # How to play's "Show me on the board"
             if self.actuator.el["rules-dialog"].open:
                 self.actuator.toggle_dialog("rules")
             run(lambda: s.start_tutorial(fresh=True), animate=False)
-            self.actuator.restore_focus("", None)
+            self.actuator.restore_focus()
         elif name in ("tutorial-next", "tutorial-skip"):
             run(s.tutorial_next if name == "tutorial-next" else s.end_tutorial, animate=False)
             if not self.tutorial().focus_next():  # the button pressed may be gone:
-                self.actuator.restore_focus("", None)  # the board takes the focus
-        elif name == "copy-link":
-            self.replays.copy_link()
-        elif name == "review":
-            self.review.open()
+                self.actuator.restore_focus()  # the board takes the focus
         elif name == "puzzles":
-            self.open_puzzles()
+            self.replays.leave(push=False)
+            self.puzzles().open()
         elif name in ("keys", "settings", "rules"):
             self.actuator.toggle_dialog(name)
             if name == "settings" and self.actuator.el["settings-dialog"].open:
                 self.progress().draw()
         elif name == "stats":
-            self.actuator.fill_stats(self.stats_html())
+            self.fill_stats()
             self.actuator.toggle_dialog("stats")
         elif name == "close":
             for dialog in DIALOGS:
                 if self.actuator.el[f"{dialog}-dialog"].open:
                     self.actuator.toggle_dialog(dialog)
-        elif name == "stats-backup":  # the reset's confirmation offers a backup first
-            self.tasks.spawn(lambda: self.progress().back_up("stats-backup-words"))
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
             if name == "stats-reset-confirm":
                 s.reset_stats()
                 self.controller.schedule_save()
-            self.actuator.fill_stats(
-                self.stats_html(confirm_reset=name == "stats-reset"),
+            self.fill_stats(
+                name == "stats-reset",
                 '#stats-text [data-action="stats-reset-cancel"], '
                 '#stats-text [data-action="stats-reset"]',
             )
-
-    def open_puzzles(self) -> None:
-        """"Puzzles" in the menu: today's puzzle if not tried today, else one near the
-        player's rating; the game waits (a new history entry: Back returns to it)."""
-        from ..app.puzzle import daily_try, next_try
-
-        if self.replays.shown:
-            self.replays.leave(push=False)
-        mode = self.puzzles()
-        record = self.storage.puzzles()
-        today = local_today()
-        attempt = daily_try(today) if today not in record.daily else next_try(
-            record, mode.rng, today)
-        mode.show(attempt, "push")
 
     def setting(self, name: str, value: object) -> None:
         """A settings control changed (a refused value is put back, with a notice)."""
@@ -365,7 +355,7 @@ class App:
         if is_puzzle_query(query):
             self.puzzles().open_address(query)
             return
-        if self._puzzles is not None and self._puzzles.shown:
+        if self._puzzles is not None:
             self._puzzles.leave(push=False)
         request, problem = parse_query(query, local_today())
         self.session.stop_solving()  # drawn with the deal of the address, or the notice
@@ -400,7 +390,6 @@ class App:
 
 
 async def start() -> App:
-    """Create the app once the durable copy is read (static/js/durable.js began reading it
-    before Python started); awaited once by ``main.py``."""
+    """Create the app once the durable copy is read; awaited once by ``main.py``."""
     durable, snapshot = await open_durable()
     return App(durable, snapshot, await only_page())

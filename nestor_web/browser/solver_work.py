@@ -1,7 +1,5 @@
-"""The page's work with the solver, in its time slices: Hint, Solve, a deal proved winnable,
-the winnable indicator, the deal's grade and whether Finish may be offered. Each task works on
-the position it started from and shows its answer only if the game is still there.
-"""
+"""The page's solver work in time slices: Hint, Solve, a winnable deal, the indicator, the
+grade, Finish's check. Each answer is shown only if the game is still where it started."""
 
 from __future__ import annotations
 
@@ -18,21 +16,15 @@ from ..app.session import Session
 from ..app.settings import SOLVE_PAUSE_MS
 from ..storage.manager import StorageManager
 from .controller import Controller
-from .tasks import Tasks
+from .dom import Tasks
 
 if TYPE_CHECKING:
     from nestor.solver import Solution
 
 
 class SolverWork:
-    """The solver's tasks for the page ``app``.
-
-    Attributes:
-        indicator_for, finish_for: the position the winnable indicator's and the Finish
-            check's task works on now (``None``: none runs), so a draw does not start a
-            second one for the same position.
-        grading: the deals whose grade a task works out now.
-    """
+    """The solver's tasks. ``indicator_for``, ``finish_for``: the position the indicator's
+    and Finish check's task works on (``None``: none); ``grading``: the deals being graded."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, storage: StorageManager
@@ -46,8 +38,7 @@ class SolverWork:
         self.grading: set[tuple[str, int]] = set()
 
     def start_needed(self) -> None:
-        """Start the work the position shown needs and nothing works on yet: the winnable
-        indicator's verdict, the check behind Finish, the deal's grade."""
+        """Start what the position needs and nothing works on: indicator, Finish, grade."""
         session = self.session
         if (session.settings.winnable_indicator and session.analysis() is None
                 and self.indicator_for is not session.position):
@@ -58,9 +49,8 @@ class SolverWork:
             self.tasks.spawn(self.grade_task)
 
     async def hint_task(self) -> None:
-        """Hint, in two steps: the first press says how many pairs can be
-        made and how many of them lose; the next, at the same position, solves it and shows
-        the best move."""
+        """Hint: the first press says how many pairs can be made and how many lose; the next,
+        at the same position, shows the best move."""
         session = self.session
         position = session.position
         if position.outcome() is not None:
@@ -117,8 +107,7 @@ class SolverWork:
         self.controller.update(events)
 
     async def grade_task(self) -> None:
-        """The grade of the deal shown: from the table shipped with the game or the
-        grades kept, else worked out in the page's time slices (and kept)."""
+        """The deal's grade: shipped or kept, else worked out (and kept)."""
         session = self.session
         key = session.key
         if key in self.grading:

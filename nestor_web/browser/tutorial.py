@@ -1,7 +1,5 @@
-"""The guided first game's sheet (``#tutorial``, ``[data-tutorial]`` the step shown) and the
-ring on what it points at (``data-tutorial-target``); the sheet sits at the screen's foot, or
-at its top (``data-at="top"``) when it would hide what it points at.
-"""
+"""The guided first game's sheet (``#tutorial``, ``[data-tutorial]`` the step) and the ring on
+what it points at (``data-tutorial-target``); the sheet goes on top (``data-at``) not to hide it."""
 
 from __future__ import annotations
 
@@ -12,8 +10,7 @@ from pyscript import document
 from ..view.tutorial import MARK, TutorialView
 from .dom import missing
 
-MARGIN_PX = 12
-"""Kept between the sheet and what it points at."""
+MARGIN_PX = 12  # kept between the sheet and what it points at
 
 
 class TutorialPanel:
@@ -28,8 +25,7 @@ class TutorialPanel:
         self._shown: TutorialView | None = None
 
     def draw(self, view: TutorialView | None) -> None:
-        """Show ``view`` (its words, its rings, the sheet where it hides none of them), or
-        hide the guide. The words are written only when they change."""
+        """Show ``view`` (words written only when they change), or hide the guide."""
         if view is None and self._shown is None:
             return  # no guide, and none shown: nothing to draw (the move path stays as it was)
         if view != self._shown:
@@ -49,8 +45,7 @@ class TutorialPanel:
         self._mark(view)
 
     def _mark(self, view: TutorialView | None) -> None:
-        """Ring what ``view`` points at (after every draw: the board may have drawn its cards
-        again), and place the sheet clear of it."""
+        """Ring what ``view`` points at (after every draw) and place the sheet clear of it."""
         wanted: list[Any] = []
         if view is not None:
             for card in view.cards:
@@ -69,8 +64,7 @@ class TutorialPanel:
             self._place(wanted)
 
     def _place(self, targets: list[Any]) -> None:
-        """The sheet at the screen's foot or top, whichever covers none of the targets and
-        the fewest available cards (the foot when both do as well)."""
+        """The screen's foot or top, whichever covers no target and fewest available cards."""
         cards = list(document.querySelectorAll("#board [data-available]"))
         best: tuple[int, int, int] | None = None
         chosen = "bottom"
