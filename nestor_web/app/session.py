@@ -217,11 +217,12 @@ class Session(Deals):
         return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), unknown
 
     def open_tutorial(
-        self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
+        self, first_visit: bool, asked: DealRequest | None, stored: SavedGame | None,
+        replaying: bool = False,
     ) -> tuple[Event, ...]:
         """At start-up: start the guide where it is due. On a first visit whose address asks for
         no deal nor replay, on an Easy deal of its own; after a reload in its middle
-        (``"started"``) whose address asks for no deal or the deal in play, on the game in play."""
+        (``"started"``) whose address asks for no deal or the ``stored`` game's, on that game."""
         if replaying:
             return ()
         if first_visit and asked is None:
@@ -230,8 +231,8 @@ class Session(Deals):
             events = self.start_tutorial(fresh=self.game.cursor == 0, deal=FIRST_VISIT_DEAL)
             return tuple(e for e in events if not isinstance(e, DealChanged))
         if self.tutorial_seen == "started" and (asked is None or (
-            asked.daily is None and asked.deal is not None
-            and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
+            asked.daily is None and stored is not None
+            and (asked.variant.name, asked.deal) == stored.key
         )):
             return self.start_tutorial(fresh=False)
         return ()

@@ -144,7 +144,8 @@ class App:
         # A mode's link that showed nothing gives the game back its timer.
         session.set_visible(str(document.visibilityState) != "hidden"
                             and not actuator.address_held)
-        controller.update(session.open_tutorial(stored.first_visit, asked, replaying))
+        controller.update(session.open_tutorial(
+            stored.first_visit, asked, stored.game, replaying))
         self._wake_up()
         actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
