@@ -14,7 +14,7 @@ from nestor.grade import grade
 from nestor.graded_deals import CUTS_FINGERPRINT, GRADED_DEALS, known_grade
 from nestor_web.app.events import GradeKnown
 from nestor_web.app.settings import DIFFICULTIES, Settings
-from nestor_web.app.statistics import DEAL_MEMORY
+from nestor_web.app.statistics.data import DEAL_MEMORY
 from nestor_web.storage.codecs import settings_from_text, settings_to_text
 from nestor_web.storage.grades import (
     GRADE_MEMORY,

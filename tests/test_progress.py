@@ -35,7 +35,7 @@ from nestor_web.app.events import DealChanged, Restored
 from nestor_web.app.ranges import LATEST_MS, LONGEST_MS
 from nestor_web.app.saved import Help, SavedGame
 from nestor_web.app.settings import Settings
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage import progress as progress_module
 from nestor_web.storage.codecs import archive_text, game_from_text
 from nestor_web.storage.durable import SEQ_KEY, Done, MemoryCopy

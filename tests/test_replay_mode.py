@@ -10,7 +10,7 @@ from nestor.link import record_query
 from nestor_web.app.replay import PlayChanged, Replay, Stepped, link_query, replay_request
 from nestor_web.app.session import Help, SavedGame, Session
 from nestor_web.app.settings import Settings
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.codecs import game_from_text, game_to_text
 from nestor_web.view import i18n
 from nestor_web.view.replay import move_label, replay_board_html, replay_view

@@ -16,18 +16,18 @@ from stats_games import move, play
 
 from nestor import MAX_DEAL, DealNumberError, NestorError, VariantError
 from nestor_web.app.ranges import LONGEST_MS, SHORTEST_WIN_MS
-from nestor_web.app.statistics import (
+from nestor_web.app.statistics.data import (
     DEAL_MEMORY,
     DEAL_STATES,
     HISTORY_SIZE,
     RESULTS,
     DealEntry,
     Settlement,
-    Stats,
     StatsData,
     VariantCounts,
     VariantStats,
 )
+from nestor_web.app.statistics.record import Stats
 
 
 def results(stats: Stats, variant: str | None = None) -> list[str]:

@@ -12,8 +12,8 @@ from .lines import join
 from .puzzle_record import PuzzleRecord
 from .saved import Help, SavedGame
 from .settings import Settings
-from .statistics import DailyRecord, Stats, StatsData
-from .statistics.data import Key
+from .statistics.data import DailyRecord, Key, StatsData
+from .statistics.record import Stats
 
 ARCHIVE_LIMIT = 20
 """Most games a merge keeps in the archive, unless told otherwise."""

@@ -29,7 +29,7 @@ from .events import (
 from .ranges import clamped
 from .saved import Help, SavedGame, Shelf
 from .settings import Settings
-from .statistics import Stats
+from .statistics.record import Stats
 from .timer import Timer
 from .url import daily_query, deal_query
 

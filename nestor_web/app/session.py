@@ -17,7 +17,7 @@ from .grades import GRADE_NAMES, GradeRecord, Key
 from .play import Options
 from .saved import Help, SavedGame
 from .settings import Settings
-from .statistics import Stats
+from .statistics.record import Stats
 from .tutorial import (
     FIRST_VISIT_DEAL,
     TUTORIAL_VARIANT,

@@ -15,7 +15,7 @@ from ..app.events import Event, Problem, Restored
 from ..app.lines import descends, join
 from ..app.session import SavedGame, Session
 from ..app.settings import Settings
-from ..app.statistics import Stats
+from ..app.statistics.record import Stats
 from .archive import Archive
 from .codecs import (
     archive_text,

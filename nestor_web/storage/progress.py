@@ -20,7 +20,7 @@ from ..app.events import ProgressSummary
 from ..app.puzzle_record import PuzzleRecord
 from ..app.saved import SavedGame
 from ..app.settings import Settings
-from ..app.statistics import Stats
+from ..app.statistics.record import Stats
 from .codecs import game_from_text, game_to_text, settings_from_text, settings_to_text
 from .keys import ARCHIVE_SIZE
 from .puzzle_codec import record_from_data, record_to_data

@@ -12,16 +12,16 @@ from nestor.daily import parse_date
 from nestor.errors import clip
 from nestor.jsontext import load_object
 from nestor_web.app.ranges import day_in_range, in_range
-from nestor_web.app.statistics import (
+from nestor_web.app.statistics.data import (
     DEAL_STATES,
     RESULTS,
     DailyRecord,
     DealEntry,
     Settlement,
-    Stats,
     StatsData,
     VariantCounts,
 )
+from nestor_web.app.statistics.record import Stats
 
 STATS_VERSION = 3
 READ_VERSIONS = (1, 2, 3)

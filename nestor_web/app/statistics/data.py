@@ -125,9 +125,9 @@ class DealEntry:
 
 @dataclass(frozen=True)
 class StatsData:
-    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as stored: the counters by
-    variant, the deals least recently changed first, the settlements oldest first, when each variant
-    was last reset (ms since 1970), the daily deal's record."""
+    """Everything a :class:`~.record.Stats` holds, as stored: the counters by variant, the deals
+    least recently changed first, the settlements oldest first, when each variant was last reset
+    (ms since 1970), the daily deal's record."""
 
     counts: Mapping[str, VariantCounts]
     deals: tuple[DealEntry, ...]
