@@ -30,7 +30,6 @@ from .ranges import clamped
 from .saved import Help, SavedGame, Shelf
 from .settings import Settings
 from .statistics.record import Stats
-from .timer import Timer
 from .url import daily_query, deal_query
 
 if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
@@ -104,7 +103,8 @@ class Play:
         self.left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
         self.visible = True
         self.pointer = "touch"
-        self._timer = Timer()
+        self._timer_ms = 0  # the timer's time as of its last sync
+        self._timer_since: int | None = None  # the timer_clock then, while it runs
         self._analysis: tuple[Position, Solution] | None = None
         self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
 
@@ -123,14 +123,16 @@ class Play:
 
     def saved(self) -> SavedGame:
         """The game as a save keeps it, with the timer's time as of its last stop or move."""
-        return SavedGame(self.game, self.help, self._timer.ms)
+        return SavedGame(self.game, self.help, self._timer_ms)
 
     def elapsed_ms(self) -> int:
-        """Milliseconds played on this game so far."""
-        return self._timer.elapsed_ms(self.timer_clock)
+        """Milliseconds played on this game so far (a clock set back adds 0)."""
+        if self._timer_since is None:
+            return self._timer_ms
+        return self._timer_ms + max(0, self.timer_clock() - self._timer_since)
 
     def timer_running(self) -> bool:
-        return self._timer.running
+        return self._timer_since is not None
 
     def can_undo(self) -> bool:
         """Whether Undo does something: take back a move, or bring back the game left."""
@@ -394,18 +396,21 @@ class Play:
 
     def set_timer(self, elapsed_ms: int) -> None:
         """The game in play has ``elapsed_ms`` on its timer; it runs if it should."""
-        self._timer = Timer(elapsed_ms)
+        self._timer_ms, self._timer_since = elapsed_ms, None
         self.sync_timer()
 
     def sync_timer(self) -> None:
         """Bring the timer up to now, then let it run or stop as the game and page are."""
         game = self.game
         running = self.visible and bool(game.all_moves) and game.position.outcome() is None
-        self._timer.sync(self.timer_clock(), running)
+        now = self.timer_clock()
+        if self._timer_since is not None:
+            self._timer_ms += max(0, now - self._timer_since)
+        self._timer_since = now if running else None
 
     def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
         """Another tab saved this game with ``elapsed_ms``: a longer time becomes the game's."""
-        if elapsed_ms <= self._timer.ms:
+        if elapsed_ms <= self._timer_ms:
             return ()
         self.set_timer(elapsed_ms)
         return (TimerChanged(self.timer_running()),)
@@ -444,7 +449,7 @@ class Play:
             game.variant.name, game.deal, self.clock(),
             won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
             lost=game.position.outcome() not in (None, Outcome.WON),
-            elapsed_ms=self._timer.ms,
+            elapsed_ms=self._timer_ms,
         ):
             self.stats_changes += 1
         day = self.daily
