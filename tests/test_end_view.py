@@ -73,13 +73,13 @@ def test_dismissed_until_the_game_is_no_longer_over() -> None:
     session = played(*UNWINNABLE)
     ending = Ending()
     assert ending.shown(session)
-    ending.dismiss()
+    ending.dismissed = True
     ending.sync(session)
     assert not ending.shown(session)  # closed: stays closed while the game is over
     assert not ending.needs_verdict(session)
-    ending.reopen()
+    ending.dismissed = False
     assert ending.shown(session)
-    ending.dismiss()
+    ending.dismissed = True
     session.undo()
     ending.sync(session)
     assert not ending.shown(session) and not ending.dismissed

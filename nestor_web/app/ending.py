@@ -46,23 +46,13 @@ class Ending:
         self.max_nodes = max_nodes
         self._verdicts: dict[tuple[str, int], Solution] = {}
 
-    @staticmethod
-    def outcome(session: Session) -> Outcome | None:
-        return session.game.position.outcome()
-
     def sync(self, session: Session) -> None:
         """A game that is not over has no dismissed end screen (the next end shows it again)."""
-        if self.outcome(session) is None:
+        if session.game.position.outcome() is None:
             self.dismissed = False
 
     def shown(self, session: Session) -> bool:
-        return self.outcome(session) is not None and not self.dismissed
-
-    def dismiss(self) -> None:
-        self.dismissed = True
-
-    def reopen(self) -> None:
-        self.dismissed = False
+        return session.game.position.outcome() is not None and not self.dismissed
 
     @staticmethod
     def daily_win(session: Session) -> DailyWin | None:
