@@ -53,10 +53,6 @@ def puzzle_asked(query: str) -> str | None:
     return parse_qs(query.lstrip("?"), keep_blank_values=True).get("puzzle", [None])[0]
 
 
-def is_puzzle_query(query: str) -> bool:
-    return puzzle_asked(query) is not None
-
-
 def deal_query(variant: str, deal: int) -> str:
     """The URL query that opens a deal: ``"?variant=V&deal=N"``."""
     return "?" + urlencode({"variant": variant, "deal": deal})
