@@ -32,27 +32,6 @@ Key = tuple[str, int]
 
 
 @dataclass(frozen=True)
-class VariantStats:
-    """The statistics of one variant, as shown to the player.
-
-    Attributes:
-        played: games (deals) played, each counted once from its first move.
-        won_with_help: games won after any help (not in ``won``).
-        win_rate: all wins / ``played``; ``None`` when nothing was played.
-        streak: games won in a row, with help or not, at the end of the history.
-        fastest_ms: the fastest clean win by the game's timer, or ``None``.
-    """
-
-    played: int
-    won: int
-    won_with_help: int
-    win_rate: float | None
-    streak: int
-    best_streak: int
-    fastest_ms: int | None
-
-
-@dataclass(frozen=True)
 class DailyStats:
     """The daily deal's record, as shown to the player: dates won (of those kept), dates won in a
     row ending today or yesterday, the longest such run ever."""
@@ -97,7 +76,14 @@ class Settlement:
 
 @dataclass(frozen=True)
 class VariantCounts:
-    """The counters kept for one variant (as :class:`VariantStats`)."""
+    """The counters kept for one variant.
+
+    Attributes:
+        played: games (deals) played, each counted once from its first move.
+        won_with_help: games won after any help (not in ``won``).
+        streak: games won in a row, with help or not, at the end of the history.
+        fastest_ms: the fastest clean win by the game's timer, or ``None``.
+    """
 
     played: int = 0
     won: int = 0
@@ -105,6 +91,11 @@ class VariantCounts:
     streak: int = 0
     best_streak: int = 0
     fastest_ms: int | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        """All wins / ``played``; ``None`` when nothing was played."""
+        return (self.won + self.won_with_help) / self.played if self.played else None
 
 
 NO_COUNTS = VariantCounts()

@@ -24,7 +24,6 @@ from .data import (
     Settlement,
     StatsData,
     VariantCounts,
-    VariantStats,
     check_consistency,
     check_entries,
     check_key,
@@ -211,11 +210,9 @@ class Stats:
         self._daily = daily.merged(self._daily, other._daily)
         return self._content() != before
 
-    def summary(self, variant: str) -> VariantStats:
+    def summary(self, variant: str) -> VariantCounts:
         """The statistics of ``variant`` (all zero if it was never played)."""
-        c = self._counts.get(get_variant(variant).name, NO_COUNTS)
-        rate = (c.won + c.won_with_help) / c.played if c.played else None
-        return VariantStats(win_rate=rate, **vars(c))
+        return self._counts.get(get_variant(variant).name, NO_COUNTS)
 
     def daily_summary(self, today: date) -> DailyStats:
         """The daily deal's record on the date ``today``."""
