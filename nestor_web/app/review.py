@@ -97,10 +97,6 @@ class ReviewState:
         here = self.chosen if self.chosen is not None else (-1 if delta > 0 else self.total)
         return self.choose(here + delta)
 
-    def matches(self, record: Record) -> bool:
-        """Is this the review of ``record``?"""
-        return self.record == record
-
 
 def _while(
     alive: Callable[[], bool], work: Generator[None, None, T]

@@ -56,7 +56,7 @@ class ReviewPanel:
         """Open the panel on the review of the game in play (its moves in effect): the one
         already worked out or under way if it is of these moves, else a new one."""
         record = self.session.game.record()
-        if self.state is None or not self.state.matches(record):
+        if self.state is None or self.state.record != record:
             from ..app.review import ReviewState  # not at start-up (see the module's doc)
 
             state = ReviewState(record)
