@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Unpack
 
 from nestor import MAX_DEAL, Game, get_variant
+from nestor.deal import GRADES, UNWINNABLE
 
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
-from .grades import GRADE_NAMES, GradeRecord, Key
 from .play import Options
 from .saved import Help, SavedGame
 from .settings import Settings
+from .statistics.data import Key
 from .statistics.record import Stats
 from .tutorial import (
     FIRST_VISIT_DEAL,
@@ -29,6 +31,24 @@ from .tutorial import (
 from .url import DealRequest
 
 __all__ = ["Help", "SavedGame", "Session"]
+
+GRADE_NAMES = (*GRADES, UNWINNABLE)
+"""Every grade a deal can have, easiest first."""
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """The player's settled games (won with help or not, lost) and wins of one grade in one
+    variant, over the deals remembered."""
+
+    grade: str
+    played: int
+    won: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """``won / played``, from 0 to 1; ``None`` when none was played."""
+        return self.won / self.played if self.played else None
 
 
 class Session(Deals):

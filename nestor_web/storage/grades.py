@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from nestor import MAX_DEAL, NestorError, get_variant
 from nestor.jsontext import load_object
 
-from ..app.grades import GRADE_NAMES, Key
+from ..app.session import GRADE_NAMES
+from ..app.statistics.data import Key
 from .keys import GRADES_KEY
 
 __all__ = ["GRADES_KEY", "GRADES_VERSION", "GRADE_MEMORY", "grades_from_text", "grades_to_text"]
