@@ -13,7 +13,7 @@ import time
 import zlib
 from base64 import urlsafe_b64encode
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -197,7 +197,7 @@ def test_the_summary_counts_games_wins_daily_wins_and_games_in_progress(device_a
     stats = page.session.stats
     assert daily_deal(DAY)[0] != "standard"  # the daily deal's variant is summed in
     played = stats.summary("standard").played + stats.summary(daily_deal(DAY)[0]).played
-    assert summary.to_json() == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
+    assert asdict(summary) == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
     assert played == 4
 
 
@@ -412,7 +412,7 @@ def test_a_version_1_file_stays_readable():
     text = VERSION_1.read_text()
     read = read_progress(text)
     assert read.version == 1 and read.date == date(2026, 12, 1)
-    assert read.summary().to_json() == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
+    assert asdict(read.summary()) == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
     again = json.loads(progress_text(read.parts, read.date, read.game_version))
     original = json.loads(text)
     # Issue 24's setting "difficulty" replaced "winnable_only" (still written for older games).
@@ -522,7 +522,7 @@ def test_merging_a_third_devices_backup_gives_the_union(device_a):
         f"standard/{playable(140, 1)}", f"standard/{playable(160)}", f"standard/{playable(40, 1)}"]
     assert game_from_text(archive[f"standard/{playable(160)}"]).game.moves == (
         c.session.game.moves)
-    assert read_progress(b.storage.export_progress(b.session)).summary().to_json() == {
+    assert asdict(read_progress(b.storage.export_progress(b.session)).summary()) == {
         "games": 7, "won": 3, "daily_won": 1, "in_progress": 4}  # one daily deal, won on both
 
 
@@ -566,7 +566,7 @@ def test_replace_keeps_what_it_replaced_and_bringing_it_back_restores_it(device_
     assert stored(b)[ARCHIVE_KEY] == archive_text(file_parts.archive)
     replaced = b.storage.replaced_progress()
     assert replaced is not None
-    assert replaced.summary().to_json() == {"games": 5, "won": 2, "daily_won": 1,
+    assert asdict(replaced.summary()) == {"games": 5, "won": 2, "daily_won": 1,
                                             "in_progress": 3}
     restore(b, replaced, "replace")  # brought back
     after = stored(b)

@@ -10,9 +10,8 @@ from .saved import SavedGame
 
 
 def descends(theirs: SavedGame, mine: SavedGame) -> bool:
-    """Whether ``theirs`` was played on from ``mine`` (same deal): it holds ``mine``'s moves in
-    effect at its start (it played on from there, or undid some of them), or it is the deal
-    restarted (no move made: a restart drops every move on purpose)."""
+    """Whether ``theirs`` was played on from ``mine`` (same deal): it starts with ``mine``'s moves
+    in effect, or it is the deal restarted (no move: a restart drops every move)."""
     if theirs.key != mine.key:
         return False
     ahead = theirs.game.all_moves
@@ -29,11 +28,8 @@ class Joined:
 
 
 def join(mine: SavedGame, theirs: SavedGame) -> Joined:
-    """Join two lines of one deal, neither descending from the other (see :func:`descends`).
-
-    Raises:
-        ValueError: the two games are of different deals.
-    """
+    """Join two lines of one deal, neither descending from the other (ValueError: not one
+    deal)."""
     if mine.key != theirs.key:
         raise ValueError(f"{mine.key} and {theirs.key} are different deals")
     a, b = mine.game.moves, theirs.game.moves

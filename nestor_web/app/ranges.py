@@ -37,12 +37,8 @@ RANGE_CODES: dict[str, tuple[str, ...]] = {
 
 
 def in_range(value: object, where: str, kind: str) -> int:
-    """``value`` if it is a whole number within ``kind``'s range (a key of :data:`LARGEST`).
-
-    Raises:
-        NestorError: not a whole number >= 0, ``range.<kind>`` above the range, or
-            ``range.too_fast`` below a win's.
-    """
+    """``value`` if it is a whole number within ``kind``'s range (a key of :data:`LARGEST`), else
+    NestorError (``range.<kind>`` above it, ``range.too_fast`` below a win's)."""
     number = whole_number(value, where)
     low, high = SMALLEST.get(kind, 0), LARGEST[kind]
     if number < low:
@@ -66,7 +62,7 @@ def clamped(value: int, kind: str) -> int:
 
 def latest_day(now_ms: int | None = None) -> date:
     """The latest date a daily deal can have been won on at ``now_ms`` (default: now): the day
-    after that moment's date in UTC."""
+    after its date in UTC."""
     seconds = time.time() if now_ms is None else min(now_ms, LATEST_MS) / 1000
     day = datetime.fromtimestamp(max(0.0, seconds), UTC).date()
     return day if day == date.max else day + timedelta(days=1)

@@ -10,9 +10,8 @@ from nestor import Game
 
 @dataclass(frozen=True)
 class Help:
-    """The help used in one deal: hints that showed a move, moves Solve played, moves the game
-    started with from a replay (:meth:`~nestor_web.app.deals.Deals.play_from`), and how many times
-    it went back to a position of its review (:meth:`~nestor_web.app.play.Play.try_from`)."""
+    """The help used in one deal: hints that showed a move, moves Solve played, moves it started
+    with from a replay, and times it went back to a position of its review."""
 
     hints: int = 0
     solver_moves: int = 0
@@ -21,7 +20,6 @@ class Help:
 
     @property
     def used(self) -> bool:
-        """Any help at all."""
         return bool(self.hints or self.solver_moves or self.replayed or self.reviewed)
 
     def most(self, other: Help) -> Help:
@@ -46,5 +44,5 @@ class Shelf(Protocol):
     """Where games left in progress wait (the storage manager's archive)."""
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """Remove and return the game of ``variant``/``deal`` kept there, or ``None``; raise
-        NestorError if it could not be read (it is dropped)."""
+        """Remove and return the game of ``variant``/``deal``, or ``None`` (NestorError: unreadable,
+        dropped)."""

@@ -1,7 +1,5 @@
-"""The game manager: state and commands, no words, no DOM, no storage format.
-
-Every command returns the events of what happened (``()`` when nothing changed).
-"""
+"""The game manager: state and commands (no words, no DOM, no storage format); every command
+returns the events of what happened (``()`` when nothing changed)."""
 
 from __future__ import annotations
 
@@ -38,8 +36,7 @@ GRADE_NAMES = (*GRADES, UNWINNABLE)
 
 @dataclass(frozen=True)
 class GradeRecord:
-    """The player's settled games (won with help or not, lost) and wins of one grade in one
-    variant, over the deals remembered."""
+    """The player's settled games and wins of one grade in one variant (deals remembered)."""
 
     grade: str
     played: int
@@ -52,14 +49,8 @@ class GradeRecord:
 
 
 class Session(Deals):
-    """The deal in play, the grades known and the guided first game.
-
-    Attributes, beside :class:`~nestor_web.app.play.Play`'s:
-        grades: the grade of each deal known here (the table, the grades kept, worked out).
-        graded: the grades this page worked out itself (the storage manager keeps them).
-        tutorial: the guide's step shown, or ``None`` while no guide runs.
-        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (kept in storage).
-    """
+    """The deal in play, the grades known (``graded``: those worked out here, to keep) and the
+    guide: the step shown (``tutorial``), ``tutorial_seen``: ``None``, ``"started"``, ``"done"``."""
 
     def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         super().__init__(game, **options)
@@ -77,17 +68,11 @@ class Session(Deals):
         leave_saved: bool = True,
         **options: Unpack[Options],
     ) -> Session:
-        """The session of a page opened on ``request`` (from the URL) with ``saved``.
-
-        The URL's deal is played: the saved game if it is that deal, else the same deal from the
-        shelf, else fresh; the saved game of another deal is left (unless ``leave_saved`` is
-        false: another tab may show it). A variant without a deal starts a random deal of it; no
-        deal resumes the saved game, or starts a random standard deal.
-        """
+        """The session of a page opened on ``request`` (the URL's deal: saved, shelved or fresh;
+        a variant alone: a random deal) with ``saved`` (resumed, or left if ``leave_saved``)."""
         rng = options["rng"] = options.get("rng") or random.Random()
         if saved is None:
-            # Nothing to resume: the first game is the one asked for, never a stand-in that
-            # could pass for the URL's deal (and skip the shelf), nor an extra random draw.
+            # The first game is the one asked for: no stand-in that could pass for it.
             variant = request.variant if request is not None else get_variant("standard")
             deal = request.deal if request is not None else None
             game = Game(variant, rng.randrange(MAX_DEAL) if deal is None else deal)
@@ -121,10 +106,8 @@ class Session(Deals):
         saved: SavedGame | None = None,
         replacing: bool = False,
     ) -> tuple[Event, ...]:
-        """A backup was restored: ``stats`` become the statistics, ``settings`` (if given) the
-        settings, ``saved`` (if given and not the game in play as it is) the game in play. The
-        session keeps the objects given: pass copies. ``replacing``: the game left is dropped,
-        not settled."""
+        """A backup was restored: take its ``stats``, ``settings`` and ``saved`` game (kept as
+        given: pass copies). ``replacing``: the game left is dropped, not settled."""
         events: list[Event] = []
         self.solving = False
         if replacing:
@@ -160,11 +143,8 @@ class Session(Deals):
     def know_grade(
         self, variant: str, deal: int, grade: str, graded: bool = False
     ) -> tuple[Event, ...]:
-        """Learn the grade of a deal (``graded``: worked out here, to be kept).
-
-        Raises:
-            ValueError: ``grade`` is not one of :data:`GRADE_NAMES`.
-        """
+        """Learn the grade of a deal (``graded``: worked out here, to keep); ValueError if
+        ``grade`` is not one of :data:`GRADE_NAMES`."""
         if grade not in GRADE_NAMES:
             raise ValueError(f"unknown grade {grade!r}")
         key = (variant, deal)
@@ -176,8 +156,8 @@ class Session(Deals):
         return (GradeKnown(variant, deal, grade),)
 
     def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
-        """Learn the grade of the deal in play from the table or ``kept`` (the grades the storage
-        manager kept); ``()`` when it must be worked out (:meth:`grade_steps`) or was known."""
+        """Learn the grade of the deal in play from the table or ``kept`` (the storage's); ``()``
+        when it was known or must be worked out (:meth:`grade_steps`)."""
         if self.grade is not None:
             return ()
         from nestor.graded_deals import known_grade
@@ -197,12 +177,8 @@ class Session(Deals):
         return self.know_grade(variant, deal, result.grade, graded=True)
 
     def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
-        """New deal of ``variant`` graded ``grade`` from the table, one not remembered as played
-        while the table has others.
-
-        Raises:
-            VariantError: unknown variant. NestorError: unknown grade (``grade.unknown``).
-        """
+        """A new deal of ``variant`` graded ``grade`` from the table, preferring one not played
+        (VariantError, NestorError ``grade.unknown``)."""
         from nestor.graded_deals import pick_deal
 
         name = get_variant(variant).name
@@ -216,8 +192,8 @@ class Session(Deals):
     def grade_records(
         self, variant: str, kept: Mapping[Key, str] | None = None
     ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade (each deal's grade known here, from
-        the table or ``kept``), and how many have no grade known."""
+        """The player's settled games of ``variant`` per grade (known here, from the table or
+        ``kept``), and how many have no grade known."""
         from nestor.graded_deals import known_grade
 
         played = dict.fromkeys(GRADE_NAMES, 0)
@@ -240,9 +216,8 @@ class Session(Deals):
         self, first_visit: bool, asked: DealRequest | None, stored: SavedGame | None,
         replaying: bool = False,
     ) -> tuple[Event, ...]:
-        """At start-up: start the guide where it is due. On a first visit whose address asks for
-        no deal nor replay, on an Easy deal of its own; after a reload in its middle
-        (``"started"``) whose address asks for no deal or the ``stored`` game's, on that game."""
+        """At start-up, start the guide if due: on a first visit with no link, on its own deal;
+        after a reload in its middle (the address names no deal or the ``stored`` game's)."""
         if replaying:
             return ()
         if first_visit and asked is None:
@@ -258,8 +233,7 @@ class Session(Deals):
         return ()
 
     def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
-        """Start the guide: on a new Easy deal (``fresh``; ``deal``, else one drawn by
-        :func:`~nestor_web.app.tutorial.tutorial_deal`), else on the game in play."""
+        """Start the guide on the game in play, or (``fresh``) on ``deal`` or a new Easy deal."""
         events: tuple[Event, ...] = ()
         if fresh:
             untouched = self.game.cursor == 0
@@ -275,7 +249,7 @@ class Session(Deals):
         return events + self._show(tutorial_step("pair", self.game))
 
     def tutorial_next(self) -> tuple[Event, ...]:
-        """Next, on a step that waits for no move (on the last one, the guide ends)."""
+        """Next, on a step that waits for no move (the last one ends the guide)."""
         step = self.tutorial
         if step is None:
             return ()
@@ -291,7 +265,7 @@ class Session(Deals):
         return self._show(None)
 
     def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
-        """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
+        """Move the guide on after ``events``: a pair at ``"pair"``/``"reserve"``, Undo at
         ``"undo"``; another move shows the step again; another deal ends it (Restart: anew)."""
         step = self.tutorial
         if step is None:

@@ -33,8 +33,8 @@ _CHOICES: dict[str, tuple[str | None, ...]] = {
 
 
 def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
-    """The animation speed in effect: the one ``chosen``, else ``"normal"``, or ``"off"`` when the
-    system asks for reduced motion."""
+    """The animation speed in effect: ``chosen``, else ``"off"`` under reduced motion, else
+    ``"normal"``."""
     if chosen is not None:
         return chosen
     return "off" if reduced_motion else "normal"
@@ -42,20 +42,9 @@ def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
 
 @dataclass
 class Settings:
-    """The player's settings.
-
-    Attributes:
-        language: a code of :data:`LANGUAGE_CODES`, or ``None`` before the first visit chose one.
-        four_colours: suits in four colours (clubs green, diamonds blue).
-        animations: one of :data:`ANIMATION_SPEEDS`, or ``None``: :func:`shown_animations`.
-        auto_pair: tapping a card that has exactly one possible partner removes the pair at once.
-        winnable_indicator: after each move, show whether the game can still be won.
-        highlight_partners: mark the cards the selected (or dragged) card can pair with.
-        sounds: short sounds made in the page for a pair, a win and a loss.
-        show_timer: show the time played.
-        left_handed: the reserve (in Strict the stock) on the right of the board.
-        large_index: larger rank and suit in the cards' corners.
-    """
+    """The player's settings. ``language``: ``None`` until the first visit picks one;
+    ``animations``: ``None`` follows the system (:func:`shown_animations`); ``auto_pair``: a card
+    with one partner pairs at once; ``left_handed``: the reserve (Strict: stock) on the right."""
 
     language: str | None = None
     four_colours: bool = False
@@ -76,12 +65,8 @@ class Settings:
         return tuple(f.name for f in fields(cls))
 
     def set(self, name: str, value: object) -> None:
-        """Set one setting, checking its value.
-
-        Raises:
-            NestorError: code ``"setting.unknown"`` (detail ``name``) for an unknown setting,
-                ``"setting.value"`` (details ``name``, ``value``) for a value it cannot take.
-        """
+        """Set one setting, checking its value (NestorError ``setting.unknown`` with ``name``, or
+        ``setting.value`` with ``name`` and ``value``)."""
         if name not in self.names():
             raise NestorError(f"unknown setting {clip(name)!r}",
                               code="setting.unknown", name=clip(name))
