@@ -860,7 +860,7 @@ def test_merging_is_idempotent_keeps_every_move_and_every_result(devices):
     twice = merge_parts(once.parts, theirs, ARCHIVE_SIZE)
     assert texts(twice.parts) == texts(once.parts)
     assert texts(merge_parts(mine, mine, ARCHIVE_SIZE).parts) == texts(mine)
-    assert merge_parts(mine, mine).diverged == ()
+    assert merge_parts(mine, mine, ARCHIVE_SIZE).diverged == ()
     # The union: every result of both, every line of both (in the games or kept apart).
     stats = once.parts.stats
     for side in (mine, theirs):

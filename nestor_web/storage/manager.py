@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from nestor import NestorError
@@ -257,7 +257,7 @@ class StorageManager:
         """The player's progress held here (what a backup holds): the session's statistics (another
         tab's merged in), game and settings, and the games left in progress: the archive's, one of
         another deal in the game slot (the next save would archive it), the game left for Undo."""
-        from ..app.backup import Parts, copy_settings, in_progress, unite
+        from ..app.backup import Parts, in_progress, unite
 
         self._follow_stats(session)
         played = session.saved()
@@ -272,7 +272,7 @@ class StorageManager:
             known = games.pop(saved.key, None)
             games[saved.key] = saved if known is None else unite(known, saved)[0]
         archive = tuple(games.values())[-ARCHIVE_SIZE:]
-        return Parts(session.stats.copy(), played, archive, copy_settings(session.settings),
+        return Parts(session.stats.copy(), played, archive, replace(session.settings),
                      self.puzzles(quiet=True))
 
     def export_progress(self, session: Session) -> str:
@@ -299,7 +299,7 @@ class StorageManager:
         Raises:
             ValueError: ``mode`` is neither ``"merge"`` nor ``"replace"`` (nothing changes).
         """
-        from ..app.backup import copy_game, copy_settings, merge_parts, replace_parts
+        from ..app.backup import copy_game, merge_parts, replace_parts
         from .progress import progress_text
         from .puzzle_codec import record_to_text
 
@@ -326,7 +326,7 @@ class StorageManager:
         if changed:
             game = result.game if after[0] != before[0] else None  # (None: the same game)
             events = session.take_progress(
-                result.stats.copy(), copy_settings(result.settings),
+                result.stats.copy(), replace(result.settings),
                 None if game is None else copy_game(game), replacing=mode == "replace",
             )
             if mode == "replace":
