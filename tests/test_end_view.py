@@ -13,7 +13,8 @@ from helpers import played
 from nestor import Game, Outcome
 from nestor.solver import Status, solve
 from nestor_web.app.ending import Ending
-from nestor_web.app.session import Help, Session
+from nestor_web.app.saved import Help
+from nestor_web.app.session import Session
 from nestor_web.view import i18n
 from nestor_web.view.end import chance_words, end_view, help_words, render_end
 from nestor_web.view.words import status_text

@@ -8,7 +8,8 @@ import pytest
 from nestor import Game, Pair, Record, TurnStock
 from nestor.link import record_query
 from nestor_web.app.replay import PlayChanged, Replay, Stepped, link_query, replay_request
-from nestor_web.app.session import Help, SavedGame, Session
+from nestor_web.app.saved import Help, SavedGame
+from nestor_web.app.session import Session
 from nestor_web.app.settings import Settings
 from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.codecs import game_from_text, game_to_text

@@ -6,7 +6,7 @@ localStorage already reads the newer save (a frozen tab, the event still queued)
 catches up before the tap (``StorageManager.catch_up``); or its localStorage is behind too
 (Chromium delivers another tab's write and its event in one later task: tests/webpage.py's
 ``LaggingStore``): it saves its line, and the two lines are joined when the tabs hear each
-other (``StorageManager.follow``, ``nestor_web.app.lines.join``).
+other (``StorageManager.follow``, ``nestor_web.app.saved.join``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import pytest
 from webpage import LaggingStore, Page, SharedStore, clock
 
 from nestor import Game, Pair, deal_position
-from nestor_web.app.lines import descends, join
-from nestor_web.app.session import Help, SavedGame
+from nestor_web.app.saved import Help, SavedGame, descends, join
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.manager import DIVERGED_KEY, SAVE_KEY, STATS_KEY
 from nestor_web.storage.stats_codec import stats_from_text

@@ -8,9 +8,8 @@ from dataclasses import dataclass, field, replace
 from nestor import VARIANTS, Game
 
 from .events import ProgressSummary
-from .lines import join
 from .puzzle_record import PuzzleRecord
-from .saved import Help, SavedGame
+from .saved import Help, SavedGame, join
 from .settings import Settings
 from .statistics.data import DailyRecord, Key, StatsData
 from .statistics.record import Stats

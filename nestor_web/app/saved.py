@@ -1,11 +1,12 @@
-"""A game as saved, the help used in it, and the shelf where games left in progress wait."""
+"""A game as saved, the help used in it, the shelf where games left in progress wait, and two
+tabs' lines of play of one deal: which came from which, and joining them."""
 
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 from typing import Protocol
 
-from nestor import Game
+from nestor import Game, TurnStock
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,59 @@ class Shelf(Protocol):
     def take(self, variant: str, deal: int) -> SavedGame | None:
         """Remove and return the game of ``variant``/``deal``, or ``None`` (NestorError: unreadable,
         dropped)."""
+
+
+def descends(theirs: SavedGame, mine: SavedGame) -> bool:
+    """Whether ``theirs`` was played on from ``mine`` (same deal): it starts with ``mine``'s moves
+    in effect, or it is the deal restarted (no move: a restart drops every move)."""
+    if theirs.key != mine.key:
+        return False
+    ahead = theirs.game.all_moves
+    return not ahead or ahead[: mine.game.cursor] == mine.game.moves
+
+
+@dataclass(frozen=True)
+class Joined:
+    """The result of :func:`join`: the moves in effect of one line, then those of the other that
+    could follow them; ``left_over``: the line whose moves could not all follow, else ``None``."""
+
+    saved: SavedGame
+    left_over: SavedGame | None
+
+
+def join(mine: SavedGame, theirs: SavedGame) -> Joined:
+    """Join two lines of one deal, neither descending from the other (ValueError: not one
+    deal)."""
+    if mine.key != theirs.key:
+        raise ValueError(f"{mine.key} and {theirs.key} are different deals")
+    a, b = mine.game.moves, theirs.game.moves
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    lines = sorted(
+        (mine, theirs),
+        key=lambda s: (len(s.game.moves) - common, [str(m) for m in s.game.moves[common:]]),
+        reverse=True,
+    )
+    first, second = lines
+    game = Game(first.game.variant, first.game.deal)
+    for move in first.game.moves:
+        game.push(move)
+    left_over: SavedGame | None = None
+    turns = sum(isinstance(m, TurnStock) for m in game.moves)
+    seen_turns = sum(isinstance(m, TurnStock) for m in second.game.moves[:common])
+    for move in second.game.moves[common:]:
+        if isinstance(move, TurnStock):
+            seen_turns += 1
+            if seen_turns <= turns:
+                continue  # the first line turned this stock card too
+        elif move in game.moves:  # a pair made already
+            continue
+        if not game.position.is_legal(move):
+            left_over = second
+            break
+        game.push(move)
+        turns += isinstance(move, TurnStock)
+    return Joined(SavedGame(game, mine.help.most(theirs.help)), left_over)
+
+

@@ -14,7 +14,7 @@ from nestor.deal import GRADES, UNWINNABLE
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
 from .play import Options
-from .saved import Help, SavedGame
+from .saved import SavedGame
 from .settings import Settings
 from .statistics.data import Key
 from .statistics.record import Stats
@@ -27,8 +27,6 @@ from .tutorial import (
     tutorial_step,
 )
 from .url import DealRequest
-
-__all__ = ["Help", "SavedGame", "Session"]
 
 GRADE_NAMES = (*GRADES, UNWINNABLE)
 """Every grade a deal can have, easiest first."""

@@ -6,7 +6,7 @@ import json
 
 from nestor import NestorError
 
-from ..app.session import SavedGame
+from ..app.saved import SavedGame
 from .codecs import archive_from_text, game_from_text
 from .keys import ARCHIVE_KEY, ARCHIVE_SIZE, UNREADABLE
 from .stores import Stores

@@ -12,8 +12,8 @@ from nestor import NestorError
 from nestor.jsontext import loads
 
 from ..app.events import Event, Problem, Restored
-from ..app.lines import descends, join
-from ..app.session import SavedGame, Session
+from ..app.saved import SavedGame, descends, join
+from ..app.session import Session
 from ..app.settings import Settings
 from ..app.statistics.record import Stats
 from .archive import Archive
