@@ -54,10 +54,10 @@ def test_play_goes_on_by_ticks_stops_at_the_end_and_restarts_from_the_deal():
         assert replay.tick() == (Stepped(n, RECORD.moves[n - 1]),)
     assert replay.tick() == (Stepped(8, RECORD.moves[7]), PlayChanged(False))
     assert not replay.playing and replay.tick() == ()
-    assert replay.toggle_play() == (PlayChanged(True), Stepped(0))  # from the deal again
+    assert replay.command("play") == (PlayChanged(True), Stepped(0))  # from the deal again
     assert replay.command("next") == (PlayChanged(False), Stepped(1, RECORD.moves[0]))
-    replay.toggle_play()
-    assert replay.toggle_play() == (PlayChanged(False),)
+    replay.command("play")
+    assert replay.command("play") == (PlayChanged(False),)
 
 
 def test_game_at_the_position_keeps_the_later_moves_for_redo():

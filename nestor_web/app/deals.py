@@ -1,8 +1,5 @@
-"""Another deal into play: New deal, Restart, a link, the daily deal, Undo of a deal change.
-
-The game left waits for Undo, and settles once Undo can no longer bring it back; games left earlier
-wait on the shelf until their deal is opened again.
-"""
+"""Another deal into play: New deal, Restart, a link, the daily deal, Undo of a deal change (the
+game left waits for Undo, then settles; games left earlier wait on the shelf)."""
 
 from __future__ import annotations
 
@@ -83,8 +80,7 @@ class Deals(Play):
         return self.switch(SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0)
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable one is
-        reported)."""
+        """The game of ``variant``/``deal`` off the shelf, or ``None`` (unreadable: reported)."""
         try:
             return None if self.shelf is None else self.shelf.take(variant, deal)
         except NestorError as exc:

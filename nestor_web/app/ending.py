@@ -31,8 +31,7 @@ class DailyWin:
 
 
 class Ending:
-    """The end screen's state for one page; ``dismissed``: the player closed it (until the next
-    end, or a reload)."""
+    """The end screen's state; ``dismissed``: closed by the player (until the next end)."""
 
     def __init__(self, max_nodes: int = VERDICT_NODES) -> None:
         self.dismissed = False

@@ -93,8 +93,7 @@ class GradeKnown:
 
 @dataclass(frozen=True)
 class PairCount:
-    """A hint's first step: the legal ``pairs``, those ``losing`` the game and those the solver
-    gave up on (``unknown``)."""
+    """A hint's first step: the legal pairs, those losing the game, those the solver gave up on."""
 
     pairs: int
     losing: int
@@ -158,8 +157,7 @@ class ProgressSummary:
 
 @dataclass(frozen=True)
 class Restored:
-    """A backup was restored (``mode``: ``"merge"`` or ``"replace"``): what is held now, and
-    whether anything ``changed``."""
+    """A backup was restored (``"merge"``, ``"replace"``): what is held now, whether it changed."""
 
     mode: str
     summary: ProgressSummary

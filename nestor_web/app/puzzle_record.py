@@ -11,8 +11,7 @@ MAX_DAILY = 1000  # daily tries kept (the oldest dates go first)
 
 @dataclass(frozen=True)
 class Try:
-    """A first try of a puzzle: its id and rating, whether it was solved, and when (ms since
-    1970)."""
+    """A puzzle's first try: its id and rating, solved or not, and when (ms since 1970)."""
 
     puzzle: int
     rating: int
@@ -49,25 +48,16 @@ class PuzzleRecord:
 
     def streak(self) -> int:
         """Puzzles solved in a row, up to the last try."""
-        return self._runs()[-1]
-
-    def best_streak(self) -> int:
-        """The most puzzles ever solved in a row."""
-        return max(self._runs())
-
-    def _runs(self) -> list[int]:
-        """The puzzles solved in a row after each try, oldest first (0 before any)."""
-        runs = [0]
+        run = 0
         for one in self.in_order():
-            runs.append(runs[-1] + 1 if one.solved else 0)
-        return runs
+            run = run + 1 if one.solved else 0
+        return run
 
     def solved(self) -> int:
         return sum(1 for one in self.tries.values() if one.solved)
 
     def add(self, one: Try, day: date | None = None) -> bool:
-        """Keep ``one`` if it is its puzzle's first try (with ``day``: also the date's first daily
-        try)."""
+        """Keep ``one`` if its puzzle's first try (with ``day``: the date's first daily try too)."""
         changed = False
         if one.puzzle not in self.tries:
             self.tries[one.puzzle] = one

@@ -61,8 +61,7 @@ def clamped(value: int, kind: str) -> int:
 
 
 def latest_day(now_ms: int | None = None) -> date:
-    """The latest date a daily deal can have been won on at ``now_ms`` (default: now): the day
-    after its date in UTC."""
+    """The latest date a daily deal can be won on at ``now_ms`` (default now): the next UTC day."""
     seconds = time.time() if now_ms is None else min(now_ms, LATEST_MS) / 1000
     day = datetime.fromtimestamp(max(0.0, seconds), UTC).date()
     return day if day == date.max else day + timedelta(days=1)

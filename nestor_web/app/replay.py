@@ -94,24 +94,17 @@ class Replay:
 
     def command(self, name: str) -> tuple[ReplayEvent, ...]:
         """The replay command ``name`` (of :data:`REPLAY_KEYS`); all but ``"play"`` stop playing."""
-        if name == "play":
-            return self.toggle_play()
+        if name == "play" and self.playing:
+            return self.stop()
+        if name == "play":  # from the deal again when at the end
+            self.playing = True
+            return (PlayChanged(True), *(self.go(0) if self.cursor == self.length else ()))
         target = {
             "first": 0, "previous": self.cursor - 1, "next": self.cursor + 1, "last": self.length,
         }.get(name)
         if target is None:
             return ()
         return self.stop() + self.go(target)
-
-    def toggle_play(self) -> tuple[ReplayEvent, ...]:
-        """Start playing (from the deal when at the end), or stop."""
-        if self.playing:
-            return self.stop()
-        self.playing = True
-        events: tuple[ReplayEvent, ...] = (PlayChanged(True),)
-        if self.cursor == self.length:
-            events += self.go(0)
-        return events
 
     def tick(self) -> tuple[ReplayEvent, ...]:
         """While playing: the next move (the last one stops the playing)."""

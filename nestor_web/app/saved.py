@@ -45,8 +45,7 @@ class Shelf(Protocol):
     """Where games left in progress wait (the storage manager's archive)."""
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """Remove and return the game of ``variant``/``deal``, or ``None`` (NestorError: unreadable,
-        dropped)."""
+        """Take the game of ``variant``/``deal`` off, or ``None``; NestorError: unreadable."""
 
 
 def descends(theirs: SavedGame, mine: SavedGame) -> bool:
@@ -68,8 +67,7 @@ class Joined:
 
 
 def join(mine: SavedGame, theirs: SavedGame) -> Joined:
-    """Join two lines of one deal, neither descending from the other (ValueError: not one
-    deal)."""
+    """Join two lines of one deal, neither descending from the other (ValueError: two deals)."""
     if mine.key != theirs.key:
         raise ValueError(f"{mine.key} and {theirs.key} are different deals")
     a, b = mine.game.moves, theirs.game.moves

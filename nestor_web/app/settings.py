@@ -33,8 +33,7 @@ _CHOICES: dict[str, tuple[str | None, ...]] = {
 
 
 def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
-    """The animation speed in effect: ``chosen``, else ``"off"`` under reduced motion, else
-    ``"normal"``."""
+    """The animation speed in effect: ``chosen``, else off under reduced motion, else normal."""
     if chosen is not None:
         return chosen
     return "off" if reduced_motion else "normal"

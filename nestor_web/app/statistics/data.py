@@ -114,8 +114,7 @@ def check_key(variant: str, deal: int) -> Key:
 
 
 def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
-    """Wins in a row after each settlement of variant ``name`` (not those taken back); ``[0]``
-    before any."""
+    """Wins in a row after each settlement of variant ``name`` (none taken back), from ``[0]``."""
     runs = [0]
     for s in history:
         if s.variant == name and not s.taken_back:

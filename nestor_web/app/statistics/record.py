@@ -103,16 +103,14 @@ class Stats:
         return self._settle(key, "lost", now_ms)
 
     def claim(self, variant: str, deal: int) -> None:
-        """The tab shows ``variant``/``deal``: if unsettled (another tab's first move), it is this
-        tab's game, which leaving settles."""
+        """The tab shows ``variant``/``deal``: if unsettled, it is this tab's game to settle."""
         key = check_key(variant, deal)
         entry = self._deals.get(key)
         if entry is not None and entry.state == "playing":
             self._playing = key
 
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
-        """Settle as lost every unsettled deal but ``variant``/``deal`` (games of tabs closed: the
-        page is the only tab open)."""
+        """Settle as lost every unsettled deal but ``variant``/``deal`` (the only tab open)."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
@@ -145,8 +143,7 @@ class Stats:
         return True
 
     def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
-        """Forget everything, or one ``variant``'s records; with ``now_ms``, remember when (against
-        other tabs' older records)."""
+        """Forget everything, or one ``variant``'s; with ``now_ms``, remember when (for merges)."""
         names = list(VARIANTS) if variant is None else [get_variant(variant).name]
         if now_ms is not None:
             whole_number(now_ms, "now_ms")
