@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from nestor import Game, NestorError, Pair, Position, Record
-from nestor.puzzles import Puzzle, Verdict, get_puzzle, pick_puzzle, rate, refutation
+from nestor.puzzles import Puzzle, Verdict, daily_puzzle, get_puzzle, pick_puzzle, rate, refutation
 
 from .events import Problem
 from .puzzle_record import PuzzleRecord, Try
@@ -141,26 +141,21 @@ def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem |
         puzzle = get_puzzle(number)
     except NestorError as exc:
         return None, Problem("link.puzzle", exc)
-    return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None), None
+    return _dated(puzzle, today), None
 
 
-def is_daily(puzzle: Puzzle, today: date) -> bool:
-    from nestor.puzzles import daily_puzzle
-
-    return daily_puzzle(today).id == puzzle.id
+def _dated(puzzle: Puzzle, today: date) -> PuzzleTry:
+    return PuzzleTry(puzzle, today if daily_puzzle(today).id == puzzle.id else None)
 
 
 def daily_try(today: date) -> PuzzleTry:
-    from nestor.puzzles import daily_puzzle
-
     return PuzzleTry(daily_puzzle(today), today)
 
 
 def next_try(record: PuzzleRecord, rng: random.Random, today: date, after: int = 0) -> PuzzleTry:
     """A puzzle near the player's rating not tried yet, nor ``after`` (the one just shown)."""
     avoid = set(record.tries) | {after}
-    puzzle = pick_puzzle(record.rating(), rng, avoid)
-    return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None)
+    return _dated(pick_puzzle(record.rating(), rng, avoid), today)
 
 
 def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:

@@ -156,15 +156,13 @@ class Session(Deals):
     def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
         """Learn the grade of the deal in play from the table or ``kept`` (the storage's); ``()``
         when it was known or must be worked out (:meth:`grade_steps`)."""
-        if self.grade is not None:
-            return ()
+        found = None if self.grade is not None else self._known_grade(self.key, kept)
+        return () if found is None else self.know_grade(*self.key, found)
+
+    def _known_grade(self, key: Key, kept: Mapping[Key, str] | None) -> str | None:
         from nestor.graded_deals import known_grade
 
-        variant, deal = self.key
-        found = known_grade(variant, deal)
-        if found is None and kept is not None:
-            found = kept.get(self.key)
-        return () if found is None else self.know_grade(variant, deal, found)
+        return self.grades.get(key) or known_grade(*key) or (kept or {}).get(key)
 
     def grade_steps(self) -> Generator[None, None, tuple[Event, ...]]:
         """Work out the grade of the deal in play, yielding between slices of work."""
@@ -192,17 +190,13 @@ class Session(Deals):
     ) -> tuple[tuple[GradeRecord, ...], int]:
         """The player's settled games of ``variant`` per grade (known here, from the table or
         ``kept``), and how many have no grade known."""
-        from nestor.graded_deals import known_grade
-
         played = dict.fromkeys(GRADE_NAMES, 0)
         won = dict.fromkeys(GRADE_NAMES, 0)
         unknown = 0
         for deal, state in self.stats.deal_states(variant):
             if state == "playing":
                 continue
-            key = (variant, deal)
-            grade = self.grades.get(key) or known_grade(variant, deal) or (
-                kept.get(key) if kept is not None else None)
+            grade = self._known_grade((variant, deal), kept)
             if grade is None:
                 unknown += 1
                 continue

@@ -288,14 +288,7 @@ class Stats:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Stats):
             return NotImplemented
-        return (
-            self._counts == other._counts
-            and list(self._deals.items()) == list(other._deals.items())
-            and self._history == other._history
-            and self._playing == other._playing
-            and self._resets == other._resets
-            and self._daily == other._daily
-        )
+        return self._content() == other._content() and list(self._deals) == list(other._deals)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -354,12 +347,6 @@ class Stats:
         self._history.extend(s for s in other._history if s.variant == name)
 
     def _content(self) -> object:
-        """Everything held, order-free (what :meth:`merge` compares)."""
-        return (
-            dict(self._counts),
-            dict(self._deals),
-            tuple(self._history),
-            dict(self._resets),
-            self._playing,
-            self._daily,
-        )
+        """Everything held but the deals' order (what :meth:`merge` compares)."""
+        return (dict(self._counts), dict(self._deals), tuple(self._history), dict(self._resets),
+                self._playing, self._daily)
