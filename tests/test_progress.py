@@ -856,19 +856,19 @@ def texts(parts: Parts) -> str:
 @given(two_devices())
 def test_merging_is_idempotent_keeps_every_move_and_every_result(devices):
     mine, theirs = devices
-    once = merge_parts(mine, theirs, ARCHIVE_SIZE)
-    twice = merge_parts(once.parts, theirs, ARCHIVE_SIZE)
-    assert texts(twice.parts) == texts(once.parts)
-    assert texts(merge_parts(mine, mine, ARCHIVE_SIZE).parts) == texts(mine)
-    assert merge_parts(mine, mine, ARCHIVE_SIZE).diverged == ()
+    once, diverged = merge_parts(mine, theirs, ARCHIVE_SIZE)
+    twice, _ = merge_parts(once, theirs, ARCHIVE_SIZE)
+    assert texts(twice) == texts(once)
+    assert texts(merge_parts(mine, mine, ARCHIVE_SIZE)[0]) == texts(mine)
+    assert merge_parts(mine, mine, ARCHIVE_SIZE)[1] == ()
     # The union: every result of both, every line of both (in the games or kept apart).
-    stats = once.parts.stats
+    stats = once.stats
     for side in (mine, theirs):
         for e in side.stats.snapshot().deals:
             assert stats.deal_result(e.variant, e.deal) is not None
         assert {s.key for s in side.stats.history(last=1000, taken_back=True)} <= {
             s.key for s in stats.history(last=1000, taken_back=True)}
-    games = {g.key: g for g in (once.parts.game, *once.parts.archive) if g is not None}
+    games = {g.key: g for g in (once.game, *once.archive) if g is not None}
     for side in (mine, theirs):
         for line in (side.game, *side.archive):
             if line is None or not line.game.all_moves:
@@ -878,7 +878,7 @@ def test_merging_is_idempotent_keeps_every_move_and_every_result(devices):
             ):
                 continue  # a finished game of another deal: in the statistics only
             kept = games.get(line.key)
-            assert (kept is not None and backup.holds(kept, line)) or line in once.diverged
+            assert (kept is not None and backup.holds(kept, line)) or line in diverged
 
 
 def test_the_replaced_key_is_one_of_the_games_keys():

@@ -155,10 +155,10 @@ def test_descends_and_join() -> None:
     mine, theirs = saved(four[:2] + [four[3]], hints=1), saved(four[:3])
     # (mine plays the fourth pair without the third: on deal 7 it is available from the start)
     assert Game("standard", 7).position.is_legal(four[3])
-    one, two = join(mine, theirs), join(theirs, mine)
-    assert one.saved.game.moves == two.saved.game.moves
-    assert one.left_over is None and two.left_over is None
-    assert set(one.saved.game.moves) == set(four)
-    assert one.saved.help == Help(hints=1)
+    (one, one_left), (two, two_left) = join(mine, theirs), join(theirs, mine)
+    assert one.game.moves == two.game.moves
+    assert one_left is None and two_left is None
+    assert set(one.game.moves) == set(four)
+    assert one.help == Help(hints=1)
     with pytest.raises(ValueError):
         join(base, SavedGame(Game("standard", 8)))

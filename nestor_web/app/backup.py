@@ -39,15 +39,6 @@ class Parts:
         )
 
 
-@dataclass(frozen=True)
-class Merged:
-    """The united progress, and the lines of a deal played on both sides that it does not hold
-    whole (kept apart, so no move is lost), oldest first."""
-
-    parts: Parts
-    diverged: tuple[SavedGame, ...] = ()
-
-
 def in_progress(saved: SavedGame) -> bool:
     """``saved`` has a move in effect and has not ended (what the archive keeps)."""
     return saved.game.cursor >= 1 and saved.game.position.outcome() is None
@@ -69,7 +60,7 @@ def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGam
     elif holds(theirs, mine):
         base = theirs.game
     else:
-        joined = SavedGame(join(mine, theirs).saved.game)
+        joined = SavedGame(join(mine, theirs)[0].game)
         # A line that holds the joined game (with more moves for Redo) is kept instead.
         base = next((s.game for s in (mine, theirs) if holds(s, joined)), joined.game)
     united = SavedGame(base, mine.help.most(theirs.help), max(mine.elapsed_ms, theirs.elapsed_ms))
@@ -98,9 +89,11 @@ def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | N
     return Stats.restore(StatsData(data.counts, data.deals, data.history, dict(resets), daily))
 
 
-def merge_parts(mine: Parts, theirs: Parts, limit: int) -> Merged:
+def merge_parts(
+    mine: Parts, theirs: Parts, limit: int
+) -> tuple[Parts, tuple[SavedGame, ...]]:
     """``theirs`` (a backup) merged into ``mine`` (what is here): every game and result of both,
-    the lines that could not be joined apart, the archive cut to ``limit``."""
+    the archive cut to ``limit``; and the lines it could not join, kept apart, oldest first."""
     diverged: list[SavedGame] = []
     game = mine.game
     here = {g.key: g for g in mine.archive}
@@ -139,7 +132,7 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int) -> Merged:
     stats = united_stats(mine.stats, theirs.stats)
     puzzles = mine.puzzles.copy()
     puzzles.unite(theirs.puzzles)
-    return Merged(Parts(stats, game, kept, replace(mine.settings), puzzles), tuple(_once(diverged)))
+    return Parts(stats, game, kept, replace(mine.settings), puzzles), tuple(_once(diverged))
 
 
 def _ended(parts: Parts, key: Key) -> bool:

@@ -57,17 +57,9 @@ def descends(theirs: SavedGame, mine: SavedGame) -> bool:
     return not ahead or ahead[: mine.game.cursor] == mine.game.moves
 
 
-@dataclass(frozen=True)
-class Joined:
-    """The result of :func:`join`: the moves in effect of one line, then those of the other that
-    could follow them; ``left_over``: the line whose moves could not all follow, else ``None``."""
-
-    saved: SavedGame
-    left_over: SavedGame | None
-
-
-def join(mine: SavedGame, theirs: SavedGame) -> Joined:
-    """Join two lines of one deal, neither descending from the other (ValueError: two deals)."""
+def join(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, SavedGame | None]:
+    """Join two lines of one deal, neither descending from the other: the moves of one, then those
+    of the other that can follow, and the line that could not all follow (ValueError: two deals)."""
     if mine.key != theirs.key:
         raise ValueError(f"{mine.key} and {theirs.key} are different deals")
     a, b = mine.game.moves, theirs.game.moves
@@ -98,6 +90,6 @@ def join(mine: SavedGame, theirs: SavedGame) -> Joined:
             break
         game.push(move)
         turns += isinstance(move, TurnStock)
-    return Joined(SavedGame(game, mine.help.most(theirs.help)), left_over)
+    return SavedGame(game, mine.help.most(theirs.help)), left_over
 
 

@@ -309,8 +309,7 @@ class StorageManager:
         before = _texts(here)
         diverged: tuple[SavedGame, ...] = ()
         if mode == "merge":
-            merged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
-            result, diverged = merged.parts, merged.diverged
+            result, diverged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
         else:
             result = replace_parts(here, progress.parts, session.clock())
         after = _texts(result)
@@ -447,10 +446,10 @@ class StorageManager:
         self._own_game = text  # the slot holds that tab's: the next save writes this tab's
         if descends(mine, theirs):
             return ()  # this tab played on from that tab's game: it is the newer
-        joined = join(mine, theirs)  # both played on: one game with the moves of both
-        if joined.left_over is not None:
-            self._keep_diverged(game_to_text(joined.left_over))
-        return session.adopt(joined.saved)
+        joined, left_over = join(mine, theirs)  # both played on: one game with both's moves
+        if left_over is not None:
+            self._keep_diverged(game_to_text(left_over))
+        return session.adopt(joined)
 
     def _keep_diverged(self, text: str) -> None:
         """Keep the saved-game ``text`` of a line that could not be joined (once; at most
