@@ -8,28 +8,19 @@ from nestor import NestorError
 from nestor.errors import clip
 
 LANGUAGE_CODES = ("en", "de")
-
 THEMES = ("system", "light", "dark")
-
 SOLVE_SPEEDS = ("slow", "normal", "fast")
-
-SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
-"""Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`."""
+SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}  # between two moves of Solve
+ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
+ANIMATION_SCALE = {"off": 0.0, "slow": 1.75, "normal": 1.0, "fast": 0.5}  # of every duration
 
 DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
-"""What New deal deals: any deal, one the solver proves winnable (Strict: with the stock as it
-lies), or one of a grade shipped with the game (:mod:`nestor.graded_deals`)."""
+"""What New deal deals: any deal, one the solver proves winnable, or one of a shipped grade."""
 
-ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
-
-ANIMATION_SCALE = {"off": 0.0, "slow": 1.75, "normal": 1.0, "fast": 0.5}
-"""What each of :data:`ANIMATION_SPEEDS` multiplies every animation's duration by."""
-
-_CHOICES: dict[str, tuple[str | None, ...]] = {
+_CHOICES: dict[str, tuple[str | None, ...]] = {  # the values of each setting not a switch
     "language": (None, *LANGUAGE_CODES), "theme": THEMES, "solve_speed": SOLVE_SPEEDS,
     "difficulty": DIFFICULTIES, "animations": (None, *ANIMATION_SPEEDS),
 }
-"""The values each setting that is not a switch may take."""
 
 
 def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
