@@ -27,9 +27,8 @@ class Selected:
 
 @dataclass(frozen=True)
 class Moved:
-    """A move was played, redone, or played by Solve or Finish: the cards it ``removed`` (in the
-    move's order), the stock card it ``turned`` (Strict), the cards ``uncovered`` with their
-    places, and the game's ``outcome`` if it ended."""
+    """A move was played (or redone, or by Solve or Finish): the cards ``removed`` in order, the
+    stock card ``turned``, the cards ``uncovered`` and their places, the ``outcome`` if it ended."""
 
     move: Move
     removed: tuple[str, ...]

@@ -15,9 +15,8 @@ T = TypeVar("T")
 
 
 class ReviewState:
-    """One game under review: the ``moves`` reviewed so far, the whole ``result`` once done, the
-    move ``chosen`` (0-based; ``picked`` by the player), the ``practice`` verdict of the position
-    before the turning point if it is a puzzle."""
+    """One game under review: the ``moves`` reviewed so far, the ``result`` once done, the move
+    ``chosen`` (``picked``: by the player), the ``practice`` verdict before the turning point."""
 
     def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.record = record

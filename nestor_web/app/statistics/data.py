@@ -123,9 +123,8 @@ def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
 
 
 def recount_streak(runs: Sequence[int], streak: int, best: int) -> tuple[int, int]:
-    """The streak and best streak from a variant's ``runs`` (:func:`win_runs`): the last run if a
-    loss starts it, else the longer of it and ``streak`` (older than the history); best >= ``best``.
-    """
+    """The streak and best from a variant's ``runs`` (:func:`win_runs`): the last run if a loss
+    starts it, else the longer of it and ``streak`` (older than the history); best >= ``best``."""
     run = runs[-1]
     closed = run < len(runs) - 1
     current = run if closed else max(run, streak)
