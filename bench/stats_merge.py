@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nestor_web.app.statistics import Stats  # noqa: E402
+from nestor_web.app.statistics.record import Stats  # noqa: E402
 from nestor_web.storage.stats_codec import stats_from_text, stats_to_text  # noqa: E402
 
 

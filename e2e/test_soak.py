@@ -34,7 +34,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from nestor import VARIANTS, Game, Outcome, Pair, TurnStock
 from nestor.solver import solve
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.stats_codec import stats_from_text
 

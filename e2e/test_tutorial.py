@@ -104,7 +104,21 @@ def test_a_first_visit_is_guided_through_the_rules_and_never_again(
     page.click('#rules-dialog [data-action="tutorial"]')
     expect(page.locator("#rules-dialog")).to_be_hidden()
     step(page, "pair")
-    assert int(page.inner_text("#deal-number")) != deal
+    guided = int(page.inner_text("#deal-number"))
+    assert guided != deal
+    # A link to another deal leaves the guide; back in its deal, a reload resumes it.
+    saves_done(page)
+    page.goto("/?variant=standard&deal=7")
+    wait_ready(page)
+    expect(page.locator(GUIDE)).to_be_hidden()
+    saves_done(page)
+    page.goto(f"/?variant=standard&deal={guided}")
+    wait_ready(page)
+    saves_done(page)
+    page.reload()
+    wait_ready(page)
+    step(page, "pair")
+    assert int(page.inner_text("#deal-number")) == guided
 
 
 @pytest.mark.first_visit

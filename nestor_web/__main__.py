@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
 
 from nestor_web.storage.progress import MAX_SIZE, ProgressError, read_progress
 
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     summary = progress.parts.summary()
     if args.json:
-        print(json.dumps(summary.to_json()))
+        print(json.dumps(asdict(summary)))
     else:
         print(
             f"backup of {progress.date.isoformat()} (game {progress.game_version}): "

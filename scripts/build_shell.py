@@ -101,7 +101,7 @@ def first_visit_session(language: str) -> Session:
     session = Session.start(
         None, stored.game, settings=stored.settings, stats=stored.stats, shelf=manager.archive
     )
-    session.open_tutorial(stored.first_visit, None)
+    session.open_tutorial(stored.first_visit, None, stored.game)
     return session
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 
 
 def move(

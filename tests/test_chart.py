@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from profiles import examples
 
 from nestor import NestorError
-from nestor_web.app.statistics import RESULTS, Settlement, Stats
+from nestor_web.app.statistics.data import RESULTS, Settlement
+from nestor_web.app.statistics.record import Stats
 from nestor_web.view.chart import CHART_COLOURS, CHART_LABELS, chart_svg
 
 SVG = "{http://www.w3.org/2000/svg}"

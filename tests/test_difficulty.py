@@ -14,7 +14,7 @@ from nestor.grade import grade
 from nestor.graded_deals import CUTS_FINGERPRINT, GRADED_DEALS, known_grade
 from nestor_web.app.events import GradeKnown
 from nestor_web.app.settings import DIFFICULTIES, Settings
-from nestor_web.app.statistics import DEAL_MEMORY
+from nestor_web.app.statistics.data import DEAL_MEMORY
 from nestor_web.storage.codecs import settings_from_text, settings_to_text
 from nestor_web.storage.grades import (
     GRADE_MEMORY,
@@ -280,7 +280,7 @@ def test_settings_that_are_no_object_are_still_set_aside_whole() -> None:
 def test_the_web_layers_grade_names_are_the_engines() -> None:
     from nestor.grade import GRADES, UNWINNABLE
     from nestor.graded_deals import LETTERS
-    from nestor_web.app.grades import GRADE_NAMES
+    from nestor_web.app.session import GRADE_NAMES
     from nestor_web.view.words import GRADE_WORDS
 
     assert GRADE_NAMES == (*GRADES, UNWINNABLE) == tuple(LETTERS.values())

@@ -13,7 +13,8 @@ from helpers import played
 from nestor import Game, Outcome
 from nestor.solver import Status, solve
 from nestor_web.app.ending import Ending
-from nestor_web.app.session import Help, Session
+from nestor_web.app.saved import Help
+from nestor_web.app.session import Session
 from nestor_web.view import i18n
 from nestor_web.view.end import chance_words, end_view, help_words, render_end
 from nestor_web.view.words import status_text
@@ -73,13 +74,13 @@ def test_dismissed_until_the_game_is_no_longer_over() -> None:
     session = played(*UNWINNABLE)
     ending = Ending()
     assert ending.shown(session)
-    ending.dismiss()
+    ending.dismissed = True
     ending.sync(session)
     assert not ending.shown(session)  # closed: stays closed while the game is over
     assert not ending.needs_verdict(session)
-    ending.reopen()
+    ending.dismissed = False
     assert ending.shown(session)
-    ending.dismiss()
+    ending.dismissed = True
     session.undo()
     ending.sync(session)
     assert not ending.shown(session) and not ending.dismissed

@@ -353,7 +353,7 @@ def test_error_words_fit_the_error_codes() -> None:
     from nestor.errors import CODES
     from nestor_web.app.ranges import RANGE_CODES
     from nestor_web.app.settings import Settings
-    from nestor_web.app.statistics import STATS_CODES
+    from nestor_web.app.statistics.data import STATS_CODES
     from nestor_web.storage.puzzle_codec import PUZZLE_RECORD_CODES
     from nestor_web.view.errors import ERROR_WORDS, error_text
 

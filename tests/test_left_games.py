@@ -10,7 +10,7 @@ import random
 import pytest
 from webpage import Page, SharedStore, clock
 
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.keys import STATS_KEY, MemoryStore
 from nestor_web.storage.stats_codec import stats_from_text
 

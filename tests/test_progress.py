@@ -13,7 +13,7 @@ import time
 import zlib
 from base64 import urlsafe_b64encode
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from nestor_web.app.events import DealChanged, Restored
 from nestor_web.app.ranges import LATEST_MS, LONGEST_MS
 from nestor_web.app.saved import Help, SavedGame
 from nestor_web.app.settings import Settings
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage import progress as progress_module
 from nestor_web.storage.codecs import archive_text, game_from_text
 from nestor_web.storage.keys import (
@@ -198,7 +198,7 @@ def test_the_summary_counts_games_wins_daily_wins_and_games_in_progress(device_a
     stats = page.session.stats
     assert daily_deal(DAY)[0] != "standard"  # the daily deal's variant is summed in
     played = stats.summary("standard").played + stats.summary(daily_deal(DAY)[0]).played
-    assert summary.to_json() == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
+    assert asdict(summary) == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
     assert played == 4
 
 
@@ -415,9 +415,7 @@ def test_a_version_1_file_stays_readable():
     text = VERSION_1.read_text()
     read = read_progress(text)
     assert read.version == 1 and read.date == date(2026, 12, 1)
-    assert read.parts.summary().to_json() == {
-        "games": 4, "won": 2, "daily_won": 1, "in_progress": 2
-    }
+    assert asdict(read.parts.summary()) == {"games": 4, "won": 2, "daily_won": 1, "in_progress": 2}
     again = json.loads(progress_text(read.parts, read.date, read.game_version))
     original = json.loads(text)
     # Issue 24's setting "difficulty" replaced "winnable_only" (still written for older games).
@@ -527,7 +525,7 @@ def test_merging_a_third_devices_backup_gives_the_union(device_a):
         f"standard/{playable(140, 1)}", f"standard/{playable(160)}", f"standard/{playable(40, 1)}"]
     assert game_from_text(archive[f"standard/{playable(160)}"]).game.moves == (
         c.session.game.moves)
-    assert read_progress(b.storage.export_progress(b.session)).parts.summary().to_json() == {
+    assert asdict(read_progress(b.storage.export_progress(b.session)).parts.summary()) == {
         "games": 7, "won": 3, "daily_won": 1, "in_progress": 4}  # one daily deal, won on both
 
 
@@ -571,7 +569,7 @@ def test_replace_keeps_what_it_replaced_and_bringing_it_back_restores_it(device_
     assert stored(b)[ARCHIVE_KEY] == archive_text(file_parts.archive)
     replaced = b.storage.replaced_progress()
     assert replaced is not None
-    assert replaced.parts.summary().to_json() == {"games": 5, "won": 2, "daily_won": 1,
+    assert asdict(replaced.parts.summary()) == {"games": 5, "won": 2, "daily_won": 1,
                                                   "in_progress": 3}
     restore(b, replaced, "replace")  # brought back
     after = stored(b)
@@ -862,19 +860,19 @@ def texts(parts: Parts) -> str:
 @given(two_devices())
 def test_merging_is_idempotent_keeps_every_move_and_every_result(devices):
     mine, theirs = devices
-    once = merge_parts(mine, theirs, ARCHIVE_SIZE)
-    twice = merge_parts(once.parts, theirs, ARCHIVE_SIZE)
-    assert texts(twice.parts) == texts(once.parts)
-    assert texts(merge_parts(mine, mine, ARCHIVE_SIZE).parts) == texts(mine)
-    assert merge_parts(mine, mine).diverged == ()
+    once, diverged = merge_parts(mine, theirs, ARCHIVE_SIZE)
+    twice, _ = merge_parts(once, theirs, ARCHIVE_SIZE)
+    assert texts(twice) == texts(once)
+    assert texts(merge_parts(mine, mine, ARCHIVE_SIZE)[0]) == texts(mine)
+    assert merge_parts(mine, mine, ARCHIVE_SIZE)[1] == ()
     # The union: every result of both, every line of both (in the games or kept apart).
-    stats = once.parts.stats
+    stats = once.stats
     for side in (mine, theirs):
         for e in side.stats.snapshot().deals:
             assert stats.deal_result(e.variant, e.deal) is not None
         assert {s.key for s in side.stats.history(last=1000, taken_back=True)} <= {
             s.key for s in stats.history(last=1000, taken_back=True)}
-    games = {g.key: g for g in (once.parts.game, *once.parts.archive) if g is not None}
+    games = {g.key: g for g in (once.game, *once.archive) if g is not None}
     for side in (mine, theirs):
         for line in (side.game, *side.archive):
             if line is None or not line.game.all_moves:
@@ -884,7 +882,7 @@ def test_merging_is_idempotent_keeps_every_move_and_every_result(devices):
             ):
                 continue  # a finished game of another deal: in the statistics only
             kept = games.get(line.key)
-            assert (kept is not None and backup.holds(kept, line)) or line in once.diverged
+            assert (kept is not None and backup.holds(kept, line)) or line in diverged
 
 
 def test_the_replaced_key_is_one_of_the_games_keys():

@@ -32,7 +32,8 @@ from nestor_web.app.ranges import (
 )
 from nestor_web.app.saved import Help, SavedGame
 from nestor_web.app.session import Session
-from nestor_web.app.statistics import DailyRecord, Stats, StatsData, VariantCounts
+from nestor_web.app.statistics.data import DailyRecord, StatsData, VariantCounts
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.codecs import game_from_text, game_to_text
 from nestor_web.storage.keys import SAVE_KEY, STATS_KEY, UNREADABLE, MemoryStore
 from nestor_web.storage.progress import ProgressError, read_progress

@@ -8,9 +8,10 @@ import pytest
 from nestor import Game, Pair, Record, TurnStock
 from nestor.link import record_query
 from nestor_web.app.replay import PlayChanged, Replay, Stepped, link_query, replay_request
-from nestor_web.app.session import Help, SavedGame, Session
+from nestor_web.app.saved import Help, SavedGame
+from nestor_web.app.session import Session
 from nestor_web.app.settings import Settings
-from nestor_web.app.statistics import Stats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.codecs import game_from_text, game_to_text
 from nestor_web.view import i18n
 from nestor_web.view.replay import move_label, replay_board_html, replay_view
@@ -53,10 +54,10 @@ def test_play_goes_on_by_ticks_stops_at_the_end_and_restarts_from_the_deal():
         assert replay.tick() == (Stepped(n, RECORD.moves[n - 1]),)
     assert replay.tick() == (Stepped(8, RECORD.moves[7]), PlayChanged(False))
     assert not replay.playing and replay.tick() == ()
-    assert replay.toggle_play() == (PlayChanged(True), Stepped(0))  # from the deal again
+    assert replay.command("play") == (PlayChanged(True), Stepped(0))  # from the deal again
     assert replay.command("next") == (PlayChanged(False), Stepped(1, RECORD.moves[0]))
-    replay.toggle_play()
-    assert replay.toggle_play() == (PlayChanged(False),)
+    replay.command("play")
+    assert replay.command("play") == (PlayChanged(False),)
 
 
 def test_game_at_the_position_keeps_the_later_moves_for_redo():

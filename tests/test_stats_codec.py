@@ -14,7 +14,8 @@ from profiles import examples
 from stats_games import move, play
 
 from nestor import MAX_DEAL, NestorError
-from nestor_web.app.statistics import DEAL_MEMORY, HISTORY_SIZE, DailyStats, Stats
+from nestor_web.app.statistics.data import DEAL_MEMORY, HISTORY_SIZE, DailyStats
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.stats_codec import STATS_VERSION, stats_from_text, stats_to_text
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from nestor_web.app.statistics import DAILY_MEMORY, DailyStats, Stats
+from nestor_web.app.statistics.data import DAILY_MEMORY, DailyStats
+from nestor_web.app.statistics.record import Stats
 
 DAY = date(2026, 12, 1)
 

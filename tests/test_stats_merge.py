@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from profiles import examples
 from stats_games import move
 
-from nestor_web.app.statistics import DailyStats, Stats
+from nestor_web.app.statistics.data import DailyStats
+from nestor_web.app.statistics.record import Stats
 
 
 def win(stats: Stats, deal: int, t: int, variant: str = "standard", helped: bool = False) -> None:

@@ -11,7 +11,7 @@ from webpage import Page, QuotaStore, RefusingStore, SharedStore
 from nestor import Game, Pair, deal_position
 from nestor.solver import solve
 from nestor_web.app.events import Problem
-from nestor_web.app.session import SavedGame
+from nestor_web.app.saved import SavedGame
 from nestor_web.storage.codecs import game_from_text, game_to_text
 from nestor_web.storage.keys import (
     ARCHIVE_KEY,

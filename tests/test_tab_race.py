@@ -6,7 +6,7 @@ localStorage already reads the newer save (a frozen tab, the event still queued)
 catches up before the tap (``StorageManager.catch_up``); or its localStorage is behind too
 (Chromium delivers another tab's write and its event in one later task: tests/webpage.py's
 ``LaggingStore``): it saves its line, and the two lines are joined when the tabs hear each
-other (``StorageManager.follow``, ``nestor_web.app.lines.join``).
+other (``StorageManager.follow``, ``nestor_web.app.saved.join``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import pytest
 from webpage import LaggingStore, Page, SharedStore, clock
 
 from nestor import Game, Pair, deal_position
-from nestor_web.app.lines import descends, join
-from nestor_web.app.session import Help, SavedGame
+from nestor_web.app.saved import Help, SavedGame, descends, join
 from nestor_web.storage.codecs import game_from_text
 from nestor_web.storage.keys import DIVERGED_KEY, SAVE_KEY, STATS_KEY
 from nestor_web.storage.stats_codec import stats_from_text
@@ -156,10 +155,10 @@ def test_descends_and_join() -> None:
     mine, theirs = saved(four[:2] + [four[3]], hints=1), saved(four[:3])
     # (mine plays the fourth pair without the third: on deal 7 it is available from the start)
     assert Game("standard", 7).position.is_legal(four[3])
-    one, two = join(mine, theirs), join(theirs, mine)
-    assert one.saved.game.moves == two.saved.game.moves
-    assert one.left_over is None and two.left_over is None
-    assert set(one.saved.game.moves) == set(four)
-    assert one.saved.help == Help(hints=1)
+    (one, one_left), (two, two_left) = join(mine, theirs), join(theirs, mine)
+    assert one.game.moves == two.game.moves
+    assert one_left is None and two_left is None
+    assert set(one.game.moves) == set(four)
+    assert one.help == Help(hints=1)
     with pytest.raises(ValueError):
         join(base, SavedGame(Game("standard", 8)))

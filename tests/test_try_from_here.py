@@ -12,8 +12,9 @@ from nestor import Game, NestorError, Outcome, Record
 from nestor.review import review
 from nestor.solver import Status, solve
 from nestor_web.app.events import WentBack
-from nestor_web.app.session import Help, SavedGame, Session
-from nestor_web.app.statistics import Stats
+from nestor_web.app.saved import Help, SavedGame
+from nestor_web.app.session import Session
+from nestor_web.app.statistics.record import Stats
 from nestor_web.storage.codecs import game_from_text, game_to_text
 from nestor_web.view import i18n
 from nestor_web.view.words import announcement

@@ -194,7 +194,7 @@ def test_the_first_visits_deal_is_easy_and_shows_every_step() -> None:
 def test_a_first_visit_plays_the_one_first_deal_and_later_starts_draw_others() -> None:
     for seed in (21, 22):
         page = Page(rng=random.Random(seed))
-        events = page.run(page.session.open_tutorial(True, None))
+        events = page.run(page.session.open_tutorial(True, None, None))
         assert page.session.key == (TUTORIAL_VARIANT, FIRST_VISIT_DEAL) and step(page) == "pair"
         assert page.session.grade == "easy"  # the first draw shows it, as the first paint does
         assert not any(isinstance(e, DealChanged) for e in events)
@@ -298,7 +298,7 @@ def test_the_guide_is_due_only_on_a_first_visit_without_a_link_or_after_a_reload
     standard = get_variant("standard")
     fresh = Page(rng=random.Random(15))
     first_deal = fresh.session.key
-    events = fresh.run(fresh.session.open_tutorial(True, None))
+    events = fresh.run(fresh.session.open_tutorial(True, None, None))
     assert step(fresh) == "pair" and fresh.session.key != first_deal  # a deal of its own
     assert any(isinstance(e, TutorialChanged) for e in events)
     assert not any(isinstance(e, DealChanged) for e in events)  # the page opens on it
@@ -308,13 +308,30 @@ def test_the_guide_is_due_only_on_a_first_visit_without_a_link_or_after_a_reload
         (False, None, False),  # a returning player
     ):
         page = Page(rng=random.Random(16))
-        assert page.session.open_tutorial(first_visit, asked, replaying) == ()
+        assert page.session.open_tutorial(first_visit, asked, None, replaying) == ()
         assert page.session.tutorial is None
     page = Page(rng=random.Random(17))
     page.session.tutorial_seen = "started"  # a reload in its middle: again, on that game
     key = page.session.key
-    assert page.session.open_tutorial(False, DealRequest(standard, key[1]))
+    assert page.session.open_tutorial(
+        False, DealRequest(standard, key[1]), page.session.saved())
     assert page.session.key == key and step(page) == "pair"
     other = Page(rng=random.Random(18))
     other.session.tutorial_seen = "started"
-    assert other.session.open_tutorial(False, DealRequest(standard, 12345)) == ()
+    assert other.session.open_tutorial(
+        False, DealRequest(standard, 12345), other.session.saved()) == ()
+
+
+def test_a_link_to_another_deal_leaves_the_guide_and_a_reload_in_it_resumes_it() -> None:
+    store = MemoryStore()
+    guide = guided(19, store)
+    deal = guide.session.key[1]
+    link = Page(store, query="?deal=12345", rng=random.Random(20))
+    link.open_tutorial()
+    assert link.session.key == ("standard", 12345) and link.session.tutorial is None
+    assert link.session.tutorial_seen == "started"  # left, not ended
+    back = Page(store, query=f"?deal={deal}", rng=random.Random(21))
+    back.open_tutorial()  # a link back to its deal: not yet a reload
+    reload = Page(store, query=f"?deal={deal}", rng=random.Random(22))
+    reload.open_tutorial()
+    assert reload.session.key == ("standard", deal) and step(reload) == "pair"

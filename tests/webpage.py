@@ -251,6 +251,7 @@ class Page:
         self.storage.save(self.session)
         if link_problem is not None:
             self.session.notice(link_problem)
+        self._opened = (stored, asked)
         use_language(self.session)
         self.tasks = NextTask()
         self.screen = Drawn(self.session)
@@ -311,6 +312,12 @@ class Page:
         if settle:
             self.tasks.run_all()
         return events
+
+    def open_tutorial(self, replaying: bool = False) -> tuple[Event, ...]:
+        """Start the guide if it is due at start-up, as the root does once the page is up."""
+        stored, asked = self._opened
+        return self.run(
+            self.session.open_tutorial(stored.first_visit, asked, stored.game, replaying))
 
     def view(self) -> BoardView:
         """What the page draws now."""

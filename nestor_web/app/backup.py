@@ -1,4 +1,4 @@
-"""A backup of the player's progress merged with what is here, or replacing it: the rules."""
+"""The rules of a backup of the player's progress merged with what is here, or replacing it."""
 
 from __future__ import annotations
 
@@ -8,24 +8,17 @@ from dataclasses import dataclass, field, replace
 from nestor import VARIANTS, Game
 
 from .events import ProgressSummary
-from .lines import join
 from .puzzle_record import PuzzleRecord
-from .saved import Help, SavedGame
+from .saved import Help, SavedGame, join
 from .settings import Settings
-from .statistics import DailyRecord, Stats, StatsData
-from .statistics.data import Key
-
-ARCHIVE_LIMIT = 20
-"""Most games a merge keeps in the archive, unless told otherwise."""
+from .statistics.data import DailyRecord, Key, StatsData
+from .statistics.record import Stats
 
 
 @dataclass(frozen=True)
 class Parts:
-    """The player's progress, as values: what a backup holds, and what is held here.
-
-    ``game`` is the game in play, or ``None`` (a backup holding none); ``archive`` the games left in
-    progress, oldest first, each of its own deal, none of the deal of ``game``.
-    """
+    """The player's progress as values (a backup's, or what is held here): the game in play, if
+    any, and the games left in progress, oldest first, one per deal other than ``game``'s."""
 
     stats: Stats
     game: SavedGame | None
@@ -34,7 +27,7 @@ class Parts:
     puzzles: PuzzleRecord = field(default_factory=PuzzleRecord)
 
     def summary(self) -> ProgressSummary:
-        """What the progress holds, summed over the variants."""
+        """What the progress holds, over all variants."""
         data = self.stats.snapshot()
         counts = data.counts.values()
         playing = [g for g in (self.game, *self.archive) if g is not None and in_progress(g)]
@@ -46,35 +39,20 @@ class Parts:
         )
 
 
-@dataclass(frozen=True)
-class Merged:
-    """The united progress, and the lines of a deal played on both sides that the game kept there
-    does not hold whole (kept apart, so no move is lost), oldest first."""
-
-    parts: Parts
-    diverged: tuple[SavedGame, ...] = ()
-
-
 def in_progress(saved: SavedGame) -> bool:
-    """Whether ``saved`` has a move in effect and has not ended (the games the archive keeps)."""
+    """``saved`` has a move in effect and has not ended (what the archive keeps)."""
     return saved.game.cursor >= 1 and saved.game.position.outcome() is None
 
 
 def holds(line: SavedGame, other: SavedGame) -> bool:
-    """Whether ``line``, of the same deal, holds ``other``'s whole record: its moves in effect and
-    those kept for Redo are the first of ``line``'s."""
+    """``line`` holds ``other``'s whole record (same deal; its moves, Redo's too, come first)."""
     ahead, behind = line.game.all_moves, other.game.all_moves
     return line.key == other.key and ahead[: len(behind)] == behind
 
 
 def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGame, ...]]:
-    """One game of a deal from two saves of it, and the lines it does not hold: the one that holds
-    the other (``mine`` when each holds the other), else the two joined (:func:`.lines.join`), with
-    the larger of each help count and the longer time.
-
-    Raises:
-        ValueError: the two are of different deals.
-    """
+    """One game from two saves of a deal (the one that holds the other, else the two joined; the
+    most help, the longer time) and the lines it does not hold. ValueError: not one deal."""
     if mine.key != theirs.key:
         raise ValueError(f"{mine.key} and {theirs.key} are different deals")
     if holds(mine, theirs):
@@ -82,9 +60,8 @@ def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGam
     elif holds(theirs, mine):
         base = theirs.game
     else:
-        joined = SavedGame(join(mine, theirs).saved.game)
-        # A line that holds the joined game (its moves kept for Redo were all the join
-        # dropped) is the joined game with more: it is kept instead.
+        joined = SavedGame(join(mine, theirs)[0].game)
+        # A line that holds the joined game (with more moves for Redo) is kept instead.
         base = next((s.game for s in (mine, theirs) if holds(s, joined)), joined.game)
     united = SavedGame(base, mine.help.most(theirs.help), max(mine.elapsed_ms, theirs.elapsed_ms))
     left_over = tuple(line for line in (mine, theirs) if not holds(united, line))
@@ -92,8 +69,8 @@ def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGam
 
 
 def united_stats(mine: Stats, theirs: Stats) -> Stats:
-    """``mine`` with every record of ``theirs`` merged in (:meth:`Stats.merge`), whatever either
-    reset: ``theirs`` is read with ``mine``'s reset times, so the merge is the union of both."""
+    """``mine`` with every record of ``theirs`` merged in, whatever either reset (``theirs`` is read
+    with ``mine``'s reset times)."""
     if mine == theirs:
         return mine.copy()  # (a merge of records at one millisecond may order them anew)
     mine_data = mine.snapshot()
@@ -112,9 +89,11 @@ def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | N
     return Stats.restore(StatsData(data.counts, data.deals, data.history, dict(resets), daily))
 
 
-def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merged:
+def merge_parts(
+    mine: Parts, theirs: Parts, limit: int
+) -> tuple[Parts, tuple[SavedGame, ...]]:
     """``theirs`` (a backup) merged into ``mine`` (what is here): every game and result of both,
-    the lines that could not be joined apart (``diverged``), the archive cut to ``limit``."""
+    the archive cut to ``limit``; and the lines it could not join, kept apart, oldest first."""
     diverged: list[SavedGame] = []
     game = mine.game
     here = {g.key: g for g in mine.archive}
@@ -137,9 +116,8 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
             diverged.extend(left)
     archive: dict[Key, SavedGame] = {}
     for key, saved in brought.items():
-        # A deal that ended here (won, or lost and left) is not brought back in progress by
-        # an older backup of it (merged twice, a backup changes nothing); its line is kept
-        # with the lines that could not be joined, so no move is lost.
+        # A deal that ended here is not brought back in progress by an older backup: its line
+        # is kept apart, so no move is lost (and merging twice changes nothing).
         if key not in here and in_progress(saved):
             if _ended(mine, key):
                 diverged.append(saved)
@@ -154,20 +132,16 @@ def merge_parts(mine: Parts, theirs: Parts, limit: int = ARCHIVE_LIMIT) -> Merge
     stats = united_stats(mine.stats, theirs.stats)
     puzzles = mine.puzzles.copy()
     puzzles.unite(theirs.puzzles)
-    return Merged(
-        Parts(stats, game, kept, copy_settings(mine.settings), puzzles), tuple(_once(diverged))
-    )
+    return Parts(stats, game, kept, replace(mine.settings), puzzles), tuple(_once(diverged))
 
 
 def _ended(parts: Parts, key: Key) -> bool:
-    """Whether the deal ``key`` was won or lost in ``parts``' statistics."""
     return parts.stats.deal_result(*key) not in (None, "playing")
 
 
 def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
-    """``theirs`` (a backup) in place of ``mine`` (what is here): its statistics marked reset (every
-    variant, and the daily record) at ``now_ms`` or later, after every reset either holds, so that
-    older copies of the statistics merged later (another tab's) give way to them."""
+    """``theirs`` (a backup) in place of ``mine``: its statistics marked reset at ``now_ms`` or
+    after every reset either holds, so older copies merged later (another tab's) give way."""
     times = [-1]
     for data in (mine.stats.snapshot(), theirs.stats.snapshot()):
         times.extend(data.resets.values())
@@ -175,7 +149,7 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
             times.append(data.daily.reset_ms)
     marker = max(now_ms, max(times) + 1)
     stats = with_resets(theirs.stats, dict.fromkeys(VARIANTS, marker), marker)
-    settings = copy_settings(theirs.settings)
+    settings = replace(theirs.settings)
     if settings.language is None:
         settings.language = mine.settings.language
     game = theirs.game if theirs.game is not None else mine.game
@@ -188,13 +162,8 @@ def copy_game(saved: SavedGame) -> SavedGame:
     return SavedGame(Game.from_json(saved.game.to_json()), saved.help, saved.elapsed_ms)
 
 
-def copy_settings(settings: Settings) -> Settings:
-    """A copy of ``settings`` that changes apart from it."""
-    return replace(settings)
-
-
 def _once(lines: Iterable[SavedGame]) -> list[SavedGame]:
-    """``lines`` without repeats (the same deal, moves, cursor and help), in order."""
+    """``lines`` without repeats (same deal, moves, cursor and help), in order."""
     seen: list[tuple[Key, tuple[str, ...], int, Help]] = []
     out: list[SavedGame] = []
     for line in lines:

@@ -1,8 +1,5 @@
-"""Another deal into play: New deal, Restart, a link, the daily deal, Undo of a deal change.
-
-The game left waits for Undo and settles in the statistics once Undo can no longer bring it back;
-games left in progress earlier wait on the shelf and come back when their deal is opened again.
-"""
+"""Another deal into play: New deal, Restart, a link, the daily deal, Undo of a deal change (the
+game left waits for Undo, then settles; games left earlier wait on the shelf)."""
 
 from __future__ import annotations
 
@@ -20,8 +17,7 @@ class Deals(Play):
     """The game in play, and the commands that bring another deal into play."""
 
     def undo(self) -> tuple[Event, ...]:
-        """Take back the last move; in a game with no move yet, bring back the game left by the
-        New deal, Restart or change of variant that started it, exactly as it was."""
+        """Take back the last move; with no move yet, bring back the game left, as it was."""
         if not self.game.can_undo():
             return self._back() if self.left is not None else ()
         move = self.game.all_moves[self.game.cursor - 1]
@@ -43,14 +39,14 @@ class Deals(Play):
         return self.switch(SavedGame(game))
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
-        """Go to a given deal: resume it if it is in play or on the shelf, else start it."""
+        """Go to a deal: resumed if in play or on the shelf, else started."""
         name = get_variant(variant).name
         number = check_deal_number(deal)
         self.solving = False
         return self.resume_or_start(name, number)
 
     def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
-        """Go to the daily deal of ``day`` (default: today; not later), resumed or started."""
+        """Go to the daily deal of ``day`` (default: today), resumed or started."""
         day = day or self.today()
         self.solving = False
         events = self.resume_or_start(*daily_deal(day))
@@ -58,8 +54,8 @@ class Deals(Play):
         return (*events, DailyOpened(day))
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
-        """Another tab saved ``saved``, a newer game of the deal in play here: show it, with a
-        notice (of the same game, only a longer time is taken)."""
+        """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice
+        (of the same game, only a longer time is taken)."""
         game = saved.game
         if saved.key != self.key:
             return ()
@@ -78,14 +74,13 @@ class Deals(Play):
         )
 
     def play_from(self, game: Game) -> tuple[Event, ...]:
-        """A replay's "Play from here": ``game`` comes into play like a new deal, counted as
-        played with help if it starts after any move (:attr:`Help.replayed`)."""
+        """A replay's "Play from here": ``game`` comes into play like a new deal (with moves made:
+        counted as help)."""
         self.notices.clear()
         return self.switch(SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0)
 
     def take(self, variant: str, deal: int) -> SavedGame | None:
-        """The game of ``variant``/``deal`` taken off the shelf, or ``None`` (an unreadable one
-        is reported: ``"archive.entry"``)."""
+        """The game of ``variant``/``deal`` off the shelf, or ``None`` (unreadable: reported)."""
         try:
             return None if self.shelf is None else self.shelf.take(variant, deal)
         except NestorError as exc:
@@ -93,7 +88,7 @@ class Deals(Play):
             return None
 
     def resume_or_start(self, variant: str, deal: int, leave: bool = True) -> tuple[Event, ...]:
-        """Make ``variant``/``deal`` the game: the one in play, the game left, a kept one, or
+        """Make ``variant``/``deal`` the game: the one in play, the game left, a shelved one, or
         fresh (``leave``: as :meth:`switch`)."""
         if self.key == (variant, deal):
             self.fresh_ui()
@@ -106,8 +101,7 @@ class Deals(Play):
             kept is not None and len(kept.game.all_moves) > len(left.game.all_moves)
             and kept.game.all_moves[: left.game.cursor] == left.game.moves
         ):
-            # The game left by the last New deal (Back, or its link): as it was left, newer
-            # than the storage's copy, which the save after leaving it may not have made yet.
+            # The game left by the last New deal: newer than the storage's copy, if any.
             kept = left
         if kept is None:
             return self.switch(SavedGame(Game(variant, deal)), leave=leave)
@@ -120,8 +114,8 @@ class Deals(Play):
     def switch(
         self, saved: SavedGame, resumed: bool = False, leave: bool = True
     ) -> tuple[Event, ...]:
-        """``saved`` comes into play; the game left waits for Undo, unless a game with moves
-        comes. Without ``leave`` the game in play is dropped, neither kept nor settled."""
+        """``saved`` comes into play; the game left waits for Undo unless ``saved`` has moves.
+        Without ``leave`` the game in play is dropped, neither kept nor settled."""
         left = self.leave() if leave and saved.key != self.key else False
         self.bring(saved)
         self.mark_daily(None)
@@ -134,8 +128,8 @@ class Deals(Play):
         return (DealChanged(*self.key, resumed=resumed, left=left),)
 
     def leave(self) -> bool:
-        """The game in play is being left: keep it for Undo if it had moves and was not won
-        (``True`` then; a game left earlier settles first)."""
+        """The game in play is left: keep it for Undo (``True``) if it had moves and was not won;
+        a game left earlier settles first."""
         game = self.game
         if not game.all_moves or game.position.is_empty():
             return False
@@ -146,7 +140,7 @@ class Deals(Play):
         return True
 
     def _back(self) -> tuple[Event, ...]:
-        """Undo right after leaving a game: it comes back exactly as it was left."""
+        """Undo right after leaving a game: it comes back as it was left."""
         left = self.left
         assert left is not None
         self.left = None

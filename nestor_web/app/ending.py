@@ -14,20 +14,13 @@ from .session import Session
 if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
     from nestor.solver import Solution
 
-VERDICT_NODES = 50_000
-"""The solver's node budget for the verdict on a deal's first position (a guard only)."""
+VERDICT_NODES = 50_000  # the solver's node budget for the verdict on a deal (a guard only)
 
 
 @dataclass(frozen=True)
 class DailyWin:
-    """What winning the daily deal of ``day`` did to the daily record.
-
-    Attributes:
-        counted: the date is won (the game was started or finished on it).
-        late: today is after ``day``.
-        streak, best_streak: the daily streak and the best one, as of today.
-        run: the dates won in a row ending on ``day``.
-    """
+    """What winning the daily deal of ``day`` did: the date ``counted`` (started or finished on
+    it), won ``late``, the daily streaks as of today, the ``run`` of dates won ending on ``day``."""
 
     day: date
     counted: bool
@@ -38,35 +31,24 @@ class DailyWin:
 
 
 class Ending:
-    """The end screen's state for one page; ``dismissed``: the player closed the end screen of the
-    game now over (it comes back with the next end, and on a reload)."""
+    """The end screen's state; ``dismissed``: closed by the player (until the next end)."""
 
     def __init__(self, max_nodes: int = VERDICT_NODES) -> None:
         self.dismissed = False
         self.max_nodes = max_nodes
         self._verdicts: dict[tuple[str, int], Solution] = {}
 
-    @staticmethod
-    def outcome(session: Session) -> Outcome | None:
-        return session.game.position.outcome()
-
     def sync(self, session: Session) -> None:
-        """A game that is not over has no dismissed end screen (the next end shows it again)."""
-        if self.outcome(session) is None:
+        """A game not over has no dismissed end screen (the next end shows it)."""
+        if session.game.position.outcome() is None:
             self.dismissed = False
 
     def shown(self, session: Session) -> bool:
-        return self.outcome(session) is not None and not self.dismissed
-
-    def dismiss(self) -> None:
-        self.dismissed = True
-
-    def reopen(self) -> None:
-        self.dismissed = False
+        return session.game.position.outcome() is not None and not self.dismissed
 
     @staticmethod
     def daily_win(session: Session) -> DailyWin | None:
-        """What the win did to the daily record, when the game in play is a daily deal won."""
+        """What the win did to the daily record, when a daily deal is won."""
         day = session.daily
         if day is None or session.game.position.outcome() is not Outcome.WON:
             return None
@@ -79,12 +61,11 @@ class Ending:
 
     @staticmethod
     def won_by_play(session: Session) -> bool:
-        """An open variant's game was won: the play proves the deal winnable, no search needed."""
+        """An open variant's game was won: the deal is winnable, no search needed."""
         return session.game.position.outcome() is Outcome.WON and not session.game.variant.has_stock
 
     def verdict(self, session: Session) -> Solution | None:
-        """The verdict: the solver's answer for the first position of the deal in play, if it was
-        worked out."""
+        """The solver's answer for the deal in play's first position, if worked out."""
         return self._verdicts.get(session.key)
 
     def needs_verdict(self, session: Session) -> bool:
@@ -95,7 +76,7 @@ class Ending:
         )
 
     def verdict_steps(self, session: Session) -> Generator[None, None, Solution]:
-        """Work out the verdict for the deal in play, yielding between slices of work."""
+        """Work out the verdict for the deal in play, yielding between slices."""
         from nestor.solver import solve_steps
 
         key = session.key

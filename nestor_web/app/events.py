@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date
 
 from nestor import Move, NestorError, Outcome, Place
@@ -10,17 +10,12 @@ from nestor import Move, NestorError, Outcome, Place
 
 @dataclass(frozen=True)
 class Problem:
-    """A notice for the player, worded by the view from its ``code`` (e.g. ``"link.variant"``),
-    the engine ``error`` behind it (its code and details, never its English message) and ``args``
-    (language-neutral: a storage error's name, a language code)."""
+    """A notice for the player, worded by the view from its ``code`` (``"link.variant"``), the
+    engine ``error`` behind it and language-neutral ``args`` (a storage error's name)."""
 
     code: str
     error: NestorError | None = None
     args: tuple[tuple[str, str], ...] = field(default=())
-
-    @property
-    def arg(self) -> dict[str, str]:
-        return dict(self.args)
 
 
 @dataclass(frozen=True)
@@ -32,14 +27,8 @@ class Selected:
 
 @dataclass(frozen=True)
 class Moved:
-    """A move was put in effect (played, redone, or played by Solve or Finish).
-
-    Attributes:
-        removed: the cards it took off the board, in the move's order.
-        turned: Strict: the stock card the move turned up, else ``None``.
-        uncovered: the cards that became available, with where they lie.
-        outcome: the game's outcome after the move, if it ended the game.
-    """
+    """A move was played (or redone, or by Solve or Finish): the cards ``removed`` in order, the
+    stock card ``turned``, the cards ``uncovered`` and their places, the ``outcome`` if it ended."""
 
     move: Move
     removed: tuple[str, ...]
@@ -67,13 +56,8 @@ class WentBack:
 
 @dataclass(frozen=True)
 class DealChanged:
-    """Another deal (or the same one restarted) is now in play.
-
-    Attributes:
-        resumed: it was resumed with moves made (from the archive or a save).
-        left: a game with moves was left for it, and Undo can bring that game back.
-        returned: Undo brought back the game left, as it was.
-    """
+    """Another deal (or the same one restarted) is in play: ``resumed`` with moves made; ``left``:
+    a game with moves waits for Undo; ``returned``: Undo brought back the game left."""
 
     variant: str
     deal: int
@@ -108,8 +92,7 @@ class GradeKnown:
 
 @dataclass(frozen=True)
 class PairCount:
-    """A hint's first step: the legal ``pairs`` on the board, those ``losing`` the game (Strict: no
-    chance left) and those the solver gave up on (``unknown``)."""
+    """A hint's first step: the legal pairs, those losing the game, those the solver gave up on."""
 
     pairs: int
     losing: int
@@ -140,14 +123,14 @@ class Noticed:
 
 @dataclass(frozen=True)
 class TimerChanged:
-    """The timer stopped or went on, or took another tab's longer time of the same game."""
+    """The timer stopped or went on, or took another tab's longer time."""
 
     running: bool
 
 
 @dataclass(frozen=True)
 class SolverBusy:
-    """What the solver does for the player changed: Solve plays on, or it works on ``thinking``."""
+    """Solve plays on (``solving``), or the solver works on ``thinking`` for the player."""
 
     solving: bool
     thinking: str | None
@@ -155,32 +138,25 @@ class SolverBusy:
 
 @dataclass(frozen=True)
 class FromOtherTab:
-    """What another tab saved was taken in here: ``"stats"`` (merged into these) or ``"game"`` (its
-    position of the deal in play replaced this one)."""
+    """What another tab saved was taken in: ``"stats"`` or ``"game"`` (of the deal in play)."""
 
     what: str
 
 
 @dataclass(frozen=True)
 class ProgressSummary:
-    """What a backup of the player's progress holds, or what is held here after a restore: games
-    played and won (with help or not), dates whose daily deal was won, games in progress (in play
-    and in the archive)."""
+    """What a backup holds, or what is held here after a restore: games played and won (with help
+    or not), dates whose daily deal was won, games in progress (in play and archived)."""
 
     games: int
     won: int
     daily_won: int
     in_progress: int
 
-    def to_json(self) -> dict[str, int]:
-        """What ``python -m nestor_web progress FILE --json`` prints."""
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class Restored:
-    """A backup of the player's progress was restored: its ``mode`` (``"merge"`` or
-    ``"replace"``), what is held here now, and whether anything ``changed``."""
+    """A backup was restored (``"merge"``, ``"replace"``): what is held now, whether it changed."""
 
     mode: str
     summary: ProgressSummary

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-KEYMAP: dict[str, str] = {
+KEYMAP: dict[str, str] = {  # single keys (lower case): the data-action of the control they press
     "u": "undo",
     "r": "redo",
     "n": "new",
@@ -11,13 +11,9 @@ KEYMAP: dict[str, str] = {
     "t": "turn",
     "?": "keys",
 }
-"""Single keys (lower case) for the controls, by key: the ``data-action`` they press."""
 
-NAVIGATION = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown")
-"""Keys that move the focus between the available cards (left/up: back, right/down: on)."""
-
-BACK_KEYS = ("ArrowLeft", "ArrowUp")
-"""The navigation keys that move the focus back."""
+NAVIGATION = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown")  # the focus between cards
+BACK_KEYS = ("ArrowLeft", "ArrowUp")  # those that move it back
 
 
 def command_for(key: str) -> str | None:

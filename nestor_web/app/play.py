@@ -29,25 +29,20 @@ from .events import (
 from .ranges import clamped
 from .saved import Help, SavedGame, Shelf
 from .settings import Settings
-from .statistics import Stats
-from .timer import Timer
+from .statistics.record import Stats
 from .url import daily_query, deal_query
 
 if TYPE_CHECKING:  # the solver is imported when first asked (it is not needed to draw a board)
     from nestor.solver import Solution
 
-FINISH_NODES = 2_000
-"""Positions the finish check looks at before it gives up (and Finish is not offered)."""
+FINISH_NODES = 2_000  # positions the finish check looks at before it gives up
+HINT_COUNT_NODES = 50_000  # the node budget of each search of a hint's first step
 
-HINT_COUNT_NODES = 50_000
-"""The node budget of each search of a hint's first step (one per pair on the board)."""
-
-Thinking = Literal["hint", "deal"]
-"""What the solver may be busy with for the player: a hint, or a winnable deal."""
+Thinking = Literal["hint", "deal"]  # what the solver may be busy with for the player
 
 
 class Options(TypedDict, total=False):
-    """What a :class:`Play` may be given in place of its defaults (see its attributes)."""
+    """What a :class:`Play` may be given in place of its defaults."""
 
     settings: Settings | None
     stats: Stats | None
@@ -59,21 +54,11 @@ class Options(TypedDict, total=False):
 
 
 class Play:
-    """The game in play and the player's moves on it.
+    """The game in play and the player's moves on it, the help, the solver's answers, the timer.
 
-    Attributes:
-        stats_changes: how many times the statistics changed (saving compares it).
-        hint, hint_solution: the move the hint shows and its solution, for this position.
-        hint_count: a hint's first step: the position it was shown for and its count.
-        solving: Solve is playing the winning line.
-        left, left_ui: the game left for Undo (else ``None``), with its daily date and marks.
-        shelf: where games left in progress wait (the storage manager's archive), if anywhere.
-        visible: the page is shown (the timer runs only then).
-        clock: milliseconds since 1970 (the statistics' dates, never a duration).
-        timer_clock: milliseconds of a steady clock (the timer's).
-        today: the player's local date (the daily deal's).
-        daily: the date whose daily deal is in play, or ``None``.
-        pointer: how the player last pointed: ``"touch"``, ``"mouse"`` or ``"keyboard"``.
+    ``stats_changes`` counts the statistics' changes (saving compares it); ``left``/``left_ui``:
+    the game left for Undo with its daily date and marks; ``clock``: ms since 1970 (dates);
+    ``timer_clock``: ms of a steady clock; ``pointer``: ``"touch"``, ``"mouse"``, ``"keyboard"``.
     """
 
     def __init__(self, game: Game, **options: Unpack[Options]) -> None:
@@ -104,7 +89,8 @@ class Play:
         self.left_ui: tuple[date | None, tuple[str, ...]] = (None, ())
         self.visible = True
         self.pointer = "touch"
-        self._timer = Timer()
+        self._timer_ms = 0  # the timer's time as of its last sync
+        self._timer_since: int | None = None  # the timer_clock then, while it runs
         self._analysis: tuple[Position, Solution] | None = None
         self._finish: tuple[Position, bool | None] | None = None  # the finish check's answer
 
@@ -114,34 +100,34 @@ class Play:
 
     @property
     def key(self) -> tuple[str, int]:
-        """The deal in play: ``(variant, deal)``."""
         return self.game.variant.name, self.game.deal
 
     def query(self) -> str:
-        """The URL query that opens this deal."""
         return deal_query(*self.key) if self.daily is None else daily_query(self.daily)
 
     def saved(self) -> SavedGame:
-        """The game as a save keeps it, with the timer's time as of its last stop or move."""
-        return SavedGame(self.game, self.help, self._timer.ms)
+        """The game as a save keeps it (the timer's time as of its last sync)."""
+        return SavedGame(self.game, self.help, self._timer_ms)
 
     def elapsed_ms(self) -> int:
-        """Milliseconds played on this game so far."""
-        return self._timer.elapsed_ms(self.timer_clock)
+        """Milliseconds played on this game so far (a clock set back adds 0)."""
+        if self._timer_since is None:
+            return self._timer_ms
+        return self._timer_ms + max(0, self.timer_clock() - self._timer_since)
 
     def timer_running(self) -> bool:
-        return self._timer.running
+        return self._timer_since is not None
 
     def can_undo(self) -> bool:
-        """Whether Undo does something: take back a move, or bring back the game left."""
+        """Undo takes back a move or brings back the game left."""
         return self.game.can_undo() or self.left is not None
 
     def pairs_removed(self) -> int:
-        """Pairs taken off the board so far (a Strict stock card that paired counts)."""
+        """Pairs taken off the board so far."""
         return (52 - self.game.position.cards_left()) // 2
 
     def started_day(self) -> date | None:
-        """The local date the attempt at the deal in play began, or ``None`` if not known."""
+        """The local date the attempt at the deal in play began, if known."""
         start = self.stats.deal_start(*self.key)
         try:
             return None if start is None else datetime.fromtimestamp(start / 1000).date()
@@ -196,8 +182,8 @@ class Play:
         self.last_uncovered = ()
 
     def try_from(self, index: int) -> tuple[Event, ...]:
-        """The review's "Try from here": back to the position before move ``index`` (0-based);
-        the later moves stay for redo, and the game counts as played with help."""
+        """The review's "Try from here": back to before move ``index`` (0-based), the later moves
+        kept for redo; counted as help."""
         if not 0 <= index < self.game.cursor:
             return ()
         self.take_back(index)
@@ -210,12 +196,12 @@ class Play:
         return self._play(self.game.all_moves[self.game.cursor])
 
     def set_setting(self, name: str, value: object) -> tuple[Event, ...]:
-        """Change one setting (:meth:`Settings.set`, which raises on a bad one)."""
+        """Change one setting (:meth:`Settings.set` raises on a bad one)."""
         self.settings.set(name, value)
         return (SettingChanged(name),)
 
     def notice(self, problem: Problem) -> tuple[Event, ...]:
-        """Report ``problem`` to the player (once: the same problem is not repeated)."""
+        """Report ``problem`` to the player, once."""
         if problem in self.notices:
             return ()
         self.notices.append(problem)
@@ -236,7 +222,7 @@ class Play:
         return (TimerChanged(self.timer_running()),)
 
     def merge_stats(self, other: Stats) -> tuple[Event, ...]:
-        """Take in the statistics another tab saved."""
+        """Take in another tab's statistics."""
         changed = self.stats.merge(other)
         if self.left is None:  # else the game left, waiting for Undo, is still this tab's
             self.stats.claim(*self.key)  # the deal shown here is this tab's, even if moved there
@@ -251,7 +237,7 @@ class Play:
             self.stats_changes += 1
 
     def reset_stats(self) -> None:
-        """Forget all statistics; the reset is remembered against other tabs' older ones."""
+        """Forget all statistics (the reset outweighs other tabs' older ones)."""
         self.stats.reset(now_ms=self.clock())
         self.stats_changes += 1
 
@@ -277,8 +263,8 @@ class Play:
         return (SolverBusy(self.solving, what),)
 
     def finishable(self) -> bool | None:
-        """Can Finish play the game out now (no line loses)? ``None`` while the check
-        (:meth:`finish_steps`) was not run for this position."""
+        """Can Finish play the game out now (no line loses)? ``None`` before
+        :meth:`finish_steps` ran for this position."""
         position = self.game.position
         if position.outcome() is not None:
             return False
@@ -287,7 +273,7 @@ class Play:
         return bool(self._finish[1])
 
     def analysis(self) -> Solution | None:
-        """The solver's answer for the current position, if it has been computed."""
+        """The solver's answer for the current position, if worked out."""
         if self._analysis is not None and self._analysis[0] == self.game.position:
             return self._analysis[1]
         return None
@@ -305,8 +291,8 @@ class Play:
         return solution
 
     def hint_step(self) -> int:
-        """The next press of Hint: ``1`` counts the pairs and those that lose; ``2`` shows the best
-        pair (after the first, or when no pair can be made)."""
+        """The next press of Hint: ``1`` counts the pairs and those that lose, ``2`` shows the best
+        pair (after the first, or with no pair to make)."""
         position = self.game.position
         if self.hint_count is not None and self.hint_count[0] == position:
             return 2
@@ -315,7 +301,7 @@ class Play:
     def count_pairs_steps(
         self, max_nodes: int = HINT_COUNT_NODES
     ) -> Generator[None, None, PairCount]:
-        """A hint's first step: for each legal pair, whether the game can still be won after it."""
+        """A hint's first step: count the legal pairs, and those that lose."""
         from nestor.solver import Status
         from nestor.solver.oracle import Oracle
 
@@ -334,7 +320,7 @@ class Play:
         return (HintShown(None, count=count),)
 
     def show_hint(self, solution: Solution) -> tuple[Event, ...]:
-        """Show the hint of ``solution``; it counts as help only when it shows a move."""
+        """Show the hint of ``solution`` (help only when it shows a move)."""
         self.hint = solution.best_move
         self.hint_solution = solution
         if solution.best_move is not None:
@@ -350,7 +336,7 @@ class Play:
         return self._play(move, by_solver=True)
 
     def finish_steps(self, max_nodes: int = FINISH_NODES) -> Generator[None, None, bool | None]:
-        """Check whether any way of playing on could lose (kept for :meth:`finishable`)."""
+        """Check whether any way of playing on loses (kept for :meth:`finishable`)."""
         from nestor.finish import cannot_lose_steps
 
         position = self.game.position
@@ -359,7 +345,7 @@ class Play:
         return safe
 
     def finish(self) -> tuple[Event, ...]:
-        """Finish: play the game out at once when no line loses (no help: the player's moves)."""
+        """Finish: play the game out at once when no line loses (not help)."""
         if not self.finishable():
             return ()
         events: list[Event] = []
@@ -368,7 +354,7 @@ class Play:
         return tuple(events)
 
     def bring(self, saved: SavedGame) -> None:
-        """``saved`` comes into play; the UI state starts afresh, Solve stops."""
+        """``saved`` comes into play; selection and hints start afresh, Solve stops."""
         self.solving = False
         self.game = saved.game
         self.help = saved.help
@@ -383,8 +369,8 @@ class Play:
         self.hint_count = None
 
     def mark_daily(self, day: date | None) -> None:
-        """The game is the daily deal of ``day`` if it is that deal; by default of today, else of
-        the date its attempt began."""
+        """Mark the game as the daily deal of ``day`` if it is (by default: of today, else of the
+        date its attempt began)."""
         if day is None:
             today, started = self.today(), self.started_day()
             days = (today,) if started is None or started >= today else (today, started)
@@ -394,18 +380,21 @@ class Play:
 
     def set_timer(self, elapsed_ms: int) -> None:
         """The game in play has ``elapsed_ms`` on its timer; it runs if it should."""
-        self._timer = Timer(elapsed_ms)
+        self._timer_ms, self._timer_since = elapsed_ms, None
         self.sync_timer()
 
     def sync_timer(self) -> None:
         """Bring the timer up to now, then let it run or stop as the game and page are."""
         game = self.game
         running = self.visible and bool(game.all_moves) and game.position.outcome() is None
-        self._timer.sync(self.timer_clock(), running)
+        now = self.timer_clock()
+        if self._timer_since is not None:
+            self._timer_ms += max(0, now - self._timer_since)
+        self._timer_since = now if running else None
 
     def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
-        """Another tab saved this game with ``elapsed_ms``: a longer time becomes the game's."""
-        if elapsed_ms <= self._timer.ms:
+        """Another tab saved this game with ``elapsed_ms``: a longer time is taken."""
+        if elapsed_ms <= self._timer_ms:
             return ()
         self.set_timer(elapsed_ms)
         return (TimerChanged(self.timer_running()),)
@@ -417,8 +406,8 @@ class Play:
     def _play(
         self, move: Move, by_solver: bool = False, by_finish: bool = False
     ) -> tuple[Event, ...]:
-        """Put ``move`` (legal here) in effect and count it; the game left settles. Solve stops
-        unless it played the move."""
+        """Play ``move`` (legal here) and count it; the game left settles; Solve stops unless it
+        played it."""
         self.solving = self.solving and by_solver
         self.settle_left()
         before = self.game.position
@@ -438,13 +427,13 @@ class Play:
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
 
     def _count_move(self) -> None:
-        """Tell the statistics about the move just made (a win's time is the stopped timer's)."""
+        """Tell the statistics about the move just made."""
         game = self.game
         if self.stats.record_move(
             game.variant.name, game.deal, self.clock(),
             won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
             lost=game.position.outcome() not in (None, Outcome.WON),
-            elapsed_ms=self._timer.ms,
+            elapsed_ms=self._timer_ms,
         ):
             self.stats_changes += 1
         day = self.daily

@@ -7,44 +7,35 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from nestor import Game, NestorError, Pair, Position, Record
-from nestor.puzzles import Puzzle, Verdict, get_puzzle, pick_puzzle, rate, refutation
+from nestor.puzzles import Puzzle, Verdict, daily_puzzle, get_puzzle, pick_puzzle, rate, refutation
 
 from .events import Problem
 from .puzzle_record import PuzzleRecord, Try
 from .url import puzzle_asked
 
-PACE_SECONDS = 0.9
-"""Time between two pairs of a refutation played out."""
+PACE_SECONDS = 0.9  # between two pairs of a refutation played out
 
-PUZZLE_KEYS: dict[str, str] = {
+PUZZLE_KEYS: dict[str, str] = {  # event.key (letters in lower case): the command it gives
     "h": "hint",
     "n": "next",
     "d": "daily",
     "Escape": "deselect",
 }
-"""The puzzle mode's keys (``event.key``; letters in lower case): the command they give."""
 
-PHASES = ("choose", "refute", "solved", "failed")
-"""Where a try stands: the player chooses, the refutation plays out, solved, failed."""
+PHASES = ("choose", "refute", "solved", "failed")  # where a try stands
 
 
 @dataclass(frozen=True)
 class PuzzleStepped:
-    """The puzzle shown is in ``phase`` now, and ``pair`` was just played on its board, if any."""
+    """The puzzle shown is in ``phase`` now; ``pair``: just played on its board."""
 
     phase: str
     pair: Pair | None = None
 
 
 class PuzzleTry:
-    """A puzzle shown and tried.
-
-    Attributes:
-        phase: one of :data:`PHASES`.
-        chosen: the pair the player played, or ``None`` (also after the hint).
-        line: the refutation of a wrong pair (the wrong pair first), else ``()``.
-        shown: how many pairs of ``line`` are on the board.
-    """
+    """A puzzle shown and tried: its ``phase``, the pair ``chosen``, the refutation ``line`` of a
+    wrong pair (that pair first) and how many of its pairs are ``shown`` on the board."""
 
     def __init__(self, puzzle: Puzzle, daily: date | None = None) -> None:
         self.puzzle = puzzle
@@ -63,7 +54,7 @@ class PuzzleTry:
 
     @property
     def position(self) -> Position:
-        """The position on the board: the puzzle's, or as far as the refutation went."""
+        """The position on the board (the refutation's, as far as shown)."""
         here = self.start
         for pair in self.line[:self.shown]:
             here = here.apply(pair)
@@ -81,15 +72,15 @@ class PuzzleTry:
         return self.phase in ("solved", "failed")
 
     def first_try(self, at: int) -> Try | None:
-        """The try to keep (made ``at``) once the player chose or asked for the hint, unless the
-        puzzle is from the player's own game."""
+        """The try to keep (made ``at``) once the player chose or asked for the hint (not for a
+        puzzle of the player's own game)."""
         if self.phase == "choose" or self.puzzle.id < 1:
             return None
         return Try(self.puzzle.id, self.puzzle.rating, self.phase == "solved", at)
 
     def tap(self, card: str) -> tuple[PuzzleStepped, ...]:
-        """While the player chooses: select ``card``, deselect it, or play the pair it makes with
-        the selected card (never at once: a choice is made with both cards)."""
+        """While the player chooses: select ``card``, deselect it, or play its pair with the
+        selected card (never at once)."""
         if self.phase != "choose":
             return ()
         position = self.start
@@ -104,7 +95,7 @@ class PuzzleTry:
         return (PuzzleStepped("choose"),)
 
     def play(self, pair: Pair) -> tuple[PuzzleStepped, ...]:
-        """The player's choice: solved if it is the answer, else the refutation begins."""
+        """The player's pair: solved if it is the answer, else the refutation begins."""
         if self.phase != "choose" or pair not in self.start.pairs():
             return ()
         self.selected = None
@@ -150,36 +141,26 @@ def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem |
         puzzle = get_puzzle(number)
     except NestorError as exc:
         return None, Problem("link.puzzle", exc)
-    return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None), None
+    return _dated(puzzle, today), None
 
 
-def is_daily(puzzle: Puzzle, today: date) -> bool:
-    from nestor.puzzles import daily_puzzle
-
-    return daily_puzzle(today).id == puzzle.id
+def _dated(puzzle: Puzzle, today: date) -> PuzzleTry:
+    return PuzzleTry(puzzle, today if daily_puzzle(today).id == puzzle.id else None)
 
 
 def daily_try(today: date) -> PuzzleTry:
-    from nestor.puzzles import daily_puzzle
-
     return PuzzleTry(daily_puzzle(today), today)
 
 
 def next_try(record: PuzzleRecord, rng: random.Random, today: date, after: int = 0) -> PuzzleTry:
-    """A puzzle near the player's rating that they have not tried (and not ``after``, the one just
-    shown)."""
+    """A puzzle near the player's rating not tried yet, nor ``after`` (the one just shown)."""
     avoid = set(record.tries) | {after}
-    puzzle = pick_puzzle(record.rating(), rng, avoid)
-    return PuzzleTry(puzzle, today if is_daily(puzzle, today) else None)
+    return _dated(pick_puzzle(record.rating(), rng, avoid), today)
 
 
 def practice_try(record: Record, index: int, verdict: Verdict) -> PuzzleTry:
-    """A puzzle from the player's own game, to try: id 0, the position before move ``index`` of
-    ``record`` (an open variant's), found to be a puzzle by ``verdict``.
-
-    Raises:
-        ValueError: a move before ``index`` is a stock turn (Strict has no puzzles).
-    """
+    """A puzzle (id 0) from the player's own game: the position before move ``index`` of
+    ``record``, a puzzle by ``verdict`` (ValueError after a stock turn)."""
     before = tuple(move for move in record.moves[:index] if isinstance(move, Pair))
     if len(before) != index:
         raise ValueError("a stock turn before the moment: Strict has no puzzles")

@@ -6,14 +6,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 START_RATING = 1500
-MAX_DAILY = 1000
-"""Most daily tries kept (the oldest dates go first)."""
+MAX_DAILY = 1000  # daily tries kept (the oldest dates go first)
 
 
 @dataclass(frozen=True)
 class Try:
-    """A first try of a puzzle: its id, its rating (the player's is worked out without the puzzles'
-    data), whether it was solved, and when (ms since 1970)."""
+    """A puzzle's first try: its id and rating, solved or not, and when (ms since 1970)."""
 
     puzzle: int
     rating: int
@@ -31,8 +29,7 @@ def _earlier(a: Try | None, b: Try) -> Try:
 
 @dataclass
 class PuzzleRecord:
-    """The tries kept: ``tries`` by puzzle id, ``daily`` by date (the daily puzzle's first try on
-    its own date)."""
+    """The first tries by puzzle id, and by date the daily puzzle's first try on its date."""
 
     tries: dict[int, Try] = field(default_factory=dict)
     daily: dict[date, Try] = field(default_factory=dict)
@@ -51,25 +48,16 @@ class PuzzleRecord:
 
     def streak(self) -> int:
         """Puzzles solved in a row, up to the last try."""
-        return self._runs()[-1]
-
-    def best_streak(self) -> int:
-        """The most puzzles ever solved in a row."""
-        return max(self._runs())
-
-    def _runs(self) -> list[int]:
-        """The puzzles solved in a row after each try, oldest first (after none, 0)."""
-        runs = [0]
+        run = 0
         for one in self.in_order():
-            runs.append(runs[-1] + 1 if one.solved else 0)
-        return runs
+            run = run + 1 if one.solved else 0
+        return run
 
     def solved(self) -> int:
         return sum(1 for one in self.tries.values() if one.solved)
 
     def add(self, one: Try, day: date | None = None) -> bool:
-        """Keep ``one`` if it is the first try of its puzzle (and with ``day``, the date's daily
-        puzzle, as that date's daily try if it is its first)."""
+        """Keep ``one`` if its puzzle's first try (with ``day``: the date's first daily try too)."""
         changed = False
         if one.puzzle not in self.tries:
             self.tries[one.puzzle] = one
@@ -81,7 +69,7 @@ class PuzzleRecord:
         return changed
 
     def unite(self, other: PuzzleRecord) -> bool:
-        """Take in ``other``'s tries: for each puzzle and date, the earlier try of the two."""
+        """Take in ``other``'s tries: the earlier of the two, for each puzzle and date."""
         before = (dict(self.tries), dict(self.daily))
         for key, one in other.tries.items():
             self.tries[key] = _earlier(self.tries.get(key), one)

@@ -15,16 +15,13 @@ SHORTEST_WIN_MS = 5_000  # the shortest time a win is kept with (the fastest win
 MOST = 1_000_000_000  # the largest count kept
 MOST_HELP = 100_000  # the largest help count of one game kept
 
-LARGEST = {
+LARGEST = {  # the upper end of each kind's range
     "duration": LONGEST_MS, "win": LONGEST_MS, "moment": LATEST_MS, "count": MOST,
     "help": MOST_HELP,
 }
-"""The upper end of each kind's range."""
+SMALLEST = {"win": SHORTEST_WIN_MS}  # the lower end of a range that does not start at 0
 
-SMALLEST = {"win": SHORTEST_WIN_MS}
-"""The lower end of each kind's range that does not start at 0."""
-
-RANGE_CODES: dict[str, tuple[str, ...]] = {
+RANGE_CODES: dict[str, tuple[str, ...]] = {  # what in_range and day_in_range raise, and details
     "range.duration": ("where", "value", "high"),  # a duration longer than a century
     "range.win": ("where", "value", "high"),  # a win's time longer than a century
     "range.too_fast": ("where", "value", "low"),  # a win's time under SHORTEST_WIN_MS
@@ -33,16 +30,11 @@ RANGE_CODES: dict[str, tuple[str, ...]] = {
     "range.help": ("where", "value", "high"),  # a game's help count over MOST_HELP
     "range.date": ("where", "value", "first", "last"),  # a date won outside its range
 }
-"""The codes :func:`in_range` and :func:`day_in_range` raise outside a range, and their details."""
 
 
 def in_range(value: object, where: str, kind: str) -> int:
-    """``value`` if it is a whole number within ``kind``'s range (a key of :data:`LARGEST`).
-
-    Raises:
-        NestorError: not a whole number >= 0, ``range.<kind>`` above the range, or
-            ``range.too_fast`` below a win's.
-    """
+    """``value`` if it is a whole number within ``kind``'s range (a key of :data:`LARGEST`), else
+    NestorError (``range.<kind>`` above it, ``range.too_fast`` below a win's)."""
     number = whole_number(value, where)
     low, high = SMALLEST.get(kind, 0), LARGEST[kind]
     if number < low:
@@ -65,8 +57,7 @@ def clamped(value: int, kind: str) -> int:
 
 
 def latest_day(now_ms: int | None = None) -> date:
-    """The latest date a daily deal can have been won on at ``now_ms`` (default: now): the day
-    after that moment's date in UTC."""
+    """The latest date a daily deal can be won on at ``now_ms`` (default now): the next UTC day."""
     seconds = time.time() if now_ms is None else min(now_ms, LATEST_MS) / 1000
     day = datetime.fromtimestamp(max(0.0, seconds), UTC).date()
     return day if day == date.max else day + timedelta(days=1)

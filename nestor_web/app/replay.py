@@ -1,4 +1,4 @@
-"""A replay: a game record from a link, shown position by position, apart from the game in play."""
+"""A replay: a game record from a link, shown position by position, apart from the game."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from nestor.link import is_replay_query, record_from_query, record_query
 
 from .events import Problem
 
-REPLAY_KEYS: dict[str, str] = {
+REPLAY_KEYS: dict[str, str] = {  # event.key (letters in lower case): the command it gives
     "ArrowLeft": "previous",
     "ArrowUp": "previous",
     "ArrowRight": "next",
@@ -19,16 +19,13 @@ REPLAY_KEYS: dict[str, str] = {
     " ": "play",
     "p": "play",
 }
-"""The replay's keys (``event.key``; letters in lower case) and the command they give."""
 
-PACE_SECONDS = 0.8
-"""Time between two moves while the replay plays."""
+PACE_SECONDS = 0.8  # between two moves while the replay plays
 
 
 @dataclass(frozen=True)
 class Stepped:
-    """The replay shows the position after ``cursor`` moves; ``move``: the move just played, when
-    it went one move on."""
+    """The replay shows the position after ``cursor`` moves (``move``: one move on)."""
 
     cursor: int
     move: Move | None = None
@@ -36,22 +33,17 @@ class Stepped:
 
 @dataclass(frozen=True)
 class PlayChanged:
-    """The replay started (``playing``) or stopped playing on its own."""
+    """The replay started or stopped playing on its own."""
 
     playing: bool
 
 
 ReplayEvent = Stepped | PlayChanged
-"""What a replay command reports."""
 
 
 class Replay:
-    """A game record shown position by position; ``playing``: it goes on by itself.
-
-    Raises:
-        RecordError: a move of ``record`` is illegal where it is played (code
-            ``record.illegal_move``).
-    """
+    """A game record shown position by position; ``playing``: it goes on by itself
+    (RecordError ``record.illegal_move`` for an illegal move)."""
 
     def __init__(self, record: Record) -> None:
         self.record = record
@@ -62,7 +54,6 @@ class Replay:
 
     @property
     def cursor(self) -> int:
-        """How many moves are in effect in the position shown."""
         return self._game.cursor
 
     @property
@@ -75,18 +66,18 @@ class Replay:
 
     @property
     def next_move(self) -> Move | None:
-        """The move played after the position shown, ``None`` at the end."""
+        """The move after the position shown, ``None`` at the end."""
         return self.record.moves[self.cursor] if self.cursor < self.length else None
 
     def game(self) -> Game:
-        """A new game at the position shown, the record's later moves kept for redo."""
+        """A new game at the position shown, the later moves kept for redo."""
         game = self.record.replay()
         while game.cursor > self.cursor:
             game.undo()
         return game
 
     def query(self) -> str:
-        """The URL query of this replay: ``"?variant=V&deal=N&moves=M"``."""
+        """``"?variant=V&deal=N&moves=M"``."""
         return "?" + record_query(self.record)
 
     def go(self, cursor: int) -> tuple[ReplayEvent, ...]:
@@ -102,26 +93,18 @@ class Replay:
         return (Stepped(cursor, move),)
 
     def command(self, name: str) -> tuple[ReplayEvent, ...]:
-        """The replay command ``name`` (a value of :data:`REPLAY_KEYS`); all but ``"play"`` stop the
-        playing."""
-        if name == "play":
-            return self.toggle_play()
+        """The replay command ``name`` (of :data:`REPLAY_KEYS`); all but ``"play"`` stop playing."""
+        if name == "play" and self.playing:
+            return self.stop()
+        if name == "play":  # from the deal again when at the end
+            self.playing = True
+            return (PlayChanged(True), *(self.go(0) if self.cursor == self.length else ()))
         target = {
             "first": 0, "previous": self.cursor - 1, "next": self.cursor + 1, "last": self.length,
         }.get(name)
         if target is None:
             return ()
         return self.stop() + self.go(target)
-
-    def toggle_play(self) -> tuple[ReplayEvent, ...]:
-        """Start playing (from the deal when at the end), or stop."""
-        if self.playing:
-            return self.stop()
-        self.playing = True
-        events: tuple[ReplayEvent, ...] = (PlayChanged(True),)
-        if self.cursor == self.length:
-            events += self.go(0)
-        return events
 
     def tick(self) -> tuple[ReplayEvent, ...]:
         """While playing: the next move (the last one stops the playing)."""
@@ -133,7 +116,6 @@ class Replay:
         return events
 
     def stop(self) -> tuple[ReplayEvent, ...]:
-        """Stop playing."""
         if not self.playing:
             return ()
         self.playing = False

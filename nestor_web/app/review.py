@@ -1,4 +1,4 @@
-"""The review of the game in play, as the page works it out: pure state, no words, no DOM."""
+"""The review of the game in play, as the page works it out."""
 
 from __future__ import annotations
 
@@ -15,15 +15,8 @@ T = TypeVar("T")
 
 
 class ReviewState:
-    """One game under review.
-
-    Attributes:
-        moves: the review of each move final so far, in play order.
-        result: the whole review once it is done.
-        chosen: the index (0-based) of the move the player looks at, or ``None``.
-        picked: the player chose a move themselves (the review's end does not move the choice).
-        practice: the verdict of the position before the turning point, if it is a puzzle.
-    """
+    """One game under review: the ``moves`` reviewed so far, the ``result`` once done, the move
+    ``chosen`` (``picked``: by the player), the ``practice`` verdict before the turning point."""
 
     def __init__(self, record: Record, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.record = record
@@ -43,12 +36,12 @@ class ReviewState:
         return self.result is not None
 
     def add(self, move: MoveReview) -> None:
-        """The engine finished reviewing ``move`` (the next one in play order)."""
+        """The engine finished reviewing ``move`` (the next in play order)."""
         self.moves.append(move)
 
     def finish(self, review: Review) -> None:
-        """The review is done: keep it; unless the player already chose a move, the choice goes to
-        the turning point, else to the first critical moment."""
+        """The review is done: keep it; unless the player chose a move, choose the turning point,
+        else the first critical moment."""
         self.result = review
         self.moves = list(review.moves)
         if not self.picked:
@@ -58,13 +51,8 @@ class ReviewState:
             self.chosen = first
 
     def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
-        """The review in slices, while ``alive`` (else ``False``): each move added once final, the
-        whole review kept at the end (:meth:`finish`), then the position before its turning point
-        (an open variant's) examined: :attr:`practice` is its verdict when it is a puzzle.
-
-        Raises:
-            RecordError: a move of the record is illegal (the record was not a game's).
-        """
+        """The review in slices while ``alive`` (else ``False``), then the position before its
+        turning point examined for :attr:`practice` (RecordError: an illegal move)."""
         work = sliced(review_steps(self.record, self.max_nodes), self.add)
         review, going = yield from _while(alive, work)
         if not going or review is None:
@@ -81,7 +69,7 @@ class ReviewState:
         return going
 
     def choose(self, index: int) -> bool:
-        """Look at move ``index``; clamped to the moves of the record."""
+        """Look at move ``index`` (clamped to the record's moves)."""
         if not self.total:
             return False
         index = max(0, min(self.total - 1, index))
@@ -92,14 +80,9 @@ class ReviewState:
         return True
 
     def step(self, delta: int) -> bool:
-        """Look at the move ``delta`` moves after the one chosen (from the first when none is chosen
-        yet)."""
+        """Look at the move ``delta`` after the one chosen (from an end when none is)."""
         here = self.chosen if self.chosen is not None else (-1 if delta > 0 else self.total)
         return self.choose(here + delta)
-
-    def matches(self, record: Record) -> bool:
-        """Is this the review of ``record``?"""
-        return self.record == record
 
 
 def _while(

@@ -1,23 +1,23 @@
-"""The game manager: state and commands, no words, no DOM, no storage format.
-
-Every command returns the events of what happened (``()`` when nothing changed).
-"""
+"""The game manager: state and commands (no words, no DOM, no storage format); every command
+returns the events of what happened (``()`` when nothing changed)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Generator, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Unpack
 
 from nestor import MAX_DEAL, Game, get_variant
+from nestor.deal import GRADES, UNWINNABLE
 
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
-from .grades import GRADE_NAMES, GradeRecord, Key
 from .play import Options
-from .saved import Help, SavedGame
+from .saved import SavedGame
 from .settings import Settings
-from .statistics import Stats
+from .statistics.data import Key
+from .statistics.record import Stats
 from .tutorial import (
     FIRST_VISIT_DEAL,
     TUTORIAL_VARIANT,
@@ -28,18 +28,27 @@ from .tutorial import (
 )
 from .url import DealRequest
 
-__all__ = ["Help", "SavedGame", "Session"]
+GRADE_NAMES = (*GRADES, UNWINNABLE)
+"""Every grade a deal can have, easiest first."""
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """The player's settled games and wins of one grade in one variant (deals remembered)."""
+
+    grade: str
+    played: int
+    won: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """``won / played``, from 0 to 1; ``None`` when none was played."""
+        return self.won / self.played if self.played else None
 
 
 class Session(Deals):
-    """The deal in play, the grades known and the guided first game.
-
-    Attributes, beside :class:`~nestor_web.app.play.Play`'s:
-        grades: the grade of each deal known here (the table, the grades kept, worked out).
-        graded: the grades this page worked out itself (the storage manager keeps them).
-        tutorial: the guide's step shown, or ``None`` while no guide runs.
-        tutorial_seen: ``None`` (never started), ``"started"`` or ``"done"`` (kept in storage).
-    """
+    """The deal in play, the grades known (``graded``: those worked out here, to keep) and the
+    guide: the step shown (``tutorial``), ``tutorial_seen``: ``None``, ``"started"``, ``"done"``."""
 
     def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         super().__init__(game, **options)
@@ -57,17 +66,11 @@ class Session(Deals):
         leave_saved: bool = True,
         **options: Unpack[Options],
     ) -> Session:
-        """The session of a page opened on ``request`` (from the URL) with ``saved``.
-
-        The URL's deal is played: the saved game if it is that deal, else the same deal from the
-        shelf, else fresh; the saved game of another deal is left (unless ``leave_saved`` is
-        false: another tab may show it). A variant without a deal starts a random deal of it; no
-        deal resumes the saved game, or starts a random standard deal.
-        """
+        """The session of a page opened on ``request`` (the URL's deal: saved, shelved or fresh;
+        a variant alone: a random deal) with ``saved`` (resumed, or left if ``leave_saved``)."""
         rng = options["rng"] = options.get("rng") or random.Random()
         if saved is None:
-            # Nothing to resume: the first game is the one asked for, never a stand-in that
-            # could pass for the URL's deal (and skip the shelf), nor an extra random draw.
+            # The first game is the one asked for: no stand-in that could pass for it.
             variant = request.variant if request is not None else get_variant("standard")
             deal = request.deal if request is not None else None
             game = Game(variant, rng.randrange(MAX_DEAL) if deal is None else deal)
@@ -101,10 +104,8 @@ class Session(Deals):
         saved: SavedGame | None = None,
         replacing: bool = False,
     ) -> tuple[Event, ...]:
-        """A backup was restored: ``stats`` become the statistics, ``settings`` (if given) the
-        settings, ``saved`` (if given and not the game in play as it is) the game in play. The
-        session keeps the objects given: pass copies. ``replacing``: the game left is dropped,
-        not settled."""
+        """A backup was restored: take its ``stats``, ``settings`` and ``saved`` game (kept as
+        given: pass copies). ``replacing``: the game left is dropped, not settled."""
         events: list[Event] = []
         self.solving = False
         if replacing:
@@ -140,11 +141,8 @@ class Session(Deals):
     def know_grade(
         self, variant: str, deal: int, grade: str, graded: bool = False
     ) -> tuple[Event, ...]:
-        """Learn the grade of a deal (``graded``: worked out here, to be kept).
-
-        Raises:
-            ValueError: ``grade`` is not one of :data:`GRADE_NAMES`.
-        """
+        """Learn the grade of a deal (``graded``: worked out here, to keep); ValueError if
+        ``grade`` is not one of :data:`GRADE_NAMES`."""
         if grade not in GRADE_NAMES:
             raise ValueError(f"unknown grade {grade!r}")
         key = (variant, deal)
@@ -156,17 +154,15 @@ class Session(Deals):
         return (GradeKnown(variant, deal, grade),)
 
     def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
-        """Learn the grade of the deal in play from the table or ``kept`` (the grades the storage
-        manager kept); ``()`` when it must be worked out (:meth:`grade_steps`) or was known."""
-        if self.grade is not None:
-            return ()
+        """Learn the grade of the deal in play from the table or ``kept`` (the storage's); ``()``
+        when it was known or must be worked out (:meth:`grade_steps`)."""
+        found = None if self.grade is not None else self._known_grade(self.key, kept)
+        return () if found is None else self.know_grade(*self.key, found)
+
+    def _known_grade(self, key: Key, kept: Mapping[Key, str] | None) -> str | None:
         from nestor.graded_deals import known_grade
 
-        variant, deal = self.key
-        found = known_grade(variant, deal)
-        if found is None and kept is not None:
-            found = kept.get(self.key)
-        return () if found is None else self.know_grade(variant, deal, found)
+        return self.grades.get(key) or known_grade(*key) or (kept or {}).get(key)
 
     def grade_steps(self) -> Generator[None, None, tuple[Event, ...]]:
         """Work out the grade of the deal in play, yielding between slices of work."""
@@ -177,12 +173,8 @@ class Session(Deals):
         return self.know_grade(variant, deal, result.grade, graded=True)
 
     def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
-        """New deal of ``variant`` graded ``grade`` from the table, one not remembered as played
-        while the table has others.
-
-        Raises:
-            VariantError: unknown variant. NestorError: unknown grade (``grade.unknown``).
-        """
+        """A new deal of ``variant`` graded ``grade`` from the table, preferring one not played
+        (VariantError, NestorError ``grade.unknown``)."""
         from nestor.graded_deals import pick_deal
 
         name = get_variant(variant).name
@@ -196,19 +188,15 @@ class Session(Deals):
     def grade_records(
         self, variant: str, kept: Mapping[Key, str] | None = None
     ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade (each deal's grade known here, from
-        the table or ``kept``), and how many have no grade known."""
-        from nestor.graded_deals import known_grade
-
+        """The player's settled games of ``variant`` per grade (known here, from the table or
+        ``kept``), and how many have no grade known."""
         played = dict.fromkeys(GRADE_NAMES, 0)
         won = dict.fromkeys(GRADE_NAMES, 0)
         unknown = 0
         for deal, state in self.stats.deal_states(variant):
             if state == "playing":
                 continue
-            key = (variant, deal)
-            grade = self.grades.get(key) or known_grade(variant, deal) or (
-                kept.get(key) if kept is not None else None)
+            grade = self._known_grade((variant, deal), kept)
             if grade is None:
                 unknown += 1
                 continue
@@ -217,11 +205,11 @@ class Session(Deals):
         return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), unknown
 
     def open_tutorial(
-        self, first_visit: bool, asked: DealRequest | None, replaying: bool = False
+        self, first_visit: bool, asked: DealRequest | None, stored: SavedGame | None,
+        replaying: bool = False,
     ) -> tuple[Event, ...]:
-        """At start-up: start the guide where it is due. On a first visit whose address asks for
-        no deal nor replay, on an Easy deal of its own; after a reload in its middle
-        (``"started"``) whose address asks for no deal or the deal in play, on the game in play."""
+        """At start-up, start the guide if due: on a first visit with no link, on its own deal;
+        after a reload in its middle (the address names no deal or the ``stored`` game's)."""
         if replaying:
             return ()
         if first_visit and asked is None:
@@ -230,15 +218,14 @@ class Session(Deals):
             events = self.start_tutorial(fresh=self.game.cursor == 0, deal=FIRST_VISIT_DEAL)
             return tuple(e for e in events if not isinstance(e, DealChanged))
         if self.tutorial_seen == "started" and (asked is None or (
-            asked.daily is None and asked.deal is not None
-            and (asked.variant.name, asked.deal) == (self.game.variant.name, self.game.deal)
+            asked.daily is None and stored is not None
+            and (asked.variant.name, asked.deal) == stored.key
         )):
             return self.start_tutorial(fresh=False)
         return ()
 
     def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
-        """Start the guide: on a new Easy deal (``fresh``; ``deal``, else one drawn by
-        :func:`~nestor_web.app.tutorial.tutorial_deal`), else on the game in play."""
+        """Start the guide on the game in play, or (``fresh``) on ``deal`` or a new Easy deal."""
         events: tuple[Event, ...] = ()
         if fresh:
             untouched = self.game.cursor == 0
@@ -254,7 +241,7 @@ class Session(Deals):
         return events + self._show(tutorial_step("pair", self.game))
 
     def tutorial_next(self) -> tuple[Event, ...]:
-        """Next, on a step that waits for no move (on the last one, the guide ends)."""
+        """Next, on a step that waits for no move (the last one ends the guide)."""
         step = self.tutorial
         if step is None:
             return ()
@@ -270,7 +257,7 @@ class Session(Deals):
         return self._show(None)
 
     def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
-        """Move the guide on after ``events``: a pair at ``"pair"`` or ``"reserve"``, Undo at
+        """Move the guide on after ``events``: a pair at ``"pair"``/``"reserve"``, Undo at
         ``"undo"``; another move shows the step again; another deal ends it (Restart: anew)."""
         step = self.tutorial
         if step is None:

@@ -8,33 +8,23 @@ from nestor import NestorError
 from nestor.errors import clip
 
 LANGUAGE_CODES = ("en", "de")
-
 THEMES = ("system", "light", "dark")
-
 SOLVE_SPEEDS = ("slow", "normal", "fast")
-
-SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}
-"""Milliseconds between two moves of Solve, by :data:`SOLVE_SPEEDS`."""
+SOLVE_PAUSE_MS = {"slow": 1400, "normal": 600, "fast": 150}  # between two moves of Solve
+ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
+ANIMATION_SCALE = {"off": 0.0, "slow": 1.75, "normal": 1.0, "fast": 0.5}  # of every duration
 
 DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
-"""What New deal deals: any deal, one the solver proves winnable (Strict: with the stock as it
-lies), or one of a grade shipped with the game (:mod:`nestor.graded_deals`)."""
+"""What New deal deals: any deal, one the solver proves winnable, or one of a shipped grade."""
 
-ANIMATION_SPEEDS = ("off", "slow", "normal", "fast")
-
-ANIMATION_SCALE = {"off": 0.0, "slow": 1.75, "normal": 1.0, "fast": 0.5}
-"""What each of :data:`ANIMATION_SPEEDS` multiplies every animation's duration by."""
-
-_CHOICES: dict[str, tuple[str | None, ...]] = {
+_CHOICES: dict[str, tuple[str | None, ...]] = {  # the values of each setting not a switch
     "language": (None, *LANGUAGE_CODES), "theme": THEMES, "solve_speed": SOLVE_SPEEDS,
     "difficulty": DIFFICULTIES, "animations": (None, *ANIMATION_SPEEDS),
 }
-"""The values each setting that is not a switch may take."""
 
 
 def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
-    """The animation speed in effect: the one ``chosen``, else ``"normal"``, or ``"off"`` when the
-    system asks for reduced motion."""
+    """The animation speed in effect: ``chosen``, else off under reduced motion, else normal."""
     if chosen is not None:
         return chosen
     return "off" if reduced_motion else "normal"
@@ -42,20 +32,9 @@ def shown_animations(chosen: str | None, reduced_motion: bool) -> str:
 
 @dataclass
 class Settings:
-    """The player's settings.
-
-    Attributes:
-        language: a code of :data:`LANGUAGE_CODES`, or ``None`` before the first visit chose one.
-        four_colours: suits in four colours (clubs green, diamonds blue).
-        animations: one of :data:`ANIMATION_SPEEDS`, or ``None``: :func:`shown_animations`.
-        auto_pair: tapping a card that has exactly one possible partner removes the pair at once.
-        winnable_indicator: after each move, show whether the game can still be won.
-        highlight_partners: mark the cards the selected (or dragged) card can pair with.
-        sounds: short sounds made in the page for a pair, a win and a loss.
-        show_timer: show the time played.
-        left_handed: the reserve (in Strict the stock) on the right of the board.
-        large_index: larger rank and suit in the cards' corners.
-    """
+    """The player's settings. ``language``: ``None`` until the first visit picks one;
+    ``animations``: ``None`` follows the system (:func:`shown_animations`); ``auto_pair``: a card
+    with one partner pairs at once; ``left_handed``: the reserve (Strict: stock) on the right."""
 
     language: str | None = None
     four_colours: bool = False
@@ -76,12 +55,8 @@ class Settings:
         return tuple(f.name for f in fields(cls))
 
     def set(self, name: str, value: object) -> None:
-        """Set one setting, checking its value.
-
-        Raises:
-            NestorError: code ``"setting.unknown"`` (detail ``name``) for an unknown setting,
-                ``"setting.value"`` (details ``name``, ``value``) for a value it cannot take.
-        """
+        """Set one setting, checking its value (NestorError ``setting.unknown`` with ``name``, or
+        ``setting.value`` with ``name`` and ``value``)."""
         if name not in self.names():
             raise NestorError(f"unknown setting {clip(name)!r}",
                               code="setting.unknown", name=clip(name))

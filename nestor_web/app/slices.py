@@ -9,8 +9,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-SLICE_SECONDS = 0.008
-"""Longest stretch (seconds) the work runs before the event loop gets to run again."""
+SLICE_SECONDS = 0.008  # the longest the work runs before the event loop runs again
 
 
 async def run_sliced(steps: Generator[None, None, T], slice_seconds: float = SLICE_SECONDS) -> T:

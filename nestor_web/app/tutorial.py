@@ -1,9 +1,6 @@
-"""The guided first game: a short tour of the rules on the real board, on an Easy deal.
-
-Its steps: ``"pair"`` (remove a pair that keeps the game winnable), ``"covered"`` (why a covered
-card cannot be taken yet), ``"reserve"`` (a reserve card pairs), ``"undo"`` (take the last pair
-back), ``"done"`` (the rest is the player's). This module works each out from the board.
-"""
+"""The guided first game on an Easy deal, its steps worked out from the board: ``"pair"`` (a
+pair that keeps the game winnable), ``"covered"`` (a covered card cannot be taken yet),
+``"reserve"`` (a reserve card pairs), ``"undo"`` (take it back), ``"done"``."""
 
 from __future__ import annotations
 
@@ -18,29 +15,19 @@ TUTORIAL_STEPS = ("pair", "covered", "reserve", "undo", "done")
 
 TUTORIAL_VARIANT = "standard"
 
-DEAL_TRIES = 12
-"""Easy deals looked at for one the guide can show every step on (else the first one)."""
+DEAL_TRIES = 12  # Easy deals looked at for one the guide can show every step on
 
 FIRST_VISIT_DEAL = 20
-"""The Easy deal a first visit's guide plays, the same for everyone, so that the build can draw its
-board for the page to show before Python runs."""
+"""The Easy deal of a first visit's guide: the same for everyone, so the build draws its board."""
 
 FIRST_VISIT_OPENING = ("QC", "QH")
-"""The guide's first pair on :data:`FIRST_VISIT_DEAL` as :func:`tableau_pair` finds it, kept so that
-a first visit does not run the solver before the board takes input."""
+""":func:`tableau_pair` on :data:`FIRST_VISIT_DEAL`, kept: a first visit runs no solver."""
 
 
 @dataclass(frozen=True)
 class TutorialStep:
-    """One step of the guide, as the view shows it.
-
-    Attributes:
-        cards: the cards it points at (``"covered"``: the covered card, the card on it, the
-            available card of its rank if any; ``"reserve"`` with no pair: every reserve card).
-        column: ``"covered"``: the column of the covered card, from 1; else 0.
-        waits: the step moves on by the player's move (a pair, Undo), not by Next.
-        loses: ``"reserve"``: its pair is legal but loses the game (shown as one to keep for later).
-    """
+    """One step of the guide: the ``cards`` it points at, the ``column`` (from 1) of a covered
+    card, whether it ``waits`` for a move (not Next), and whether its reserve pair ``loses``."""
 
     step: str
     cards: tuple[str, ...] = ()
@@ -50,20 +37,18 @@ class TutorialStep:
 
     @property
     def number(self) -> int:
-        """The step's number, from 1."""
         return TUTORIAL_STEPS.index(self.step) + 1
 
 
 def _keeps_winnable(position: Position, pair: Pair) -> bool:
-    """Does removing ``pair`` leave a position the solver proves winnable?"""
     from nestor.solver import Status, solve
 
     return solve(position.apply(pair)).status is Status.WINNABLE
 
 
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
-    """The first of ``pairs`` whose removal keeps the game winnable, with ``True``; else the first
-    of them, with ``False``; ``None`` when there are none."""
+    """The first of ``pairs`` that keeps the game winnable, with ``True``; else the first, with
+    ``False``; ``None`` when there are none."""
     good = next((p for p in pairs if _keeps_winnable(position, p)), None)
     if good is not None:
         return good, True
@@ -71,24 +56,22 @@ def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
 
 
 def tableau_pair(position: Position) -> tuple[Pair, bool] | None:
-    """A pair of two tableau cards, and whether removing it keeps the game winnable: the first that
-    does, else the first (``False``); ``None`` when no two tableau cards pair."""
+    """A pair of two tableau cards and whether it keeps the game winnable (as :func:`_best`)."""
     places = position.available()
     pairs = [p for p in position.pairs() if all(places[c].area == "column" for c in p.cards)]
     return _best(position, pairs)
 
 
 def reserve_pair(position: Position) -> tuple[Pair, bool] | None:
-    """A pair of a reserve card, and whether removing it keeps the game winnable (as
-    :func:`tableau_pair`)."""
+    """A pair of a reserve card and whether it keeps the game winnable (as :func:`_best`)."""
     places = position.available()
     pairs = [p for p in position.pairs() if any(places[c].area == "reserve" for c in p.cards)]
     return _best(position, pairs)
 
 
 def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
-    """An Easy deal on which the guide can show every step: a tableau pair that keeps it winnable,
-    and after it a reserve pair that does (else the first Easy deal looked at)."""
+    """An Easy deal the guide can show every step on (winnable tableau then reserve pairs), else
+    the first Easy deal looked at."""
     from nestor.graded_deals import pick_deal
 
     avoid = set(played)
@@ -110,7 +93,7 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
 
 
 def tutorial_step(name: str, game: Game) -> TutorialStep:
-    """Step ``name`` for the position of ``game`` (a step with nothing to show gives the next)."""
+    """Step ``name`` for ``game``'s position (a step with nothing to show gives the next)."""
     position = game.position
     if name == "pair":
         first: tuple[Pair, bool] | None = (Pair(*FIRST_VISIT_OPENING), True)  # no solver run

@@ -14,8 +14,7 @@ from .events import Problem
 
 @dataclass(frozen=True)
 class DealRequest:
-    """A deal asked for by the URL (``deal`` ``None``: any deal), with its date if it is a daily
-    deal."""
+    """A deal asked for by the URL (``deal`` ``None``: any), with its date if a daily deal."""
 
     variant: Variant
     deal: int | None
@@ -53,15 +52,11 @@ def puzzle_asked(query: str) -> str | None:
     return parse_qs(query.lstrip("?"), keep_blank_values=True).get("puzzle", [None])[0]
 
 
-def is_puzzle_query(query: str) -> bool:
-    return puzzle_asked(query) is not None
-
-
 def deal_query(variant: str, deal: int) -> str:
-    """The URL query that opens a deal: ``"?variant=V&deal=N"``."""
+    """``"?variant=V&deal=N"``."""
     return "?" + urlencode({"variant": variant, "deal": deal})
 
 
 def daily_query(day: date) -> str:
-    """The URL query that opens the daily deal of ``day``: ``"?daily=YYYY-MM-DD"``."""
+    """``"?daily=YYYY-MM-DD"``."""
     return "?daily=" + day.isoformat()

@@ -47,7 +47,7 @@ class EndScreen:
         """A tap on "Show the result": the end screen comes back."""
         if missing(event.target.closest("button")):
             return
-        self.ending.reopen()
+        self.ending.dismissed = False
         self._ask_verdict(self.session)
         self.draw(self.session)
 
@@ -60,7 +60,7 @@ class EndScreen:
 
     def dismiss(self) -> None:
         """Close the end screen; the focus goes back, or to "Show the result"."""
-        self.ending.dismiss()
+        self.ending.dismissed = True
         self._dismissing = True
         try:
             self.draw(self.session)
@@ -88,7 +88,7 @@ class EndScreen:
         if view is None:
             if drawn is not None:
                 self._hide(events)
-            over = ending.outcome(session) is not None
+            over = session.game.position.outcome() is not None
             self._set_again(over)
             flag(body, "data-end", "dismissed" if over else None)
             return

@@ -47,7 +47,7 @@ class ReviewPanel:
     def open(self) -> None:
         """Open the panel on the review of the game's moves in effect (kept if it is of them)."""
         record = self.session.game.record()
-        if self.state is None or not self.state.matches(record):
+        if self.state is None or self.state.record != record:
             from ..app.review import ReviewState  # not at start-up (see the module's doc)
 
             state = ReviewState(record)

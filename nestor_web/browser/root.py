@@ -15,7 +15,7 @@ from nestor import NestorError, Outcome, get_variant
 from ..app.events import Event, Moved, Problem, Restored, SettingChanged
 from ..app.replay import replay_request
 from ..app.session import Session
-from ..app.url import is_puzzle_query, parse_query
+from ..app.url import parse_query, puzzle_asked
 from ..storage.keys import DurableCopy, Snapshot
 from ..storage.manager import StorageManager
 from ..view.i18n import pick_language
@@ -76,7 +76,7 @@ class App:
         # as if the address named no deal, and a link that cannot be shown is only reported.
         search = str(window.location.search)
         replay, replay_problem = replay_request(search)
-        puzzling = replay is None and replay_problem is None and is_puzzle_query(search)
+        puzzling = replay is None and replay_problem is None and puzzle_asked(search) is not None
         replaying = replay is not None or replay_problem is not None or puzzling
         stored = self.storage.stored(pick_language(languages))
         asked, link_problem = (None, None) if replaying else parse_query(search, local_today())
@@ -133,7 +133,8 @@ class App:
         # A mode's link that showed nothing gives the game back its timer.
         session.set_visible(str(document.visibilityState) != "hidden"
                             and not actuator.address_held)
-        controller.update(session.open_tutorial(stored.first_visit, asked, replaying))
+        controller.update(session.open_tutorial(
+            stored.first_visit, asked, stored.game, replaying))
         self._wake_up()
         actuator.ready()
         asyncio.get_event_loop().call_later(0.05, self._import_the_rest)
@@ -352,7 +353,7 @@ class App:
         query = str(window.location.search)
         if self.replays.address_changed(*replay_request(query)):
             return
-        if is_puzzle_query(query):
+        if puzzle_asked(query) is not None:
             self.puzzles().open_address(query)
             return
         if self._puzzles is not None:

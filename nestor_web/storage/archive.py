@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nestor import NestorError
 
-from ..app.session import SavedGame
+from ..app.saved import SavedGame
 from .codecs import archive_from_text, game_from_text
 from .keys import ARCHIVE_KEY, ARCHIVE_SIZE, UNREADABLE, json_text
 from .stores import Stores

@@ -9,7 +9,7 @@ from nestor.errors import clip
 from nestor.jsontext import load_object, loads
 
 from ..app.ranges import clamped, in_range
-from ..app.session import Help, SavedGame
+from ..app.saved import Help, SavedGame
 from ..app.settings import ANIMATION_SPEEDS, Settings
 from .keys import json_text
 

@@ -8,7 +8,7 @@ from nestor import MAX_DEAL, NestorError, get_variant
 from nestor.graded_deals import CUTS_FINGERPRINT
 from nestor.jsontext import load_object
 
-from ..app.grades import GRADE_NAMES
+from ..app.session import GRADE_NAMES
 from ..app.statistics.data import Key
 from .keys import json_text
 

@@ -4,17 +4,17 @@ following what other tabs save."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from nestor import NestorError
 from nestor.jsontext import loads
 
 from ..app.events import Event, Restored
-from ..app.lines import descends, join
-from ..app.session import SavedGame, Session
+from ..app.saved import SavedGame, descends, join
+from ..app.session import Session
 from ..app.settings import Settings
-from ..app.statistics import Stats
+from ..app.statistics.record import Stats
 from .archive import Archive
 from .codecs import (
     archive_text,
@@ -228,7 +228,7 @@ class StorageManager:
     def held_parts(self, session: Session) -> Parts:
         """The progress held here, as a backup holds it: the session's statistics (another tab's
         merged in), game, settings, puzzles, the games left in progress (archive, slot, Undo)."""
-        from ..app.backup import Parts, copy_settings, in_progress, unite
+        from ..app.backup import Parts, in_progress, unite
 
         self._follow_stats(session)
         played = session.saved()
@@ -243,7 +243,7 @@ class StorageManager:
             known = games.pop(saved.key, None)
             games[saved.key] = saved if known is None else unite(known, saved)[0]
         archive = tuple(games.values())[-ARCHIVE_SIZE:]
-        return Parts(session.stats.copy(), played, archive, copy_settings(session.settings),
+        return Parts(session.stats.copy(), played, archive, replace(session.settings),
                      self.puzzles(quiet=True))
 
     def export_progress(self, session: Session) -> str:
@@ -266,7 +266,7 @@ class StorageManager:
         """Bring a backup in: ``mode`` ``"merge"`` unites it with the progress held here,
         ``"replace"`` takes it instead, keeping what it replaced (:meth:`replaced_progress`).
         Raises ValueError for another ``mode`` (nothing changes)."""
-        from ..app.backup import copy_game, copy_settings, merge_parts, replace_parts
+        from ..app.backup import copy_game, merge_parts, replace_parts
         from .progress import progress_text
         from .puzzle_codec import record_to_text
 
@@ -276,8 +276,7 @@ class StorageManager:
         before = _texts(here)
         diverged: tuple[SavedGame, ...] = ()
         if mode == "merge":
-            merged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
-            result, diverged = merged.parts, merged.diverged
+            result, diverged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
         else:
             result = replace_parts(here, progress.parts, session.clock())
         after = _texts(result)
@@ -288,7 +287,7 @@ class StorageManager:
         if changed:
             game = result.game if after[0] != before[0] else None  # (None: the same game)
             events = session.take_progress(
-                result.stats.copy(), copy_settings(result.settings),
+                result.stats.copy(), replace(result.settings),
                 None if game is None else copy_game(game), replacing=mode == "replace",
             )
             if mode == "replace":
@@ -401,10 +400,10 @@ class StorageManager:
         self._own_game = text  # the slot holds that tab's: the next save writes this tab's
         if descends(mine, theirs):
             return ()  # this tab played on from that tab's game: it is the newer
-        joined = join(mine, theirs)  # both played on: one game with the moves of both
-        if joined.left_over is not None:
-            self._keep_diverged(game_to_text(joined.left_over))
-        return session.adopt(joined.saved)
+        joined, left_over = join(mine, theirs)  # both played on: one game with both's moves
+        if left_over is not None:
+            self._keep_diverged(game_to_text(left_over))
+        return session.adopt(joined)
 
     def _diverged(self) -> list[str] | None:
         """The saved-game texts of the lines kept apart (``[]`` if none, ``None`` if unreadable)."""

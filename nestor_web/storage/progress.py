@@ -19,7 +19,7 @@ from ..app.backup import Parts, in_progress
 from ..app.puzzle_record import PuzzleRecord
 from ..app.saved import SavedGame
 from ..app.settings import Settings
-from ..app.statistics import Stats
+from ..app.statistics.record import Stats
 from .codecs import game_from_text, game_to_text, settings_from_text, settings_to_text
 from .keys import ARCHIVE_SIZE, json_text
 from .puzzle_codec import record_from_data, record_to_data

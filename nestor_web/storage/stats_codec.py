@@ -12,16 +12,16 @@ from nestor.errors import clip
 from nestor.jsontext import load_object
 
 from ..app.ranges import day_in_range, in_range
-from ..app.statistics import (
+from ..app.statistics.data import (
     DEAL_STATES,
     RESULTS,
     DailyRecord,
     DealEntry,
     Settlement,
-    Stats,
     StatsData,
     VariantCounts,
 )
+from ..app.statistics.record import Stats
 from .keys import json_text
 
 STATS_VERSION = 3

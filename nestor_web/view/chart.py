@@ -10,7 +10,7 @@ from html import escape
 from nestor import NestorError
 from nestor.errors import clip
 
-from ..app.statistics import RESULTS, Settlement
+from ..app.statistics.data import RESULTS, Settlement
 from .i18n import N_
 
 CHART_LABELS: Mapping[str, str] = {

@@ -9,7 +9,7 @@ from html import escape
 from nestor import VARIANTS
 
 from ..app.session import Session
-from ..app.statistics import DEAL_MEMORY
+from ..app.statistics.data import DEAL_MEMORY
 from .chart import CHART_LABELS, chart_svg
 from .daily import daily_stats_html
 from .i18n import _, ngettext, percent, thousands, variant_title
@@ -29,7 +29,7 @@ def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = N
     """The wins per grade of the variant in play, over the deals the statistics
     remember: a table ``<table data-grades>``, one row ``data-grade-row="easy"`` (…) per
     grade, and a note saying that it counts only the deals remembered
-    (:data:`~nestor_web.app.statistics.DEAL_MEMORY`) and how many settled deals are not
+    (:data:`~nestor_web.app.statistics.data.DEAL_MEMORY`) and how many settled deals are not
     graded yet (``kept``: the grades the page worked out before)."""
     variant = session.game.variant.name
     records, unknown = session.grade_records(variant, kept)

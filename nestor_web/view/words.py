@@ -142,7 +142,7 @@ def refusal_text(name: str) -> str:
 
 def problem_text(problem: Problem) -> str:
     """The notice for ``problem``, in the player's language."""
-    fields = problem.arg
+    fields = dict(problem.args)
     if problem.error is not None:
         fields["error"] = error_text(problem.error)
     if problem.code in ("storage.refused", "storage.refused.kept") and "error" in fields:
@@ -299,7 +299,7 @@ GRADE_WORDS: Mapping[str, str] = {
     "hard": N_("Hard"),
     "unwinnable": N_("Unwinnable"),
 }
-"""The name of each grade of a deal (:data:`nestor_web.app.grades.GRADE_NAMES`)."""
+"""The name of each grade of a deal (:data:`nestor_web.app.session.GRADE_NAMES`)."""
 
 
 def grade_name(grade: str | None) -> str:

@@ -19,8 +19,7 @@ def with_day(record: DailyRecord, day: date) -> DailyRecord:
 
 
 def summary(record: DailyRecord, today: date) -> DailyStats:
-    """The daily deal's record on the date ``today`` (the streak ends yesterday while today is not
-    won)."""
+    """The daily deal's record on ``today`` (the streak ends yesterday while today is not won)."""
     won = today in record.won
     streak = run_ending(record, today if won else today - timedelta(days=1))
     return DailyStats(won, len(record.won), streak, record.best_streak)
@@ -36,7 +35,7 @@ def run_ending(record: DailyRecord, day: date) -> int:
 
 
 def reset(record: DailyRecord, now_ms: int | None) -> DailyRecord:
-    """An empty record; with ``now_ms``, remembering the reset (the later one of the two)."""
+    """An empty record; with ``now_ms``, remembering the later reset."""
     if now_ms is None:
         return DailyRecord(reset_ms=record.reset_ms)
     return DailyRecord(reset_ms=max(now_ms, record.reset_ms or 0))
@@ -55,14 +54,8 @@ def merged(mine: DailyRecord, theirs: DailyRecord) -> DailyRecord:
 
 
 def restored(record: DailyRecord) -> DailyRecord:
-    """``record`` with its dates sorted, if it keeps the rules.
-
-    Raises:
-        NestorError: more dates than :data:`DAILY_MEMORY`, a date listed twice, a best streak
-            shorter than a run of the dates, or longer than the days from
-            :data:`~nestor.daily.FIRST_DAY` through the last date won (the best streak outlives the
-            oldest dates, not the last).
-    """
+    """``record`` with its dates sorted; NestorError on too many dates, one listed twice, or a
+    best streak shorter than a run of them or longer than the days up to the last date won."""
     if len(record.won) > DAILY_MEMORY:
         raise NestorError(
             f"the daily record holds {len(record.won)} dates, more than {DAILY_MEMORY}"
@@ -99,5 +92,5 @@ def longest_run(days: Iterable[date]) -> int:
 
 
 def _trimmed(days: set[date], best: int, reset_ms: int | None) -> DailyRecord:
-    """The record of ``days``: the best streak kept up to date, the last dates up to the cap."""
+    """The record of ``days``: the best streak up to date, the last dates up to the cap."""
     return DailyRecord(tuple(sorted(days)[-DAILY_MEMORY:]), max(best, longest_run(days)), reset_ms)

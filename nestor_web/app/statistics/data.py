@@ -9,53 +9,21 @@ from datetime import date
 from nestor import MAX_DEAL, DealNumberError, NestorError, get_variant
 from nestor.checks import whole_number
 
-HISTORY_SIZE = 500
-"""Most settlements kept in the history (all variants together); the oldest go first."""
+HISTORY_SIZE = 500  # settlements kept, all variants together (the oldest go first)
+DEAL_MEMORY = 5000  # deals remembered, all variants together (the least recently changed go)
+DAILY_MEMORY = 1000  # dates won of the daily deal kept (the oldest go; the best streak stays)
 
-DEAL_MEMORY = 5000
-"""Most deals remembered (all variants together); the least recently changed go first."""
-
-DAILY_MEMORY = 1000
-"""Most dates won of the daily deal kept; the oldest go first (the best daily streak stays)."""
-
-RESULTS = ("won", "assisted", "lost")
-"""Settlement results: a clean win, a win with help, a loss."""
-
-DEAL_STATES = ("playing", "lost", "won", "assisted")
-"""What is remembered of a deal: played and unsettled (one deal per tab), or how it settled."""
-
+RESULTS = ("won", "assisted", "lost")  # a settlement: a clean win, a win with help, a loss
+DEAL_STATES = ("playing", "lost", "won", "assisted")  # a deal remembered: unsettled, or settled
 WINS = ("won", "assisted")
-"""The results (and deal states) that are wins."""
 
-Key = tuple[str, int]
-"""A deal: ``(variant name, deal number)``."""
-
-
-@dataclass(frozen=True)
-class VariantStats:
-    """The statistics of one variant, as shown to the player.
-
-    Attributes:
-        played: games (deals) played, each counted once from its first move.
-        won_with_help: games won after any help (not in ``won``).
-        win_rate: all wins / ``played``; ``None`` when nothing was played.
-        streak: games won in a row, with help or not, at the end of the history.
-        fastest_ms: the fastest clean win by the game's timer, or ``None``.
-    """
-
-    played: int
-    won: int
-    won_with_help: int
-    win_rate: float | None
-    streak: int
-    best_streak: int
-    fastest_ms: int | None
+Key = tuple[str, int]  # a deal: (variant name, deal number)
 
 
 @dataclass(frozen=True)
 class DailyStats:
-    """The daily deal's record, as shown to the player: dates won (of those kept), dates won in a
-    row ending today or yesterday, the longest such run ever."""
+    """The daily deal's record as shown: dates won (of those kept), the streak ending today or
+    yesterday, the longest ever."""
 
     won_today: bool
     days_won: int
@@ -65,8 +33,8 @@ class DailyStats:
 
 @dataclass(frozen=True)
 class DailyRecord:
-    """The daily deal's record as stored: the dates won, oldest first (at most
-    :data:`DAILY_MEMORY`), the longest run ever, when it was last reset (ms since 1970)."""
+    """The daily deal's record as stored: the dates won, oldest first, the longest run ever, when
+    it was last reset (ms since 1970)."""
 
     won: tuple[date, ...] = ()
     best_streak: int = 0
@@ -75,9 +43,8 @@ class DailyRecord:
 
 @dataclass(frozen=True)
 class Settlement:
-    """One settled game in the history: when (ms since 1970), which deal, which of :data:`RESULTS`;
-    ``taken_back``: a loss undone, or a second win of a deal merged from another tab (kept, but it
-    counts for nothing)."""
+    """One settled game: when (ms since 1970), which deal, which of :data:`RESULTS`; ``taken_back``:
+    a loss undone, or a deal's second win merged from another tab (it counts for nothing)."""
 
     time_ms: int
     variant: str
@@ -97,7 +64,8 @@ class Settlement:
 
 @dataclass(frozen=True)
 class VariantCounts:
-    """The counters kept for one variant (as :class:`VariantStats`)."""
+    """The counters of one variant: deals ``played`` (from their first move), clean wins, wins
+    with help, wins in a row (with help or not), the fastest clean win by the game's timer."""
 
     played: int = 0
     won: int = 0
@@ -106,15 +74,19 @@ class VariantCounts:
     best_streak: int = 0
     fastest_ms: int | None = None
 
+    @property
+    def win_rate(self) -> float | None:
+        """All wins / ``played``; ``None`` when nothing was played."""
+        return (self.won + self.won_with_help) / self.played if self.played else None
+
 
 NO_COUNTS = VariantCounts()
-"""The counters of a variant never counted."""
 
 
 @dataclass(frozen=True)
 class DealEntry:
-    """What is remembered of one deal: when its current attempt started (ms since 1970; ``None``
-    if not seen), one of :data:`DEAL_STATES`, and whether help was used in it."""
+    """What is remembered of one deal: when its attempt started (ms since 1970, if seen), its
+    state (:data:`DEAL_STATES`), whether help was used."""
 
     variant: str
     deal: int
@@ -125,9 +97,8 @@ class DealEntry:
 
 @dataclass(frozen=True)
 class StatsData:
-    """Everything a :class:`~nestor_web.app.statistics.Stats` holds, as stored: the counters by
-    variant, the deals least recently changed first, the settlements oldest first, when each variant
-    was last reset (ms since 1970), the daily deal's record."""
+    """Everything a :class:`~.record.Stats` holds, as stored: the counters by variant, the deals
+    least recently changed first, the settlements oldest first, the resets, the daily record."""
 
     counts: Mapping[str, VariantCounts]
     deals: tuple[DealEntry, ...]
@@ -143,8 +114,7 @@ def check_key(variant: str, deal: int) -> Key:
 
 
 def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
-    """The runs of wins through the history of variant ``name`` (results taken back left out):
-    ``runs[i]`` wins in a row after its ``i``-th settlement, ``runs[0] == 0``."""
+    """Wins in a row after each settlement of variant ``name`` (none taken back), from ``[0]``."""
     runs = [0]
     for s in history:
         if s.variant == name and not s.taken_back:
@@ -153,10 +123,8 @@ def win_runs(history: Iterable[Settlement], name: str) -> list[int]:
 
 
 def recount_streak(runs: Sequence[int], streak: int, best: int) -> tuple[int, int]:
-    """The current and best streak from a variant's ``runs`` (:func:`win_runs`): where the run at
-    its end goes back to a loss it is the streak, else the streak is the longer of that run and
-    ``streak`` (it may reach back past the oldest settlement kept); the best is at least ``best``.
-    """
+    """The streak and best from a variant's ``runs`` (:func:`win_runs`): the last run if a loss
+    starts it, else the longer of it and ``streak`` (older than the history); best >= ``best``."""
     run = runs[-1]
     closed = run < len(runs) - 1
     current = run if closed else max(run, streak)
@@ -169,15 +137,14 @@ STATS_CODES: dict[str, tuple[str, ...]] = {
     "stats.best_streak": ("variant", "best", "wins"),  # a best streak longer than the wins
     "stats.daily_streak": ("best", "days"),  # a best daily streak longer than the days
 }
-"""The codes of the checks that name their numbers, and the names of their details (``variant``: a
-variant's name; ``days``: the days from :data:`nestor.daily.FIRST_DAY` through the last date won of
-the daily deal, 0 with none won)."""
+"""The codes of the checks that name their numbers, and their details (``days``: from
+:data:`nestor.daily.FIRST_DAY` through the last date won, 0 with none)."""
 
 _KIND_NAMES = {"won": "clean wins", "assisted": "wins with help"}
 
 
 def check_entries(data: StatsData) -> None:
-    """Raise NestorError on more deals or settlements than the caps, a won deal whose ``helped``
+    """NestorError on more deals or settlements than the caps, a won deal whose ``helped``
     contradicts its kind, or a deal listed twice."""
     if len(data.deals) > DEAL_MEMORY:
         raise NestorError(f"'deals' holds {len(data.deals)} deals, more than {DEAL_MEMORY}")
@@ -200,7 +167,7 @@ def check_consistency(
     deals: Iterable[DealEntry],
     history: Sequence[Settlement],
 ) -> None:
-    """Raise NestorError on counts that contradict each other, the deals or the history."""
+    """NestorError on counts that contradict each other, the deals or the history."""
     for name, c in counts.items():
         wins = c.won + c.won_with_help
         if wins > c.played:
@@ -230,7 +197,6 @@ def check_consistency(
 def _check_variant(
     name: str, c: VariantCounts, states: list[str], history: Sequence[Settlement]
 ) -> None:
-    """Refuse counts ``c`` of variant ``name`` that its deals or the history contradict."""
     if len(states) > c.played:
         raise NestorError(
             f"'deals' holds {len(states)} {name} deals but only {c.played} were played"

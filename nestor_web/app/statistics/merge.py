@@ -7,22 +7,21 @@ from dataclasses import replace
 
 from .data import WINS, DealEntry, Key, Settlement, VariantCounts, recount_streak, win_runs
 
-Floors = tuple[int, int]
-"""What of a variant's streak and best streak its history does not show (or 0 each)."""
+Floors = tuple[int, int]  # what of a variant's streak and best its history does not show, or 0
 
 
 def split_by_resets(
     names: Collection[str], mine: Mapping[str, int], theirs: Mapping[str, int]
 ) -> tuple[list[str], list[str]]:
-    """The variants of ``names`` whose records to adopt from the other tab (it reset them later),
-    and those to unite (reset at the same time, or never), by the two tabs' reset times."""
+    """The variants of ``names`` to adopt from the other tab (it reset them later), and those to
+    unite (reset at the same time, or never)."""
     adopt = [n for n in names if theirs.get(n, -1) > mine.get(n, -1)]
     return adopt, [n for n in names if theirs.get(n, -1) == mine.get(n, -1)]
 
 
 def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: str) -> Floors:
-    """What of the streak and best streak ``counts`` of variant ``name`` hold its ``history`` does
-    not show (they reach back past the oldest settlement kept): that streak or 0, that best or 0."""
+    """The streak and best streak of ``counts`` where its ``history`` does not show them (they
+    reach back past the oldest settlement kept), else 0."""
     runs = win_runs(history, name)
     return (counts.streak if counts.streak > runs[-1] else 0,
             counts.best_streak if counts.best_streak > max(runs) else 0)
@@ -31,8 +30,8 @@ def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: st
 def merged_history(
     mine: Iterable[Settlement], theirs: Iterable[Settlement], union: set[str]
 ) -> list[Settlement]:
-    """``mine`` and the settlements of ``theirs`` of the variants in ``union``, each once (taken
-    back if either tab took it back), in time order."""
+    """``mine`` and ``theirs``'s settlements of the variants in ``union``, each once (taken back if
+    either took it back), in time order."""
     history = {s.key: s for s in mine}
     for s in theirs:
         if s.variant in union:
@@ -59,9 +58,8 @@ def merge_deals(
     union: set[str],
     losses: Mapping[Key, bool],
 ) -> dict[Key, str | None]:
-    """Take into ``mine`` the deals of ``theirs`` of the variants in ``union``: a deal new here is
-    added (last); one both tabs hold differently gets the later attempt start, help used in either,
-    and the state :func:`merged_state` gives. The state before of each deal changed is returned."""
+    """Take into ``mine`` ``theirs``'s deals of the variants in ``union`` (one both hold: the later
+    start, help if either, :func:`merged_state`); return each changed deal's state before."""
     old: dict[Key, str | None] = {}
     for key, e in theirs.items():
         if key[0] not in union:
@@ -85,9 +83,8 @@ def merge_deals(
 
 
 def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
-    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in either is won
-    (which kind is settled by the earlier win), lost in either is lost unless ``taken_back`` (the
-    merged history holds losses of it, every one taken back)."""
+    """The state of a deal that is ``mine`` here and ``theirs`` in another tab: won in either is
+    won, lost in either is lost unless ``taken_back`` (every loss of it in the history is)."""
     for state in (mine, theirs):
         if state in WINS:
             return state
@@ -99,8 +96,8 @@ def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
 
 
 def settle_once(history: list[Settlement]) -> dict[Key, str]:
-    """Take back in ``history`` (time order) what it settles again of one deal: a deal is won once,
-    and lost once before it is won (unless that loss was taken back)."""
+    """Take back in ``history`` (time order) a deal settled again: won once, lost once before it
+    is won; return each deal's first win."""
     first_win: dict[Key, str] = {}
     lost: set[Key] = set()
     for i, s in enumerate(history):
@@ -122,8 +119,8 @@ def apply_first_wins(
     union: set[str],
     old: dict[Key, str | None],
 ) -> None:
-    """Give each won deal of ``deals`` of the variants in ``union`` the kind of its first win; note
-    in ``old`` the state before of each deal whose kind changes."""
+    """Give each won deal of the variants in ``union`` the kind of its first win; note in ``old``
+    the state before of each that changes."""
     for key, kind in first_win.items():
         entry = deals.get(key)
         if key[0] not in union or entry is None or entry.state not in WINS:

@@ -24,7 +24,6 @@ from .data import (
     Settlement,
     StatsData,
     VariantCounts,
-    VariantStats,
     check_consistency,
     check_entries,
     check_key,
@@ -56,12 +55,8 @@ class Stats:
         lost: bool = False,
         elapsed_ms: int | None = None,
     ) -> bool:
-        """Count a move made (or redone) in ``variant``/``deal`` at time ``now_ms``.
-
-        Raises:
-            VariantError, DealNumberError: bad variant or deal number. NestorError: ``now_ms`` is
-            not a whole number >= 0.
-        """
+        """Count a move made (or redone) in ``variant``/``deal`` at ``now_ms`` (VariantError,
+        DealNumberError, NestorError on a bad one)."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         changed = False
@@ -100,7 +95,7 @@ class Stats:
         return changed
 
     def leave(self, variant: str, deal: int, now_ms: int) -> bool:
-        """The player moved on from ``variant``/``deal`` to another deal at ``now_ms``."""
+        """The player moved on from ``variant``/``deal`` at ``now_ms``."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         if self._playing != key:
@@ -108,16 +103,14 @@ class Stats:
         return self._settle(key, "lost", now_ms)
 
     def claim(self, variant: str, deal: int) -> None:
-        """The tab shows ``variant``/``deal``: if it is unsettled (another tab made its first move,
-        and this tab took that in), it is this tab's unsettled game, which leaving it settles."""
+        """The tab shows ``variant``/``deal``: if unsettled, it is this tab's game to settle."""
         key = check_key(variant, deal)
         entry = self._deals.get(key)
         if entry is not None and entry.state == "playing":
             self._playing = key
 
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
-        """Settle as lost, at ``now_ms``, every unsettled deal but ``variant``/``deal``: games left
-        in progress in tabs that are closed (the page calls it when it is the only tab open)."""
+        """Settle as lost every unsettled deal but ``variant``/``deal`` (the only tab open)."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
@@ -128,9 +121,8 @@ class Stats:
         return bool(left)
 
     def take_back(self, variant: str, deal: int) -> bool:
-        """Take back the loss ``variant``/``deal`` last settled with (the player undid its losing
-        move, or came back to it as it was left): the deal is unsettled again, and this tab's game.
-        """
+        """Take back the loss ``variant``/``deal`` last settled with (its losing move undone, or the
+        game left came back): it is unsettled again, and this tab's."""
         key = check_key(variant, deal)
         entry = self._deals.get(key)
         if entry is None or entry.state != "lost" or self._playing not in (None, key):
@@ -151,8 +143,7 @@ class Stats:
         return True
 
     def reset(self, variant: str | None = None, now_ms: int | None = None) -> None:
-        """Forget everything, or with ``variant`` only that variant's counts, deals and history;
-        with ``now_ms``, remember when (against other tabs' older records)."""
+        """Forget everything, or one ``variant``'s; with ``now_ms``, remember when (for merges)."""
         names = list(VARIANTS) if variant is None else [get_variant(variant).name]
         if now_ms is not None:
             whole_number(now_ms, "now_ms")
@@ -164,7 +155,7 @@ class Stats:
             self._daily = daily.reset(self._daily, now_ms)
 
     def record_daily(self, day: date) -> bool:
-        """The daily deal of ``day`` was won, started or finished on ``day`` (the caller checks)."""
+        """The daily deal of ``day`` was won, started or finished on ``day``."""
         record = daily.with_day(self._daily, day)
         if record is self._daily:
             return False
@@ -172,7 +163,7 @@ class Stats:
         return True
 
     def merge(self, other: Stats) -> bool:
-        """Take in what another tab recorded: afterwards this holds every result of both."""
+        """Take in what another tab recorded (every result of both)."""
         from . import merge as steps  # not needed at start-up: imported at the first merge
 
         before = self._content()
@@ -211,29 +202,27 @@ class Stats:
         self._daily = daily.merged(self._daily, other._daily)
         return self._content() != before
 
-    def summary(self, variant: str) -> VariantStats:
+    def summary(self, variant: str) -> VariantCounts:
         """The statistics of ``variant`` (all zero if it was never played)."""
-        c = self._counts.get(get_variant(variant).name, NO_COUNTS)
-        rate = (c.won + c.won_with_help) / c.played if c.played else None
-        return VariantStats(win_rate=rate, **vars(c))
+        return self._counts.get(get_variant(variant).name, NO_COUNTS)
 
     def daily_summary(self, today: date) -> DailyStats:
-        """The daily deal's record on the date ``today``."""
+        """The daily deal's record on ``today``."""
         return daily.summary(self._daily, today)
 
     def daily_run(self, day: date) -> int:
-        """How many dates in a row are won, ending on ``day`` (0 if ``day`` is not won)."""
+        """Dates won in a row ending on ``day``."""
         return daily.run_ending(self._daily, day)
 
     def daily_won(self, day: date) -> bool:
-        """Is the daily deal of ``day`` among the dates won?"""
+        """The daily deal of ``day`` is among the dates won."""
         return day in self._daily.won
 
     def history(
         self, variant: str | None = None, last: int = 50, taken_back: bool = False
     ) -> list[Settlement]:
-        """The last ``last`` settlements, oldest first, of ``variant`` or of all variants; with
-        ``taken_back``, the results taken back among them."""
+        """The last ``last`` settlements of ``variant`` (or all), oldest first; with ``taken_back``,
+        those taken back too."""
         whole_number(last, "last")
         name = None if variant is None else get_variant(variant).name
         chosen = [
@@ -243,7 +232,7 @@ class Stats:
         return chosen[max(0, len(chosen) - last) :]
 
     def playing(self) -> tuple[str, int] | None:
-        """The unsettled game, ``(variant, deal)``, or ``None``."""
+        """The unsettled game, or ``None``."""
         return self._playing
 
     def deal_result(self, variant: str, deal: int) -> str | None:
@@ -256,11 +245,11 @@ class Stats:
         return None if entry is None else entry.start_ms
 
     def deal_states(self, variant: str) -> tuple[tuple[int, str], ...]:
-        """The deals of ``variant`` remembered, least recently changed first: ``(deal, state)``."""
+        """``(deal, state)`` of ``variant``'s deals remembered, least recently changed first."""
         return tuple((e.deal, e.state) for (name, _), e in self._deals.items() if name == variant)
 
     def snapshot(self) -> StatsData:
-        """Everything held, as plain values: :meth:`restore` gives back an equal ``Stats``."""
+        """Everything held, as plain values (:meth:`restore` gives back an equal ``Stats``)."""
         return StatsData(
             counts=MappingProxyType(dict(self._counts)),
             deals=tuple(self._deals.values()),
@@ -271,8 +260,7 @@ class Stats:
 
     @classmethod
     def restore(cls, data: StatsData) -> Stats:
-        """The statistics that :meth:`snapshot` gave ``data``; raises NestorError, naming the
-        problem, if the numbers break the rules."""
+        """The statistics :meth:`snapshot` gave ``data``; NestorError if they break the rules."""
         check_entries(data)
         stats = cls()
         stats._counts = dict(data.counts)
@@ -300,14 +288,7 @@ class Stats:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Stats):
             return NotImplemented
-        return (
-            self._counts == other._counts
-            and list(self._deals.items()) == list(other._deals.items())
-            and self._history == other._history
-            and self._playing == other._playing
-            and self._resets == other._resets
-            and self._daily == other._daily
-        )
+        return self._content() == other._content() and list(self._deals) == list(other._deals)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -325,8 +306,8 @@ class Stats:
             self._deals.popitem(last=False)
 
     def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
-        """Settle ``key`` with ``result``: deal state, counters (a win: its kind, and ``elapsed``,
-        the time of a clean win, for the fastest win; the streaks) and history; ``True``."""
+        """Settle ``key`` with ``result`` (``elapsed``: a clean win's time) in the deal state,
+        counters and history; ``True``."""
         self._deals[key] = replace(self._deals[key], state=result)
         if self._playing == key:
             self._playing = None
@@ -355,8 +336,7 @@ class Stats:
             self._playing = None
 
     def _adopt(self, other: Stats, name: str) -> None:
-        """Take ``other``'s records of variant ``name`` instead of this tab's (``other`` reset it
-        later)."""
+        """Take ``other``'s records of variant ``name`` (it reset it later)."""
         self._drop(name)
         self._resets[name] = other._resets[name]
         if name in other._counts:
@@ -367,12 +347,6 @@ class Stats:
         self._history.extend(s for s in other._history if s.variant == name)
 
     def _content(self) -> object:
-        """Everything held, in an order-free form (what :meth:`merge` compares)."""
-        return (
-            dict(self._counts),
-            dict(self._deals),
-            tuple(self._history),
-            dict(self._resets),
-            self._playing,
-            self._daily,
-        )
+        """Everything held but the deals' order (what :meth:`merge` compares)."""
+        return (dict(self._counts), dict(self._deals), tuple(self._history), dict(self._resets),
+                self._playing, self._daily)
