@@ -12,7 +12,6 @@ from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
 from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, thousands, variant_title
-from .install import INSTALL_TEXTS
 
 TEXTS: dict[str, str] = {
     "page-title": N_("Nestor – patience"),
@@ -124,9 +123,19 @@ TEXTS: dict[str, str] = {
     "update-ready": N_("A new version of Nestor is ready. Your game is kept."),
     "update-reload": N_("Reload now"),
     "update-later": N_("Later"),
+    # Installing Nestor as an app: the control and its how-to (static/js/install.js shows them).
+    "install": N_("Install"),
+    "install-title": N_("Install Nestor"),
+    # Safari's own names of its button and menu item, as an iPhone shows them in the language.
+    "install-how": N_(
+        "In Safari, tap the Share button (the square with an arrow pointing up), then "
+        "“Add to Home Screen”."
+    ),
+    "install-then": N_(
+        "Nestor then opens from your home screen like an app, full screen, and plays offline."
+    ),
 }
 """Text of each ``data-text`` element, by id."""
-TEXTS.update(INSTALL_TEXTS)  # the install control's and its how-to's (view/install.py)
 
 SETTING_TEXTS: dict[str, str] = {
     "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
