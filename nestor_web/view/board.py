@@ -263,11 +263,6 @@ def card_changes(was: CardView, now: CardView) -> dict[str, str | None] | None:
     return changes
 
 
-def render_card(card: CardView) -> str:
-    """The HTML of :attr:`CardView.node`."""
-    return html(card.node)
-
-
 _SLOT: list[Any] = ["div", {"class": "slot", "aria-hidden": "true"}]
 """An empty place of the board."""
 
