@@ -28,7 +28,7 @@ from ..app.puzzle import (
 from ..app.puzzle_record import PuzzleRecord
 from ..app.session import Session
 from ..storage.manager import StorageManager
-from ..view.puzzle import puzzle_view, render_choices
+from ..view.puzzle import puzzle_view
 from .actuator import Actuator
 from .controller import Controller
 from .daily import local_today
@@ -131,8 +131,7 @@ class PuzzleMode:
             if element.textContent != value:
                 element.textContent = value
         document.getElementById("puzzle-board").innerHTML = view.board
-        document.getElementById("puzzle-choices").innerHTML = render_choices(
-            view.choices, view.choosing)
+        document.getElementById("puzzle-choices").innerHTML = view.choices_html
         for command, live, hidden in (
             ("hint", view.choosing, not view.choosing),
             ("skip", view.show_over, not view.show_over),

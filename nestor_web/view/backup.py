@@ -163,7 +163,3 @@ def _size(count: int) -> str:
         return _("{number} MB").format(number=f"{count / 1_000_000:.1f}".replace(".", sign))
     tenths = round(count / 100_000_000)  # GB to one decimal, the whole part with its sign
     return _("{number} GB").format(number=f"{thousands(tenths // 10)}{sign}{tenths % 10}")
-
-
-__all__ = ["PASTED_WORDS", "REFUSAL_WORDS", "backup_words", "refusal_text", "restored_text",
-           "storage_text", "summary_text"]

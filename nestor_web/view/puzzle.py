@@ -17,28 +17,17 @@ from .words import move_words
 
 
 @dataclass(frozen=True)
-class Choice:
-    """One pair of the position: its ``cards``, ``label``, whether it is the ``answer``
-    (marked once the puzzle is over) and whether it was ``chosen``."""
-
-    cards: tuple[str, str]
-    label: str
-    answer: bool
-    chosen: bool
-
-
-@dataclass(frozen=True)
 class PuzzleView:
     """Everything the puzzle mode shows: ``title``, ``prompt`` (a live region says it),
-    ``record``, ``board`` (HTML), ``choices``, ``phase`` (:data:`~nestor_web.app.puzzle.PHASES`),
-    ``result`` (``"solved"``, ``"failed"`` or ``""``), ``choosing`` (choices and Hint live),
-    ``show_over`` (Skip live)."""
+    ``record``, ``board`` and ``choices_html`` (HTML), ``phase``
+    (:data:`~nestor_web.app.puzzle.PHASES`), ``result`` (``"solved"``, ``"failed"`` or ``""``),
+    ``choosing`` (choices and Hint live), ``show_over`` (Skip live)."""
 
     title: str
     prompt: str
     record: str
     board: str
-    choices: tuple[Choice, ...]
+    choices_html: str
     phase: str
     result: str
     choosing: bool
@@ -126,51 +115,41 @@ def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
 
 def puzzle_view(attempt: PuzzleTry, record: PuzzleRecord, settings: Settings) -> PuzzleView:
     """Return what to draw for ``attempt`` (see :class:`PuzzleView`)."""
-    over = attempt.over
-    choices = tuple(
-        Choice(pair.cards, move_words(pair), over and pair == attempt.puzzle.answer,
-               pair == attempt.chosen)
-        for pair in attempt.choices
-    )
     result = ""
     if attempt.phase == "solved":
         result = "solved"
     elif attempt.phase in ("refute", "failed"):
         result = "failed"
+    choosing = attempt.phase == "choose"
     return PuzzleView(
         title=puzzle_title(attempt),
         prompt=prompt_text(attempt),
         record=record_text(record),
         board=puzzle_board_html(attempt, settings),
-        choices=choices,
+        choices_html=choices_html(attempt, choosing),
         phase=attempt.phase,
         result=result,
-        choosing=attempt.phase == "choose",
+        choosing=choosing,
         show_over=attempt.phase == "refute",
     )
 
 
-def render_choices(choices: tuple[Choice, ...], choosing: bool) -> str:
-    """The choices' list (the ``<li>`` entries of ``#puzzle-choices``): a button per pair,
-    ``data-pair`` its two cards, live while the player chooses; the answer marked
-    ``data-answer`` once shown, the chosen pair ``aria-current``."""
+def choices_html(attempt: PuzzleTry, choosing: bool) -> str:
+    """The ``<li>`` entries of ``#puzzle-choices``: a button per pair, ``data-pair`` its two
+    cards, live while the player chooses; once the puzzle is over the answer is marked
+    ``data-answer``; the chosen pair is ``aria-current``."""
     items = []
-    for choice in choices:
-        attrs = f' data-pair="{choice.cards[0]} {choice.cards[1]}"'
-        if choice.answer:
+    for pair in attempt.choices:
+        answer = attempt.over and pair == attempt.puzzle.answer
+        attrs = f' data-pair="{pair.cards[0]} {pair.cards[1]}"'
+        if answer:
             attrs += " data-answer"
-        if choice.chosen:
+        if pair == attempt.chosen:
             attrs += ' aria-current="true"'
         if not choosing:
             attrs += " disabled"
-        label = choice.label
-        if choice.answer:
+        label = move_words(pair)
+        if answer:
             label = _("{pair} (the answer)").format(pair=label)
         items.append(f'<li><button type="button"{attrs}>{escape(label)}</button></li>')
     return "".join(items)
-
-
-__all__ = [
-    "Choice", "PuzzleView", "prompt_text", "puzzle_board_html", "puzzle_title", "puzzle_view",
-    "record_text", "render_choices",
-]
