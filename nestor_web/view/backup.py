@@ -81,11 +81,16 @@ def refusal_text(error: NestorError, pasted: bool = False) -> str:
         return _("This backup cannot be read. Nothing was changed.")
 
 
-def summary_text(summary: ProgressSummary) -> str:
-    """What a backup brings, before the player chooses merge or replace."""
+def _games_won(summary: ProgressSummary) -> tuple[str, str]:
     games = ngettext("{count} game played", "{count} games played", summary.games).format(
         count=summary.games)
     won = ngettext("{count} won", "{count} won", summary.won).format(count=summary.won)
+    return games, won
+
+
+def summary_text(summary: ProgressSummary) -> str:
+    """What a backup brings, before the player chooses merge or replace."""
+    games, won = _games_won(summary)
     days = ngettext("{count} daily deal won", "{count} daily deals won",
                     summary.daily_won).format(count=summary.daily_won)
     going = ngettext("{count} game in progress", "{count} games in progress",
@@ -101,9 +106,7 @@ def restored_text(mode: str, summary: ProgressSummary, changed: bool = True) -> 
     that brought nothing new (``changed`` false: the same backup again) says so."""
     if not changed:
         return _("Nothing to bring in: everything in this backup is here already.")
-    games = ngettext("{count} game played", "{count} games played", summary.games).format(
-        count=summary.games)
-    won = ngettext("{count} won", "{count} won", summary.won).format(count=summary.won)
+    games, won = _games_won(summary)
     if mode == "replace":
         return _("Restored: you now have {games}, {won}. What was here before is kept: bring it "
                  "back below if you need it.").format(games=games, won=won)

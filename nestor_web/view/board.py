@@ -339,6 +339,13 @@ def render_board(view: BoardView) -> str:
     return html(play_area(view))
 
 
+def mark_cards(board: str, cards: tuple[str, ...], attribute: str) -> str:
+    """The HTML ``board`` with the bare ``attribute`` on the element of each card of ``cards``."""
+    for card in cards:
+        board = board.replace(f'data-card="{card}"', f'data-card="{card}" {attribute}', 1)
+    return board
+
+
 def first_paint(view: BoardView) -> tuple[list[object], dict[str, str]]:
     """What the next visit paints before Python runs (static/js/wake.js): the play area as
     nodes, and the counters' texts by the id of their element."""

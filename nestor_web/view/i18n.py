@@ -144,9 +144,13 @@ def thousands(number: int) -> str:
     return f"{number:,}".replace(",", pgettext("thousands sign", ","))
 
 
+def decimal(text: str) -> str:
+    """A number given as decimal text (``"53.29"``) with the language's decimal sign."""
+    # Translators: the decimal sign of numbers ("." in English).
+    return text.replace(".", pgettext("decimal sign", "."))
+
+
 def decimal_percent(text: str) -> str:
     """A percentage given as decimal text (``"53.29"``) as the language writes it:
-    ``"53.29%"``, in German ``"53,29 %"`` (the decimal sign is the translators' word)."""
-    # Translators: the decimal sign of numbers ("." in English).
-    sign = pgettext("decimal sign", ".")
-    return _("{percent}%").format(percent=text.replace(".", sign))
+    ``"53.29%"``, in German ``"53,29 %"``."""
+    return _("{percent}%").format(percent=decimal(text))

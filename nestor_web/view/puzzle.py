@@ -11,7 +11,7 @@ from ..app.puzzle import PuzzleTry
 from ..app.puzzle_record import PuzzleRecord
 from ..app.session import Session
 from ..app.settings import Settings
-from .board import board_view, render_board, still
+from .board import board_view, mark_cards, render_board, still
 from .i18n import _, ngettext, thousands, variant_title
 from .words import move_words
 
@@ -106,11 +106,8 @@ def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
     view = board_view(session)
     if attempt.phase != "choose":
         view = still(view)
-    html = render_board(view)
-    if over:
-        for card in attempt.puzzle.answer.cards:
-            html = html.replace(f'data-card="{card}"', f'data-card="{card}" data-answer', 1)
-    return html
+    return mark_cards(render_board(view), attempt.puzzle.answer.cards if over else (),
+                      "data-answer")
 
 
 def puzzle_view(attempt: PuzzleTry, record: PuzzleRecord, settings: Settings) -> PuzzleView:

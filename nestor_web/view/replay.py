@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from html import escape
 
-from nestor import Game, Move, Outcome, Pair, TurnStock
+from nestor import Move, Outcome, Pair, TurnStock
 from nestor.cards import SUIT_SYMBOLS
 
 from ..app.replay import PlayChanged, ReplayEvent, Stepped
 from ..app.replay import Replay as ReplayState
 from ..app.session import Session
 from ..app.settings import Settings
-from .board import BoardView, board_view, render_board, still
+from .board import board_view, mark_cards, render_board, still
 from .i18n import _, card_name, ngettext, rank_label, variant_title
 from .words import move_words
 
@@ -59,22 +59,14 @@ def card_symbols(card: str) -> str:
     return rank_label(card) + SUIT_SYMBOLS[card[1]]
 
 
-def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
-    """The board of the position shown, as the game draws it, as a picture; the stock is
-    marked when the next move turns it."""
-    game: Game = replay.game()
-    view = board_view(Session(game, settings=settings))
-    following = isinstance(replay.next_move, TurnStock)
-    return replace(still(view), can_turn_stock=False, hint_stock=following)
-
-
 def replay_board_html(replay: ReplayState, settings: Settings) -> str:
-    """The HTML of :func:`replay_board`, the next move's cards with ``data-next``."""
-    html = render_board(replay_board(replay, settings))
+    """The board of the position shown as the game draws it, as a picture: the next move's
+    cards marked ``data-next``, or the stock when the next move turns it."""
     following = replay.next_move
-    for card in following.cards if isinstance(following, Pair) else ():
-        html = html.replace(f'data-card="{card}"', f'data-card="{card}" data-next', 1)
-    return html
+    view = board_view(Session(replay.game(), settings=settings))
+    view = replace(still(view), can_turn_stock=False, hint_stock=isinstance(following, TurnStock))
+    cards = following.cards if isinstance(following, Pair) else ()
+    return mark_cards(render_board(view), cards, "data-next")
 
 
 def result_text(outcome: Outcome | None, unpaired: str | None) -> str:
@@ -132,19 +124,14 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
     )
 
 
-_CURRENT = ' aria-current="step"'
-"""The attribute of the move list's entry for the position shown."""
-
-
 def render_moves(items: tuple[MoveItem, ...]) -> str:
     """The move list's markup (the ``<li>`` entries of ``#replay-moves``): a button per entry,
     ``data-replay-go`` its cursor, its accessible name, ``aria-current="step"`` on the
     position shown."""
     return "".join(
         f'<li><button type="button" data-replay-go="{item.cursor}" '
-        f'aria-label="{escape(item.name)}"'
-        f"{_CURRENT if item.current else ''}>"
-        f"{escape(item.label)}</button></li>"
+        f'aria-label="{escape(item.name)}"' + (' aria-current="step"' if item.current else "")
+        + f">{escape(item.label)}</button></li>"
         for item in items
     )
 

@@ -11,7 +11,7 @@ from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
-from .i18n import LANGUAGES, N_, _, decimal_percent, pgettext, thousands, variant_title
+from .i18n import LANGUAGES, N_, _, decimal, decimal_percent, thousands, variant_title
 
 TEXTS: dict[str, str] = {
     "page-title": N_("Nestor – patience"),
@@ -305,10 +305,22 @@ KEYS: list[tuple[str, str]] = [
 """Keyboard help: (key, what it does)."""
 
 
+def _scroll_table(kind: str, caption: str, head: list[str], rows: list[str]) -> str:
+    """A table of the rules (``caption`` and ``head`` text, ``rows`` HTML) in a region that
+    scrolls sideways on a narrow screen, focusable so the keyboard can scroll it too (a
+    ``section``: the shell build finds the end of the rules by the first ``</div>``)."""
+    caption = escape(caption)
+    return (
+        f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
+        f'<table class="{kind}"><caption class="visually-hidden">{caption}</caption><thead><tr>'
+        + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>"
+    )
+
+
 def odds_html() -> str:
-    """The table of how often each variant can be won (:data:`nestor.measured.ODDS`), in the
-    current language."""
-    head = (_("Variant"), _("Deals"), _("Can be won"), _("95% interval"))
+    """The table of how often each variant can be won (:data:`nestor.measured.ODDS`)."""
+    head = [_("Variant"), _("Deals"), _("Can be won"), _("95% interval")]
     rows = []
     for share in ODDS:
         title = escape(variant_title(share.variant))
@@ -319,17 +331,11 @@ def odds_html() -> str:
         interval = _("{low} to {high}").format(
             low=decimal_percent(share.low), high=decimal_percent(share.high)
         )
-        cells = (thousands(share.deals),
-                 decimal_percent(share.percent), interval)
+        cells = (thousands(share.deals), decimal_percent(share.percent), interval)
         rows.append(f'<tr><th scope="row">{title}</th>'
                     + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-    caption = escape(_("How often each variant can be won with perfect play"))
-    return (  # on a narrow screen it scrolls sideways in its region, as the skill table
-        f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
-        f'<table class="odds"><caption class="visually-hidden">{caption}</caption><thead><tr>'
-        + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
-        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>"
-    )
+    return _scroll_table(
+        "odds", _("How often each variant can be won with perfect play"), head, rows)
 
 
 STRATEGY_NAMES: dict[str, str] = {
@@ -344,18 +350,10 @@ STRATEGY_NAMES: dict[str, str] = {
 """The row name of each strategy (:data:`nestor.strategies.STRATEGIES`) in the skill table."""
 
 
-def _decimal(text: str) -> str:
-    """A number given as decimal text (``"53.29"``) with the language's decimal sign."""
-    return text.replace(".", pgettext("decimal sign", "."))
-
-
 def skill_html() -> str:
-    """The table of how often each strategy wins each variant (:data:`nestor.measured.SKILL`),
-    in the current language: a row per strategy, a column per variant, each cell the share
-    won and, below it, its 95% interval (``low–high``, in percent). It sits in a region (a
-    named ``section``, not a ``div``: the shell build finds the end of the rules by the first
-    ``</div>``) that scrolls sideways on a narrow screen, focusable so the keyboard can
-    scroll it too."""
+    """The table of how often each strategy wins each variant (:data:`nestor.measured.SKILL`):
+    a row per strategy, a column per variant, each cell the share won and, below it, its 95%
+    interval (``low–high``, in percent)."""
     cells = {(s.strategy, s.variant): s for s in SKILL}
     variants = [v for v in VARIANTS if any(k[1] == v for k in cells)]
     rows = []
@@ -368,32 +366,25 @@ def skill_html() -> str:
                 continue
             # Translators: a short 95% interval under a percentage in the skill table, such
             # as 11.81–13.10 (the numbers are percentages, written with the decimal sign).
-            interval = _("{low}–{high}").format(low=_decimal(share.low), high=_decimal(share.high))
+            interval = _("{low}–{high}").format(low=decimal(share.low), high=decimal(share.high))
             row.append(f"<td>{escape(decimal_percent(share.percent))}"
                        f'<span class="interval">{escape(interval)}</span></td>')
         rows.append("<tr>" + "".join(row) + "</tr>")
-    caption = escape(_("How often each way of playing wins, over {deals} deals per variant")
-                     .format(deals=thousands(SKILL_DEALS)))
-    head = [escape(_("Way of playing"))] + [escape(variant_title(v)) for v in variants]
-    return (
-        f'<section class="table-scroll" tabindex="0" aria-label="{caption}">'
-        f'<table class="skill"><caption class="visually-hidden">{caption}</caption>'
-        "<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h in head)
-        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>"
-    )
+    caption = _("How often each way of playing wins, over {deals} deals per variant").format(
+        deals=thousands(SKILL_DEALS))
+    head = [_("Way of playing")] + [variant_title(v) for v in variants]
+    return _scroll_table("skill", caption, head, rows)
 
 
 def rules_html() -> str:
     """The rules section's HTML in the current language (with the odds tables,
     :func:`odds_html` and :func:`skill_html`)."""
+    tables = {"odds": odds_html, "skill": skill_html}
     parts: list[str] = []
     in_list = False
     for tag, message in RULES:
-        if tag == "odds":
-            parts.append(odds_html())
-            continue
-        if tag == "skill":
-            parts.append(skill_html())
+        if tag in tables:
+            parts.append(tables[tag]())
             continue
         if tag == "li" and not in_list:
             parts.append("<ul>")

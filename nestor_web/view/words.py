@@ -345,28 +345,22 @@ def status_text(session: Session) -> str:
         return f"{outcome_text(session)} {streak_text(session)}"
     if position.can_turn_stock():
         return _("No pair is left: turn the next stock card.")
+    advice, selected = _POINTER_WORDS.get(session.pointer, _POINTER_WORDS["touch"])
     if session.selected is not None and session.selected in position.available():
-        return _selected_words(session.pointer).format(card=card_name(session.selected))
-    return _advice_words(session.pointer)
+        return _(selected).format(card=card_name(session.selected))
+    return _(advice)
 
 
-def _advice_words(pointer: str) -> str:
-    """What to do, for the way the player points (:attr:`Session.pointer`)."""
-    if pointer == "mouse":
-        return _("Click two available cards of the same rank to remove them.")
-    if pointer == "keyboard":
-        return _("Choose two available cards of the same rank (arrow keys, then Enter) to "
-                 "remove them.")
-    return _("Tap two available cards of the same rank to remove them.")
-
-
-def _selected_words(pointer: str) -> str:
-    """After a selection (``{card}``), what to do next, for the way the player points."""
-    if pointer == "mouse":
-        return _("Selected the {card}: now click another card of the same rank.")
-    if pointer == "keyboard":
-        return _("Selected the {card}: now choose another card of the same rank.")
-    return _("Selected the {card}: now tap another card of the same rank.")
+_POINTER_WORDS: Mapping[str, tuple[str, str]] = {
+    "touch": (N_("Tap two available cards of the same rank to remove them."),
+              N_("Selected the {card}: now tap another card of the same rank.")),
+    "mouse": (N_("Click two available cards of the same rank to remove them."),
+              N_("Selected the {card}: now click another card of the same rank.")),
+    "keyboard": (N_("Choose two available cards of the same rank (arrow keys, then Enter) to "
+                    "remove them."),
+                 N_("Selected the {card}: now choose another card of the same rank.")),
+}
+"""What to do, and what to do after a selection (``{card}``), by :attr:`Session.pointer`."""
 
 
 def outcome_text(session: Session) -> str:
