@@ -15,7 +15,6 @@ from nestor import Pair, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
 from ..app.session import Session
-from .faces import face_class, face_nodes
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
 from .markup import Node, html
 from .words import clock_text, grade_name, indicator_text, notice_text, status_text
@@ -226,6 +225,57 @@ def still(view: BoardView) -> BoardView:
     return replace(view, columns=columns, reserve=tuple(card(c) for c in view.reserve))
 
 
+COURT_RANKS = frozenset("JQK")
+"""The rank codes (a card code's first letter) of the court cards."""
+
+_HIDDEN = {"aria-hidden": "true"}
+
+
+def _circles(*circles: str) -> list[Node]:
+    """``circle`` elements from ``"cx cy r"`` strings."""
+    return [["circle", dict(zip(("cx", "cy", "r"), c.split(), strict=True))] for c in circles]
+
+
+# Each motif in a 24 x 24 box in the card's colour: shapes that differ in outline, so they
+# part at the small sizes of a phone.
+_MOTIFS: dict[str, list[Node]] = {
+    "K": [
+        ["path", {"d": "M3 17 4.5 6.5 9 11 12 3.5 15 11 19.5 6.5 21 17z"}],
+        ["path", {"d": "M3 18.5h18V21H3z"}],
+        *_circles("4.5 5 1.6", "12 2.4 1.6", "19.5 5 1.6"),
+    ],
+    "Q": [
+        *_circles("12 5.5 4", "18 10 4", "15.8 17 4", "8.2 17 4", "6 10 4"),
+        ["circle", {"cx": "12", "cy": "12", "r": "3", "fill": "#fffdf7"}],
+        *_circles("12 12 1.6"),
+    ],
+    "J": [
+        ["path", {"d": "M11 1.5h2l.9 13.5h-3.8z"}],
+        ["path", {"d": "M5.5 15h13v2.2h-13z"}],
+        ["path", {"d": "M10.9 17.2h2.2v3.6h-2.2z"}],
+        *_circles("12 22 1.7"),
+    ],
+}
+
+
+def face_nodes(code: str, rank: str, suit: str) -> list[Node]:
+    """The face of card ``code`` as nodes, decoration only (``aria-hidden``): its corner
+    (``rank`` as printed, ``suit`` symbol), then the big pip, or a court card's frame and panel
+    (its rank over a motif; static/css/faces.css draws the rest)."""
+    corner: Node = ["span", {"class": "corner", **_HIDDEN},
+                    ["span", {"class": "rank"}, rank], ["span", {"class": "suit"}, suit]]
+    if code[0] not in COURT_RANKS:
+        return [corner, ["span", {"class": "pip", **_HIDDEN}, suit]]
+    motif = ["svg", {"class": "motif", "viewBox": "0 0 24 24", "focusable": "false",
+                     **_HIDDEN, "fill": "currentColor"}, *_MOTIFS[code[0]]]
+    return [
+        ["span", {"class": "frame", **_HIDDEN}],
+        corner,
+        ["span", {"class": "court-panel", **_HIDDEN}, ["span", {"class": "court-rank"}, rank],
+         motif],
+    ]
+
+
 def card_node(card: CardView) -> list[Any]:
     """One face-up card as a node: a button when available, else a plain box.
 
@@ -233,7 +283,8 @@ def card_node(card: CardView) -> list[Any]:
     (the codes it can pair with, space-separated) and when true ``data-selected``,
     ``data-hint``, ``data-partner``, ``data-last-move``; ``data-turned`` on any card.
     """
-    classes = f"card {'red' if card.red else 'black'}{face_class(card.code)} suit-{card.code[1]}"
+    court = f" court court-{card.code[0]}" if card.code[0] in COURT_RANKS else ""
+    classes = f"card {'red' if card.red else 'black'}{court} suit-{card.code[1]}"
     face = face_nodes(card.code, card.rank, card.suit)
     if not card.available:
         attributes = {"class": f"{classes} covered", "data-card": card.code}
