@@ -1,7 +1,5 @@
-"""The words of Settings' "Your progress": a backup made or read (what it brings, or why
-it is refused: :mod:`nestor_web.storage.progress`'s codes), a restore done, and whether the
-browser keeps the game's storage. Every word is text, for ``textContent``.
-"""
+"""The words of Settings' "Your progress", as text: a backup made or read (what it brings,
+or why it is refused), a restore done, and whether the browser keeps the game's storage."""
 
 from __future__ import annotations
 
@@ -56,8 +54,7 @@ PASTED_WORDS: Mapping[str, str] = {
     "progress.foreign": N_("This code comes from another program, not from Nestor. Nothing was "
                            "changed."),
 }
-"""The words of the refusals that speak of a file, for a pasted code (else
-:data:`REFUSAL_WORDS`)."""
+"""The refusals that speak of a file, worded for a pasted code."""
 
 
 def refusal_text(error: NestorError, pasted: bool = False) -> str:
@@ -145,8 +142,7 @@ def storage_text(persisted: bool | None, used: int | None, quota: int | None) ->
 
 
 def _sizes(size: int, limit: int) -> tuple[str, str]:
-    """Two sizes in bytes as a player reads them (:func:`_size`), in bytes where they would
-    read the same (a file a byte over the limit)."""
+    """Two sizes as :func:`_size` words them, in bytes where they would read the same."""
     shown = _size(size), _size(limit)
     if shown[0] != shown[1] or size == limit:
         return shown

@@ -1,9 +1,6 @@
-"""What to draw: the board's view model, and the board as nodes.
-
-:func:`board_view` turns the session into plain data (:class:`BoardView`); its
-:attr:`~BoardView.regions` are the board as nodes (:mod:`.markup`), made once per draw: the
-page's HTML and the stored first paint both come from them. Nothing here touches the browser.
-"""
+"""What to draw: :func:`board_view` turns the session into a :class:`BoardView`, whose
+:attr:`~BoardView.regions` are the board as nodes (:mod:`.markup`), made once per draw for
+the page's HTML and the stored first paint."""
 
 from __future__ import annotations
 
@@ -22,12 +19,9 @@ from .words import clock_text, grade_name, indicator_text, notice_text, status_t
 
 @dataclass(frozen=True)
 class CardView:
-    """One card face to draw: ``code`` (``"TH"``), ``rank`` as printed (``"10"``), ``suit``
-    symbol, ``red``, ``name`` (accessible: ``"ten of hearts, column 3"``); ``available`` to
-    tap, ``selected``, ``hinted`` (in the hint's pair), ``partners`` (the available cards it
-    pairs with), ``partner`` (pairs with the selection, marked when ``highlight_partners``),
-    ``last_move`` (the last move made it available), ``turned`` (Strict: turned from the
-    stock by the last move, or lying turned up)."""
+    """One card face to draw: ``rank`` as printed (``"10"``), ``name`` accessible (``"ten of
+    hearts, column 3"``), ``partners`` the available cards it pairs with, ``partner`` it pairs
+    with the selection, ``last_move`` the last move freed it, ``turned`` from the stock."""
 
     code: str
     rank: str
@@ -50,13 +44,9 @@ class CardView:
 
 @dataclass(frozen=True)
 class BoardView:
-    """Everything the page shows about the game: the deal (``variant``, its
-    ``variant_title``, ``deal``), the cards (``columns`` deepest first, ``reserve``, the stock's
-    ``unpaired`` and last ``turned`` card), the variant's shape (``overlapping``, ``spare``,
-    ``has_stock``, ``stock_count``, ``stock_open``: the stock turned up), the counters, the
-    controls' states, ``outcome`` (``"won"``, ``"lost"`` or ``None``), the texts (``status``,
-    ``notice``, ``indicator``, ``grade_text``, ``timer``, ``solve_label``) and ``query``, the
-    address that opens the deal."""
+    """Everything the page shows about the game: the deal, the cards (``columns`` deepest
+    first), the variant's shape (``stock_open``: the stock turned up), the counters, the
+    controls' states, ``outcome`` (``"won"``, ``"lost"``, ``None``), the texts, ``query``."""
 
     variant: str
     variant_title: str
@@ -94,8 +84,7 @@ class BoardView:
 
     @cached_property
     def regions(self) -> dict[str, Node]:
-        """The board as drawn (:func:`board_regions`), made once: the page's HTML and the
-        stored first paint both come from it."""
+        """The board as drawn (:func:`board_regions`), made once."""
         return board_regions(self)
 
 
@@ -115,7 +104,7 @@ def _card_in(
     code: str, where: str, available: bool, selected: bool, hinted: bool,
     partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
 ) -> CardView:
-    """A card's view, made once for the same arguments (``lang``: its words' language)."""
+    """A card's view, made once for the same arguments and language ``lang``."""
     return CardView(
         code=code,
         rank=rank_label(code),
@@ -214,8 +203,7 @@ def board_view(session: Session) -> BoardView:
 
 
 def still(view: BoardView) -> BoardView:
-    """``view`` as a picture: no card can be tapped, none is selected or marked as a
-    partner or as the last move's."""
+    """``view`` as a picture: no card can be tapped, selected or marked."""
 
     def card(c: CardView) -> CardView:
         return replace(c, available=False, selected=False, partners=(), partner=False,
@@ -226,13 +214,11 @@ def still(view: BoardView) -> BoardView:
 
 
 COURT_RANKS = frozenset("JQK")
-"""The rank codes (a card code's first letter) of the court cards."""
 
 _HIDDEN = {"aria-hidden": "true"}
 
 
 def _circles(*circles: str) -> list[Node]:
-    """``circle`` elements from ``"cx cy r"`` strings."""
     return [["circle", dict(zip(("cx", "cy", "r"), c.split(), strict=True))] for c in circles]
 
 
@@ -277,12 +263,8 @@ def face_nodes(code: str, rank: str, suit: str) -> list[Node]:
 
 
 def card_node(card: CardView) -> list[Any]:
-    """One face-up card as a node: a button when available, else a plain box.
-
-    Hooks: ``data-card`` always; on an available card ``data-available``, ``data-partners``
-    (the codes it can pair with, space-separated) and when true ``data-selected``,
-    ``data-hint``, ``data-partner``, ``data-last-move``; ``data-turned`` on any card.
-    """
+    """One face-up card as a node: a button (``data-available``, ``data-partners``) when
+    available, else a plain box; ``data-card`` always, and its flags when true."""
     court = f" court court-{card.code[0]}" if card.code[0] in COURT_RANKS else ""
     classes = f"card {'red' if card.red else 'black'}{court} suit-{card.code[1]}"
     face = face_nodes(card.code, card.rank, card.suit)
@@ -303,9 +285,8 @@ def card_node(card: CardView) -> list[Any]:
 
 
 def card_changes(was: CardView, now: CardView) -> dict[str, str | None] | None:
-    """What turns card ``was`` as drawn into ``now``: the attributes to set (``None``: to
-    remove), or ``None`` when its element must be drawn again (a button became a box, or
-    the other way round)."""
+    """The attributes that turn card ``was`` into ``now`` (``None`` values: remove), or
+    ``None`` when its element must be drawn again (a button became a box, or back)."""
     old, new = was.node, now.node
     if old[0] != new[0]:
         return None
@@ -360,16 +341,14 @@ def _label(text: str) -> Node:
 
 
 def board_regions(view: BoardView) -> dict[str, Node]:
-    """The play area's parts, each one element: ``"column-1"`` … and ``"spare"`` (a redraw
-    replaces only the parts that changed)."""
+    """The play area's parts, each one element: ``"column-1"`` … and ``"spare"``."""
     regions = {f"column-{i}": _column(i, column) for i, column in enumerate(view.columns, 1)}
     regions["spare"] = _spare(view)
     return regions
 
 
 def region_cards(view: BoardView) -> dict[str, tuple[CardView, ...]]:
-    """The cards of each region of :attr:`BoardView.regions` that holds only cards (the
-    columns, and the reserve or turned-up stock), in drawing order."""
+    """The cards of each region that holds only cards, in drawing order."""
     cards = {f"column-{i}": column for i, column in enumerate(view.columns, 1)}
     if not view.has_stock or view.stock_open:
         cards["spare"] = view.reserve
@@ -399,7 +378,7 @@ def mark_cards(board: str, cards: tuple[str, ...], attribute: str) -> str:
 
 def first_paint(view: BoardView) -> tuple[list[object], dict[str, str]]:
     """What the next visit paints before Python runs (static/js/wake.js): the play area as
-    nodes, and the counters' texts by the id of their element."""
+    nodes, and the counters' texts by element id."""
     return [play_area(view)], {
         "variant-title": view.variant_title, "deal-number": str(view.deal),
         "deal-grade": view.grade_text, "cards-left": str(view.cards_left),

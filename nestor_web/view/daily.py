@@ -12,12 +12,10 @@ from ..app.session import Session
 from .i18n import _, ngettext, thousands, variant_title
 
 PAIRS = len(DECK) // 2
-"""Pairs in a deal: 26."""
 
 
 def day_text(day: date) -> str:
-    """A date as the daily deal names it: its ISO form, ``"2026-12-01"`` (the same in every
-    language, and the form of the link ``?daily=``)."""
+    """A date as the daily deal names it in every language, as its link: ``"2026-12-01"``."""
     return day.isoformat()
 
 
@@ -29,8 +27,8 @@ def daily_label(session: Session) -> str | None:
 
 
 def share_text(session: Session) -> str | None:
-    """The text the Share control copies for the daily deal in play (``None``: no daily
-    deal is in play): date, variant, result, pairs removed, help or not."""
+    """The text Share copies for the daily deal in play (``None``: none is), which does not
+    spoil the deal."""
     if session.daily is None:
         return None
     position = session.position
@@ -54,8 +52,7 @@ def share_status(copied: bool) -> str:
 
 
 def daily_stats_html(session: Session) -> str:
-    """The daily deal's line in the statistics dialog: dates won, the daily streak, the
-    best one, and whether today's deal is won."""
+    """The daily deal's line in the statistics dialog."""
     s = session.stats.daily_summary(session.today())
     line = ngettext(
         "Daily deal: {days} date won, daily streak {streak}, best daily streak {best}.",

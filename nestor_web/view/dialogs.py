@@ -17,8 +17,7 @@ from .words import grade_name
 
 
 def _duration(ms: int | None) -> str:
-    """A fastest win as the table shows it, ``"4:07 min"`` (whole numbers only: any ``int``
-    is worded)."""
+    """A fastest win as the table shows it, ``"4:07 min"``."""
     if ms is None:
         return "–"
     seconds = (max(0, ms) + 500) // 1000
@@ -78,9 +77,8 @@ def stats_html(
     session: Session, confirm_reset: bool = False,
     kept_grades: Mapping[tuple[str, int], str] | None = None,
 ) -> str:
-    """The statistics dialog's content: a table of every variant, the wins per grade of the
-    variant in play (:func:`grades_html`), the current variant's recent results as a chart,
-    and the reset control (with its confirmation step when ``confirm_reset``)."""
+    """The statistics dialog's content (see the module docstring); ``confirm_reset``: the
+    reset control at its confirmation step."""
     head = [
         _("Variant"), _("Played"), _("Won"), _("Won with help"), _("Win rate"),
         _("Streak"), _("Best streak"), _("Fastest win"),

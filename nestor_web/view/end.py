@@ -1,10 +1,5 @@
-"""The end screen: what a finished game shows, in the player's language, and its HTML.
-
-:func:`end_view` turns the session and the :class:`~nestor_web.app.ending.Ending` (the
-solver's verdict on the deal from its first position) into an :class:`EndView` of texts:
-the result and its reason, the time, pairs and help, the verdict, the streaks and the
-buttons; :func:`render_end` writes its HTML.
-"""
+"""The end screen: :func:`end_view` makes what a finished game shows, :func:`render_end`
+its HTML."""
 
 from __future__ import annotations
 
@@ -35,11 +30,9 @@ BUTTONS: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class EndView:
-    """What the end screen shows, every text in the player's language: ``outcome``
-    (``"won"``/``"lost"``), ``title``, ``reason``, ``time`` (``None``: the timer is hidden),
-    ``pairs``, ``help``, ``helped``, the verdict (``verdict_label``, ``verdict``,
-    ``verdict_kind``), ``streak``, a daily win's line (``daily``, ``daily_counted``),
-    ``can_undo``, the ``buttons`` (``(action, word)``), ``close`` and ``label`` (names)."""
+    """What the end screen shows, as texts: ``outcome`` (``"won"``/``"lost"``), ``time``
+    (``None``: the timer is hidden), the verdict on the deal, a daily win's line, the
+    ``buttons`` (``(action, word)``)."""
 
     outcome: str
     title: str
@@ -106,9 +99,8 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
 
 
 def daily_words(win: DailyWin) -> str:
-    """What a daily deal's win did to the daily streak: counted for its date, with the daily
-    streak; when the day has moved on since, the run it made ending on its date and the best
-    streak (today's streak may have ended since); or not counted, and why."""
+    """What a daily deal's win did to the daily streak (a late win: the run it made ending on
+    its date), or why it did not count."""
     date = day_text(win.day)
     if not win.counted:
         return _(
@@ -194,10 +186,8 @@ def _answer(solution: Solution, strict: bool) -> tuple[str, str]:
 
 
 def render_end(view: EndView) -> str:
-    """The HTML inside ``[data-end-screen]``. Hooks: ``#end-title`` (``data-end-outcome``),
-    ``#end-reason``, ``data-end-fact`` (``time``, ``pairs``, ``help``, ``verdict``, with
-    ``data-verdict``), ``data-action`` buttons, ``data-end-command="close"``,
-    ``data-end-daily`` (``counted``/``not``)."""
+    """The HTML inside ``[data-end-screen]``: ``#end-title``, ``#end-reason``, the facts
+    (``data-end-fact``), the ``data-action`` buttons, ``data-end-command="close"``."""
     facts = tuple(
         (key, term, value) for key, term, value in (
             ("time", _("Time"), view.time),

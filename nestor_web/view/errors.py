@@ -1,5 +1,4 @@
-"""Words for the errors the player can meet (the engine's ``code`` and ``details``, the
-settings', the ranges', the statistics'), in the player's language."""
+"""Words for the errors the player can meet, from their ``code`` and ``details``."""
 
 from __future__ import annotations
 
@@ -62,8 +61,7 @@ ERROR_WORDS: Mapping[str, str] = {
     "setting.unknown": N_("there is no setting called “{name}”"),
     "setting.value": N_("the setting “{name}” cannot be {value}"),
 }
-"""Words for the error codes the player can meet (the engine's, the settings', the ranges',
-the statistics'); the error's ``details`` fill the fields."""
+"""Words for each error code; the error's ``details`` fill the fields."""
 
 KIND_WORDS: Mapping[str, str] = {
     "bool": N_("a yes/no value"),

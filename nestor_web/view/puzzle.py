@@ -1,5 +1,4 @@
-"""What the puzzle mode shows: its board (the game's; a picture once the player chose, the
-answer marked at the end), its choices, the player's record, and its words
+"""What the puzzle mode shows: its board, its choices, the player's record, and its words
 (:func:`puzzle_view`)."""
 
 from __future__ import annotations
@@ -18,10 +17,9 @@ from .words import move_words
 
 @dataclass(frozen=True)
 class PuzzleView:
-    """Everything the puzzle mode shows: ``title``, ``prompt`` (a live region says it),
-    ``record``, ``board`` and ``choices_html`` (HTML), ``phase``
-    (:data:`~nestor_web.app.puzzle.PHASES`), ``result`` (``"solved"``, ``"failed"`` or ``""``),
-    ``choosing`` (choices and Hint live), ``show_over`` (Skip live)."""
+    """Everything the puzzle mode shows: texts, ``board`` and ``choices_html`` (HTML), the
+    ``phase``, ``result`` (``"solved"``, ``"failed"`` or ``""``), ``choosing`` (choices and Hint
+    live), ``show_over`` (Skip live)."""
 
     title: str
     prompt: str
@@ -94,10 +92,8 @@ def record_text(record: PuzzleRecord) -> str:
 
 
 def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
-    """The board as the game draws its own (through a session of that position alone,
-    which nothing keeps): the cards can be tapped while the player chooses; afterwards none
-    can, and once the puzzle is over the answer's two cards carry ``data-hint`` and
-    ``data-answer``."""
+    """The board as the game draws it: its cards can be tapped while the player chooses; once
+    the puzzle is over the answer's two cards carry ``data-hint`` and ``data-answer``."""
     session = Session(attempt.game(), settings=settings)
     session.selected = attempt.selected
     over = attempt.over
@@ -132,9 +128,8 @@ def puzzle_view(attempt: PuzzleTry, record: PuzzleRecord, settings: Settings) ->
 
 
 def choices_html(attempt: PuzzleTry, choosing: bool) -> str:
-    """The ``<li>`` entries of ``#puzzle-choices``: a button per pair, ``data-pair`` its two
-    cards, live while the player chooses; once the puzzle is over the answer is marked
-    ``data-answer``; the chosen pair is ``aria-current``."""
+    """The ``<li>`` entries of ``#puzzle-choices``: a button per pair (``data-pair``), the
+    answer marked ``data-answer`` once the puzzle is over, the chosen pair ``aria-current``."""
     items = []
     for pair in attempt.choices:
         answer = attempt.over and pair == attempt.puzzle.answer

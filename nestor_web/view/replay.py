@@ -1,5 +1,4 @@
-"""What the replay shows: its board (the game's, as a picture, the next move's cards
-marked), the move list, and its words (:func:`replay_view`)."""
+"""What the replay shows: its board, the move list, and its words (:func:`replay_view`)."""
 
 from __future__ import annotations
 
@@ -31,9 +30,8 @@ class MoveItem:
 
 @dataclass(frozen=True)
 class ReplayView:
-    """Everything the replay shows: ``title``, ``step`` (where it stands), ``result`` (how
-    the record ends, at its end, else ``None``), ``board`` (HTML), ``moves``, ``cursor`` and
-    ``length``, ``playing``, ``can_play_from`` (the game did not end there), ``play_label``."""
+    """Everything the replay shows: ``step`` (where it stands), ``result`` (how the record
+    ends, at its end, else ``None``), ``board`` (HTML), ``can_play_from`` (the game goes on)."""
 
     title: str
     step: str
@@ -125,9 +123,8 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
 
 
 def render_moves(items: tuple[MoveItem, ...]) -> str:
-    """The move list's markup (the ``<li>`` entries of ``#replay-moves``): a button per entry,
-    ``data-replay-go`` its cursor, its accessible name, ``aria-current="step"`` on the
-    position shown."""
+    """The ``<li>`` entries of ``#replay-moves``: a button per entry (``data-replay-go``), the
+    position shown ``aria-current="step"``."""
     return "".join(
         f'<li><button type="button" data-replay-go="{item.cursor}" '
         f'aria-label="{escape(item.name)}"' + (' aria-current="step"' if item.current else "")
@@ -137,8 +134,7 @@ def render_moves(items: tuple[MoveItem, ...]) -> str:
 
 
 def replay_announcement(events: tuple[ReplayEvent, ...], replay: ReplayState) -> str | None:
-    """What a screen reader hears after a replay command (the step line is also a live
-    region; this adds the stop at the end), or ``None``."""
+    """What a screen reader hears after a replay command beyond the step line, or ``None``."""
     for event in events:
         if isinstance(event, PlayChanged) and not event.playing and replay.cursor == replay.length:
             return _("The replay reached the end.")
@@ -148,8 +144,7 @@ def replay_announcement(events: tuple[ReplayEvent, ...], replay: ReplayState) ->
 
 
 def link_words(copied: bool) -> str:
-    """The words beside a game's replay link: copied to the clipboard, or to be copied by
-    hand because the browser refused."""
+    """The words beside a game's replay link: copied, or to be copied by hand."""
     if copied:
         return _("Link copied. It opens a replay of this game's moves:")
     return _(

@@ -1,11 +1,6 @@
-"""What the review shows: every word of it, its timeline and the board at the move chosen
-(:func:`review_html`, from a :class:`~nestor_web.app.review.ReviewState`).
-
-Hooks: each move's entry ``data-review-go="i"`` (from 0) and ``data-state`` (``winnable``,
-``lost``, ``unknown``, ``pending``), the turning point's ``data-turning-point="i"``; an
-alternative there ``data-alternative="<move>"``; ``.review-board`` with the move's cards
-``data-next``; ``[data-review-command="try"]``; ``[data-action="practise"]``.
-"""
+"""What the review shows: its words, its timeline and the board at the move chosen
+(:func:`review_html`). Each move's entry has ``data-review-go="i"`` (from 0) and
+``data-state`` (``winnable``, ``lost``, ``unknown``, ``pending``)."""
 
 from __future__ import annotations
 
@@ -85,8 +80,7 @@ def verdict_text(item: MoveReview, strict: bool) -> str:
 
 
 def alternatives_text(item: MoveReview, strict: bool) -> str | None:
-    """The moves that would have done better than the one played, in a sentence, or
-    ``None`` when none did."""
+    """The moves that would have done better than the one played, or ``None``."""
     if not item.alternatives:
         return None
     if strict:
@@ -104,8 +98,7 @@ def alternatives_text(item: MoveReview, strict: bool) -> str | None:
 
 
 def turning_point_text(review: Review) -> str:
-    """The review's verdict over the whole game: the turning point named, or why there is
-    none, in a sentence."""
+    """The verdict over the whole game: the turning point, or why there is none."""
     strict = review.position.variant.has_stock
     turning = review.turning_point
     if turning is not None:
@@ -199,8 +192,7 @@ def cut_text(item: MoveReview) -> str:
 
 
 def item_name(item: MoveReview, strict: bool) -> str:
-    """The accessible name of a move's entry: ``"Move 14: the seven of hearts and the
-    seven of spades, lost the game"``."""
+    """The accessible name of a move's entry: ``"Move 14: the seven of hearts and …"``."""
     return _("Move {number}: {move}, {verdict}").format(
         number=item.index + 1, move=move_words(item.move), verdict=verdict_short(item, strict)
     )
@@ -227,8 +219,7 @@ def timeline_points(state: ReviewState) -> tuple[Point, list[Point]]:
 
 
 def board_before(record: Record, index: int, settings: Settings) -> str:
-    """The board as it was before move ``index`` of ``record``, a picture (no card can be
-    tapped) with the two cards of that move marked ``data-next``."""
+    """The board before move ``index`` of ``record``, as a picture, that move marked."""
     replay = Replay(record)
     replay.go(index)
     return replay_board_html(replay, settings)
@@ -294,8 +285,7 @@ def _moment_list(kind: str, title: str, entries: list[tuple[int, str]]) -> str:
 
 
 def timeline_html(state: ReviewState) -> str:
-    """The timeline: a slider over the moves (its points can be tapped, and the arrow keys
-    move it), drawn as SVG (:func:`~nestor_web.view.timeline.timeline_svg`)."""
+    """The timeline: a slider over the moves, drawn as SVG (:func:`.timeline.timeline_svg`)."""
     total = state.total
     if not total:
         return ""
@@ -363,8 +353,7 @@ def moves_html(state: ReviewState) -> str:
 
 
 def summary_html(state: ReviewState) -> str:
-    """The verdict over the game (once the review is done) and the alternatives at the
-    turning point."""
+    """The verdict over the game once reviewed, and the alternatives at the turning point."""
     review = state.result
     if review is None:
         return ""
@@ -406,8 +395,7 @@ def practice_html(turning: int) -> str:
 
 
 def moments_html(state: ReviewState) -> str:
-    """Once the review is done: Strict's other moves that cut the chance, by how much, and
-    the critical moments (each a control that shows its position)."""
+    """Once reviewed: Strict's other moves that cut the chance, and the critical moments."""
     review = state.result
     if review is None:
         return ""
@@ -447,8 +435,7 @@ def review_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
 
 
 def review_status(state: ReviewState) -> str:
-    """What the panel's live region says: that the review is being worked out, or its
-    verdict once done."""
+    """What the panel's live region says: the review is worked out, or its verdict."""
     if state.result is None:
         return _("Working out the review with the solver…")
     return turning_point_text(state.result)

@@ -1,7 +1,6 @@
-"""The page's own texts, as gettext messages: the page shell (``data-text="id"`` shows
-``TEXTS[id]``; the build writes them into index.html and static/js/texts.js), the rules and
-the keys. Messages may hold inline markup (``<strong>``, ``<a>``) written by us only.
-"""
+"""The page's own texts: the shell's (``data-text="id"`` shows ``TEXTS[id]``, written into
+index.html and static/js/texts.js by the build), the rules and the keys. Messages may hold
+inline markup (``<strong>``, ``<a>``) written by us only."""
 
 from __future__ import annotations
 
@@ -151,23 +150,20 @@ SETTING_TEXTS: dict[str, str] = {
 
 
 def page_text(text_id: str) -> str:
-    """The page's own text ``text_id`` (a key of :data:`TEXTS`, the value of an element's
-    ``data-text`` or ``data-label``) in the current language. Raises KeyError for an id the
-    page does not have."""
+    """The page's own text ``text_id`` (a key of :data:`TEXTS`) in the current language.
+    Raises KeyError for an id the page does not have."""
     return _(TEXTS[text_id])
 
 
 def variant_options_html() -> str:
-    """The variant picker's ``<option>`` elements, each variant by its name in the current
-    language."""
+    """The variant picker's ``<option>`` elements."""
     return "".join(
         f'<option value="{name}">{escape(variant_title(name))}</option>' for name in VARIANTS
     )
 
 
 def language_options_html() -> str:
-    """The language setting's ``<option>`` elements, each language named in its own
-    language (and marked as written in it)."""
+    """The language setting's ``<option>`` elements, each named in its own language."""
     return "".join(
         f'<option value="{code}" lang="{code}">{escape(title)}</option>'
         for code, title in LANGUAGES.items()
@@ -175,8 +171,7 @@ def language_options_html() -> str:
 
 
 def setting_label(name: str) -> str:
-    """The label of setting ``name``'s control in the current language (an unknown name as
-    it is)."""
+    """The label of setting ``name``'s control (an unknown name as it is)."""
     key = SETTING_TEXTS.get(name)
     return name if key is None else _(TEXTS[key])
 
@@ -377,8 +372,7 @@ def skill_html() -> str:
 
 
 def rules_html() -> str:
-    """The rules section's HTML in the current language (with the odds tables,
-    :func:`odds_html` and :func:`skill_html`)."""
+    """The rules section's HTML, with its tables."""
     tables = {"odds": odds_html, "skill": skill_html}
     parts: list[str] = []
     in_list = False
@@ -400,7 +394,7 @@ def rules_html() -> str:
 
 
 def keys_html() -> str:
-    """The keyboard help as a definition list, in the current language."""
+    """The keyboard help as a definition list."""
     rows = "".join(
         f"<dt><kbd>{escape(_(key))}</kbd></dt>"
         f"<dd>{escape(_(what))}</dd>"

@@ -15,9 +15,8 @@ MARK = "data-tutorial-target"
 
 @dataclass(frozen=True)
 class TutorialView:
-    """What the guide shows: its ``step`` (``[data-tutorial]``), ``title``, ``text``, the
-    ``cards`` and ``control`` (a ``data-action``, or ``""``) it points at, the words of Next
-    (``next_label``, "" while the step waits for a move) and Skip (``skip_label``)."""
+    """What the guide shows: its ``step``, texts, the ``cards`` and ``control`` (a
+    ``data-action``, or ``""``) it points at; ``next_label`` is "" while the step waits."""
 
     step: str
     title: str

@@ -1,7 +1,5 @@
-"""Every sentence the game says about play: notices, announcements, hints, the status line,
-made in the player's language from problems, engine errors (``code`` and ``details``),
-events, positions and solver answers.
-"""
+"""Every sentence the game says about play, in the player's language: notices,
+announcements, hints, the status line."""
 
 from __future__ import annotations
 
@@ -135,7 +133,7 @@ REFUSAL_WORDS: Mapping[str, str] = {
 
 
 def refusal_text(name: str) -> str:
-    """Why the storage refused a write: :data:`REFUSAL_WORDS`, else the error's name."""
+    """Why the storage refused a write, from the error's name."""
     words = REFUSAL_WORDS.get(name)
     return name if words is None else _(words)
 
@@ -202,8 +200,8 @@ def moved_text(event: Moved) -> str:
 
 
 def announcement(events: Iterable[Event], session: Session) -> str | None:
-    """The live region's sentence for what a command did (``None``: nothing), then the
-    guide's new step, if it showed one."""
+    """The live region's sentence for what a command did (``None``: nothing), and the
+    guide's new step."""
     events = tuple(events)
     said = _announcement(events, session)
     if session.tutorial is not None and any(
@@ -218,7 +216,6 @@ def announcement(events: Iterable[Event], session: Session) -> str | None:
 
 
 def _announcement(events: tuple[Event, ...], session: Session) -> str | None:
-    """The sentence for what a command did (:func:`announcement`)."""
     for event in events:
         if isinstance(event, Moved):
             return moved_text(event)
@@ -291,8 +288,6 @@ def pair_count_text(count: PairCount) -> str:
         pairs=made, what=what)
 
 
-CHECKING = N_("Checking whether the game can still be won…")
-
 GRADE_WORDS: Mapping[str, str] = {
     "easy": N_("Easy"),
     "medium": N_("Medium"),
@@ -310,7 +305,7 @@ def grade_name(grade: str | None) -> str:
 def indicator_text(solution: Solution | None) -> str:
     """The winnable indicator's sentence (``None``: the solver is still working)."""
     if solution is None:
-        return _(CHECKING)
+        return _("Checking whether the game can still be won…")
     from nestor.solver import Status
 
     if solution.status is Status.UNKNOWN:
