@@ -12,10 +12,8 @@ from .errors import error_text
 from .i18n import N_, _, ngettext, pgettext, thousands
 
 REFUSAL_WORDS: Mapping[str, str] = {
-    "progress.too_large": N_(
-        "This file is too large to be a backup of Nestor ({size}; a backup is at most "
-        "{limit}). Nothing was changed."
-    ),
+    "progress.too_large": N_("This file is too large to be a backup of Nestor ({size}; a backup is "
+                             "at most {limit}). Nothing was changed."),
     "progress.not_json": N_("This is not a backup of Nestor: it is not a file the game wrote. "
                             "Nothing was changed."),
     "progress.truncated": N_("This backup is cut short: part of it is missing (was it copied "
@@ -45,10 +43,8 @@ REFUSAL_WORDS: Mapping[str, str] = {
 """What the player reads when a backup is refused, by its code."""
 
 PASTED_WORDS: Mapping[str, str] = {
-    "progress.too_large": N_(
-        "This code is too large to be a backup of Nestor (a backup is at most {limit}). "
-        "Nothing was changed."
-    ),
+    "progress.too_large": N_("This code is too large to be a backup of Nestor (a backup is at most "
+                             "{limit}). Nothing was changed."),
     "progress.not_json": N_("This is not a backup code of Nestor: it is not a code the game "
                             "made. Nothing was changed."),
     "progress.foreign": N_("This code comes from another program, not from Nestor. Nothing was "

@@ -35,9 +35,8 @@ def share_text(session: Session) -> str | None:
     outcome = position.outcome()
     result = _("in play") if outcome is None else _("won") if outcome.won else _("lost")
     removed = (len(DECK) - position.cards_left()) // 2
-    return _(
-        "Nestor, daily deal of {date} ({variant}): {result}, {pairs} of {total} pairs, {help}."
-    ).format(
+    return _("Nestor, daily deal of {date} ({variant}): {result}, {pairs} of {total} pairs, "
+             "{help}.").format(
         date=day_text(session.daily), variant=variant_title(session.game.variant.name),
         result=result, pairs=removed, total=PAIRS,
         help=_("with help") if session.help.used else _("no help"),
@@ -61,8 +60,7 @@ def daily_stats_html(session: Session) -> str:
     ).format(
         days=thousands(s.days_won), streak=thousands(s.streak), best=thousands(s.best_streak)
     )
-    today = _("Today's daily deal is won.") if s.won_today else _(
-        "Today's daily deal is not won yet."
-    )
+    today = _("Today's daily deal is won.") if s.won_today else _("Today's daily deal is not won "
+                                                                  "yet.")
     return f'<p class="daily-stats" data-daily-streak="{s.streak}">{escape(line)} ' \
         f"{escape(today)}</p>"

@@ -61,10 +61,8 @@ def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = N
         'class="stats grades" data-grades', _("Games by grade, {variant}").format(
             variant=variant_title(variant)),
         [_("Grade"), _("Played"), _("Won"), _("Win rate")], rows)
-    note = _(
-        "Counted over the deals the game remembers: the last {count} deals played, all "
-        "variants together."
-    ).format(count=thousands(DEAL_MEMORY))
+    note = _("Counted over the deals the game remembers: the last {count} deals played, all "
+             "variants together.").format(count=thousands(DEAL_MEMORY))
     if unknown:
         note += " " + ngettext(
             "{count} deal played is not graded yet.", "{count} deals played are not graded yet.",

@@ -103,10 +103,8 @@ def daily_words(win: DailyWin) -> str:
     its date), or why it did not count."""
     date = day_text(win.day)
     if not win.counted:
-        return _(
-            "Daily deal of {date}: this game was started after that date, so the win counts "
-            "as an ordinary game, not for the daily streak."
-        ).format(date=date)
+        return _("Daily deal of {date}: this game was started after that date, so the win counts "
+                 "as an ordinary game, not for the daily streak.").format(date=date)
     if win.late:
         return ngettext(
             "Daily deal of {date} won: it counts for its own date, a run of {count} day "

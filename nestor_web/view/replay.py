@@ -147,6 +147,4 @@ def link_words(copied: bool) -> str:
     """The words beside a game's replay link: copied, or to be copied by hand."""
     if copied:
         return _("Link copied. It opens a replay of this game's moves:")
-    return _(
-        "The browser did not let the game copy the link. Select it and copy it yourself:"
-    )
+    return _("The browser did not let the game copy the link. Select it and copy it yourself:")

@@ -65,9 +65,8 @@ def verdict_text(item: MoveReview, strict: bool) -> str:
     if strict:
         if item.chance_before is None or item.chance_after is None:
             return _("The solver gave up on this position: its chance is unknown.")
-        return _(
-            "Chance to win with best play: {before} before this move, {after} after it."
-        ).format(before=percent(item.chance_before), after=percent(item.chance_after))
+        return _("Chance to win with best play: {before} before this move, {after} after "
+                 "it.").format(before=percent(item.chance_before), after=percent(item.chance_after))
     if item.after is Status.UNKNOWN or item.before is Status.UNKNOWN and (
         item.after is not Status.WINNABLE
     ):
@@ -104,9 +103,8 @@ def turning_point_text(review: Review) -> str:
     if turning is not None:
         item = review.moves[turning]
         if strict:
-            return _(
-                "Move {number}, {move}, cut the chance to win most: from {before} to {after}."
-            ).format(
+            return _("Move {number}, {move}, cut the chance to win most: from {before} to "
+                     "{after}.").format(
                 number=turning + 1, move=move_short(item.move),
                 before=percent(item.chance_before or 0.0),
                 after=percent(item.chance_after or 0.0),
@@ -115,10 +113,8 @@ def turning_point_text(review: Review) -> str:
             number=turning + 1, move=move_short(item.move)
         )
     if review.undecided:
-        return _(
-            "The solver gave up on a position, so the review cannot say which move lost "
-            "the game."
-        )
+        return _("The solver gave up on a position, so the review cannot say which move lost the "
+                 "game.")
     if review.start is Status.LOST:
         return _("This deal could not be won from the start: no move lost it.")
     if not review.moves:
@@ -261,10 +257,8 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
         f"{board_before(state.record, index, settings)}</div>"
     )
     if can_try:
-        note = _(
-            "Your game goes back to this position; the moves after it can be redone. A game "
-            "won from here counts as won with help."
-        )
+        note = _("Your game goes back to this position; the moves after it can be redone. A game "
+                 "won from here counts as won with help.")
         word = _("Try from here")
         parts.append(
             '<p class="review-try"><button type="button" data-review-command="try">'
@@ -370,9 +364,8 @@ def summary_html(state: ReviewState) -> str:
                 + "</strong>"
                 for m in item.alternatives
             )
-            title = _("Moves with a higher chance there:") if strict else _(
-                "Moves that would have kept it winnable:"
-            )
+            title = _("Moves with a higher chance there:") if strict else _("Moves that would have "
+                                                                            "kept it winnable:")
             parts.append(f'<p class="review-alternatives">{escape(title)} {offered}</p>')
         if state.practice is not None:
             parts.append(practice_html(turning))
@@ -382,10 +375,8 @@ def summary_html(state: ReviewState) -> str:
 def practice_html(turning: int) -> str:
     """"Practise this": the moment before the turning point (move ``turning``, from 0) is
     a puzzle, offered to try again."""
-    note = _(
-        "Before move {number} only one pair kept the game winnable, and every other pair "
-        "loses soon: a puzzle."
-    ).format(number=turning + 1)
+    note = _("Before move {number} only one pair kept the game winnable, and every other pair "
+             "loses soon: a puzzle.").format(number=turning + 1)
     word = _("Practise this")
     return (
         '<p class="review-practice"><button type="button" data-action="practise"'

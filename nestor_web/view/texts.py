@@ -51,12 +51,10 @@ TEXTS: dict[str, str] = {
     # removed pairs fly away, a win is celebrated and a dropped card slides back.
     "opt-animations": N_("Animations"),
     "animations-off": N_("Off"),
-    "opt-auto-pair": N_(
-        "Remove the pair at once when the card chosen has only one possible partner"
-    ),
-    "opt-indicator": N_(
-        "After each move, show whether the game can still be won (in Strict: the chance)"
-    ),
+    "opt-auto-pair": N_("Remove the pair at once when the card chosen has only one possible "
+                        "partner"),
+    "opt-indicator": N_("After each move, show whether the game can still be won (in Strict: the "
+                        "chance)"),
     "opt-difficulty": N_("Difficulty of new deals"),
     "difficulty-any": N_("Any deal"),
     "difficulty-winnable": N_("A deal that can be won"),
@@ -126,13 +124,10 @@ TEXTS: dict[str, str] = {
     "install": N_("Install"),
     "install-title": N_("Install Nestor"),
     # Safari's own names of its button and menu item, as an iPhone shows them in the language.
-    "install-how": N_(
-        "In Safari, tap the Share button (the square with an arrow pointing up), then "
-        "“Add to Home Screen”."
-    ),
-    "install-then": N_(
-        "Nestor then opens from your home screen like an app, full screen, and plays offline."
-    ),
+    "install-how": N_("In Safari, tap the Share button (the square with an arrow pointing up), "
+                      "then “Add to Home Screen”."),
+    "install-then": N_("Nestor then opens from your home screen like an app, full screen, and "
+                       "plays offline."),
 }
 """Text of each ``data-text`` element, by id."""
 
@@ -178,105 +173,85 @@ def setting_label(name: str) -> str:
 
 RULES: list[tuple[str, str]] = [
     ("h2", N_("Goal")),
-    ("p", N_(
-        "Clear the whole deck away two cards at a time. Two cards make a pair when they share a "
-        "rank (two queens, two fives); their suits do not matter."
-    )),
+    ("p", N_("Clear the whole deck away two cards at a time. Two cards make a pair when they share "
+             "a rank (two queens, two fives); their suits do not matter.")),
     ("h2", N_("The layout")),
-    ("p", N_(
-        "The cards are dealt face up into columns that overlap downwards, so every card can be "
-        "read. While dealing, a column never receives a second card of a rank it already holds: "
-        "such a card is slipped under the deck and the next one is dealt instead (this is the "
-        "rectification of the deal). The cards left over after the tableau form the reserve."
-    )),
+    ("p", N_("The cards are dealt face up into columns that overlap downwards, so every card can "
+             "be read. While dealing, a column never receives a second card of a rank it already "
+             "holds: such a card is slipped under the deck and the next one is dealt instead (this "
+             "is the rectification of the deal). The cards left over after the tableau form the "
+             "reserve.")),
     ("h2", N_("Playing")),
-    ("p", N_(
-        "A card is available when nothing covers it: the lowest card of each column, and the "
-        "reserve cards. Choose one available card (tap or click it), then another available "
-        "card of the same rank, and both leave the game. Removing a column's lowest card frees "
-        "the one above it. You win once all 52 cards are gone, and you lose when no two "
-        "available cards share a rank."
-    )),
+    ("p", N_("A card is available when nothing covers it: the lowest card of each column, and the "
+             "reserve cards. Choose one available card (tap or click it), then another available "
+             "card of the same rank, and both leave the game. Removing a column's lowest card "
+             "frees the one above it. You win once all 52 cards are gone, and you lose when no two "
+             "available cards share a rank.")),
     ("h2", N_("Variants")),
-    ("li", N_(
-        "<strong>Standard</strong>: eight columns of six and four reserve cards, all of them "
-        "available at any time; two reserve cards may be paired with each other."
-    )),
-    ("li", N_(
-        "<strong>Strict</strong>: the four spare cards lie face down as a stock. Only when no "
-        "pair is left may you turn the next stock card. If it matches an available card, both "
-        "go; if not, the game is lost. Once the tableau is empty, the cards still in the stock "
-        "are turned up and paired with each other (they always form pairs, so this wins)."
-    )),
+    ("li", N_("<strong>Standard</strong>: eight columns of six and four reserve cards, all of them "
+              "available at any time; two reserve cards may be paired with each other.")),
+    ("li", N_("<strong>Strict</strong>: the four spare cards lie face down as a stock. Only when "
+              "no pair is left may you turn the next stock card. If it matches an available card, "
+              "both go; if not, the game is lost. Once the tableau is empty, the cards still in "
+              "the stock are turned up and paired with each other (they always form pairs, so this "
+              "wins).")),
     ("li", N_("<strong>Vertical</strong>: seven columns of six and a reserve of ten.")),
     ("li", N_("<strong>Doublets</strong>: twelve columns of four and a reserve of four.")),
-    ("li", N_(
-        "<strong>Overlapping reserve</strong>: as Standard, but the four reserve cards overlap "
-        "in one row and only the top one is available, so two reserve cards can never be "
-        "paired with each other; the card beneath becomes available when the top one is gone."
-    )),
+    ("li", N_("<strong>Overlapping reserve</strong>: as Standard, but the four reserve cards "
+              "overlap in one row and only the top one is available, so two reserve cards can "
+              "never be paired with each other; the card beneath becomes available when the top "
+              "one is gone.")),
     ("h2", N_("The daily deal")),
-    ("p", N_(
-        "<strong>Daily deal</strong> gives everyone the same deal on a date, one that can be "
-        "won. Each date whose deal you win adds to your daily streak, the dates in a row you "
-        "won. A daily deal counts for its own date whenever you finish it, as long as you "
-        "started it on that date, and a game starts with its first move, not when you open "
-        "it: a game begun at 23:58 and won after midnight still counts, "
-        "and so does one you leave and come back to days later. A past date's deal started "
-        "later counts as an ordinary game."
-    )),
+    ("p", N_("<strong>Daily deal</strong> gives everyone the same deal on a date, one that can be "
+             "won. Each date whose deal you win adds to your daily streak, the dates in a row you "
+             "won. A daily deal counts for its own date whenever you finish it, as long as you "
+             "started it on that date, and a game starts with its first move, not when you open "
+             "it: a game begun at 23:58 and won after midnight still counts, and so does one you "
+             "leave and come back to days later. A past date's deal started later counts as an "
+             "ordinary game.")),
     ("h2", N_("Puzzles")),
-    ("p", N_(
-        "<strong>Puzzles</strong> (in the More menu) are moments of real deals where several "
-        "pairs can be made and only one keeps the game winnable; after any other, the game is "
-        "lost within a few pairs. Find that pair. A wrong pair is played out on the board "
-        "until no pair is left, so you see why it loses, and then the answer is shown. Show "
-        "the answer counts as not solved, and there is no Undo: only a puzzle's first try "
-        "counts. Your puzzle rating starts at 1,500 and moves with each first try, against the "
-        "puzzle's own rating; Next puzzle picks one near your rating, and the daily puzzle is "
-        "the same for everyone on a date. Your game in play waits until you go back to it."
-    )),
+    ("p", N_("<strong>Puzzles</strong> (in the More menu) are moments of real deals where several "
+             "pairs can be made and only one keeps the game winnable; after any other, the game is "
+             "lost within a few pairs. Find that pair. A wrong pair is played out on the board "
+             "until no pair is left, so you see why it loses, and then the answer is shown. Show "
+             "the answer counts as not solved, and there is no Undo: only a puzzle's first try "
+             "counts. Your puzzle rating starts at 1,500 and moves with each first try, against "
+             "the puzzle's own rating; Next puzzle picks one near your rating, and the daily "
+             "puzzle is the same for everyone on a date. Your game in play waits until you go back "
+             "to it.")),
     ("h2", N_("Help from the solver")),
-    ("p", N_(
-        "<strong>Hint</strong> works in two steps. First it says how many pairs can be made "
-        "and how many of them lose the game, without showing one; pressed again, it shows a "
-        "pair that keeps the game winnable, or says plainly that no winning line is left. In "
-        "Strict it shows the move with the best chance, since nobody knows the order of the "
-        "face-down stock. <strong>Solve</strong> plays the winning line from where you are, one "
-        "pair at a time; press Stop, or any card, to take over. Games where Hint showed a pair "
-        "or Solve played one count as assisted. The solver is exact: when it says a game "
-        "cannot be won, it has checked every way of playing it."
-    )),
+    ("p", N_("<strong>Hint</strong> works in two steps. First it says how many pairs can be made "
+             "and how many of them lose the game, without showing one; pressed again, it shows a "
+             "pair that keeps the game winnable, or says plainly that no winning line is left. In "
+             "Strict it shows the move with the best chance, since nobody knows the order of the "
+             "face-down stock. <strong>Solve</strong> plays the winning line from where you are, "
+             "one pair at a time; press Stop, or any card, to take over. Games where Hint showed a "
+             "pair or Solve played one count as assisted. The solver is exact: when it says a game "
+             "cannot be won, it has checked every way of playing it.")),
     ("h2", N_("How often can it be won?")),
-    ("p", N_(
-        "With perfect play, over the first 100,000 deals of each variant: Standard 53.3%, "
-        "Vertical 96.0%, Doublets 99.999%, Overlapping reserve 25.1%. In Strict, the chance "
-        "with the best play, not knowing the stock's order, is 13.5% (15.5% if you could see "
-        "the stock). The table gives each figure with its 95% interval; the exact solver "
-        "decided every deal, so these are counts, not estimates from playing."
-    )),
+    ("p", N_("With perfect play, over the first 100,000 deals of each variant: Standard 53.3%, "
+             "Vertical 96.0%, Doublets 99.999%, Overlapping reserve 25.1%. In Strict, the chance "
+             "with the best play, not knowing the stock's order, is 13.5% (15.5% if you could see "
+             "the stock). The table gives each figure with its 95% interval; the exact solver "
+             "decided every deal, so these are counts, not estimates from playing.")),
     ("odds", ""),
     ("h2", N_("How much does skill matter?")),
     # Translators: {deals} is the number of deals played per variant, written with its
     # thousands sign (10,000).
-    ("p", N_(
-        "The old rule books give beginners three tips. To see what each is worth, the first "
-        "{deals} deals of each variant were played by fixed rules, a tie between equally good "
-        "pairs drawn at random: random legal moves; each tip on its own (take the pair that "
-        "frees the most cards which then have a partner; use reserve cards last; take from the "
-        "longest columns); the three tips together, in that order; and a greedy player who "
-        "takes the pair after which the most pairs are open. Perfect play is the solver's "
-        "verdict (in Strict, the chance with the best play). Each figure is the share of deals "
-        "won, with its 95% interval below it."
-    )),
+    ("p", N_("The old rule books give beginners three tips. To see what each is worth, the first "
+             "{deals} deals of each variant were played by fixed rules, a tie between equally good "
+             "pairs drawn at random: random legal moves; each tip on its own (take the pair that "
+             "frees the most cards which then have a partner; use reserve cards last; take from "
+             "the longest columns); the three tips together, in that order; and a greedy player "
+             "who takes the pair after which the most pairs are open. Perfect play is the solver's "
+             "verdict (in Strict, the chance with the best play). Each figure is the share of "
+             "deals won, with its 95% interval below it.")),
     ("skill", ""),
     ("h2", N_("Where we had to decide")),
-    ("p", N_(
-        "The old rule books never say what to do when every card left in the deck would repeat "
-        "a rank in the column being dealt. We treat it as a misdeal: the deck is shuffled again "
-        "and the deal starts over. Each deal has a number; the same number always gives the "
-        "same cards, so a deal can be shared with its link."
-    )),
+    ("p", N_("The old rule books never say what to do when every card left in the deck would "
+             "repeat a rank in the column being dealt. We treat it as a misdeal: the deck is "
+             "shuffled again and the deal starts over. Each deal has a number; the same number "
+             "always gives the same cards, so a deal can be shared with its link.")),
 ]
 """The rules section: (tag, message) in order; consecutive ``li`` form one list."""
 

@@ -32,96 +32,64 @@ if TYPE_CHECKING:  # a solution exists only once the solver ran (and was importe
 PROBLEM_WORDS: Mapping[str, str] = {
     "link.variant": N_("The link's variant could not be used: {error}."),
     "link.deal": N_("The link's deal number could not be used: {error}."),
-    "link.replay": N_(
-        "The replay link could not be shown: {error}. Your game and statistics are as they "
-        "were."
-    ),
-    "link.daily": N_(
-        "The link's daily deal could not be opened: {error}. Your game and statistics are "
-        "as they were."
-    ),
-    "link.puzzle": N_(
-        "The link's puzzle could not be opened: {error}. Your game and statistics are as they "
-        "were."
-    ),
-    "puzzles.unreadable": N_(
-        "Your puzzle record could not be read: {error}. It was set aside, and your puzzle "
-        "rating starts again."
-    ),
-    "puzzles.unreadable.lost": N_(
-        "Your puzzle record could not be read: {error}. No copy of it could be kept, as the "
-        "browser's storage refused one ({refusal}). Your puzzle rating starts again."
-    ),
-    "save.unreadable": N_(
-        "Your saved game could not be read: {error}. It was set aside and a new game started."
-    ),
-    "settings.unreadable": N_(
-        "Your settings could not be read: {error}. They were set aside and the defaults "
-        "are used."
-    ),
-    "settings.partly": N_(
-        "One of your settings could not be read: {error}. It is back to its default, and "
-        "your other settings are as you left them."
-    ),
-    "settings.partly.lost": N_(
-        "One of your settings could not be read: {error}. It is back to its default, and "
-        "your other settings are as you left them; no copy of the stored settings could be "
-        "kept, as the browser's storage refused one ({refusal})."
-    ),
-    "stats.unreadable": N_(
-        "Your statistics could not be read: {error}. They were set aside and start again "
-        "from zero."
-    ),
-    "archive.unreadable": N_(
-        "The games you left in progress could not be read; they were set aside."
-    ),
-    "archive.entry": N_(
-        "Your earlier game of this deal could not be read ({error}). It was set aside, and "
-        "the deal starts afresh."
-    ),
-    "storage.refused": N_(
-        "Your progress could not be saved: the browser's storage refused it ({error}). The "
-        "game goes on, but it may be lost when the page closes."
-    ),
-    "storage.refused.kept": N_(
-        "The browser's storage refused part of your progress ({error}). Nothing is lost: the "
-        "game keeps it in its second store, and saves it in both again once the browser "
-        "takes it."
-    ),
-    "save.unreadable.lost": N_(
-        "Your saved game could not be read: {error}. No copy of it could be kept, as the "
-        "browser's storage refused one ({refusal}). A new game started."
-    ),
-    "settings.unreadable.lost": N_(
-        "Your settings could not be read: {error}. No copy of them could be kept, as the "
-        "browser's storage refused one ({refusal}). The defaults are used."
-    ),
-    "stats.unreadable.lost": N_(
-        "Your statistics could not be read: {error}. No copy of them could be kept, as the "
-        "browser's storage refused one ({refusal}). They start again from zero."
-    ),
-    "archive.unreadable.lost": N_(
-        "The games you left in progress could not be read. No copy of them could be kept, "
-        "as the browser's storage refused one ({refusal})."
-    ),
-    "archive.entry.lost": N_(
-        "Your earlier game of this deal could not be read ({error}). No copy of it could be "
-        "kept, as the browser's storage refused one ({refusal}). The deal starts afresh."
-    ),
+    "link.replay": N_("The replay link could not be shown: {error}. Your game and statistics are "
+                      "as they were."),
+    "link.daily": N_("The link's daily deal could not be opened: {error}. Your game and statistics "
+                     "are as they were."),
+    "link.puzzle": N_("The link's puzzle could not be opened: {error}. Your game and statistics "
+                      "are as they were."),
+    "puzzles.unreadable": N_("Your puzzle record could not be read: {error}. It was set aside, and "
+                             "your puzzle rating starts again."),
+    "puzzles.unreadable.lost": N_("Your puzzle record could not be read: {error}. No copy of it "
+                                  "could be kept, as the browser's storage refused one "
+                                  "({refusal}). Your puzzle rating starts again."),
+    "save.unreadable": N_("Your saved game could not be read: {error}. It was set aside and a new "
+                          "game started."),
+    "settings.unreadable": N_("Your settings could not be read: {error}. They were set aside and "
+                              "the defaults are used."),
+    "settings.partly": N_("One of your settings could not be read: {error}. It is back to its "
+                          "default, and your other settings are as you left them."),
+    "settings.partly.lost": N_("One of your settings could not be read: {error}. It is back to its "
+                               "default, and your other settings are as you left them; no copy of "
+                               "the stored settings could be kept, as the browser's storage "
+                               "refused one ({refusal})."),
+    "stats.unreadable": N_("Your statistics could not be read: {error}. They were set aside and "
+                           "start again from zero."),
+    "archive.unreadable": N_("The games you left in progress could not be read; they were set "
+                             "aside."),
+    "archive.entry": N_("Your earlier game of this deal could not be read ({error}). It was set "
+                        "aside, and the deal starts afresh."),
+    "storage.refused": N_("Your progress could not be saved: the browser's storage refused it "
+                          "({error}). The game goes on, but it may be lost when the page closes."),
+    "storage.refused.kept": N_("The browser's storage refused part of your progress ({error}). "
+                               "Nothing is lost: the game keeps it in its second store, and saves "
+                               "it in both again once the browser takes it."),
+    "save.unreadable.lost": N_("Your saved game could not be read: {error}. No copy of it could be "
+                               "kept, as the browser's storage refused one ({refusal}). A new game "
+                               "started."),
+    "settings.unreadable.lost": N_("Your settings could not be read: {error}. No copy of them "
+                                   "could be kept, as the browser's storage refused one "
+                                   "({refusal}). The defaults are used."),
+    "stats.unreadable.lost": N_("Your statistics could not be read: {error}. No copy of them could "
+                                "be kept, as the browser's storage refused one ({refusal}). They "
+                                "start again from zero."),
+    "archive.unreadable.lost": N_("The games you left in progress could not be read. No copy of "
+                                  "them could be kept, as the browser's storage refused one "
+                                  "({refusal})."),
+    "archive.entry.lost": N_("Your earlier game of this deal could not be read ({error}). No copy "
+                             "of it could be kept, as the browser's storage refused one "
+                             "({refusal}). The deal starts afresh."),
     "storage.forbidden": N_("This browser does not let the game save: progress will be lost."),
-    "storage.forbidden.one_store": N_(
-        "This browser lets the game save in only one of its two stores: your progress is "
-        "kept, but two open tabs of the game will not follow each other's moves."
-    ),
-    "language.missing": N_(
-        "The texts for {language} are missing from this copy of the game, so it speaks English."
-    ),
+    "storage.forbidden.one_store": N_("This browser lets the game save in only one of its two "
+                                      "stores: your progress is kept, but two open tabs of the "
+                                      "game will not follow each other's moves."),
+    "language.missing": N_("The texts for {language} are missing from this copy of the game, so it "
+                           "speaks English."),
     "setting.refused": N_("That setting could not be changed: {error}."),
     "deal.refused": N_("That deal could not be started: {error}."),
     "winnable.not_found": N_("No winnable deal was found quickly; this one may not be."),
-    "game.other_tab": N_(
-        "This game was played on in another tab; its newer position is shown here."
-    ),
+    "game.other_tab": N_("This game was played on in another tab; its newer position is shown "
+                         "here."),
 }
 """The notice of each problem code."""
 
@@ -222,10 +190,8 @@ def _announcement(events: tuple[Event, ...], session: Session) -> str | None:
         if isinstance(event, TookBack):
             return _("Took back: {move}.").format(move=move_words(event.move))
         if isinstance(event, WentBack):
-            return _(
-                "Back at the position before move {number}, {move}: the moves after it can "
-                "be redone."
-            ).format(number=event.index + 1, move=move_words(event.move))
+            return _("Back at the position before move {number}, {move}: the moves after it can be "
+                     "redone.").format(number=event.index + 1, move=move_words(event.move))
         if isinstance(event, HintShown) and event.count is not None:
             return pair_count_text(event.count)
         if isinstance(event, HintShown) and session.hint_solution is not None:
@@ -314,9 +280,8 @@ def indicator_text(solution: Solution | None) -> str:
         return _("Chance to win with best play: {percent}").format(
             percent=percent(solution.win_probability)
         )
-    return _("Winnable: yes") if solution.status is Status.WINNABLE else _(
-        "Winnable: no, not any more"
-    )
+    return _("Winnable: yes") if solution.status is Status.WINNABLE else _("Winnable: no, not any "
+                                                                           "more")
 
 
 # ---- the status line -----------------------------------------------------------------------
@@ -365,9 +330,8 @@ def outcome_text(session: Session) -> str:
     if outcome is Outcome.WON:
         return _("You won! Every card is paired off.")
     if outcome is Outcome.STOCK_UNPAIRED:
-        return _(
-            "Game lost: the stock card, the {card}, can't pair with any available card."
-        ).format(card=card_name(position.unpaired or ""))
+        return _("Game lost: the stock card, the {card}, can't pair with any available "
+                 "card.").format(card=card_name(position.unpaired or ""))
     return _("Game lost: no pair is left to remove.")
 
 
