@@ -88,23 +88,13 @@ class BoardView:
         return board_regions(self)
 
 
+@lru_cache(maxsize=4096)
 def _card(
-    code: str, where: str, available: bool, selected: bool, hinted: bool = False,
+    lang: str, code: str, where: str, available: bool, selected: bool, hinted: bool,
     partners: tuple[str, ...] = (), partner: bool = False, last_move: bool = False,
     turned: bool = False,
 ) -> CardView:
-    return _card_in(
-        code, where, available, selected, hinted, partners, partner, last_move, turned,
-        language(),
-    )
-
-
-@lru_cache(maxsize=4096)
-def _card_in(
-    code: str, where: str, available: bool, selected: bool, hinted: bool,
-    partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
-) -> CardView:
-    """A card's view, made once for the same arguments and language ``lang``."""
+    """A card's view, made once for the same arguments (``lang``: its words' language)."""
     return CardView(
         code=code,
         rank=rank_label(code),
@@ -131,11 +121,13 @@ def board_view(session: Session) -> BoardView:
     marked = pos.partners(sel) if sel is not None and session.settings.highlight_partners else ()
     uncovered = session.last_uncovered
 
-    def card(code: str, where: str) -> CardView:
+    lang = language()
+
+    def card(code: str, where: str, turned: bool = False) -> CardView:
         if code not in avail:
-            return _card(code, where, False, False, code in hinted)
-        return _card(code, where, True, code == sel, code in hinted, pos.partners(code),
-                     code in marked, code in uncovered)
+            return _card(lang, code, where, False, False, code in hinted, turned=turned)
+        return _card(lang, code, where, True, code == sel, code in hinted, pos.partners(code),
+                     code in marked, code in uncovered, turned)
 
     columns = tuple(
         tuple(card(c, where) for c in col)
@@ -144,12 +136,7 @@ def board_view(session: Session) -> BoardView:
     )
     stock_open = pos.stock_turned_up
     if stock_open:
-        reserve = tuple(
-            _card(c, _("stock"), c in avail, c == sel, c in hinted,
-                  pos.partners(c) if c in avail else (), c in marked, c in uncovered,
-                  turned=True)
-            for c in pos.stock
-        )
+        reserve = tuple(card(c, _("stock"), turned=True) for c in pos.stock)
     else:
         reserve = tuple(card(c, _("reserve")) for c in pos.reserve)
     outcome = pos.outcome()
@@ -157,8 +144,7 @@ def board_view(session: Session) -> BoardView:
     last_turned = game.last_turned()
     turned = None
     if last_turned is not None and last_turned != unpaired and not stock_open:
-        turned = _card(last_turned, _("turned from the stock and paired"), False, False,
-                       turned=True)
+        turned = card(last_turned, _("turned from the stock and paired"), turned=True)
     indicator = None
     if session.settings.winnable_indicator:
         indicator = indicator_text(session.analysis())
@@ -173,10 +159,7 @@ def board_view(session: Session) -> BoardView:
         has_stock=game.variant.has_stock,
         stock_count=0 if stock_open else len(pos.stock),
         stock_open=stock_open,
-        unpaired=(
-            _card(unpaired, _("turned from the stock"), False, False, turned=True)
-            if unpaired else None
-        ),
+        unpaired=card(unpaired, _("turned from the stock"), turned=True) if unpaired else None,
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
         can_undo=session.can_undo(),

@@ -65,9 +65,7 @@ def chart_svg(
     for s in results:
         if s.result not in RESULTS:
             names = ", ".join(repr(r) for r in RESULTS)
-            raise NestorError(
-                f"a chart result must be one of {names}, not {clip(repr(s.result))}"
-            )
+            raise NestorError(f"a chart result must be one of {names}, not {clip(repr(s.result))}")
 
     n = len(results)
     tally = {r: sum(1 for s in results if s.result == r) for r in RESULTS}

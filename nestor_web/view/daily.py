@@ -57,9 +57,7 @@ def daily_stats_html(session: Session) -> str:
         "Daily deal: {days} date won, daily streak {streak}, best daily streak {best}.",
         "Daily deal: {days} dates won, daily streak {streak}, best daily streak {best}.",
         s.days_won,
-    ).format(
-        days=thousands(s.days_won), streak=thousands(s.streak), best=thousands(s.best_streak)
-    )
+    ).format(days=thousands(s.days_won), streak=thousands(s.streak), best=thousands(s.best_streak))
     today = _("Today's daily deal is won.") if s.won_today else _("Today's daily deal is not won "
                                                                   "yet.")
     return f'<p class="daily-stats" data-daily-streak="{s.streak}">{escape(line)} ' \

@@ -186,17 +186,12 @@ def _answer(solution: Solution, strict: bool) -> tuple[str, str]:
 def render_end(view: EndView) -> str:
     """The HTML inside ``[data-end-screen]``: ``#end-title``, ``#end-reason``, the facts
     (``data-end-fact``), the ``data-action`` buttons, ``data-end-command="close"``."""
-    facts = tuple(
-        (key, term, value) for key, term, value in (
-            ("time", _("Time"), view.time),
-            ("pairs", _("Pairs made"), view.pairs),
-            ("help", _("Help"), view.help),
-        ) if value is not None
-    )
+    facts = (("time", _("Time"), view.time), ("pairs", _("Pairs made"), view.pairs),
+             ("help", _("Help"), view.help))
     rows = "".join(
         f'<div class="end-fact"><dt>{escape(term)}</dt>'
         f'<dd data-end-fact="{key}">{escape(value)}</dd></div>'
-        for key, term, value in facts
+        for key, term, value in facts if value is not None
     )
     rows += (
         f'<div class="end-fact end-verdict"><dt>{escape(view.verdict_label)}</dt>'

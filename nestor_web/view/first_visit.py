@@ -13,33 +13,27 @@ POINTERS = ("touch", "mouse")
 """The ways of pointing a page may start with: the guide's words are written for each."""
 
 
-def ring(nodes: list[object], cards: tuple[str, ...]) -> list[object]:
-    """``nodes`` (a board from :func:`~.board.first_paint`) with the guide's ring on each card
-    of ``cards``."""
+def first_visit_paint(session: Session) -> dict[str, Any]:
+    """What wake.js paints of ``session`` (its guide on the first step) in the language set
+    now: ``board`` (rings on what the guide points at), ``counters`` by element id, ``guide``."""
+    view = tutorial_view(session)
+    step = session.tutorial
+    if view is None or step is None:
+        raise ValueError("the session shows no guide")
+    cards = view.cards
 
-    def mark(node: object) -> object:
+    def ring(node: object) -> object:
         if not isinstance(node, list):
             return node  # a text
         tag, attributes, *children = node
         if attributes.get("data-card") in cards:
             attributes = {**attributes, MARK: ""}
-        return [tag, attributes, *(mark(child) for child in children)]
+        return [tag, attributes, *(ring(child) for child in children)]
 
-    return [mark(node) for node in nodes]
-
-
-def first_visit_paint(session: Session) -> dict[str, Any]:
-    """What wake.js paints of ``session`` (its guide on the first step) in the language set
-    now: ``board`` (rings on what the guide points at), ``counters`` by element id, ``guide``."""
-    view = tutorial_view(session)
-    if view is None:
-        raise ValueError("the session shows no guide")
     board, counters = first_paint(board_view(session))
-    step = session.tutorial
-    assert step is not None
     texts = {pointer: step_text(step, pointer) for pointer in POINTERS}
     return {
-        "board": ring(board, view.cards),
+        "board": [ring(node) for node in board],
         "counters": counters,
         "guide": {"step": view.step, "title": view.title, "text": texts,
                   "next": view.next_label, "skip": view.skip_label},

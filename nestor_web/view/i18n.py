@@ -108,9 +108,7 @@ _VARIANT_TITLES = {
 
 def card_name(card: str) -> str:
     """The card's name in the current language, e.g. ``"ten of hearts"``."""
-    return _("{rank} of {suit}").format(
-        rank=_(_RANK_NAMES[card[0]]), suit=_(_SUIT_NAMES[card[1]])
-    )
+    return _("{rank} of {suit}").format(rank=_(_RANK_NAMES[card[0]]), suit=_(_SUIT_NAMES[card[1]]))
 
 
 def rank_label(card: str) -> str:

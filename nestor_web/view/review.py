@@ -85,9 +85,7 @@ def alternatives_text(item: MoveReview, strict: bool) -> str | None:
     if strict:
         chance = {c.move: c.chance for c in item.choices}
         listed = _(", ").join(
-            _("{move} ({percent})").format(
-                move=move_short(m), percent=percent(chance[m] or 0.0)
-            )
+            _("{move} ({percent})").format(move=move_short(m), percent=percent(chance[m] or 0.0))
             for m in item.alternatives
         )
         return _("Moves with a higher chance: {moves}.").format(moves=listed)
@@ -162,16 +160,15 @@ def moment_text(item: MoveReview, strict: bool = False) -> str:
     pairs = sum(isinstance(c.move, Pair) for c in item.choices)
     keepers = sum(isinstance(m, Pair) for m in item.keepers)
     if strict:
-        return ngettext(
+        words = ngettext(
             "Move {number}, {move}: only {keep} of {count} pair kept the best chance.",
-            "Move {number}, {move}: only {keep} of {count} pairs kept the best chance.",
-            pairs,
-        ).format(number=item.index + 1, move=move_short(item.move), keep=keepers, count=pairs)
-    return ngettext(
-        "Move {number}, {move}: only {keep} of {count} pair kept the game winnable.",
-        "Move {number}, {move}: only {keep} of {count} pairs kept the game winnable.",
-        pairs,
-    ).format(number=item.index + 1, move=move_short(item.move), keep=keepers, count=pairs)
+            "Move {number}, {move}: only {keep} of {count} pairs kept the best chance.", pairs)
+    else:
+        words = ngettext(
+            "Move {number}, {move}: only {keep} of {count} pair kept the game winnable.",
+            "Move {number}, {move}: only {keep} of {count} pairs kept the game winnable.", pairs)
+    return words.format(number=item.index + 1, move=move_short(item.move), keep=keepers,
+                        count=pairs)
 
 
 def cut_text(item: MoveReview) -> str:

@@ -338,9 +338,7 @@ def outcome_text(session: Session) -> str:
 def streak_text(session: Session) -> str:
     """The variant's streak after the game that just ended."""
     stats = session.stats.summary(session.game.variant.name)
-    return _("Streak: {streak} (best {best}).").format(
-        streak=stats.streak, best=stats.best_streak
-    )
+    return _("Streak: {streak} (best {best}).").format(streak=stats.streak, best=stats.best_streak)
 
 
 def clock_text(ms: int) -> str:
