@@ -293,8 +293,7 @@ def _spare(view: BoardView) -> Node:
     """The reserve, or in Strict the stock area (the turned-up stock too)."""
     if view.has_stock and not view.stock_open:
         left = ngettext("{count} card left", "{count} cards left", view.stock_count).format(
-            count=view.stock_count
-        )
+            count=view.stock_count)
         parts: list[Node] = [_SLOT]
         if view.stock_count:
             stock = {"type": "button", "class": "card back", "data-action": "turn"}

@@ -149,8 +149,7 @@ def chart_svg(
 
     size = float(font)
     needed = sum(advance(words[r], size) for r in RESULTS) + 1.5 * size + advance(
-        words["rate"], size
-    )
+        words["rate"], size)
     size = max(5.0, size * min(1.0, (width - 12) / needed))
     x = 6.0
     base = height - 4.0

@@ -31,14 +31,12 @@ def share_text(session: Session) -> str | None:
     spoil the deal."""
     if session.daily is None:
         return None
-    position = session.position
-    outcome = position.outcome()
+    outcome = session.position.outcome()
     result = _("in play") if outcome is None else _("won") if outcome.won else _("lost")
-    removed = (len(DECK) - position.cards_left()) // 2
     return _("Nestor, daily deal of {date} ({variant}): {result}, {pairs} of {total} pairs, "
              "{help}.").format(
         date=day_text(session.daily), variant=variant_title(session.game.variant.name),
-        result=result, pairs=removed, total=PAIRS,
+        result=result, pairs=session.pairs_removed(), total=PAIRS,
         help=_("with help") if session.help.used else _("no help"),
     )
 

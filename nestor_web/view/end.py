@@ -11,7 +11,7 @@ from nestor import Outcome
 
 from ..app.ending import DailyWin, Ending
 from ..app.session import Session
-from .daily import day_text
+from .daily import PAIRS, day_text
 from .i18n import N_, _, card_name, ngettext, percent, thousands
 from .words import clock_text, streak_text
 
@@ -71,8 +71,7 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
     elif outcome is Outcome.STOCK_UNPAIRED:
         title = _("Game lost")
         reason = _("The stock card, the {card}, can't pair with any available card.").format(
-            card=card_name(position.unpaired or "")
-        )
+            card=card_name(position.unpaired or ""))
     else:
         title, reason = _("Game lost"), _("No pair is left to remove.")
     label, verdict, kind = verdict_words(session, ending)
@@ -82,7 +81,7 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
         title=title,
         reason=reason,
         time=clock_text(session.elapsed_ms()) if session.settings.show_timer else None,
-        pairs=_("{pairs} of {total}").format(pairs=session.pairs_removed(), total=26),
+        pairs=_("{pairs} of {total}").format(pairs=session.pairs_removed(), total=PAIRS),
         help=help_words(session),
         helped=session.help.used,
         verdict_label=label,
@@ -125,24 +124,15 @@ def help_words(session: Session) -> str:
     used = session.help
     if not used.used:
         return _("None")
-    parts = []
-    if used.hints:
-        parts.append(ngettext("{count} hint", "{count} hints", used.hints).format(
-            count=used.hints))
-    if used.solver_moves:
-        parts.append(ngettext(
-            "{count} move by Solve", "{count} moves by Solve", used.solver_moves
-        ).format(count=used.solver_moves))
-    if used.replayed:
-        parts.append(ngettext(
-            "started from a replay after {count} move",
-            "started from a replay after {count} moves", used.replayed,
-        ).format(count=used.replayed))
-    if used.reviewed:
-        parts.append(ngettext(
-            "tried again from its review {count} time",
-            "tried again from its review {count} times", used.reviewed,
-        ).format(count=used.reviewed))
+    parts = [words.format(count=count) for count, words in (
+        (used.hints, ngettext("{count} hint", "{count} hints", used.hints)),
+        (used.solver_moves,
+         ngettext("{count} move by Solve", "{count} moves by Solve", used.solver_moves)),
+        (used.replayed, ngettext("started from a replay after {count} move",
+                                 "started from a replay after {count} moves", used.replayed)),
+        (used.reviewed, ngettext("tried again from its review {count} time",
+                                 "tried again from its review {count} times", used.reviewed)),
+    ) if count]
     return _("Used: {help}").format(help=", ".join(parts))
 
 

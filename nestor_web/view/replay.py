@@ -75,8 +75,7 @@ def result_text(outcome: Outcome | None, unpaired: str | None) -> str:
         return _("The game was lost: no pair was left to remove.")
     if outcome is Outcome.STOCK_UNPAIRED:
         return _("The game was lost: the stock card, the {card}, could not pair.").format(
-            card=card_name(unpaired or "")
-        )
+            card=card_name(unpaired or ""))
     return _("The record ends here; the game was not over.")
 
 
@@ -90,8 +89,7 @@ def step_text(replay: ReplayState) -> str:
         ).format(count=total)
     move = replay.record.moves[replay.cursor - 1]
     return _("Move {number} of {total}: {move}.").format(
-        number=replay.cursor, total=total, move=move_words(move)
-    )
+        number=replay.cursor, total=total, move=move_words(move))
 
 
 def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
@@ -108,8 +106,7 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
     at_end = replay.cursor == replay.length
     return ReplayView(
         title=_("Replay: {variant}, deal {deal}").format(
-            variant=variant_title(record.variant.name), deal=record.deal
-        ),
+            variant=variant_title(record.variant.name), deal=record.deal),
         step=step_text(replay),
         result=result_text(position.outcome(), position.unpaired) if at_end else None,
         board=replay_board_html(replay, settings),

@@ -24,8 +24,7 @@ def move_short(move: Move) -> str:
     if isinstance(move, TurnStock):
         return _("the stock card turned")
     return _("{first} with {second}").format(
-        first=card_symbols(move.first), second=card_symbols(move.second)
-    )
+        first=card_symbols(move.first), second=card_symbols(move.second))
 
 
 def moves_list(moves: tuple[Move, ...]) -> str:
@@ -90,8 +89,7 @@ def alternatives_text(item: MoveReview, strict: bool) -> str | None:
         )
         return _("Moves with a higher chance: {moves}.").format(moves=listed)
     return _("Moves that would have kept it winnable: {moves}.").format(
-        moves=moves_list(item.alternatives)
-    )
+        moves=moves_list(item.alternatives))
 
 
 def turning_point_text(review: Review) -> str:
@@ -108,8 +106,7 @@ def turning_point_text(review: Review) -> str:
                 after=percent(item.chance_after or 0.0),
             )
         return _("Move {number}, {move}, lost the game.").format(
-            number=turning + 1, move=move_short(item.move)
-        )
+            number=turning + 1, move=move_short(item.move))
     if review.undecided:
         return _("The solver gave up on a position, so the review cannot say which move lost the "
                  "game.")
@@ -131,20 +128,17 @@ def progress_text(state: ReviewState) -> str:
     total = state.total
     if not state.done:
         return _("Working out the review with the solver: {done} of {total} moves…").format(
-            done=len(state.moves), total=total
-        )
+            done=len(state.moves), total=total)
     if total == 0:
         return _("No move to review yet.")
     return ngettext("Reviewed {count} move.", "Reviewed all {count} moves.", total).format(
-        count=total
-    )
+        count=total)
 
 
 def title_text(record: Record, outcome: Outcome | None) -> str:
     """The line under the panel's heading: the deal, and how the game stands."""
     deal = _("{variant}, deal {deal}").format(
-        variant=variant_title(record.variant.name), deal=record.deal
-    )
+        variant=variant_title(record.variant.name), deal=record.deal)
     if outcome is None:
         how = _("game in progress")
     elif outcome.won:
@@ -187,8 +181,7 @@ def cut_text(item: MoveReview) -> str:
 def item_name(item: MoveReview, strict: bool) -> str:
     """The accessible name of a move's entry: ``"Move 14: the seven of hearts and …"``."""
     return _("Move {number}: {move}, {verdict}").format(
-        number=item.index + 1, move=move_words(item.move), verdict=verdict_short(item, strict)
-    )
+        number=item.index + 1, move=move_words(item.move), verdict=verdict_short(item, strict))
 
 
 def timeline_points(state: ReviewState) -> tuple[Point, list[Point]]:
@@ -290,8 +283,7 @@ def timeline_html(state: ReviewState) -> str:
         value = item_name(state.moves[chosen], strict)
     elif chosen is not None:
         value = _("Move {number}: {move}").format(
-            number=chosen + 1, move=move_words(state.record.moves[chosen])
-        )
+            number=chosen + 1, move=move_words(state.record.moves[chosen]))
     else:
         value = _("No move chosen")
     keys = _("Choose a point to see that position; the arrow keys move along the timeline.")
@@ -323,8 +315,7 @@ def moves_html(state: ReviewState) -> str:
         else:
             kind, note = "pending", "…"
             name = _("Move {number}: {move}, not reviewed yet").format(
-                number=index + 1, move=move_words(move)
-            )
+                number=index + 1, move=move_words(move))
         marks = ""
         if index == turning:
             marks += f' data-turning-point="{index}"'

@@ -5,6 +5,7 @@ inline markup (``<strong>``, ``<a>``) written by us only."""
 from __future__ import annotations
 
 from html import escape
+from itertools import groupby
 
 from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
@@ -299,8 +300,7 @@ def odds_html() -> str:
                     else _("winnable if the stock order were known"))
             title = f"{title}: {escape(what)}"
         interval = _("{low} to {high}").format(
-            low=decimal_percent(share.low), high=decimal_percent(share.high)
-        )
+            low=decimal_percent(share.low), high=decimal_percent(share.high))
         cells = (thousands(share.deals), decimal_percent(share.percent), interval)
         rows.append(f'<tr><th scope="row">{title}</th>'
                     + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
@@ -349,22 +349,17 @@ def skill_html() -> str:
 def rules_html() -> str:
     """The rules section's HTML, with its tables."""
     tables = {"odds": odds_html, "skill": skill_html}
-    parts: list[str] = []
-    in_list = False
-    for tag, message in RULES:
+
+    def part(tag: str, message: str) -> str:
         if tag in tables:
-            parts.append(tables[tag]())
-            continue
-        if tag == "li" and not in_list:
-            parts.append("<ul>")
-            in_list = True
-        elif tag != "li" and in_list:
-            parts.append("</ul>")
-            in_list = False
+            return tables[tag]()
         text = _(message).replace("{deals}", thousands(SKILL_DEALS))  # the skill table's
-        parts.append(f"<{tag}>{text}</{tag}>")
-    if in_list:
-        parts.append("</ul>")
+        return f"<{tag}>{text}</{tag}>"
+
+    parts = []
+    for listed, group in groupby(RULES, key=lambda rule: rule[0] == "li"):
+        items = "".join(part(*rule) for rule in group)
+        parts.append(f"<ul>{items}</ul>" if listed else items)
     return "".join(parts)
 
 

@@ -7,14 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-WIDTH = 320
-"""The drawing's width in SVG units (it is scaled to its box)."""
-
-HEIGHT = 76
-"""The drawing's height in SVG units."""
+WIDTH, HEIGHT = 320, 76
+"""The drawing's size in SVG units (it is scaled to its box)."""
 
 LEFT, RIGHT, TOP, BOTTOM = 58.0, 10.0, 10.0, 12.0
 """Margins around the plot, in SVG units (the axis labels sit in the left one)."""
+
 
 @dataclass(frozen=True)
 class Point:

@@ -133,8 +133,7 @@ def move_words(move: Move) -> str:
     if isinstance(move, TurnStock):
         return _("the turn of a stock card")
     return _("the {first} and the {second}").format(
-        first=card_name(move.first), second=card_name(move.second)
-    )
+        first=card_name(move.first), second=card_name(move.second))
 
 
 def place_words(place: Place) -> str:
@@ -223,12 +222,10 @@ def hint_text(position: Position, solution: Solution) -> str:
         text = _("Hint: turn the next stock card.")
     else:
         text = _("Hint: remove the {first} and the {second}.").format(
-            first=card_name(move.first), second=card_name(move.second)
-        )
+            first=card_name(move.first), second=card_name(move.second))
     if solution.win_probability is not None:
         text += " " + _("Chance to win with best play: {percent}.").format(
-            percent=percent(solution.win_probability)
-        )
+            percent=percent(solution.win_probability))
     return text
 
 
@@ -278,8 +275,7 @@ def indicator_text(solution: Solution | None) -> str:
         return _("Winnable: unknown (the solver ran out of time)")
     if solution.win_probability is not None:
         return _("Chance to win with best play: {percent}").format(
-            percent=percent(solution.win_probability)
-        )
+            percent=percent(solution.win_probability))
     return _("Winnable: yes") if solution.status is Status.WINNABLE else _("Winnable: no, not any "
                                                                            "more")
 
