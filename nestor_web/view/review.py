@@ -32,11 +32,6 @@ def moves_list(moves: tuple[Move, ...]) -> str:
     return _(", ").join(move_short(m) for m in moves)
 
 
-def strict_of(state: ReviewState) -> bool:
-    """Is the game reviewed one of Strict's (judged by the chance)?"""
-    return state.record.variant.has_stock
-
-
 def point_state(item: MoveReview, strict: bool) -> str:
     """How the game stood after the move: ``"winnable"``, ``"lost"`` or ``"unknown"``."""
     if strict:
@@ -186,7 +181,7 @@ def item_name(item: MoveReview, strict: bool) -> str:
 
 def timeline_points(state: ReviewState) -> tuple[Point, list[Point]]:
     """The timeline's points: the deal's, and one per move reviewed so far."""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     sure = {Status.WINNABLE: 1.0, Status.LOST: 0.0}
     points = [
         Point(point_state(item, strict), item.chance_after if strict else sure.get(item.after))
@@ -221,7 +216,7 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
     index = state.chosen
     if index is None or index >= state.total:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     move = state.record.moves[index]
     heading = _("Before move {number}: {move}").format(number=index + 1, move=move_short(move))
     parts = [
@@ -273,7 +268,7 @@ def timeline_html(state: ReviewState) -> str:
     total = state.total
     if not total:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     start, points = timeline_points(state)
     turning = state.result.turning_point if state.result is not None else None
     labels = (percent(1.0), percent(0.0)) if strict else (_("winnable"), _("lost"))
@@ -301,7 +296,7 @@ def timeline_html(state: ReviewState) -> str:
 
 def moves_html(state: ReviewState) -> str:
     """The list of every move with how the game stood after it."""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     turning = state.result.turning_point if state.result is not None else None
     critical = set(state.result.critical) if state.result is not None else set()
     entries = []
@@ -339,7 +334,7 @@ def summary_html(state: ReviewState) -> str:
     review = state.result
     if review is None:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     parts = [f'<p class="review-summary">{escape(turning_point_text(review))}</p>']
     turning = review.turning_point
     if turning is not None:
@@ -378,7 +373,7 @@ def moments_html(state: ReviewState) -> str:
     review = state.result
     if review is None:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     turning = review.turning_point
     parts: list[str] = []
     if strict:
