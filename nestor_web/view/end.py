@@ -112,11 +112,9 @@ def daily_words(win: DailyWin) -> str:
             "ending that day; best daily streak {best}.",
             win.run,
         ).format(date=date, count=thousands(win.run), best=thousands(win.best_streak))
-    return ngettext(
-        "Daily deal of {date} won: daily streak {count} day.",
-        "Daily deal of {date} won: daily streak {count} days.",
-        win.streak,
-    ).format(date=date, count=thousands(win.streak))
+    return ngettext("Daily deal of {date} won: daily streak {count} day.",
+                    "Daily deal of {date} won: daily streak {count} days.",
+                    win.streak).format(date=date, count=thousands(win.streak))
 
 
 def help_words(session: Session) -> str:

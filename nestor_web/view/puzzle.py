@@ -52,11 +52,9 @@ def prompt_text(attempt: PuzzleTry) -> str:
     answer = move_words(attempt.puzzle.answer)
     count = len(attempt.choices)
     if attempt.phase == "choose":
-        return ngettext(
-            "{count} pair can be made, and only one keeps the game winnable. Find it.",
-            "{count} pairs can be made, and only one keeps the game winnable. Find it.",
-            count,
-        ).format(count=count)
+        return ngettext("{count} pair can be made, and only one keeps the game winnable. Find it.",
+                        "{count} pairs can be made, and only one keeps the game winnable. Find it.",
+                        count).format(count=count)
     if attempt.phase == "solved":
         return _("Solved: {pair} is the one pair that keeps the game winnable.").format(
             pair=answer)
@@ -71,13 +69,11 @@ def prompt_text(attempt: PuzzleTry) -> str:
     if attempt.hinted:
         return _("The answer: {pair} is the one pair that keeps the game winnable. This "
                  "puzzle counts as not solved.").format(pair=answer)
-    return ngettext(
-        "No pair was left after {count} pair. The one that keeps the game winnable is "
-        "{pair}, marked on the board.",
-        "No pair was left after {count} pairs. The one that keeps the game winnable is "
-        "{pair}, marked on the board.",
-        len(attempt.line),
-    ).format(count=len(attempt.line), pair=answer)
+    return ngettext("No pair was left after {count} pair. The one that keeps the game winnable is "
+                    "{pair}, marked on the board.",
+                    "No pair was left after {count} pairs. The one that keeps the game winnable is "
+                    "{pair}, marked on the board.",
+                    len(attempt.line)).format(count=len(attempt.line), pair=answer)
 
 
 def record_text(record: PuzzleRecord) -> str:
