@@ -19,7 +19,7 @@ LOOK = """code => {
     || document.querySelector(`[data-flying="${code}"]`);
   const r = e.getBoundingClientRect();
   const corner = getComputedStyle(e.querySelector(".corner"));
-  // A number card's big pip, or a court card's panel letter (nestor_web/view/faces.py).
+  // A number card's big pip, or a court card's panel letter (nestor_web/view/board.py).
   const pip = getComputedStyle(e.querySelector(".pip, .court-rank"));
   return {w: r.width, h: r.height, corner: corner.fontSize, pip: pip.fontSize,
           radius: getComputedStyle(e).borderTopLeftRadius, text: e.textContent,

@@ -22,13 +22,13 @@ from nestor import (
     rank_of,
 )
 from nestor_web.app.session import Session
+from nestor_web.view import markup
 from nestor_web.view.board import (
     BoardView,
     CardView,
     board_view,
     card_changes,
     render_board,
-    render_card,
 )
 
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -210,7 +210,7 @@ def test_card_faces_and_names():
     element = next(e for e in cards_in(html) if e.attrs["data-card"] == "TH")
     assert element.attrs["aria-label"] == "ten of hearts, column 3"
     assert "red" in (element.attrs["class"] or "").split()
-    rank_spans = [e for e in parse(render_card(ten)) if e.attrs.get("class") == "rank"]
+    rank_spans = [e for e in parse(markup.html(ten.node)) if e.attrs.get("class") == "rank"]
     assert [e.text for e in rank_spans] == ["10"]
 
 
@@ -393,7 +393,7 @@ def test_names_are_escaped():
         name='ace" onclick="x()"><script>alert(1)</script>', available=True, selected=False,
     )
     for card in (evil, CardView(**{**evil.__dict__, "available": False})):
-        html = render_card(card)
+        html = markup.html(card.node)
         elements = parse(html)
         assert "<script" not in html
         assert [e.tag for e in elements if e.tag == "script"] == []

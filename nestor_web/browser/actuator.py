@@ -19,7 +19,6 @@ from ..view.board import (
     card_changes,
     play_area,
     region_cards,
-    render_card,
 )
 from ..view.i18n import language
 from ..view.markup import html, root_attributes
@@ -348,7 +347,7 @@ def _patch(node: Any, old: tuple[CardView, ...], new: tuple[CardView, ...]) -> b
         element = node.querySelector(f'[data-card="{card.code}"]')
         changes = card_changes(was, card)
         if changes is None:
-            element.outerHTML = render_card(card)
+            element.outerHTML = html(card.node)
             continue
         for name, value in changes.items():
             flag(element, name, value)

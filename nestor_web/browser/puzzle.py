@@ -26,7 +26,7 @@ from ..app.puzzle import (
 from ..app.puzzle_record import PuzzleRecord
 from ..app.session import Session
 from ..storage.manager import StorageManager
-from ..view.puzzle import puzzle_view, render_choices
+from ..view.puzzle import puzzle_view
 from .actuator import Actuator
 from .controller import Controller
 from .dom import (
@@ -125,8 +125,7 @@ class PuzzleMode:
                             ("puzzle-prompt", view.prompt)):
             set_text(document.getElementById(name), value)
         document.getElementById("puzzle-board").innerHTML = view.board
-        document.getElementById("puzzle-choices").innerHTML = render_choices(
-            view.choices, view.choosing)
+        document.getElementById("puzzle-choices").innerHTML = view.choices_html
         for command, live in (("hint", view.choosing), ("skip", view.show_over)):
             button = document.querySelector(f'#puzzle [data-puzzle-command="{command}"]')
             button.disabled = button.hidden = not live

@@ -1,7 +1,5 @@
-"""The words of Settings' "Your progress": a backup made or read (what it brings, or why
-it is refused: :mod:`nestor_web.storage.progress`'s codes), a restore done, and whether the
-browser keeps the game's storage. Every word is text, for ``textContent``.
-"""
+"""The words of Settings' "Your progress", as text: a backup made or read (what it brings,
+or why it is refused), a restore done, and whether the browser keeps the game's storage."""
 
 from __future__ import annotations
 
@@ -14,10 +12,8 @@ from .errors import error_text
 from .i18n import N_, _, ngettext, pgettext, thousands
 
 REFUSAL_WORDS: Mapping[str, str] = {
-    "progress.too_large": N_(
-        "This file is too large to be a backup of Nestor ({size}; a backup is at most "
-        "{limit}). Nothing was changed."
-    ),
+    "progress.too_large": N_("This file is too large to be a backup of Nestor ({size}; a backup is "
+                             "at most {limit}). Nothing was changed."),
     "progress.not_json": N_("This is not a backup of Nestor: it is not a file the game wrote. "
                             "Nothing was changed."),
     "progress.truncated": N_("This backup is cut short: part of it is missing (was it copied "
@@ -47,17 +43,14 @@ REFUSAL_WORDS: Mapping[str, str] = {
 """What the player reads when a backup is refused, by its code."""
 
 PASTED_WORDS: Mapping[str, str] = {
-    "progress.too_large": N_(
-        "This code is too large to be a backup of Nestor (a backup is at most {limit}). "
-        "Nothing was changed."
-    ),
+    "progress.too_large": N_("This code is too large to be a backup of Nestor (a backup is at most "
+                             "{limit}). Nothing was changed."),
     "progress.not_json": N_("This is not a backup code of Nestor: it is not a code the game "
                             "made. Nothing was changed."),
     "progress.foreign": N_("This code comes from another program, not from Nestor. Nothing was "
                            "changed."),
 }
-"""The words of the refusals that speak of a file, for a pasted code (else
-:data:`REFUSAL_WORDS`)."""
+"""The refusals that speak of a file, worded for a pasted code."""
 
 
 def refusal_text(error: NestorError, pasted: bool = False) -> str:
@@ -81,11 +74,16 @@ def refusal_text(error: NestorError, pasted: bool = False) -> str:
         return _("This backup cannot be read. Nothing was changed.")
 
 
-def summary_text(summary: ProgressSummary) -> str:
-    """What a backup brings, before the player chooses merge or replace."""
+def _games_won(summary: ProgressSummary) -> tuple[str, str]:
     games = ngettext("{count} game played", "{count} games played", summary.games).format(
         count=summary.games)
     won = ngettext("{count} won", "{count} won", summary.won).format(count=summary.won)
+    return games, won
+
+
+def summary_text(summary: ProgressSummary) -> str:
+    """What a backup brings, before the player chooses merge or replace."""
+    games, won = _games_won(summary)
     days = ngettext("{count} daily deal won", "{count} daily deals won",
                     summary.daily_won).format(count=summary.daily_won)
     going = ngettext("{count} game in progress", "{count} games in progress",
@@ -101,9 +99,7 @@ def restored_text(mode: str, summary: ProgressSummary, changed: bool = True) -> 
     that brought nothing new (``changed`` false: the same backup again) says so."""
     if not changed:
         return _("Nothing to bring in: everything in this backup is here already.")
-    games = ngettext("{count} game played", "{count} games played", summary.games).format(
-        count=summary.games)
-    won = ngettext("{count} won", "{count} won", summary.won).format(count=summary.won)
+    games, won = _games_won(summary)
     if mode == "replace":
         return _("Restored: you now have {games}, {won}. What was here before is kept: bring it "
                  "back below if you need it.").format(games=games, won=won)
@@ -142,8 +138,7 @@ def storage_text(persisted: bool | None, used: int | None, quota: int | None) ->
 
 
 def _sizes(size: int, limit: int) -> tuple[str, str]:
-    """Two sizes in bytes as a player reads them (:func:`_size`), in bytes where they would
-    read the same (a file a byte over the limit)."""
+    """Two sizes as :func:`_size` words them, in bytes where they would read the same."""
     shown = _size(size), _size(limit)
     if shown[0] != shown[1] or size == limit:
         return shown
@@ -163,7 +158,3 @@ def _size(count: int) -> str:
         return _("{number} MB").format(number=f"{count / 1_000_000:.1f}".replace(".", sign))
     tenths = round(count / 100_000_000)  # GB to one decimal, the whole part with its sign
     return _("{number} GB").format(number=f"{thousands(tenths // 10)}{sign}{tenths % 10}")
-
-
-__all__ = ["PASTED_WORDS", "REFUSAL_WORDS", "backup_words", "refusal_text", "restored_text",
-           "storage_text", "summary_text"]

@@ -1,9 +1,6 @@
-"""What to draw: the board's view model, and the board as nodes.
-
-:func:`board_view` turns the session into plain data (:class:`BoardView`); its
-:attr:`~BoardView.regions` are the board as nodes (:mod:`.markup`), made once per draw: the
-page's HTML and the stored first paint both come from them. Nothing here touches the browser.
-"""
+"""What to draw: :func:`board_view` turns the session into a :class:`BoardView`, whose
+:attr:`~BoardView.regions` are the board as nodes (:mod:`.markup`), made once per draw for
+the page's HTML and the stored first paint."""
 
 from __future__ import annotations
 
@@ -15,7 +12,6 @@ from nestor import Pair, TurnStock
 from nestor.cards import RED_SUITS, SUIT_SYMBOLS
 
 from ..app.session import Session
-from .faces import face_class, face_nodes
 from .i18n import _, card_name, language, ngettext, rank_label, variant_title
 from .markup import Node, html
 from .words import clock_text, grade_name, indicator_text, notice_text, status_text
@@ -23,12 +19,9 @@ from .words import clock_text, grade_name, indicator_text, notice_text, status_t
 
 @dataclass(frozen=True)
 class CardView:
-    """One card face to draw: ``code`` (``"TH"``), ``rank`` as printed (``"10"``), ``suit``
-    symbol, ``red``, ``name`` (accessible: ``"ten of hearts, column 3"``); ``available`` to
-    tap, ``selected``, ``hinted`` (in the hint's pair), ``partners`` (the available cards it
-    pairs with), ``partner`` (pairs with the selection, marked when ``highlight_partners``),
-    ``last_move`` (the last move made it available), ``turned`` (Strict: turned from the
-    stock by the last move, or lying turned up)."""
+    """One card face to draw: ``rank`` as printed (``"10"``), ``name`` accessible (``"ten of
+    hearts, column 3"``), ``partners`` the available cards it pairs with, ``partner`` it pairs
+    with the selection, ``last_move`` the last move freed it, ``turned`` from the stock."""
 
     code: str
     rank: str
@@ -51,13 +44,9 @@ class CardView:
 
 @dataclass(frozen=True)
 class BoardView:
-    """Everything the page shows about the game: the deal (``variant``, its
-    ``variant_title``, ``deal``), the cards (``columns`` deepest first, ``reserve``, the stock's
-    ``unpaired`` and last ``turned`` card), the variant's shape (``overlapping``, ``spare``,
-    ``has_stock``, ``stock_count``, ``stock_open``: the stock turned up), the counters, the
-    controls' states, ``outcome`` (``"won"``, ``"lost"`` or ``None``), the texts (``status``,
-    ``notice``, ``indicator``, ``grade_text``, ``timer``, ``solve_label``) and ``query``, the
-    address that opens the deal."""
+    """Everything the page shows about the game: the deal, the cards (``columns`` deepest
+    first), the variant's shape (``stock_open``: the stock turned up), the counters, the
+    controls' states, ``outcome`` (``"won"``, ``"lost"``, ``None``), the texts, ``query``."""
 
     variant: str
     variant_title: str
@@ -95,26 +84,15 @@ class BoardView:
 
     @cached_property
     def regions(self) -> dict[str, Node]:
-        """The board as drawn (:func:`board_regions`), made once: the page's HTML and the
-        stored first paint both come from it."""
+        """The board as drawn (:func:`board_regions`), made once."""
         return board_regions(self)
 
 
+@lru_cache(maxsize=4096)
 def _card(
-    code: str, where: str, available: bool, selected: bool, hinted: bool = False,
+    lang: str, code: str, where: str, available: bool, selected: bool, hinted: bool,
     partners: tuple[str, ...] = (), partner: bool = False, last_move: bool = False,
     turned: bool = False,
-) -> CardView:
-    return _card_in(
-        code, where, available, selected, hinted, partners, partner, last_move, turned,
-        language(),
-    )
-
-
-@lru_cache(maxsize=4096)
-def _card_in(
-    code: str, where: str, available: bool, selected: bool, hinted: bool,
-    partners: tuple[str, ...], partner: bool, last_move: bool, turned: bool, lang: str,
 ) -> CardView:
     """A card's view, made once for the same arguments (``lang``: its words' language)."""
     return CardView(
@@ -143,11 +121,13 @@ def board_view(session: Session) -> BoardView:
     marked = pos.partners(sel) if sel is not None and session.settings.highlight_partners else ()
     uncovered = session.last_uncovered
 
-    def card(code: str, where: str) -> CardView:
+    lang = language()
+
+    def card(code: str, where: str, turned: bool = False) -> CardView:
         if code not in avail:
-            return _card(code, where, False, False, code in hinted)
-        return _card(code, where, True, code == sel, code in hinted, pos.partners(code),
-                     code in marked, code in uncovered)
+            return _card(lang, code, where, False, False, code in hinted, turned=turned)
+        return _card(lang, code, where, True, code == sel, code in hinted, pos.partners(code),
+                     code in marked, code in uncovered, turned)
 
     columns = tuple(
         tuple(card(c, where) for c in col)
@@ -156,12 +136,7 @@ def board_view(session: Session) -> BoardView:
     )
     stock_open = pos.stock_turned_up
     if stock_open:
-        reserve = tuple(
-            _card(c, _("stock"), c in avail, c == sel, c in hinted,
-                  pos.partners(c) if c in avail else (), c in marked, c in uncovered,
-                  turned=True)
-            for c in pos.stock
-        )
+        reserve = tuple(card(c, _("stock"), turned=True) for c in pos.stock)
     else:
         reserve = tuple(card(c, _("reserve")) for c in pos.reserve)
     outcome = pos.outcome()
@@ -169,8 +144,7 @@ def board_view(session: Session) -> BoardView:
     last_turned = game.last_turned()
     turned = None
     if last_turned is not None and last_turned != unpaired and not stock_open:
-        turned = _card(last_turned, _("turned from the stock and paired"), False, False,
-                       turned=True)
+        turned = card(last_turned, _("turned from the stock and paired"), turned=True)
     indicator = None
     if session.settings.winnable_indicator:
         indicator = indicator_text(session.analysis())
@@ -185,10 +159,7 @@ def board_view(session: Session) -> BoardView:
         has_stock=game.variant.has_stock,
         stock_count=0 if stock_open else len(pos.stock),
         stock_open=stock_open,
-        unpaired=(
-            _card(unpaired, _("turned from the stock"), False, False, turned=True)
-            if unpaired else None
-        ),
+        unpaired=card(unpaired, _("turned from the stock"), turned=True) if unpaired else None,
         cards_left=pos.cards_left(),
         moves_made=game.cursor,
         can_undo=session.can_undo(),
@@ -215,8 +186,7 @@ def board_view(session: Session) -> BoardView:
 
 
 def still(view: BoardView) -> BoardView:
-    """``view`` as a picture: no card can be tapped, none is selected or marked as a
-    partner or as the last move's."""
+    """``view`` as a picture: no card can be tapped, selected or marked."""
 
     def card(c: CardView) -> CardView:
         return replace(c, available=False, selected=False, partners=(), partner=False,
@@ -226,14 +196,60 @@ def still(view: BoardView) -> BoardView:
     return replace(view, columns=columns, reserve=tuple(card(c) for c in view.reserve))
 
 
-def card_node(card: CardView) -> list[Any]:
-    """One face-up card as a node: a button when available, else a plain box.
+COURT_RANKS = frozenset("JQK")
 
-    Hooks: ``data-card`` always; on an available card ``data-available``, ``data-partners``
-    (the codes it can pair with, space-separated) and when true ``data-selected``,
-    ``data-hint``, ``data-partner``, ``data-last-move``; ``data-turned`` on any card.
-    """
-    classes = f"card {'red' if card.red else 'black'}{face_class(card.code)} suit-{card.code[1]}"
+_HIDDEN = {"aria-hidden": "true"}
+
+
+def _circles(*circles: str) -> list[Node]:
+    return [["circle", dict(zip(("cx", "cy", "r"), c.split(), strict=True))] for c in circles]
+
+
+# Each motif in a 24 x 24 box in the card's colour: shapes that differ in outline, so they
+# part at the small sizes of a phone.
+_MOTIFS: dict[str, list[Node]] = {
+    "K": [
+        ["path", {"d": "M3 17 4.5 6.5 9 11 12 3.5 15 11 19.5 6.5 21 17z"}],
+        ["path", {"d": "M3 18.5h18V21H3z"}],
+        *_circles("4.5 5 1.6", "12 2.4 1.6", "19.5 5 1.6"),
+    ],
+    "Q": [
+        *_circles("12 5.5 4", "18 10 4", "15.8 17 4", "8.2 17 4", "6 10 4"),
+        ["circle", {"cx": "12", "cy": "12", "r": "3", "fill": "#fffdf7"}],
+        *_circles("12 12 1.6"),
+    ],
+    "J": [
+        ["path", {"d": "M11 1.5h2l.9 13.5h-3.8z"}],
+        ["path", {"d": "M5.5 15h13v2.2h-13z"}],
+        ["path", {"d": "M10.9 17.2h2.2v3.6h-2.2z"}],
+        *_circles("12 22 1.7"),
+    ],
+}
+
+
+def face_nodes(code: str, rank: str, suit: str) -> list[Node]:
+    """The face of card ``code`` as nodes, decoration only (``aria-hidden``): its corner
+    (``rank`` as printed, ``suit`` symbol), then the big pip, or a court card's frame and panel
+    (its rank over a motif; static/css/faces.css draws the rest)."""
+    corner: Node = ["span", {"class": "corner", **_HIDDEN},
+                    ["span", {"class": "rank"}, rank], ["span", {"class": "suit"}, suit]]
+    if code[0] not in COURT_RANKS:
+        return [corner, ["span", {"class": "pip", **_HIDDEN}, suit]]
+    motif = ["svg", {"class": "motif", "viewBox": "0 0 24 24", "focusable": "false",
+                     **_HIDDEN, "fill": "currentColor"}, *_MOTIFS[code[0]]]
+    return [
+        ["span", {"class": "frame", **_HIDDEN}],
+        corner,
+        ["span", {"class": "court-panel", **_HIDDEN}, ["span", {"class": "court-rank"}, rank],
+         motif],
+    ]
+
+
+def card_node(card: CardView) -> list[Any]:
+    """One face-up card as a node: a button (``data-available``, ``data-partners``) when
+    available, else a plain box; ``data-card`` always, and its flags when true."""
+    court = f" court court-{card.code[0]}" if card.code[0] in COURT_RANKS else ""
+    classes = f"card {'red' if card.red else 'black'}{court} suit-{card.code[1]}"
     face = face_nodes(card.code, card.rank, card.suit)
     if not card.available:
         attributes = {"class": f"{classes} covered", "data-card": card.code}
@@ -252,20 +268,14 @@ def card_node(card: CardView) -> list[Any]:
 
 
 def card_changes(was: CardView, now: CardView) -> dict[str, str | None] | None:
-    """What turns card ``was`` as drawn into ``now``: the attributes to set (``None``: to
-    remove), or ``None`` when its element must be drawn again (a button became a box, or
-    the other way round)."""
+    """The attributes that turn card ``was`` into ``now`` (``None`` values: remove), or
+    ``None`` when its element must be drawn again (a button became a box, or back)."""
     old, new = was.node, now.node
     if old[0] != new[0]:
         return None
     changes: dict[str, str | None] = {name: None for name in old[1].keys() - new[1].keys()}
     changes.update((name, value) for name, value in new[1].items() if old[1].get(name) != value)
     return changes
-
-
-def render_card(card: CardView) -> str:
-    """The HTML of :attr:`CardView.node`."""
-    return html(card.node)
 
 
 _SLOT: list[Any] = ["div", {"class": "slot", "aria-hidden": "true"}]
@@ -283,8 +293,7 @@ def _spare(view: BoardView) -> Node:
     """The reserve, or in Strict the stock area (the turned-up stock too)."""
     if view.has_stock and not view.stock_open:
         left = ngettext("{count} card left", "{count} cards left", view.stock_count).format(
-            count=view.stock_count
-        )
+            count=view.stock_count)
         parts: list[Node] = [_SLOT]
         if view.stock_count:
             stock = {"type": "button", "class": "card back", "data-action": "turn"}
@@ -314,16 +323,14 @@ def _label(text: str) -> Node:
 
 
 def board_regions(view: BoardView) -> dict[str, Node]:
-    """The play area's parts, each one element: ``"column-1"`` … and ``"spare"`` (a redraw
-    replaces only the parts that changed)."""
+    """The play area's parts, each one element: ``"column-1"`` … and ``"spare"``."""
     regions = {f"column-{i}": _column(i, column) for i, column in enumerate(view.columns, 1)}
     regions["spare"] = _spare(view)
     return regions
 
 
 def region_cards(view: BoardView) -> dict[str, tuple[CardView, ...]]:
-    """The cards of each region of :attr:`BoardView.regions` that holds only cards (the
-    columns, and the reserve or turned-up stock), in drawing order."""
+    """The cards of each region that holds only cards, in drawing order."""
     cards = {f"column-{i}": column for i, column in enumerate(view.columns, 1)}
     if not view.has_stock or view.stock_open:
         cards["spare"] = view.reserve
@@ -344,9 +351,16 @@ def render_board(view: BoardView) -> str:
     return html(play_area(view))
 
 
+def mark_cards(board: str, cards: tuple[str, ...], attribute: str) -> str:
+    """The HTML ``board`` with the bare ``attribute`` on the element of each card of ``cards``."""
+    for card in cards:
+        board = board.replace(f'data-card="{card}"', f'data-card="{card}" {attribute}', 1)
+    return board
+
+
 def first_paint(view: BoardView) -> tuple[list[object], dict[str, str]]:
     """What the next visit paints before Python runs (static/js/wake.js): the play area as
-    nodes, and the counters' texts by the id of their element."""
+    nodes, and the counters' texts by element id."""
     return [play_area(view)], {
         "variant-title": view.variant_title, "deal-number": str(view.deal),
         "deal-grade": view.grade_text, "cards-left": str(view.cards_left),

@@ -34,8 +34,7 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _text(value: str) -> str:
-    """``value`` made safe for XML text and attribute values (invalid characters dropped;
-    :mod:`html`, as ``xml.sax.saxutils`` imports far more)."""
+    """``value`` made safe for XML text and attribute values (invalid characters dropped)."""
     return escape(_NOT_XML.sub("", value), quote=True)
 
 
@@ -51,12 +50,9 @@ def chart_svg(
     title: str = "Recent games",
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    """A small inline SVG of the settled ``results``, oldest on the left: a bar per game
-    (won, won with help, lost: by height and colour, each with a ``<title>``), the running
-    win rate as a line, a legend; ``role="img"`` with a summary as ``aria-label``.
-    ``width``, ``height`` in CSS pixels (at least 120 by 60); ``labels`` replace any of
-    :data:`CHART_LABELS`. Raises NestorError for a size too small, an unknown label key or
-    result."""
+    """An SVG of the settled ``results``, oldest on the left: a bar per game, the running win
+    rate, a legend, a summary as ``aria-label``; ``width``, ``height`` in CSS pixels (at least
+    120 by 60). Raises NestorError for a size too small, an unknown label key or result."""
     if isinstance(width, bool) or not isinstance(width, int) or width < 120:
         raise NestorError(f"the chart width must be a whole number >= 120, not {width!r}")
     if isinstance(height, bool) or not isinstance(height, int) or height < 60:
@@ -69,9 +65,7 @@ def chart_svg(
     for s in results:
         if s.result not in RESULTS:
             names = ", ".join(repr(r) for r in RESULTS)
-            raise NestorError(
-                f"a chart result must be one of {names}, not {clip(repr(s.result))}"
-            )
+            raise NestorError(f"a chart result must be one of {names}, not {clip(repr(s.result))}")
 
     n = len(results)
     tally = {r: sum(1 for s in results if s.result == r) for r in RESULTS}
@@ -155,8 +149,7 @@ def chart_svg(
 
     size = float(font)
     needed = sum(advance(words[r], size) for r in RESULTS) + 1.5 * size + advance(
-        words["rate"], size
-    )
+        words["rate"], size)
     size = max(5.0, size * min(1.0, (width - 12) / needed))
     x = 6.0
     base = height - 4.0

@@ -12,12 +12,10 @@ from ..app.session import Session
 from .i18n import _, ngettext, thousands, variant_title
 
 PAIRS = len(DECK) // 2
-"""Pairs in a deal: 26."""
 
 
 def day_text(day: date) -> str:
-    """A date as the daily deal names it: its ISO form, ``"2026-12-01"`` (the same in every
-    language, and the form of the link ``?daily=``)."""
+    """A date as the daily deal names it in every language, as its link: ``"2026-12-01"``."""
     return day.isoformat()
 
 
@@ -29,19 +27,16 @@ def daily_label(session: Session) -> str | None:
 
 
 def share_text(session: Session) -> str | None:
-    """The text the Share control copies for the daily deal in play (``None``: no daily
-    deal is in play): date, variant, result, pairs removed, help or not."""
+    """The text Share copies for the daily deal in play (``None``: none is), which does not
+    spoil the deal."""
     if session.daily is None:
         return None
-    position = session.position
-    outcome = position.outcome()
+    outcome = session.position.outcome()
     result = _("in play") if outcome is None else _("won") if outcome.won else _("lost")
-    removed = (len(DECK) - position.cards_left()) // 2
-    return _(
-        "Nestor, daily deal of {date} ({variant}): {result}, {pairs} of {total} pairs, {help}."
-    ).format(
+    return _("Nestor, daily deal of {date} ({variant}): {result}, {pairs} of {total} pairs, "
+             "{help}.").format(
         date=day_text(session.daily), variant=variant_title(session.game.variant.name),
-        result=result, pairs=removed, total=PAIRS,
+        result=result, pairs=session.pairs_removed(), total=PAIRS,
         help=_("with help") if session.help.used else _("no help"),
     )
 
@@ -54,18 +49,14 @@ def share_status(copied: bool) -> str:
 
 
 def daily_stats_html(session: Session) -> str:
-    """The daily deal's line in the statistics dialog: dates won, the daily streak, the
-    best one, and whether today's deal is won."""
+    """The daily deal's line in the statistics dialog."""
     s = session.stats.daily_summary(session.today())
     line = ngettext(
         "Daily deal: {days} date won, daily streak {streak}, best daily streak {best}.",
         "Daily deal: {days} dates won, daily streak {streak}, best daily streak {best}.",
         s.days_won,
-    ).format(
-        days=thousands(s.days_won), streak=thousands(s.streak), best=thousands(s.best_streak)
-    )
-    today = _("Today's daily deal is won.") if s.won_today else _(
-        "Today's daily deal is not won yet."
-    )
+    ).format(days=thousands(s.days_won), streak=thousands(s.streak), best=thousands(s.best_streak))
+    today = _("Today's daily deal is won.") if s.won_today else _("Today's daily deal is not won "
+                                                                  "yet.")
     return f'<p class="daily-stats" data-daily-streak="{s.streak}">{escape(line)} ' \
         f"{escape(today)}</p>"

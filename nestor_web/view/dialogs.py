@@ -17,61 +17,66 @@ from .words import grade_name
 
 
 def _duration(ms: int | None) -> str:
-    """A fastest win as the table shows it, ``"4:07 min"`` (whole numbers only: any ``int``
-    is worded)."""
+    """A fastest win as the table shows it, ``"4:07 min"``."""
     if ms is None:
         return "–"
     seconds = (max(0, ms) + 500) // 1000
     return _("{minutes}:{seconds:02d} min").format(minutes=seconds // 60, seconds=seconds % 60)
 
 
+def _table(
+    table: str, caption: str, head: list[str], rows: list[tuple[str, str, list[str]]]
+) -> str:
+    """A statistics table (``table``: its attributes) in a region that scrolls sideways, by
+    keyboard too; ``rows`` are (attributes, name, cells), each cell labelled ``data-head``
+    with its column's ``head``. Every text is escaped here."""
+    body = "".join(
+        f'<tr{attrs}><th scope="row">{escape(name)}</th>'
+        + "".join(f'<td data-head="{escape(h)}">{escape(c)}</td>'
+                  for h, c in zip(head[1:], cells, strict=True)) + "</tr>"
+        for attrs, name, cells in rows
+    )
+    caption = escape(caption)
+    return (
+        f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+        f'<table {table}><caption>{caption}</caption>'
+        "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+        + "</tr></thead><tbody>" + body + "</tbody></table></div>"
+    )
+
+
+def _rate(rate: float | None) -> str:
+    return percent(rate) if rate is not None else "–"
+
+
 def grades_html(session: Session, kept: Mapping[tuple[str, int], str] | None = None) -> str:
-    """The wins per grade of the variant in play, over the deals the statistics
-    remember: a table ``<table data-grades>``, one row ``data-grade-row="easy"`` (…) per
-    grade, and a note saying that it counts only the deals remembered
-    (:data:`~nestor_web.app.statistics.data.DEAL_MEMORY`) and how many settled deals are not
-    graded yet (``kept``: the grades the page worked out before)."""
+    """The wins per grade of the variant in play over the deals the statistics remember
+    (``<table data-grades>``, a row ``data-grade-row="easy"`` … per grade), and a note of what
+    it counts and how many deals are not graded yet (``kept``: grades worked out before)."""
     variant = session.game.variant.name
     records, unknown = session.grade_records(variant, kept)
-    head = [_("Grade"), _("Played"), _("Won"), _("Win rate")]
-    rows = "".join(
-        f'<tr data-grade-row="{r.grade}"><th scope="row">{escape(grade_name(r.grade))}</th>'
-        + "".join(
-            f'<td data-head="{escape(h)}">{escape(c)}</td>'
-            for h, c in zip(head[1:], (
-                str(r.played), str(r.won),
-                percent(r.win_rate) if r.win_rate is not None else "–",
-            ), strict=True)
-        ) + "</tr>"
-        for r in records
-    )
-    caption = escape(_("Games by grade, {variant}").format(variant=variant_title(variant)))
-    note = _(
-        "Counted over the deals the game remembers: the last {count} deals played, all "
-        "variants together."
-    ).format(count=thousands(DEAL_MEMORY))
+    rows = [(f' data-grade-row="{r.grade}"', grade_name(r.grade),
+             [str(r.played), str(r.won), _rate(r.win_rate)]) for r in records]
+    table = _table(
+        'class="stats grades" data-grades', _("Games by grade, {variant}").format(
+            variant=variant_title(variant)),
+        [_("Grade"), _("Played"), _("Won"), _("Win rate")], rows)
+    note = _("Counted over the deals the game remembers: the last {count} deals played, all "
+             "variants together.").format(count=thousands(DEAL_MEMORY))
     if unknown:
         note += " " + ngettext(
             "{count} deal played is not graded yet.", "{count} deals played are not graded yet.",
             unknown,
         ).format(count=unknown)
-    note = f'<p class="grades-note" data-deal-memory="{DEAL_MEMORY}">{escape(note)}</p>'
-    return (
-        f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
-        f'<table class="stats grades" data-grades><caption>{caption}</caption>'
-        "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
-        + "</tr></thead><tbody>" + rows + "</tbody></table></div>" + note
-    )
+    return table + f'<p class="grades-note" data-deal-memory="{DEAL_MEMORY}">{escape(note)}</p>'
 
 
 def stats_html(
     session: Session, confirm_reset: bool = False,
     kept_grades: Mapping[tuple[str, int], str] | None = None,
 ) -> str:
-    """The statistics dialog's content: a table of every variant, the wins per grade of the
-    variant in play (:func:`grades_html`, ``kept_grades`` the grades the page worked out
-    before), the current variant's recent results as a chart, and the reset control (with
-    its confirmation step when ``confirm_reset``)."""
+    """The statistics dialog's content (see the module docstring); ``confirm_reset``: the
+    reset control at its confirmation step."""
     head = [
         _("Variant"), _("Played"), _("Won"), _("Won with help"), _("Win rate"),
         _("Streak"), _("Best streak"), _("Fastest win"),
@@ -79,27 +84,11 @@ def stats_html(
     rows = []
     for name in VARIANTS:
         s = session.stats.summary(name)
-        cells = [
-            str(s.played), str(s.won), str(s.won_with_help),
-            percent(s.win_rate) if s.win_rate is not None else "–",
+        rows.append(("", variant_title(name), [
+            str(s.played), str(s.won), str(s.won_with_help), _rate(s.win_rate),
             str(s.streak), str(s.best_streak), _duration(s.fastest_ms),
-        ]
-        rows.append(
-            f'<tr><th scope="row">{escape(variant_title(name))}</th>'
-            + "".join(
-                f'<td data-head="{escape(h)}">{escape(c)}</td>'
-                for h, c in zip(head[1:], cells, strict=True)
-            ) + "</tr>"
-        )
-    caption = escape(_("Games per variant"))
-    table = (
-        # A region of its own: where the table is wider than the panel it scrolls sideways,
-        # and the keyboard can scroll it too (axe: scrollable-region-focusable).
-        f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
-        f'<table class="stats"><caption>{caption}</caption>'
-        "<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
-        + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
-    )
+        ]))
+    table = _table('class="stats"', _("Games per variant"), head, rows)
     variant = session.game.variant.name
     chart = chart_svg(
         session.stats.history(variant, last=40),

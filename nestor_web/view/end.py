@@ -1,10 +1,5 @@
-"""The end screen: what a finished game shows, in the player's language, and its HTML.
-
-:func:`end_view` turns the session and the :class:`~nestor_web.app.ending.Ending` (the
-solver's verdict on the deal from its first position) into an :class:`EndView` of texts:
-the result and its reason, the time, pairs and help, the verdict, the streaks and the
-buttons; :func:`render_end` writes its HTML.
-"""
+"""The end screen: :func:`end_view` makes what a finished game shows, :func:`render_end`
+its HTML."""
 
 from __future__ import annotations
 
@@ -16,7 +11,7 @@ from nestor import Outcome
 
 from ..app.ending import DailyWin, Ending
 from ..app.session import Session
-from .daily import day_text
+from .daily import PAIRS, day_text
 from .i18n import N_, _, card_name, ngettext, percent, thousands
 from .words import clock_text, streak_text
 
@@ -35,11 +30,9 @@ BUTTONS: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class EndView:
-    """What the end screen shows, every text in the player's language: ``outcome``
-    (``"won"``/``"lost"``), ``title``, ``reason``, ``time`` (``None``: the timer is hidden),
-    ``pairs``, ``help``, ``helped``, the verdict (``verdict_label``, ``verdict``,
-    ``verdict_kind``), ``streak``, a daily win's line (``daily``, ``daily_counted``),
-    ``can_undo``, the ``buttons`` (``(action, word)``), ``close`` and ``label`` (names)."""
+    """What the end screen shows, as texts: ``outcome`` (``"won"``/``"lost"``), ``time``
+    (``None``: the timer is hidden), the verdict on the deal, a daily win's line, the
+    ``buttons`` (``(action, word)``)."""
 
     outcome: str
     title: str
@@ -78,8 +71,7 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
     elif outcome is Outcome.STOCK_UNPAIRED:
         title = _("Game lost")
         reason = _("The stock card, the {card}, can't pair with any available card.").format(
-            card=card_name(position.unpaired or "")
-        )
+            card=card_name(position.unpaired or ""))
     else:
         title, reason = _("Game lost"), _("No pair is left to remove.")
     label, verdict, kind = verdict_words(session, ending)
@@ -89,7 +81,7 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
         title=title,
         reason=reason,
         time=clock_text(session.elapsed_ms()) if session.settings.show_timer else None,
-        pairs=_("{pairs} of {total}").format(pairs=session.pairs_removed(), total=26),
+        pairs=_("{pairs} of {total}").format(pairs=session.pairs_removed(), total=PAIRS),
         help=help_words(session),
         helped=session.help.used,
         verdict_label=label,
@@ -106,15 +98,12 @@ def end_view(session: Session, ending: Ending) -> EndView | None:
 
 
 def daily_words(win: DailyWin) -> str:
-    """What a daily deal's win did to the daily streak: counted for its date, with the daily
-    streak; when the day has moved on since, the run it made ending on its date and the best
-    streak (today's streak may have ended since); or not counted, and why."""
+    """What a daily deal's win did to the daily streak (a late win: the run it made ending on
+    its date), or why it did not count."""
     date = day_text(win.day)
     if not win.counted:
-        return _(
-            "Daily deal of {date}: this game was started after that date, so the win counts "
-            "as an ordinary game, not for the daily streak."
-        ).format(date=date)
+        return _("Daily deal of {date}: this game was started after that date, so the win counts "
+                 "as an ordinary game, not for the daily streak.").format(date=date)
     if win.late:
         return ngettext(
             "Daily deal of {date} won: it counts for its own date, a run of {count} day "
@@ -123,11 +112,9 @@ def daily_words(win: DailyWin) -> str:
             "ending that day; best daily streak {best}.",
             win.run,
         ).format(date=date, count=thousands(win.run), best=thousands(win.best_streak))
-    return ngettext(
-        "Daily deal of {date} won: daily streak {count} day.",
-        "Daily deal of {date} won: daily streak {count} days.",
-        win.streak,
-    ).format(date=date, count=thousands(win.streak))
+    return ngettext("Daily deal of {date} won: daily streak {count} day.",
+                    "Daily deal of {date} won: daily streak {count} days.",
+                    win.streak).format(date=date, count=thousands(win.streak))
 
 
 def help_words(session: Session) -> str:
@@ -135,24 +122,15 @@ def help_words(session: Session) -> str:
     used = session.help
     if not used.used:
         return _("None")
-    parts = []
-    if used.hints:
-        parts.append(ngettext("{count} hint", "{count} hints", used.hints).format(
-            count=used.hints))
-    if used.solver_moves:
-        parts.append(ngettext(
-            "{count} move by Solve", "{count} moves by Solve", used.solver_moves
-        ).format(count=used.solver_moves))
-    if used.replayed:
-        parts.append(ngettext(
-            "started from a replay after {count} move",
-            "started from a replay after {count} moves", used.replayed,
-        ).format(count=used.replayed))
-    if used.reviewed:
-        parts.append(ngettext(
-            "tried again from its review {count} time",
-            "tried again from its review {count} times", used.reviewed,
-        ).format(count=used.reviewed))
+    parts = [words.format(count=count) for count, words in (
+        (used.hints, ngettext("{count} hint", "{count} hints", used.hints)),
+        (used.solver_moves,
+         ngettext("{count} move by Solve", "{count} moves by Solve", used.solver_moves)),
+        (used.replayed, ngettext("started from a replay after {count} move",
+                                 "started from a replay after {count} moves", used.replayed)),
+        (used.reviewed, ngettext("tried again from its review {count} time",
+                                 "tried again from its review {count} times", used.reviewed)),
+    ) if count]
     return _("Used: {help}").format(help=", ".join(parts))
 
 
@@ -194,21 +172,14 @@ def _answer(solution: Solution, strict: bool) -> tuple[str, str]:
 
 
 def render_end(view: EndView) -> str:
-    """The HTML inside ``[data-end-screen]``. Hooks: ``#end-title`` (``data-end-outcome``),
-    ``#end-reason``, ``data-end-fact`` (``time``, ``pairs``, ``help``, ``verdict``, with
-    ``data-verdict``), ``data-action`` buttons, ``data-end-command="close"``,
-    ``data-end-daily`` (``counted``/``not``)."""
-    facts = tuple(
-        (key, term, value) for key, term, value in (
-            ("time", _("Time"), view.time),
-            ("pairs", _("Pairs made"), view.pairs),
-            ("help", _("Help"), view.help),
-        ) if value is not None
-    )
+    """The HTML inside ``[data-end-screen]``: ``#end-title``, ``#end-reason``, the facts
+    (``data-end-fact``), the ``data-action`` buttons, ``data-end-command="close"``."""
+    facts = (("time", _("Time"), view.time), ("pairs", _("Pairs made"), view.pairs),
+             ("help", _("Help"), view.help))
     rows = "".join(
         f'<div class="end-fact"><dt>{escape(term)}</dt>'
         f'<dd data-end-fact="{key}">{escape(value)}</dd></div>'
-        for key, term, value in facts
+        for key, term, value in facts if value is not None
     )
     rows += (
         f'<div class="end-fact end-verdict"><dt>{escape(view.verdict_label)}</dt>'

@@ -1,5 +1,4 @@
-"""Words for the errors the player can meet (the engine's ``code`` and ``details``, the
-settings', the ranges', the statistics'), in the player's language."""
+"""Words for the errors the player can meet, from their ``code`` and ``details``."""
 
 from __future__ import annotations
 
@@ -26,21 +25,16 @@ ERROR_WORDS: Mapping[str, str] = {
     "range.win": N_("“{where}” is a time longer than a century"),
     "range.too_fast": N_("“{where}” is a win faster than anyone plays (under {low} ms)"),
     "range.help": N_("“{where}” counts more help than one game can hold (over {high})"),
-    "range.date": N_(
-        "“{where}” is {value}, a date no daily deal was won on (they run from {first} to "
-        "{last})"
-    ),
+    "range.date": N_("“{where}” is {value}, a date no daily deal was won on (they run from {first} "
+                     "to {last})"),
     "range.moment": N_("“{where}” is a date after the year 9999"),
     "range.count": N_("“{where}” counts more than anyone can play (over {high})"),
     "stats.wins": N_("{variant} has more wins ({wins}) than games played ({played})"),
     "stats.streak": N_("the streak in {variant} ({streak}) is longer than its best ({best})"),
-    "stats.best_streak": N_(
-        "the best streak in {variant} ({best}) is longer than its wins ({wins})"
-    ),
-    "stats.daily_streak": N_(
-        "the best daily streak ({best}) is longer than the days up to the last date won "
-        "({days})"
-    ),
+    "stats.best_streak": N_("the best streak in {variant} ({best}) is longer than its wins "
+                            "({wins})"),
+    "stats.daily_streak": N_("the best daily streak ({best}) is longer than the days up to the "
+                             "last date won ({days})"),
     "json.invalid": N_("the text is not valid JSON"),
     "json.too_deep": N_("the text is nested too deeply"),
     "json.not_object": N_("the text is not a JSON object"),
@@ -51,9 +45,8 @@ ERROR_WORDS: Mapping[str, str] = {
     "record.illegal_move": N_("move {index} ({move}) is not allowed there"),
     "record.move": N_("move {index} cannot be read"),
     "moves.too_long": N_("the moves are longer than any game"),
-    "moves.version": N_(
-        "the moves are written in a form this version of the game does not know (“{value}”)"
-    ),
+    "moves.version": N_("the moves are written in a form this version of the game does not know "
+                        "(“{value}”)"),
     "moves.character": N_("character {index} of the moves, “{value}”, stands for no card"),
     "moves.incomplete": N_("move {index} has only one card"),
     "moves.order": N_("move {index} is written the wrong way round"),
@@ -62,8 +55,7 @@ ERROR_WORDS: Mapping[str, str] = {
     "setting.unknown": N_("there is no setting called “{name}”"),
     "setting.value": N_("the setting “{name}” cannot be {value}"),
 }
-"""Words for the error codes the player can meet (the engine's, the settings', the ranges',
-the statistics'); the error's ``details`` fill the fields."""
+"""Words for each error code; the error's ``details`` fill the fields."""
 
 KIND_WORDS: Mapping[str, str] = {
     "bool": N_("a yes/no value"),

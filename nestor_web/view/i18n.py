@@ -1,9 +1,6 @@
-"""Translations: the game's texts through gettext message catalogs (locale/, compiled to
-``nestor.mo`` by ``scripts/locales.py``), read with :mod:`gettext` under CPython and in the
-browser, from a folder or from the archive (``static/nestor.zip.gz``). ``_`` for a message,
-``ngettext`` for plurals, ``pgettext`` for one English word with two translations, ``N_`` to
-mark a message looked up later.
-"""
+"""Translations through gettext catalogs (locale/, compiled by scripts/locales.py), read
+from a folder or the archive: ``_``, ``ngettext`` for plurals, ``pgettext`` for one English
+word with two translations, ``N_`` to mark a message looked up later."""
 
 from __future__ import annotations
 
@@ -12,7 +9,6 @@ import io
 from pathlib import Path
 
 DOMAIN = "nestor"
-"""The gettext domain: catalogs are ``nestor.po`` / ``nestor.mo``."""
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 """The languages offered, by code, each named in its own language."""
@@ -20,8 +16,7 @@ LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 DEFAULT_LANGUAGE = "en"
 
 LOCALE_DIR = Path(__file__).parents[2] / "locale"
-"""Where the compiled catalogs are: ``locale/<lang>/LC_MESSAGES/nestor.mo``, in the repo's
-folder or, in the page, in the archive (``/home/pyodide/nestor.zip/locale``)."""
+"""Where ``<lang>/LC_MESSAGES/nestor.mo`` are (in the page: inside the archive)."""
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _language = DEFAULT_LANGUAGE
@@ -52,9 +47,8 @@ def set_language(code: str, localedir: Path | str | None = None) -> None:
 
 
 def _read(path: Path) -> bytes:
-    """The bytes of the file at ``path``: through this module's loader where it can read
-    files (a zipimporter reads the archive's members by their path under the archive), else
-    from the file system. Raises OSError if there is no such file."""
+    """The bytes of the file at ``path``, through this module's loader (a zipimporter reads
+    the archive's members) or from the disk. Raises OSError if there is no such file."""
     get_data = getattr(__spec__.loader if __spec__ else None, "get_data", None)
     if get_data is not None:
         try:
@@ -114,9 +108,7 @@ _VARIANT_TITLES = {
 
 def card_name(card: str) -> str:
     """The card's name in the current language, e.g. ``"ten of hearts"``."""
-    return _("{rank} of {suit}").format(
-        rank=_(_RANK_NAMES[card[0]]), suit=_(_SUIT_NAMES[card[1]])
-    )
+    return _("{rank} of {suit}").format(rank=_(_RANK_NAMES[card[0]]), suit=_(_SUIT_NAMES[card[1]]))
 
 
 def rank_label(card: str) -> str:
@@ -144,9 +136,13 @@ def thousands(number: int) -> str:
     return f"{number:,}".replace(",", pgettext("thousands sign", ","))
 
 
+def decimal(text: str) -> str:
+    """A number given as decimal text (``"53.29"``) with the language's decimal sign."""
+    # Translators: the decimal sign of numbers ("." in English).
+    return text.replace(".", pgettext("decimal sign", "."))
+
+
 def decimal_percent(text: str) -> str:
     """A percentage given as decimal text (``"53.29"``) as the language writes it:
-    ``"53.29%"``, in German ``"53,29 %"`` (the decimal sign is the translators' word)."""
-    # Translators: the decimal sign of numbers ("." in English).
-    sign = pgettext("decimal sign", ".")
-    return _("{percent}%").format(percent=text.replace(".", sign))
+    ``"53.29%"``, in German ``"53,29 %"``."""
+    return _("{percent}%").format(percent=decimal(text))

@@ -1,10 +1,6 @@
-"""The view's markup as data: a tree of elements, attributes and texts, and its HTML.
-
-A node is a text (``str``) or an element ``[tag, {name: value}, child, ...]`` (``""`` for a
-bare attribute). The board is built as nodes once per draw: the page gets their HTML
-(:func:`html`), the stored first paint keeps the nodes, which static/js/wake.js builds with
-DOM calls from the same allow-list (:data:`ELEMENTS`, :data:`ATTRIBUTE`).
-"""
+"""The view's markup as data, a tree of nodes, and its HTML: the page gets their HTML, the
+stored first paint keeps the nodes, which static/js/wake.js builds with DOM calls from the
+same allow-list (:data:`ELEMENTS`, :data:`ATTRIBUTE`)."""
 
 from __future__ import annotations
 
@@ -15,7 +11,7 @@ from typing import Any
 from ..app.settings import Settings
 
 Node = str | list[Any]
-"""A text, or an element ``[tag, attributes, *children]``."""
+"""A text, or an element ``[tag, {name: value}, *children]`` (``""`` for a bare attribute)."""
 
 ELEMENTS = ("button", "circle", "div", "path", "section", "span", "svg")
 """The elements the board is drawn with (``TAGS`` in static/js/wake.js)."""
@@ -24,8 +20,7 @@ ATTRIBUTE = re.compile(
     r"(?:class|role|type|disabled|focusable|viewBox|fill|d|cx|cy|r"
     r"|aria-[a-z]+|data-[a-z]+(?:-[a-z]+)*)"
 )
-"""The attribute names the board uses (``ATTRIBUTE`` in static/js/wake.js): no event
-handler, no URL, no style."""
+"""The attribute names the board uses (``ATTRIBUTE`` in static/js/wake.js)."""
 
 ROOT_FLAGS = {
     "four_colours": "data-four-colours",
@@ -36,8 +31,7 @@ ROOT_FLAGS = {
 }
 """The settings the root element shows to the CSS as ``"true"``/``"false"``, by name."""
 
-_SHAPES = ("path", "circle")
-"""SVG elements written self-closed when they have no children."""
+_SHAPES = ("path", "circle")  # written self-closed when they have no children
 
 
 def html(node: Node) -> str:
@@ -55,9 +49,8 @@ def html(node: Node) -> str:
 
 
 def root_attributes(settings: Settings, motion: str) -> dict[str, str]:
-    """The root element's attributes the CSS follows, with ``motion`` the animation speed in
-    effect (static/js/wake.js sets them from the stored settings before Python runs, from
-    :data:`ROOT_FLAGS`, the themes and the speeds that scripts/build_shell.py writes in it)."""
+    """The root element's attributes the CSS follows, ``motion`` the animation speed in
+    effect (static/js/wake.js sets the same before Python runs)."""
     flags = {a: "true" if getattr(settings, n) else "false" for n, a in ROOT_FLAGS.items()}
     return {"data-theme": settings.theme, "data-animations": str(motion != "off").lower(),
             "data-animation-speed": motion, **flags}

@@ -1,5 +1,4 @@
-"""What the puzzle mode shows: its board (the game's; a picture once the player chose, the
-answer marked at the end), its choices, the player's record, and its words
+"""What the puzzle mode shows: its board, its choices, the player's record, and its words
 (:func:`puzzle_view`)."""
 
 from __future__ import annotations
@@ -11,34 +10,22 @@ from ..app.puzzle import PuzzleTry
 from ..app.puzzle_record import PuzzleRecord
 from ..app.session import Session
 from ..app.settings import Settings
-from .board import board_view, render_board, still
+from .board import board_view, mark_cards, render_board, still
 from .i18n import _, ngettext, thousands, variant_title
 from .words import move_words
 
 
 @dataclass(frozen=True)
-class Choice:
-    """One pair of the position: its ``cards``, ``label``, whether it is the ``answer``
-    (marked once the puzzle is over) and whether it was ``chosen``."""
-
-    cards: tuple[str, str]
-    label: str
-    answer: bool
-    chosen: bool
-
-
-@dataclass(frozen=True)
 class PuzzleView:
-    """Everything the puzzle mode shows: ``title``, ``prompt`` (a live region says it),
-    ``record``, ``board`` (HTML), ``choices``, ``phase`` (:data:`~nestor_web.app.puzzle.PHASES`),
-    ``result`` (``"solved"``, ``"failed"`` or ``""``), ``choosing`` (choices and Hint live),
-    ``show_over`` (Skip live)."""
+    """Everything the puzzle mode shows: texts, ``board`` and ``choices_html`` (HTML), the
+    ``phase``, ``result`` (``"solved"``, ``"failed"`` or ``""``), ``choosing`` (choices and Hint
+    live), ``show_over`` (Skip live)."""
 
     title: str
     prompt: str
     record: str
     board: str
-    choices: tuple[Choice, ...]
+    choices_html: str
     phase: str
     result: str
     choosing: bool
@@ -65,11 +52,9 @@ def prompt_text(attempt: PuzzleTry) -> str:
     answer = move_words(attempt.puzzle.answer)
     count = len(attempt.choices)
     if attempt.phase == "choose":
-        return ngettext(
-            "{count} pair can be made, and only one keeps the game winnable. Find it.",
-            "{count} pairs can be made, and only one keeps the game winnable. Find it.",
-            count,
-        ).format(count=count)
+        return ngettext("{count} pair can be made, and only one keeps the game winnable. Find it.",
+                        "{count} pairs can be made, and only one keeps the game winnable. Find it.",
+                        count).format(count=count)
     if attempt.phase == "solved":
         return _("Solved: {pair} is the one pair that keeps the game winnable.").format(
             pair=answer)
@@ -84,13 +69,11 @@ def prompt_text(attempt: PuzzleTry) -> str:
     if attempt.hinted:
         return _("The answer: {pair} is the one pair that keeps the game winnable. This "
                  "puzzle counts as not solved.").format(pair=answer)
-    return ngettext(
-        "No pair was left after {count} pair. The one that keeps the game winnable is "
-        "{pair}, marked on the board.",
-        "No pair was left after {count} pairs. The one that keeps the game winnable is "
-        "{pair}, marked on the board.",
-        len(attempt.line),
-    ).format(count=len(attempt.line), pair=answer)
+    return ngettext("No pair was left after {count} pair. The one that keeps the game winnable is "
+                    "{pair}, marked on the board.",
+                    "No pair was left after {count} pairs. The one that keeps the game winnable is "
+                    "{pair}, marked on the board.",
+                    len(attempt.line)).format(count=len(attempt.line), pair=answer)
 
 
 def record_text(record: PuzzleRecord) -> str:
@@ -105,10 +88,8 @@ def record_text(record: PuzzleRecord) -> str:
 
 
 def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
-    """The board as the game draws its own (through a session of that position alone,
-    which nothing keeps): the cards can be tapped while the player chooses; afterwards none
-    can, and once the puzzle is over the answer's two cards carry ``data-hint`` and
-    ``data-answer``."""
+    """The board as the game draws it: its cards can be tapped while the player chooses; once
+    the puzzle is over the answer's two cards carry ``data-hint`` and ``data-answer``."""
     session = Session(attempt.game(), settings=settings)
     session.selected = attempt.selected
     over = attempt.over
@@ -117,60 +98,46 @@ def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
     view = board_view(session)
     if attempt.phase != "choose":
         view = still(view)
-    html = render_board(view)
-    if over:
-        for card in attempt.puzzle.answer.cards:
-            html = html.replace(f'data-card="{card}"', f'data-card="{card}" data-answer', 1)
-    return html
+    return mark_cards(render_board(view), attempt.puzzle.answer.cards if over else (),
+                      "data-answer")
 
 
 def puzzle_view(attempt: PuzzleTry, record: PuzzleRecord, settings: Settings) -> PuzzleView:
     """Return what to draw for ``attempt`` (see :class:`PuzzleView`)."""
-    over = attempt.over
-    choices = tuple(
-        Choice(pair.cards, move_words(pair), over and pair == attempt.puzzle.answer,
-               pair == attempt.chosen)
-        for pair in attempt.choices
-    )
     result = ""
     if attempt.phase == "solved":
         result = "solved"
     elif attempt.phase in ("refute", "failed"):
         result = "failed"
+    choosing = attempt.phase == "choose"
     return PuzzleView(
         title=puzzle_title(attempt),
         prompt=prompt_text(attempt),
         record=record_text(record),
         board=puzzle_board_html(attempt, settings),
-        choices=choices,
+        choices_html=choices_html(attempt, choosing),
         phase=attempt.phase,
         result=result,
-        choosing=attempt.phase == "choose",
+        choosing=choosing,
         show_over=attempt.phase == "refute",
     )
 
 
-def render_choices(choices: tuple[Choice, ...], choosing: bool) -> str:
-    """The choices' list (the ``<li>`` entries of ``#puzzle-choices``): a button per pair,
-    ``data-pair`` its two cards, live while the player chooses; the answer marked
-    ``data-answer`` once shown, the chosen pair ``aria-current``."""
+def choices_html(attempt: PuzzleTry, choosing: bool) -> str:
+    """The ``<li>`` entries of ``#puzzle-choices``: a button per pair (``data-pair``), the
+    answer marked ``data-answer`` once the puzzle is over, the chosen pair ``aria-current``."""
     items = []
-    for choice in choices:
-        attrs = f' data-pair="{choice.cards[0]} {choice.cards[1]}"'
-        if choice.answer:
+    for pair in attempt.choices:
+        answer = attempt.over and pair == attempt.puzzle.answer
+        attrs = f' data-pair="{pair.cards[0]} {pair.cards[1]}"'
+        if answer:
             attrs += " data-answer"
-        if choice.chosen:
+        if pair == attempt.chosen:
             attrs += ' aria-current="true"'
         if not choosing:
             attrs += " disabled"
-        label = choice.label
-        if choice.answer:
+        label = move_words(pair)
+        if answer:
             label = _("{pair} (the answer)").format(pair=label)
         items.append(f'<li><button type="button"{attrs}>{escape(label)}</button></li>')
     return "".join(items)
-
-
-__all__ = [
-    "Choice", "PuzzleView", "prompt_text", "puzzle_board_html", "puzzle_title", "puzzle_view",
-    "record_text", "render_choices",
-]

@@ -1,19 +1,18 @@
-"""What the replay shows: its board (the game's, as a picture, the next move's cards
-marked), the move list, and its words (:func:`replay_view`)."""
+"""What the replay shows: its board, the move list, and its words (:func:`replay_view`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from html import escape
 
-from nestor import Game, Move, Outcome, Pair, TurnStock
+from nestor import Move, Outcome, Pair, TurnStock
 from nestor.cards import SUIT_SYMBOLS
 
 from ..app.replay import PlayChanged, ReplayEvent, Stepped
 from ..app.replay import Replay as ReplayState
 from ..app.session import Session
 from ..app.settings import Settings
-from .board import BoardView, board_view, render_board, still
+from .board import board_view, mark_cards, render_board, still
 from .i18n import _, card_name, ngettext, rank_label, variant_title
 from .words import move_words
 
@@ -31,9 +30,8 @@ class MoveItem:
 
 @dataclass(frozen=True)
 class ReplayView:
-    """Everything the replay shows: ``title``, ``step`` (where it stands), ``result`` (how
-    the record ends, at its end, else ``None``), ``board`` (HTML), ``moves``, ``cursor`` and
-    ``length``, ``playing``, ``can_play_from`` (the game did not end there), ``play_label``."""
+    """Everything the replay shows: ``step`` (where it stands), ``result`` (how the record
+    ends, at its end, else ``None``), ``board`` (HTML), ``can_play_from`` (the game goes on)."""
 
     title: str
     step: str
@@ -59,22 +57,14 @@ def card_symbols(card: str) -> str:
     return rank_label(card) + SUIT_SYMBOLS[card[1]]
 
 
-def replay_board(replay: ReplayState, settings: Settings) -> BoardView:
-    """The board of the position shown, as the game draws it, as a picture; the stock is
-    marked when the next move turns it."""
-    game: Game = replay.game()
-    view = board_view(Session(game, settings=settings))
-    following = isinstance(replay.next_move, TurnStock)
-    return replace(still(view), can_turn_stock=False, hint_stock=following)
-
-
 def replay_board_html(replay: ReplayState, settings: Settings) -> str:
-    """The HTML of :func:`replay_board`, the next move's cards with ``data-next``."""
-    html = render_board(replay_board(replay, settings))
+    """The board of the position shown as the game draws it, as a picture: the next move's
+    cards marked ``data-next``, or the stock when the next move turns it."""
     following = replay.next_move
-    for card in following.cards if isinstance(following, Pair) else ():
-        html = html.replace(f'data-card="{card}"', f'data-card="{card}" data-next', 1)
-    return html
+    view = board_view(Session(replay.game(), settings=settings))
+    view = replace(still(view), can_turn_stock=False, hint_stock=isinstance(following, TurnStock))
+    cards = following.cards if isinstance(following, Pair) else ()
+    return mark_cards(render_board(view), cards, "data-next")
 
 
 def result_text(outcome: Outcome | None, unpaired: str | None) -> str:
@@ -85,8 +75,7 @@ def result_text(outcome: Outcome | None, unpaired: str | None) -> str:
         return _("The game was lost: no pair was left to remove.")
     if outcome is Outcome.STOCK_UNPAIRED:
         return _("The game was lost: the stock card, the {card}, could not pair.").format(
-            card=card_name(unpaired or "")
-        )
+            card=card_name(unpaired or ""))
     return _("The record ends here; the game was not over.")
 
 
@@ -100,8 +89,7 @@ def step_text(replay: ReplayState) -> str:
         ).format(count=total)
     move = replay.record.moves[replay.cursor - 1]
     return _("Move {number} of {total}: {move}.").format(
-        number=replay.cursor, total=total, move=move_words(move)
-    )
+        number=replay.cursor, total=total, move=move_words(move))
 
 
 def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
@@ -118,8 +106,7 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
     at_end = replay.cursor == replay.length
     return ReplayView(
         title=_("Replay: {variant}, deal {deal}").format(
-            variant=variant_title(record.variant.name), deal=record.deal
-        ),
+            variant=variant_title(record.variant.name), deal=record.deal),
         step=step_text(replay),
         result=result_text(position.outcome(), position.unpaired) if at_end else None,
         board=replay_board_html(replay, settings),
@@ -132,26 +119,19 @@ def replay_view(replay: ReplayState, settings: Settings) -> ReplayView:
     )
 
 
-_CURRENT = ' aria-current="step"'
-"""The attribute of the move list's entry for the position shown."""
-
-
 def render_moves(items: tuple[MoveItem, ...]) -> str:
-    """The move list's markup (the ``<li>`` entries of ``#replay-moves``): a button per entry,
-    ``data-replay-go`` its cursor, its accessible name, ``aria-current="step"`` on the
-    position shown."""
+    """The ``<li>`` entries of ``#replay-moves``: a button per entry (``data-replay-go``), the
+    position shown ``aria-current="step"``."""
     return "".join(
         f'<li><button type="button" data-replay-go="{item.cursor}" '
-        f'aria-label="{escape(item.name)}"'
-        f"{_CURRENT if item.current else ''}>"
-        f"{escape(item.label)}</button></li>"
+        f'aria-label="{escape(item.name)}"' + (' aria-current="step"' if item.current else "")
+        + f">{escape(item.label)}</button></li>"
         for item in items
     )
 
 
 def replay_announcement(events: tuple[ReplayEvent, ...], replay: ReplayState) -> str | None:
-    """What a screen reader hears after a replay command (the step line is also a live
-    region; this adds the stop at the end), or ``None``."""
+    """What a screen reader hears after a replay command beyond the step line, or ``None``."""
     for event in events:
         if isinstance(event, PlayChanged) and not event.playing and replay.cursor == replay.length:
             return _("The replay reached the end.")
@@ -161,10 +141,7 @@ def replay_announcement(events: tuple[ReplayEvent, ...], replay: ReplayState) ->
 
 
 def link_words(copied: bool) -> str:
-    """The words beside a game's replay link: copied to the clipboard, or to be copied by
-    hand because the browser refused."""
+    """The words beside a game's replay link: copied, or to be copied by hand."""
     if copied:
         return _("Link copied. It opens a replay of this game's moves:")
-    return _(
-        "The browser did not let the game copy the link. Select it and copy it yourself:"
-    )
+    return _("The browser did not let the game copy the link. Select it and copy it yourself:")

@@ -1,11 +1,6 @@
-"""What the review shows: every word of it, its timeline and the board at the move chosen
-(:func:`review_html`, from a :class:`~nestor_web.app.review.ReviewState`).
-
-Hooks: each move's entry ``data-review-go="i"`` (from 0) and ``data-state`` (``winnable``,
-``lost``, ``unknown``, ``pending``), the turning point's ``data-turning-point="i"``; an
-alternative there ``data-alternative="<move>"``; ``.review-board`` with the move's cards
-``data-next``; ``[data-review-command="try"]``; ``[data-action="practise"]``.
-"""
+"""What the review shows: its words, its timeline and the board at the move chosen
+(:func:`review_html`). Each move's entry has ``data-review-go="i"`` (from 0) and
+``data-state`` (``winnable``, ``lost``, ``unknown``, ``pending``)."""
 
 from __future__ import annotations
 
@@ -29,18 +24,12 @@ def move_short(move: Move) -> str:
     if isinstance(move, TurnStock):
         return _("the stock card turned")
     return _("{first} with {second}").format(
-        first=card_symbols(move.first), second=card_symbols(move.second)
-    )
+        first=card_symbols(move.first), second=card_symbols(move.second))
 
 
 def moves_list(moves: tuple[Move, ...]) -> str:
     """Several moves in short, in the order given: ``"8♣ with 8♦, 5♥ with 5♠"``."""
     return _(", ").join(move_short(m) for m in moves)
-
-
-def strict_of(state: ReviewState) -> bool:
-    """Is the game reviewed one of Strict's (judged by the chance)?"""
-    return state.record.variant.has_stock
 
 
 def point_state(item: MoveReview, strict: bool) -> str:
@@ -70,9 +59,8 @@ def verdict_text(item: MoveReview, strict: bool) -> str:
     if strict:
         if item.chance_before is None or item.chance_after is None:
             return _("The solver gave up on this position: its chance is unknown.")
-        return _(
-            "Chance to win with best play: {before} before this move, {after} after it."
-        ).format(before=percent(item.chance_before), after=percent(item.chance_after))
+        return _("Chance to win with best play: {before} before this move, {after} after "
+                 "it.").format(before=percent(item.chance_before), after=percent(item.chance_after))
     if item.after is Status.UNKNOWN or item.before is Status.UNKNOWN and (
         item.after is not Status.WINNABLE
     ):
@@ -85,47 +73,38 @@ def verdict_text(item: MoveReview, strict: bool) -> str:
 
 
 def alternatives_text(item: MoveReview, strict: bool) -> str | None:
-    """The moves that would have done better than the one played, in a sentence, or
-    ``None`` when none did."""
+    """The moves that would have done better than the one played, or ``None``."""
     if not item.alternatives:
         return None
     if strict:
         chance = {c.move: c.chance for c in item.choices}
         listed = _(", ").join(
-            _("{move} ({percent})").format(
-                move=move_short(m), percent=percent(chance[m] or 0.0)
-            )
+            _("{move} ({percent})").format(move=move_short(m), percent=percent(chance[m] or 0.0))
             for m in item.alternatives
         )
         return _("Moves with a higher chance: {moves}.").format(moves=listed)
     return _("Moves that would have kept it winnable: {moves}.").format(
-        moves=moves_list(item.alternatives)
-    )
+        moves=moves_list(item.alternatives))
 
 
 def turning_point_text(review: Review) -> str:
-    """The review's verdict over the whole game: the turning point named, or why there is
-    none, in a sentence."""
+    """The verdict over the whole game: the turning point, or why there is none."""
     strict = review.position.variant.has_stock
     turning = review.turning_point
     if turning is not None:
         item = review.moves[turning]
         if strict:
-            return _(
-                "Move {number}, {move}, cut the chance to win most: from {before} to {after}."
-            ).format(
+            return _("Move {number}, {move}, cut the chance to win most: from {before} to "
+                     "{after}.").format(
                 number=turning + 1, move=move_short(item.move),
                 before=percent(item.chance_before or 0.0),
                 after=percent(item.chance_after or 0.0),
             )
         return _("Move {number}, {move}, lost the game.").format(
-            number=turning + 1, move=move_short(item.move)
-        )
+            number=turning + 1, move=move_short(item.move))
     if review.undecided:
-        return _(
-            "The solver gave up on a position, so the review cannot say which move lost "
-            "the game."
-        )
+        return _("The solver gave up on a position, so the review cannot say which move lost the "
+                 "game.")
     if review.start is Status.LOST:
         return _("This deal could not be won from the start: no move lost it.")
     if not review.moves:
@@ -144,20 +123,17 @@ def progress_text(state: ReviewState) -> str:
     total = state.total
     if not state.done:
         return _("Working out the review with the solver: {done} of {total} moves…").format(
-            done=len(state.moves), total=total
-        )
+            done=len(state.moves), total=total)
     if total == 0:
         return _("No move to review yet.")
     return ngettext("Reviewed {count} move.", "Reviewed all {count} moves.", total).format(
-        count=total
-    )
+        count=total)
 
 
 def title_text(record: Record, outcome: Outcome | None) -> str:
     """The line under the panel's heading: the deal, and how the game stands."""
     deal = _("{variant}, deal {deal}").format(
-        variant=variant_title(record.variant.name), deal=record.deal
-    )
+        variant=variant_title(record.variant.name), deal=record.deal)
     if outcome is None:
         how = _("game in progress")
     elif outcome.won:
@@ -173,16 +149,15 @@ def moment_text(item: MoveReview, strict: bool = False) -> str:
     pairs = sum(isinstance(c.move, Pair) for c in item.choices)
     keepers = sum(isinstance(m, Pair) for m in item.keepers)
     if strict:
-        return ngettext(
+        words = ngettext(
             "Move {number}, {move}: only {keep} of {count} pair kept the best chance.",
-            "Move {number}, {move}: only {keep} of {count} pairs kept the best chance.",
-            pairs,
-        ).format(number=item.index + 1, move=move_short(item.move), keep=keepers, count=pairs)
-    return ngettext(
-        "Move {number}, {move}: only {keep} of {count} pair kept the game winnable.",
-        "Move {number}, {move}: only {keep} of {count} pairs kept the game winnable.",
-        pairs,
-    ).format(number=item.index + 1, move=move_short(item.move), keep=keepers, count=pairs)
+            "Move {number}, {move}: only {keep} of {count} pairs kept the best chance.", pairs)
+    else:
+        words = ngettext(
+            "Move {number}, {move}: only {keep} of {count} pair kept the game winnable.",
+            "Move {number}, {move}: only {keep} of {count} pairs kept the game winnable.", pairs)
+    return words.format(number=item.index + 1, move=move_short(item.move), keep=keepers,
+                        count=pairs)
 
 
 def cut_text(item: MoveReview) -> str:
@@ -199,16 +174,14 @@ def cut_text(item: MoveReview) -> str:
 
 
 def item_name(item: MoveReview, strict: bool) -> str:
-    """The accessible name of a move's entry: ``"Move 14: the seven of hearts and the
-    seven of spades, lost the game"``."""
+    """The accessible name of a move's entry: ``"Move 14: the seven of hearts and …"``."""
     return _("Move {number}: {move}, {verdict}").format(
-        number=item.index + 1, move=move_words(item.move), verdict=verdict_short(item, strict)
-    )
+        number=item.index + 1, move=move_words(item.move), verdict=verdict_short(item, strict))
 
 
 def timeline_points(state: ReviewState) -> tuple[Point, list[Point]]:
     """The timeline's points: the deal's, and one per move reviewed so far."""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     sure = {Status.WINNABLE: 1.0, Status.LOST: 0.0}
     points = [
         Point(point_state(item, strict), item.chance_after if strict else sure.get(item.after))
@@ -227,8 +200,7 @@ def timeline_points(state: ReviewState) -> tuple[Point, list[Point]]:
 
 
 def board_before(record: Record, index: int, settings: Settings) -> str:
-    """The board as it was before move ``index`` of ``record``, a picture (no card can be
-    tapped) with the two cards of that move marked ``data-next``."""
+    """The board before move ``index`` of ``record``, as a picture, that move marked."""
     replay = Replay(record)
     replay.go(index)
     return replay_board_html(replay, settings)
@@ -244,7 +216,7 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
     index = state.chosen
     if index is None or index >= state.total:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     move = state.record.moves[index]
     heading = _("Before move {number}: {move}").format(number=index + 1, move=move_short(move))
     parts = [
@@ -270,10 +242,8 @@ def chosen_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
         f"{board_before(state.record, index, settings)}</div>"
     )
     if can_try:
-        note = _(
-            "Your game goes back to this position; the moves after it can be redone. A game "
-            "won from here counts as won with help."
-        )
+        note = _("Your game goes back to this position; the moves after it can be redone. A game "
+                 "won from here counts as won with help.")
         word = _("Try from here")
         parts.append(
             '<p class="review-try"><button type="button" data-review-command="try">'
@@ -294,12 +264,11 @@ def _moment_list(kind: str, title: str, entries: list[tuple[int, str]]) -> str:
 
 
 def timeline_html(state: ReviewState) -> str:
-    """The timeline: a slider over the moves (its points can be tapped, and the arrow keys
-    move it), drawn as SVG (:func:`~nestor_web.view.timeline.timeline_svg`)."""
+    """The timeline: a slider over the moves, drawn as SVG (:func:`.timeline.timeline_svg`)."""
     total = state.total
     if not total:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     start, points = timeline_points(state)
     turning = state.result.turning_point if state.result is not None else None
     labels = (percent(1.0), percent(0.0)) if strict else (_("winnable"), _("lost"))
@@ -309,8 +278,7 @@ def timeline_html(state: ReviewState) -> str:
         value = item_name(state.moves[chosen], strict)
     elif chosen is not None:
         value = _("Move {number}: {move}").format(
-            number=chosen + 1, move=move_words(state.record.moves[chosen])
-        )
+            number=chosen + 1, move=move_words(state.record.moves[chosen]))
     else:
         value = _("No move chosen")
     keys = _("Choose a point to see that position; the arrow keys move along the timeline.")
@@ -328,7 +296,7 @@ def timeline_html(state: ReviewState) -> str:
 
 def moves_html(state: ReviewState) -> str:
     """The list of every move with how the game stood after it."""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     turning = state.result.turning_point if state.result is not None else None
     critical = set(state.result.critical) if state.result is not None else set()
     entries = []
@@ -342,8 +310,7 @@ def moves_html(state: ReviewState) -> str:
         else:
             kind, note = "pending", "…"
             name = _("Move {number}: {move}, not reviewed yet").format(
-                number=index + 1, move=move_words(move)
-            )
+                number=index + 1, move=move_words(move))
         marks = ""
         if index == turning:
             marks += f' data-turning-point="{index}"'
@@ -363,12 +330,11 @@ def moves_html(state: ReviewState) -> str:
 
 
 def summary_html(state: ReviewState) -> str:
-    """The verdict over the game (once the review is done) and the alternatives at the
-    turning point."""
+    """The verdict over the game once reviewed, and the alternatives at the turning point."""
     review = state.result
     if review is None:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     parts = [f'<p class="review-summary">{escape(turning_point_text(review))}</p>']
     turning = review.turning_point
     if turning is not None:
@@ -381,9 +347,8 @@ def summary_html(state: ReviewState) -> str:
                 + "</strong>"
                 for m in item.alternatives
             )
-            title = _("Moves with a higher chance there:") if strict else _(
-                "Moves that would have kept it winnable:"
-            )
+            title = _("Moves with a higher chance there:") if strict else _("Moves that would have "
+                                                                            "kept it winnable:")
             parts.append(f'<p class="review-alternatives">{escape(title)} {offered}</p>')
         if state.practice is not None:
             parts.append(practice_html(turning))
@@ -393,10 +358,8 @@ def summary_html(state: ReviewState) -> str:
 def practice_html(turning: int) -> str:
     """"Practise this": the moment before the turning point (move ``turning``, from 0) is
     a puzzle, offered to try again."""
-    note = _(
-        "Before move {number} only one pair kept the game winnable, and every other pair "
-        "loses soon: a puzzle."
-    ).format(number=turning + 1)
+    note = _("Before move {number} only one pair kept the game winnable, and every other pair "
+             "loses soon: a puzzle.").format(number=turning + 1)
     word = _("Practise this")
     return (
         '<p class="review-practice"><button type="button" data-action="practise"'
@@ -406,12 +369,11 @@ def practice_html(turning: int) -> str:
 
 
 def moments_html(state: ReviewState) -> str:
-    """Once the review is done: Strict's other moves that cut the chance, by how much, and
-    the critical moments (each a control that shows its position)."""
+    """Once reviewed: Strict's other moves that cut the chance, and the critical moments."""
     review = state.result
     if review is None:
         return ""
-    strict = strict_of(state)
+    strict = state.record.variant.has_stock
     turning = review.turning_point
     parts: list[str] = []
     if strict:
@@ -447,8 +409,7 @@ def review_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
 
 
 def review_status(state: ReviewState) -> str:
-    """What the panel's live region says: that the review is being worked out, or its
-    verdict once done."""
+    """What the panel's live region says: the review is worked out, or its verdict."""
     if state.result is None:
         return _("Working out the review with the solver…")
     return turning_point_text(state.result)

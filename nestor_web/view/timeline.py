@@ -1,8 +1,5 @@
-"""The review's timeline as inline SVG: how the game stood after each move (winnable at
-the top, lost at the bottom; Strict: the chance), from the deal on the left; unknown moves
-hollow, the turning point and the chosen move marked (:func:`timeline_svg`). No words but
-its two axis labels, no ``style`` (static/css/review.css draws it, by class).
-"""
+"""The review's timeline as inline SVG (:func:`timeline_svg`): how the game stood after each
+move, winnable at the top, lost at the bottom; static/css/review.css draws it, by class."""
 
 from __future__ import annotations
 
@@ -10,24 +7,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-WIDTH = 320
-"""The drawing's width in SVG units (it is scaled to its box)."""
-
-HEIGHT = 76
-"""The drawing's height in SVG units."""
+WIDTH, HEIGHT = 320, 76
+"""The drawing's size in SVG units (it is scaled to its box)."""
 
 LEFT, RIGHT, TOP, BOTTOM = 58.0, 10.0, 10.0, 12.0
 """Margins around the plot, in SVG units (the axis labels sit in the left one)."""
 
-STATES = ("winnable", "lost", "unknown", "pending")
-"""How a point stands: still winnable (Strict: a chance above 0), lost, unknown (the solver
-gave up), or not reviewed yet."""
-
 
 @dataclass(frozen=True)
 class Point:
-    """How the game stood at one place: ``state`` (:data:`STATES`), and ``value`` its
-    height, 0.0 (lost) to 1.0 (winnable; Strict: the chance), ``None`` unknown or pending."""
+    """How the game stood at one place: ``state`` (``"winnable"``, ``"lost"``, ``"unknown"``,
+    ``"pending"``), ``value`` its height from 0.0 (lost) to 1.0, ``None`` when not known."""
 
     state: str
     value: float | None = None
@@ -66,11 +56,9 @@ def timeline_svg(
     chosen: int | None,
     labels: tuple[str, str],
 ) -> str:
-    """The SVG of the timeline: ``start`` (the deal), the ``points`` reviewed so far of
-    ``total`` moves, the ``turning`` and ``chosen`` move indexes (or ``None``), the axis
-    ``labels`` (top, bottom). Hooks: each point a ``circle`` ``tl-point tl-<state>`` with
-    ``data-review-go="i"``; the turning mark ``tl-turning`` with ``data-turning-mark="i"``;
-    the chosen ring ``tl-chosen``."""
+    """The SVG of the timeline: ``start`` (the deal), the ``points`` reviewed so far of ``total``
+    moves, the ``turning`` and ``chosen`` move indexes (or ``None``), the axis ``labels``
+    (top, bottom); each point a ``circle`` with ``data-review-go="i"``."""
     parts = [
         f'<svg class="timeline-svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         'aria-hidden="true" focusable="false">',

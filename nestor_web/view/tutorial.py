@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..app.session import Session
 from ..app.tutorial import TUTORIAL_STEPS, TutorialStep
-from .i18n import _, card_name
+from .i18n import N_, _, card_name
 
 MARK = "data-tutorial-target"
 """The attribute of each element the guide points at (its ring)."""
@@ -15,9 +15,8 @@ MARK = "data-tutorial-target"
 
 @dataclass(frozen=True)
 class TutorialView:
-    """What the guide shows: its ``step`` (``[data-tutorial]``), ``title``, ``text``, the
-    ``cards`` and ``control`` (a ``data-action``, or ``""``) it points at, the words of Next
-    (``next_label``, "" while the step waits for a move) and Skip (``skip_label``)."""
+    """What the guide shows: its ``step``, texts, the ``cards`` and ``control`` (a
+    ``data-action``, or ``""``) it points at; ``next_label`` is "" while the step waits."""
 
     step: str
     title: str
@@ -28,14 +27,17 @@ class TutorialView:
     skip_label: str
 
 
+_TAKE = {
+    "touch": N_("Tap one, then the other, to remove them as a pair."),
+    "mouse": N_("Click one, then the other, to remove them as a pair."),
+    "keyboard": N_("Choose one with the arrow keys and Enter, then the other, to remove them as "
+                   "a pair."),
+}
+"""How to remove a pair, by the way the player points."""
+
+
 def _take(pointer: str) -> str:
-    """How to remove a pair, for the way the player points."""
-    if pointer == "mouse":
-        return _("Click one, then the other, to remove them as a pair.")
-    if pointer == "keyboard":
-        return _("Choose one with the arrow keys and Enter, then the other, to remove them as "
-                 "a pair.")
-    return _("Tap one, then the other, to remove them as a pair.")
+    return _(_TAKE.get(pointer, _TAKE["touch"]))
 
 
 def step_text(step: TutorialStep, pointer: str) -> str:

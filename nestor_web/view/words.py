@@ -1,7 +1,5 @@
-"""Every sentence the game says about play: notices, announcements, hints, the status line,
-made in the player's language from problems, engine errors (``code`` and ``details``),
-events, positions and solver answers.
-"""
+"""Every sentence the game says about play, in the player's language: notices,
+announcements, hints, the status line."""
 
 from __future__ import annotations
 
@@ -34,96 +32,64 @@ if TYPE_CHECKING:  # a solution exists only once the solver ran (and was importe
 PROBLEM_WORDS: Mapping[str, str] = {
     "link.variant": N_("The link's variant could not be used: {error}."),
     "link.deal": N_("The link's deal number could not be used: {error}."),
-    "link.replay": N_(
-        "The replay link could not be shown: {error}. Your game and statistics are as they "
-        "were."
-    ),
-    "link.daily": N_(
-        "The link's daily deal could not be opened: {error}. Your game and statistics are "
-        "as they were."
-    ),
-    "link.puzzle": N_(
-        "The link's puzzle could not be opened: {error}. Your game and statistics are as they "
-        "were."
-    ),
-    "puzzles.unreadable": N_(
-        "Your puzzle record could not be read: {error}. It was set aside, and your puzzle "
-        "rating starts again."
-    ),
-    "puzzles.unreadable.lost": N_(
-        "Your puzzle record could not be read: {error}. No copy of it could be kept, as the "
-        "browser's storage refused one ({refusal}). Your puzzle rating starts again."
-    ),
-    "save.unreadable": N_(
-        "Your saved game could not be read: {error}. It was set aside and a new game started."
-    ),
-    "settings.unreadable": N_(
-        "Your settings could not be read: {error}. They were set aside and the defaults "
-        "are used."
-    ),
-    "settings.partly": N_(
-        "One of your settings could not be read: {error}. It is back to its default, and "
-        "your other settings are as you left them."
-    ),
-    "settings.partly.lost": N_(
-        "One of your settings could not be read: {error}. It is back to its default, and "
-        "your other settings are as you left them; no copy of the stored settings could be "
-        "kept, as the browser's storage refused one ({refusal})."
-    ),
-    "stats.unreadable": N_(
-        "Your statistics could not be read: {error}. They were set aside and start again "
-        "from zero."
-    ),
-    "archive.unreadable": N_(
-        "The games you left in progress could not be read; they were set aside."
-    ),
-    "archive.entry": N_(
-        "Your earlier game of this deal could not be read ({error}). It was set aside, and "
-        "the deal starts afresh."
-    ),
-    "storage.refused": N_(
-        "Your progress could not be saved: the browser's storage refused it ({error}). The "
-        "game goes on, but it may be lost when the page closes."
-    ),
-    "storage.refused.kept": N_(
-        "The browser's storage refused part of your progress ({error}). Nothing is lost: the "
-        "game keeps it in its second store, and saves it in both again once the browser "
-        "takes it."
-    ),
-    "save.unreadable.lost": N_(
-        "Your saved game could not be read: {error}. No copy of it could be kept, as the "
-        "browser's storage refused one ({refusal}). A new game started."
-    ),
-    "settings.unreadable.lost": N_(
-        "Your settings could not be read: {error}. No copy of them could be kept, as the "
-        "browser's storage refused one ({refusal}). The defaults are used."
-    ),
-    "stats.unreadable.lost": N_(
-        "Your statistics could not be read: {error}. No copy of them could be kept, as the "
-        "browser's storage refused one ({refusal}). They start again from zero."
-    ),
-    "archive.unreadable.lost": N_(
-        "The games you left in progress could not be read. No copy of them could be kept, "
-        "as the browser's storage refused one ({refusal})."
-    ),
-    "archive.entry.lost": N_(
-        "Your earlier game of this deal could not be read ({error}). No copy of it could be "
-        "kept, as the browser's storage refused one ({refusal}). The deal starts afresh."
-    ),
+    "link.replay": N_("The replay link could not be shown: {error}. Your game and statistics are "
+                      "as they were."),
+    "link.daily": N_("The link's daily deal could not be opened: {error}. Your game and statistics "
+                     "are as they were."),
+    "link.puzzle": N_("The link's puzzle could not be opened: {error}. Your game and statistics "
+                      "are as they were."),
+    "puzzles.unreadable": N_("Your puzzle record could not be read: {error}. It was set aside, and "
+                             "your puzzle rating starts again."),
+    "puzzles.unreadable.lost": N_("Your puzzle record could not be read: {error}. No copy of it "
+                                  "could be kept, as the browser's storage refused one "
+                                  "({refusal}). Your puzzle rating starts again."),
+    "save.unreadable": N_("Your saved game could not be read: {error}. It was set aside and a new "
+                          "game started."),
+    "settings.unreadable": N_("Your settings could not be read: {error}. They were set aside and "
+                              "the defaults are used."),
+    "settings.partly": N_("One of your settings could not be read: {error}. It is back to its "
+                          "default, and your other settings are as you left them."),
+    "settings.partly.lost": N_("One of your settings could not be read: {error}. It is back to its "
+                               "default, and your other settings are as you left them; no copy of "
+                               "the stored settings could be kept, as the browser's storage "
+                               "refused one ({refusal})."),
+    "stats.unreadable": N_("Your statistics could not be read: {error}. They were set aside and "
+                           "start again from zero."),
+    "archive.unreadable": N_("The games you left in progress could not be read; they were set "
+                             "aside."),
+    "archive.entry": N_("Your earlier game of this deal could not be read ({error}). It was set "
+                        "aside, and the deal starts afresh."),
+    "storage.refused": N_("Your progress could not be saved: the browser's storage refused it "
+                          "({error}). The game goes on, but it may be lost when the page closes."),
+    "storage.refused.kept": N_("The browser's storage refused part of your progress ({error}). "
+                               "Nothing is lost: the game keeps it in its second store, and saves "
+                               "it in both again once the browser takes it."),
+    "save.unreadable.lost": N_("Your saved game could not be read: {error}. No copy of it could be "
+                               "kept, as the browser's storage refused one ({refusal}). A new game "
+                               "started."),
+    "settings.unreadable.lost": N_("Your settings could not be read: {error}. No copy of them "
+                                   "could be kept, as the browser's storage refused one "
+                                   "({refusal}). The defaults are used."),
+    "stats.unreadable.lost": N_("Your statistics could not be read: {error}. No copy of them could "
+                                "be kept, as the browser's storage refused one ({refusal}). They "
+                                "start again from zero."),
+    "archive.unreadable.lost": N_("The games you left in progress could not be read. No copy of "
+                                  "them could be kept, as the browser's storage refused one "
+                                  "({refusal})."),
+    "archive.entry.lost": N_("Your earlier game of this deal could not be read ({error}). No copy "
+                             "of it could be kept, as the browser's storage refused one "
+                             "({refusal}). The deal starts afresh."),
     "storage.forbidden": N_("This browser does not let the game save: progress will be lost."),
-    "storage.forbidden.one_store": N_(
-        "This browser lets the game save in only one of its two stores: your progress is "
-        "kept, but two open tabs of the game will not follow each other's moves."
-    ),
-    "language.missing": N_(
-        "The texts for {language} are missing from this copy of the game, so it speaks English."
-    ),
+    "storage.forbidden.one_store": N_("This browser lets the game save in only one of its two "
+                                      "stores: your progress is kept, but two open tabs of the "
+                                      "game will not follow each other's moves."),
+    "language.missing": N_("The texts for {language} are missing from this copy of the game, so it "
+                           "speaks English."),
     "setting.refused": N_("That setting could not be changed: {error}."),
     "deal.refused": N_("That deal could not be started: {error}."),
     "winnable.not_found": N_("No winnable deal was found quickly; this one may not be."),
-    "game.other_tab": N_(
-        "This game was played on in another tab; its newer position is shown here."
-    ),
+    "game.other_tab": N_("This game was played on in another tab; its newer position is shown "
+                         "here."),
 }
 """The notice of each problem code."""
 
@@ -135,7 +101,7 @@ REFUSAL_WORDS: Mapping[str, str] = {
 
 
 def refusal_text(name: str) -> str:
-    """Why the storage refused a write: :data:`REFUSAL_WORDS`, else the error's name."""
+    """Why the storage refused a write, from the error's name."""
     words = REFUSAL_WORDS.get(name)
     return name if words is None else _(words)
 
@@ -167,8 +133,7 @@ def move_words(move: Move) -> str:
     if isinstance(move, TurnStock):
         return _("the turn of a stock card")
     return _("the {first} and the {second}").format(
-        first=card_name(move.first), second=card_name(move.second)
-    )
+        first=card_name(move.first), second=card_name(move.second))
 
 
 def place_words(place: Place) -> str:
@@ -202,8 +167,8 @@ def moved_text(event: Moved) -> str:
 
 
 def announcement(events: Iterable[Event], session: Session) -> str | None:
-    """The live region's sentence for what a command did (``None``: nothing), then the
-    guide's new step, if it showed one."""
+    """The live region's sentence for what a command did (``None``: nothing), and the
+    guide's new step."""
     events = tuple(events)
     said = _announcement(events, session)
     if session.tutorial is not None and any(
@@ -218,17 +183,14 @@ def announcement(events: Iterable[Event], session: Session) -> str | None:
 
 
 def _announcement(events: tuple[Event, ...], session: Session) -> str | None:
-    """The sentence for what a command did (:func:`announcement`)."""
     for event in events:
         if isinstance(event, Moved):
             return moved_text(event)
         if isinstance(event, TookBack):
             return _("Took back: {move}.").format(move=move_words(event.move))
         if isinstance(event, WentBack):
-            return _(
-                "Back at the position before move {number}, {move}: the moves after it can "
-                "be redone."
-            ).format(number=event.index + 1, move=move_words(event.move))
+            return _("Back at the position before move {number}, {move}: the moves after it can be "
+                     "redone.").format(number=event.index + 1, move=move_words(event.move))
         if isinstance(event, HintShown) and event.count is not None:
             return pair_count_text(event.count)
         if isinstance(event, HintShown) and session.hint_solution is not None:
@@ -260,12 +222,10 @@ def hint_text(position: Position, solution: Solution) -> str:
         text = _("Hint: turn the next stock card.")
     else:
         text = _("Hint: remove the {first} and the {second}.").format(
-            first=card_name(move.first), second=card_name(move.second)
-        )
+            first=card_name(move.first), second=card_name(move.second))
     if solution.win_probability is not None:
         text += " " + _("Chance to win with best play: {percent}.").format(
-            percent=percent(solution.win_probability)
-        )
+            percent=percent(solution.win_probability))
     return text
 
 
@@ -291,8 +251,6 @@ def pair_count_text(count: PairCount) -> str:
         pairs=made, what=what)
 
 
-CHECKING = N_("Checking whether the game can still be won…")
-
 GRADE_WORDS: Mapping[str, str] = {
     "easy": N_("Easy"),
     "medium": N_("Medium"),
@@ -310,18 +268,16 @@ def grade_name(grade: str | None) -> str:
 def indicator_text(solution: Solution | None) -> str:
     """The winnable indicator's sentence (``None``: the solver is still working)."""
     if solution is None:
-        return _(CHECKING)
+        return _("Checking whether the game can still be won…")
     from nestor.solver import Status
 
     if solution.status is Status.UNKNOWN:
         return _("Winnable: unknown (the solver ran out of time)")
     if solution.win_probability is not None:
         return _("Chance to win with best play: {percent}").format(
-            percent=percent(solution.win_probability)
-        )
-    return _("Winnable: yes") if solution.status is Status.WINNABLE else _(
-        "Winnable: no, not any more"
-    )
+            percent=percent(solution.win_probability))
+    return _("Winnable: yes") if solution.status is Status.WINNABLE else _("Winnable: no, not any "
+                                                                           "more")
 
 
 # ---- the status line -----------------------------------------------------------------------
@@ -345,28 +301,22 @@ def status_text(session: Session) -> str:
         return f"{outcome_text(session)} {streak_text(session)}"
     if position.can_turn_stock():
         return _("No pair is left: turn the next stock card.")
+    advice, selected = _POINTER_WORDS.get(session.pointer, _POINTER_WORDS["touch"])
     if session.selected is not None and session.selected in position.available():
-        return _selected_words(session.pointer).format(card=card_name(session.selected))
-    return _advice_words(session.pointer)
+        return _(selected).format(card=card_name(session.selected))
+    return _(advice)
 
 
-def _advice_words(pointer: str) -> str:
-    """What to do, for the way the player points (:attr:`Session.pointer`)."""
-    if pointer == "mouse":
-        return _("Click two available cards of the same rank to remove them.")
-    if pointer == "keyboard":
-        return _("Choose two available cards of the same rank (arrow keys, then Enter) to "
-                 "remove them.")
-    return _("Tap two available cards of the same rank to remove them.")
-
-
-def _selected_words(pointer: str) -> str:
-    """After a selection (``{card}``), what to do next, for the way the player points."""
-    if pointer == "mouse":
-        return _("Selected the {card}: now click another card of the same rank.")
-    if pointer == "keyboard":
-        return _("Selected the {card}: now choose another card of the same rank.")
-    return _("Selected the {card}: now tap another card of the same rank.")
+_POINTER_WORDS: Mapping[str, tuple[str, str]] = {
+    "touch": (N_("Tap two available cards of the same rank to remove them."),
+              N_("Selected the {card}: now tap another card of the same rank.")),
+    "mouse": (N_("Click two available cards of the same rank to remove them."),
+              N_("Selected the {card}: now click another card of the same rank.")),
+    "keyboard": (N_("Choose two available cards of the same rank (arrow keys, then Enter) to "
+                    "remove them."),
+                 N_("Selected the {card}: now choose another card of the same rank.")),
+}
+"""What to do, and what to do after a selection (``{card}``), by :attr:`Session.pointer`."""
 
 
 def outcome_text(session: Session) -> str:
@@ -376,18 +326,15 @@ def outcome_text(session: Session) -> str:
     if outcome is Outcome.WON:
         return _("You won! Every card is paired off.")
     if outcome is Outcome.STOCK_UNPAIRED:
-        return _(
-            "Game lost: the stock card, the {card}, can't pair with any available card."
-        ).format(card=card_name(position.unpaired or ""))
+        return _("Game lost: the stock card, the {card}, can't pair with any available "
+                 "card.").format(card=card_name(position.unpaired or ""))
     return _("Game lost: no pair is left to remove.")
 
 
 def streak_text(session: Session) -> str:
     """The variant's streak after the game that just ended."""
     stats = session.stats.summary(session.game.variant.name)
-    return _("Streak: {streak} (best {best}).").format(
-        streak=stats.streak, best=stats.best_streak
-    )
+    return _("Streak: {streak} (best {best}).").format(streak=stats.streak, best=stats.best_streak)
 
 
 def clock_text(ms: int) -> str:

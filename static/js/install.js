@@ -14,7 +14,7 @@
 // The state is on <html data-install="prompt|manual">, absent when there is nothing to offer
 // (e2e/test_install_faces.py reads it). A classic deferred script, not a module, so it listens
 // before the page's load: Chromium may fire beforeinstallprompt that early, long before Python
-// has booted. The words are the page's (data-text, nestor_web/view/install.py), which Python
+// has booted. The words are the page's (data-text, nestor_web/view/texts.py), which Python
 // sets in the player's language like every other.
 (() => {
   const root = document.documentElement;
