@@ -46,7 +46,7 @@ NOT_AT_STARTUP = {
 tap needs none of it."""
 
 MAX_STARTUP_MODULES = 90
-MAX_STARTUP_STATEMENTS = 6_400
+MAX_STARTUP_STATEMENTS = 6_000
 """Bounds on what start-up imports, with room for splitting modules but not for the solver and
 the review (which add about a seventh to the statements): each module costs the boot its
 unpacking, each statement its running (docs/startup.md). Raising a bound is a change of the
