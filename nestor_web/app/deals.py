@@ -74,8 +74,7 @@ class Deals(Play):
         )
 
     def play_from(self, game: Game) -> tuple[Event, ...]:
-        """A replay's "Play from here": ``game`` comes into play like a new deal (with moves made:
-        counted as help)."""
+        """A replay's "Play from here": ``game`` comes into play like a new deal, its moves help."""
         self.notices.clear()
         return self.switch(SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0)
 
@@ -107,8 +106,8 @@ class Deals(Play):
             return self.switch(SavedGame(Game(variant, deal)), leave=leave)
         events = self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
         # Back as it was left: the loss its leaving settled is taken back, if in progress.
-        if self.game.position.outcome() is None and self.stats.take_back(*self.key):
-            self.stats_changes += 1
+        if self.game.position.outcome() is None:
+            self.stats_changes += self.stats.take_back(*self.key)
         return events
 
     def switch(
@@ -140,7 +139,6 @@ class Deals(Play):
         return True
 
     def _back(self) -> tuple[Event, ...]:
-        """Undo right after leaving a game: it comes back as it was left."""
         left = self.left
         assert left is not None
         self.left = None

@@ -79,8 +79,7 @@ class PuzzleTry:
         return Try(self.puzzle.id, self.puzzle.rating, self.phase == "solved", at)
 
     def tap(self, card: str) -> tuple[PuzzleStepped, ...]:
-        """While the player chooses: select ``card``, deselect it, or play its pair with the
-        selected card (never at once)."""
+        """While the player chooses: select ``card``, deselect it, or play it with the selected."""
         if self.phase != "choose":
             return ()
         position = self.start

@@ -141,8 +141,7 @@ class Session(Deals):
     def know_grade(
         self, variant: str, deal: int, grade: str, graded: bool = False
     ) -> tuple[Event, ...]:
-        """Learn the grade of a deal (``graded``: worked out here, to keep); ValueError if
-        ``grade`` is not one of :data:`GRADE_NAMES`."""
+        """Learn the grade of a deal (``graded``: worked out here, to keep); ValueError: unknown."""
         if grade not in GRADE_NAMES:
             raise ValueError(f"unknown grade {grade!r}")
         key = (variant, deal)
@@ -173,8 +172,7 @@ class Session(Deals):
         return self.know_grade(variant, deal, result.grade, graded=True)
 
     def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
-        """A new deal of ``variant`` graded ``grade`` from the table, preferring one not played
-        (VariantError, NestorError ``grade.unknown``)."""
+        """A new deal of ``variant`` graded ``grade``, one not played if any (NestorError)."""
         from nestor.graded_deals import pick_deal
 
         name = get_variant(variant).name
@@ -188,8 +186,7 @@ class Session(Deals):
     def grade_records(
         self, variant: str, kept: Mapping[Key, str] | None = None
     ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade (known here, from the table or
-        ``kept``), and how many have no grade known."""
+        """The player's settled games of ``variant`` per grade, and how many have none known."""
         played = dict.fromkeys(GRADE_NAMES, 0)
         won = dict.fromkeys(GRADE_NAMES, 0)
         unknown = 0

@@ -47,8 +47,7 @@ def _keeps_winnable(position: Position, pair: Pair) -> bool:
 
 
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
-    """The first of ``pairs`` that keeps the game winnable, with ``True``; else the first, with
-    ``False``; ``None`` when there are none."""
+    """The first of ``pairs`` keeping the game winnable, ``True``; else the first, ``False``."""
     good = next((p for p in pairs if _keeps_winnable(position, p)), None)
     if good is not None:
         return good, True

@@ -300,14 +300,12 @@ class Stats:
         return None if entry is None else entry.state
 
     def _touch(self, key: Key) -> None:
-        """Mark ``key`` as the most recently changed deal; forget the oldest beyond the cap."""
         self._deals.move_to_end(key)
         while len(self._deals) > DEAL_MEMORY:
             self._deals.popitem(last=False)
 
     def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
-        """Settle ``key`` with ``result`` (``elapsed``: a clean win's time) in the deal state,
-        counters and history; ``True``."""
+        """Settle ``key`` with ``result`` (``elapsed``: a clean win's time); ``True``."""
         self._deals[key] = replace(self._deals[key], state=result)
         if self._playing == key:
             self._playing = None
@@ -336,7 +334,6 @@ class Stats:
             self._playing = None
 
     def _adopt(self, other: Stats, name: str) -> None:
-        """Take ``other``'s records of variant ``name`` (it reset it later)."""
         self._drop(name)
         self._resets[name] = other._resets[name]
         if name in other._counts:
