@@ -54,12 +54,10 @@ class Options(TypedDict, total=False):
 
 
 class Play:
-    """The game in play and the player's moves on it, the help, the solver's answers, the timer.
-
+    """The game in play and the player's moves on it, the help, the solver's answers, the timer;
     ``stats_changes`` counts the statistics' changes (saving compares it); ``left``/``left_ui``:
     the game left for Undo with its daily date and marks; ``clock``: ms since 1970 (dates);
-    ``timer_clock``: ms of a steady clock; ``pointer``: ``"touch"``, ``"mouse"``, ``"keyboard"``.
-    """
+    ``timer_clock``: ms of a steady clock; ``pointer``: ``"touch"``, ``"mouse"``, ``"keyboard"``."""
 
     def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         self.game = game

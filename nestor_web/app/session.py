@@ -153,8 +153,7 @@ class Session(Deals):
         return (GradeKnown(variant, deal, grade),)
 
     def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
-        """Learn the grade of the deal in play from the table or ``kept`` (the storage's); ``()``
-        when it was known or must be worked out (:meth:`grade_steps`)."""
+        """Learn the deal in play's grade from the table or ``kept`` (the storage's), if there."""
         found = None if self.grade is not None else self._known_grade(self.key, kept)
         return () if found is None else self.know_grade(*self.key, found)
 

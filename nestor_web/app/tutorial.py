@@ -1,6 +1,5 @@
-"""The guided first game on an Easy deal, its steps worked out from the board: ``"pair"`` (a
-pair that keeps the game winnable), ``"covered"`` (a covered card cannot be taken yet),
-``"reserve"`` (a reserve card pairs), ``"undo"`` (take it back), ``"done"``."""
+"""The guided first game on an Easy deal, its steps worked out from the board: a pair that keeps
+the game winnable, a covered card, a reserve pair, Undo, done (:data:`TUTORIAL_STEPS`)."""
 
 from __future__ import annotations
 
