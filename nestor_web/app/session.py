@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Unpack
 
 from nestor import MAX_DEAL, Game, get_variant
-from nestor.deal import GRADES, UNWINNABLE
+from nestor.deal import GRADE_NAMES
 
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
@@ -27,9 +27,6 @@ from .tutorial import (
     tutorial_step,
 )
 from .url import DealRequest
-
-GRADE_NAMES = (*GRADES, UNWINNABLE)
-"""Every grade a deal can have, easiest first."""
 
 
 @dataclass(frozen=True)
