@@ -8,7 +8,7 @@ from datetime import date
 from nestor import MAX_DEAL, Game, NestorError, check_deal_number, get_variant
 from nestor.daily import daily_deal
 
-from .events import DailyOpened, DealChanged, Event, FromOtherTab, Problem, TookBack
+from .events import DailyOpened, DealChanged, Event, FromOtherTab, Problem, TimerChanged, TookBack
 from .play import Play
 from .saved import Help, SavedGame
 
@@ -61,8 +61,11 @@ class Deals(Play):
             return ()
         if (game.all_moves, game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
-        ):
-            return self.take_longer_time(saved.elapsed_ms)
+        ):  # the same game: a longer time is taken
+            if saved.elapsed_ms <= self._timer_ms:
+                return ()
+            self.set_timer(saved.elapsed_ms)
+            return (TimerChanged(self.timer_running()),)
         if game.all_moves:  # Undo takes back those moves now: the game left can't come back
             self.settle_left()
             self.stats.claim(*self.key)

@@ -387,13 +387,6 @@ class Play:
             self._timer_ms += max(0, now - self._timer_since)
         self._timer_since = now if running else None
 
-    def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
-        """Another tab saved this game with ``elapsed_ms``: a longer time is taken."""
-        if elapsed_ms <= self._timer_ms:
-            return ()
-        self.set_timer(elapsed_ms)
-        return (TimerChanged(self.timer_running()),)
-
     def _select(self, card: str | None) -> tuple[Event, ...]:
         self.selected = card
         return (Selected(card),)

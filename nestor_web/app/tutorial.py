@@ -39,15 +39,11 @@ class TutorialStep:
         return TUTORIAL_STEPS.index(self.step) + 1
 
 
-def _keeps_winnable(position: Position, pair: Pair) -> bool:
-    from nestor.solver import Status, solve
-
-    return solve(position.apply(pair)).status is Status.WINNABLE
-
-
 def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
     """The first of ``pairs`` keeping the game winnable, ``True``; else the first, ``False``."""
-    good = next((p for p in pairs if _keeps_winnable(position, p)), None)
+    from nestor.solver import Status, solve
+
+    good = next((p for p in pairs if solve(position.apply(p)).status is Status.WINNABLE), None)
     if good is not None:
         return good, True
     return (pairs[0], False) if pairs else None
