@@ -54,8 +54,7 @@ class Deals(Play):
         return (*events, DailyOpened(day))
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
-        """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice
-        (of the same game, only a longer time is taken)."""
+        """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice."""
         game = saved.game
         if saved.key != self.key:
             return ()
