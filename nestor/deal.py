@@ -45,6 +45,9 @@ GRADES = ("easy", "medium", "hard")
 UNWINNABLE = "unwinnable"
 """The grade of a deal that no way of playing wins."""
 
+GRADE_NAMES = (*GRADES, UNWINNABLE)
+"""Every grade a deal can have, easiest first."""
+
 SHUFFLE_VERSION = 1
 """Version of the shuffle and deal procedure described in this module."""
 

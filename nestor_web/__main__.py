@@ -1,15 +1,5 @@
-"""``python -m nestor_web progress FILE [--json]``: what a backup of the game's progress holds.
-
-FILE holds a backup file (``nestor-progress-YYYY-MM-DD.json``) or its code (``NESTOR1:…``);
-``-`` reads it from standard input. It is read as the page reads it
-(:func:`nestor_web.storage.progress.read_progress`), and a summary printed: with ``--json``
-one JSON object ``{"games", "won", "daily_won", "in_progress"}`` (all variants summed), else a
-line of English. A file that is not a backup the game can read exits with status 2 and the
-reason (English, with its code) on standard error.
-
-The reader lives with the storage formats: the rules engine (``python -m nestor``) knows none
-of them. Nothing here imports the browser's modules.
-"""
+"""``python -m nestor_web progress FILE [--json]``: what a backup of the game's progress holds
+(see docs/playing.md)."""
 
 from __future__ import annotations
 
@@ -37,12 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _read(name: str) -> str:
-    """The text of the file ``name`` (``-``: standard input), at most one character more than
-    any backup (so a huge file is refused without reading it all).
-
-    Raises:
-        OSError: the file cannot be read. UnicodeDecodeError: it is not UTF-8 text.
-    """
+    """The text of ``name`` (``-``: stdin), at most one character more than any backup (a huge
+    file is refused unread); OSError, UnicodeDecodeError."""
     if name == "-":
         return sys.stdin.read(MAX_SIZE + 1)
     with open(name, encoding="utf-8") as handle:

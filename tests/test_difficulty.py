@@ -278,9 +278,9 @@ def test_settings_that_are_no_object_are_still_set_aside_whole() -> None:
 
 
 def test_the_web_layers_grade_names_are_the_engines() -> None:
+    from nestor.deal import GRADE_NAMES
     from nestor.grade import GRADES, UNWINNABLE
     from nestor.graded_deals import LETTERS
-    from nestor_web.app.session import GRADE_NAMES
     from nestor_web.view.words import GRADE_WORDS
 
     assert GRADE_NAMES == (*GRADES, UNWINNABLE) == tuple(LETTERS.values())

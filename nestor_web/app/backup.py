@@ -163,7 +163,6 @@ def copy_game(saved: SavedGame) -> SavedGame:
 
 
 def _once(lines: Iterable[SavedGame]) -> list[SavedGame]:
-    """``lines`` without repeats (same deal, moves, cursor and help), in order."""
     seen: list[tuple[Key, tuple[str, ...], int, Help]] = []
     out: list[SavedGame] = []
     for line in lines:

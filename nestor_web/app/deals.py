@@ -8,7 +8,7 @@ from datetime import date
 from nestor import MAX_DEAL, Game, NestorError, check_deal_number, get_variant
 from nestor.daily import daily_deal
 
-from .events import DailyOpened, DealChanged, Event, FromOtherTab, Problem, TookBack
+from .events import DailyOpened, DealChanged, Event, FromOtherTab, Problem, TimerChanged, TookBack
 from .play import Play
 from .saved import Help, SavedGame
 
@@ -54,15 +54,17 @@ class Deals(Play):
         return (*events, DailyOpened(day))
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
-        """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice
-        (of the same game, only a longer time is taken)."""
+        """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice."""
         game = saved.game
         if saved.key != self.key:
             return ()
         if (game.all_moves, game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
-        ):
-            return self.take_longer_time(saved.elapsed_ms)
+        ):  # the same game: a longer time is taken
+            if saved.elapsed_ms <= self._timer_ms:
+                return ()
+            self.set_timer(saved.elapsed_ms)
+            return (TimerChanged(self.timer_running()),)
         if game.all_moves:  # Undo takes back those moves now: the game left can't come back
             self.settle_left()
             self.stats.claim(*self.key)
@@ -74,8 +76,7 @@ class Deals(Play):
         )
 
     def play_from(self, game: Game) -> tuple[Event, ...]:
-        """A replay's "Play from here": ``game`` comes into play like a new deal (with moves made:
-        counted as help)."""
+        """A replay's "Play from here": ``game`` comes into play like a new deal, its moves help."""
         self.notices.clear()
         return self.switch(SavedGame(game, Help(replayed=game.cursor)), resumed=game.cursor > 0)
 
@@ -107,8 +108,8 @@ class Deals(Play):
             return self.switch(SavedGame(Game(variant, deal)), leave=leave)
         events = self.switch(kept, resumed=kept.game.cursor > 0, leave=leave)
         # Back as it was left: the loss its leaving settled is taken back, if in progress.
-        if self.game.position.outcome() is None and self.stats.take_back(*self.key):
-            self.stats_changes += 1
+        if self.game.position.outcome() is None:
+            self.stats_changes += self.stats.take_back(*self.key)
         return events
 
     def switch(
@@ -140,7 +141,6 @@ class Deals(Play):
         return True
 
     def _back(self) -> tuple[Event, ...]:
-        """Undo right after leaving a game: it comes back as it was left."""
         left = self.left
         assert left is not None
         self.left = None

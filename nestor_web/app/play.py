@@ -54,12 +54,10 @@ class Options(TypedDict, total=False):
 
 
 class Play:
-    """The game in play and the player's moves on it, the help, the solver's answers, the timer.
-
+    """The game in play and the player's moves on it, the help, the solver's answers, the timer;
     ``stats_changes`` counts the statistics' changes (saving compares it); ``left``/``left_ui``:
     the game left for Undo with its daily date and marks; ``clock``: ms since 1970 (dates);
-    ``timer_clock``: ms of a steady clock; ``pointer``: ``"touch"``, ``"mouse"``, ``"keyboard"``.
-    """
+    ``timer_clock``: ms of a steady clock; ``pointer``: ``"touch"``, ``"mouse"``, ``"keyboard"``."""
 
     def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         self.game = game
@@ -175,15 +173,14 @@ class Play:
         lost = game.position.outcome() is not None
         while game.cursor > index:
             game.undo()
-        if lost and self.stats.take_back(*self.key):
-            self.stats_changes += 1
+        if lost:
+            self.stats_changes += self.stats.take_back(*self.key)
         self.fresh_ui()
         self.sync_timer()
         self.last_uncovered = ()
 
     def try_from(self, index: int) -> tuple[Event, ...]:
-        """The review's "Try from here": back to before move ``index`` (0-based), the later moves
-        kept for redo; counted as help."""
+        """The review's "Try from here": back to before move ``index``, the rest kept for redo."""
         if not 0 <= index < self.game.cursor:
             return ()
         self.take_back(index)
@@ -233,8 +230,7 @@ class Play:
 
     def settle_left_games(self) -> None:
         """No other tab is open: every other unsettled game settles as lost."""
-        if self.stats.settle_others(*self.key, self.clock()):
-            self.stats_changes += 1
+        self.stats_changes += self.stats.settle_others(*self.key, self.clock())
 
     def reset_stats(self) -> None:
         """Forget all statistics (the reset outweighs other tabs' older ones)."""
@@ -244,8 +240,8 @@ class Play:
     def settle_left(self) -> None:
         """Undo can no longer bring back the game left: it settles (lost, if played, not won)."""
         left, self.left = self.left, None
-        if left is not None and left.key != self.key and self.stats.leave(*left.key, self.clock()):
-            self.stats_changes += 1
+        if left is not None and left.key != self.key:
+            self.stats_changes += self.stats.leave(*left.key, self.clock())
 
     def start_solving(self) -> tuple[Event, ...]:
         self.solving = True
@@ -263,8 +259,7 @@ class Play:
         return (SolverBusy(self.solving, what),)
 
     def finishable(self) -> bool | None:
-        """Can Finish play the game out now (no line loses)? ``None`` before
-        :meth:`finish_steps` ran for this position."""
+        """Can Finish play the game out (no line loses)? ``None`` until :meth:`finish_steps` ran."""
         position = self.game.position
         if position.outcome() is not None:
             return False
@@ -392,13 +387,6 @@ class Play:
             self._timer_ms += max(0, now - self._timer_since)
         self._timer_since = now if running else None
 
-    def take_longer_time(self, elapsed_ms: int) -> tuple[Event, ...]:
-        """Another tab saved this game with ``elapsed_ms``: a longer time is taken."""
-        if elapsed_ms <= self._timer_ms:
-            return ()
-        self.set_timer(elapsed_ms)
-        return (TimerChanged(self.timer_running()),)
-
     def _select(self, card: str | None) -> tuple[Event, ...]:
         self.selected = card
         return (Selected(card),)
@@ -427,19 +415,16 @@ class Play:
         return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
 
     def _count_move(self) -> None:
-        """Tell the statistics about the move just made."""
         game = self.game
-        if self.stats.record_move(
+        self.stats_changes += self.stats.record_move(
             game.variant.name, game.deal, self.clock(),
             won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
             lost=game.position.outcome() not in (None, Outcome.WON),
             elapsed_ms=self._timer_ms,
-        ):
-            self.stats_changes += 1
+        )
         day = self.daily
         if (  # the daily deal won, started or finished on its own date
             day is not None and game.position.is_empty()
             and day in (self.today(), self.started_day())
-            and self.stats.record_daily(day)
         ):
-            self.stats_changes += 1
+            self.stats_changes += self.stats.record_daily(day)

@@ -72,15 +72,13 @@ class PuzzleTry:
         return self.phase in ("solved", "failed")
 
     def first_try(self, at: int) -> Try | None:
-        """The try to keep (made ``at``) once the player chose or asked for the hint (not for a
-        puzzle of the player's own game)."""
+        """The try to keep (made ``at``) once chosen or hinted (none for the player's own game)."""
         if self.phase == "choose" or self.puzzle.id < 1:
             return None
         return Try(self.puzzle.id, self.puzzle.rating, self.phase == "solved", at)
 
     def tap(self, card: str) -> tuple[PuzzleStepped, ...]:
-        """While the player chooses: select ``card``, deselect it, or play its pair with the
-        selected card (never at once)."""
+        """While the player chooses: select ``card``, deselect it, or play it with the selected."""
         if self.phase != "choose":
             return ()
         position = self.start

@@ -35,10 +35,6 @@ class ReviewState:
     def done(self) -> bool:
         return self.result is not None
 
-    def add(self, move: MoveReview) -> None:
-        """The engine finished reviewing ``move`` (the next in play order)."""
-        self.moves.append(move)
-
     def finish(self, review: Review) -> None:
         """The review is done: keep it; unless the player chose a move, choose the turning point,
         else the first critical moment."""
@@ -53,7 +49,7 @@ class ReviewState:
     def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
         """The review in slices while ``alive`` (else ``False``), then the position before its
         turning point examined for :attr:`practice` (RecordError: an illegal move)."""
-        work = sliced(review_steps(self.record, self.max_nodes), self.add)
+        work = sliced(review_steps(self.record, self.max_nodes), self.moves.append)
         review, going = yield from _while(alive, work)
         if not going or review is None:
             return False

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Unpack
 
 from nestor import MAX_DEAL, Game, get_variant
-from nestor.deal import GRADES, UNWINNABLE
+from nestor.deal import GRADE_NAMES
 
 from .deals import Deals
 from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
@@ -27,9 +27,6 @@ from .tutorial import (
     tutorial_step,
 )
 from .url import DealRequest
-
-GRADE_NAMES = (*GRADES, UNWINNABLE)
-"""Every grade a deal can have, easiest first."""
 
 
 @dataclass(frozen=True)
@@ -141,8 +138,7 @@ class Session(Deals):
     def know_grade(
         self, variant: str, deal: int, grade: str, graded: bool = False
     ) -> tuple[Event, ...]:
-        """Learn the grade of a deal (``graded``: worked out here, to keep); ValueError if
-        ``grade`` is not one of :data:`GRADE_NAMES`."""
+        """Learn the grade of a deal (``graded``: worked out here, to keep); ValueError: unknown."""
         if grade not in GRADE_NAMES:
             raise ValueError(f"unknown grade {grade!r}")
         key = (variant, deal)
@@ -154,8 +150,7 @@ class Session(Deals):
         return (GradeKnown(variant, deal, grade),)
 
     def look_up_grade(self, kept: Mapping[Key, str] | None = None) -> tuple[Event, ...]:
-        """Learn the grade of the deal in play from the table or ``kept`` (the storage's); ``()``
-        when it was known or must be worked out (:meth:`grade_steps`)."""
+        """Learn the deal in play's grade from the table or ``kept`` (the storage's), if there."""
         found = None if self.grade is not None else self._known_grade(self.key, kept)
         return () if found is None else self.know_grade(*self.key, found)
 
@@ -173,8 +168,7 @@ class Session(Deals):
         return self.know_grade(variant, deal, result.grade, graded=True)
 
     def new_graded_deal(self, variant: str, grade: str) -> tuple[Event, ...]:
-        """A new deal of ``variant`` graded ``grade`` from the table, preferring one not played
-        (VariantError, NestorError ``grade.unknown``)."""
+        """A new deal of ``variant`` graded ``grade``, one not played if any (NestorError)."""
         from nestor.graded_deals import pick_deal
 
         name = get_variant(variant).name
@@ -188,8 +182,7 @@ class Session(Deals):
     def grade_records(
         self, variant: str, kept: Mapping[Key, str] | None = None
     ) -> tuple[tuple[GradeRecord, ...], int]:
-        """The player's settled games of ``variant`` per grade (known here, from the table or
-        ``kept``), and how many have no grade known."""
+        """The player's settled games of ``variant`` per grade, and how many have none known."""
         played = dict.fromkeys(GRADE_NAMES, 0)
         won = dict.fromkeys(GRADE_NAMES, 0)
         unknown = 0

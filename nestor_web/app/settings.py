@@ -55,8 +55,7 @@ class Settings:
         return tuple(f.name for f in fields(cls))
 
     def set(self, name: str, value: object) -> None:
-        """Set one setting, checking its value (NestorError ``setting.unknown`` with ``name``, or
-        ``setting.value`` with ``name`` and ``value``)."""
+        """Set one setting (NestorError ``setting.unknown``, or ``setting.value``: a bad value)."""
         if name not in self.names():
             raise NestorError(f"unknown setting {clip(name)!r}",
                               code="setting.unknown", name=clip(name))

@@ -1,6 +1,5 @@
-"""The guided first game on an Easy deal, its steps worked out from the board: ``"pair"`` (a
-pair that keeps the game winnable), ``"covered"`` (a covered card cannot be taken yet),
-``"reserve"`` (a reserve card pairs), ``"undo"`` (take it back), ``"done"``."""
+"""The guided first game on an Easy deal, its steps worked out from the board: a pair that keeps
+the game winnable, a covered card, a reserve pair, Undo, done (:data:`TUTORIAL_STEPS`)."""
 
 from __future__ import annotations
 
@@ -40,16 +39,11 @@ class TutorialStep:
         return TUTORIAL_STEPS.index(self.step) + 1
 
 
-def _keeps_winnable(position: Position, pair: Pair) -> bool:
+def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
+    """The first of ``pairs`` keeping the game winnable, ``True``; else the first, ``False``."""
     from nestor.solver import Status, solve
 
-    return solve(position.apply(pair)).status is Status.WINNABLE
-
-
-def _best(position: Position, pairs: list[Pair]) -> tuple[Pair, bool] | None:
-    """The first of ``pairs`` that keeps the game winnable, with ``True``; else the first, with
-    ``False``; ``None`` when there are none."""
-    good = next((p for p in pairs if _keeps_winnable(position, p)), None)
+    good = next((p for p in pairs if solve(position.apply(p)).status is Status.WINNABLE), None)
     if good is not None:
         return good, True
     return (pairs[0], False) if pairs else None

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from nestor import MAX_DEAL, NestorError, get_variant
+from nestor.deal import GRADE_NAMES
 from nestor.graded_deals import CUTS_FINGERPRINT
 from nestor.jsontext import load_object
 
-from ..app.session import GRADE_NAMES
 from ..app.statistics.data import Key
 from .keys import json_text
 

@@ -119,8 +119,7 @@ def apply_first_wins(
     union: set[str],
     old: dict[Key, str | None],
 ) -> None:
-    """Give each won deal of the variants in ``union`` the kind of its first win; note in ``old``
-    the state before of each that changes."""
+    """Give each won deal of ``union``'s variants its first win's kind; ``old``: states before."""
     for key, kind in first_win.items():
         entry = deals.get(key)
         if key[0] not in union or entry is None or entry.state not in WINS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from copy import copy
 from dataclasses import replace
 from datetime import date
 from types import MappingProxyType
@@ -55,8 +56,7 @@ class Stats:
         lost: bool = False,
         elapsed_ms: int | None = None,
     ) -> bool:
-        """Count a move made (or redone) in ``variant``/``deal`` at ``now_ms`` (VariantError,
-        DealNumberError, NestorError on a bad one)."""
+        """Count a move made (or redone) in ``variant``/``deal`` at ``now_ms`` (NestorError)."""
         key = check_key(variant, deal)
         whole_number(now_ms, "now_ms")
         changed = False
@@ -277,12 +277,7 @@ class Stats:
     def copy(self) -> Stats:
         """An equal ``Stats`` that changes apart from this one."""
         twin = Stats()
-        twin._counts = dict(self._counts)
-        twin._deals = OrderedDict(self._deals)
-        twin._history = list(self._history)
-        twin._playing = self._playing
-        twin._resets = dict(self._resets)
-        twin._daily = self._daily
+        twin.__dict__ = {name: copy(value) for name, value in vars(self).items()}
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -300,14 +295,12 @@ class Stats:
         return None if entry is None else entry.state
 
     def _touch(self, key: Key) -> None:
-        """Mark ``key`` as the most recently changed deal; forget the oldest beyond the cap."""
         self._deals.move_to_end(key)
         while len(self._deals) > DEAL_MEMORY:
             self._deals.popitem(last=False)
 
     def _settle(self, key: Key, result: str, now_ms: int, elapsed: int | None = None) -> bool:
-        """Settle ``key`` with ``result`` (``elapsed``: a clean win's time) in the deal state,
-        counters and history; ``True``."""
+        """Settle ``key`` with ``result`` (``elapsed``: a clean win's time); ``True``."""
         self._deals[key] = replace(self._deals[key], state=result)
         if self._playing == key:
             self._playing = None
@@ -336,7 +329,6 @@ class Stats:
             self._playing = None
 
     def _adopt(self, other: Stats, name: str) -> None:
-        """Take ``other``'s records of variant ``name`` (it reset it later)."""
         self._drop(name)
         self._resets[name] = other._resets[name]
         if name in other._counts:
