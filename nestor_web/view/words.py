@@ -257,7 +257,7 @@ GRADE_WORDS: Mapping[str, str] = {
     "hard": N_("Hard"),
     "unwinnable": N_("Unwinnable"),
 }
-"""The name of each grade of a deal (:data:`nestor_web.app.session.GRADE_NAMES`)."""
+"""The name of each grade of a deal (:data:`nestor.deal.GRADE_NAMES`)."""
 
 
 def grade_name(grade: str | None) -> str:
