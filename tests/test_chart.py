@@ -1,4 +1,4 @@
-"""The statistics chart (nestor_web.view.chart): an accessible inline SVG."""
+"""The statistics chart (nestor_web.view.dialogs): an accessible inline SVG."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from profiles import examples
 from nestor import NestorError
 from nestor_web.app.statistics.data import RESULTS, Settlement
 from nestor_web.app.statistics.record import Stats
-from nestor_web.view.chart import CHART_COLOURS, CHART_LABELS, chart_svg
+from nestor_web.view.dialogs import CHART_COLOURS, CHART_LABELS, chart_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

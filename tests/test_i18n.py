@@ -338,7 +338,7 @@ def test_messages_are_extracted_from_every_room() -> None:
         for location, _line in message.locations
     }
     for path in ("view/words.py", "view/texts.py", "view/i18n.py", "view/board.py",
-                 "view/dialogs.py", "view/chart.py"):
+                 "view/dialogs.py"):
         assert f"nestor_web/{path}" in where
     ids = {message.id for message in locales.extract()}
     assert "in the stock" in ids  # nestor_web/view/words.py

@@ -32,7 +32,6 @@ NOT_AT_STARTUP = {
     "nestor_web.view.review": "the review's view",
     "nestor_web.view.timeline": "the review's timeline",
     "nestor_web.view.dialogs": "the statistics dialog",
-    "nestor_web.view.chart": "the statistics' charts",
     "nestor_web.app.statistics.merge": "the merge of another tab's statistics",
     "nestor_web.app.backup": "backup and restore",
     "nestor_web.browser.backup": "backup and restore",
