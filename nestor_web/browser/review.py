@@ -14,7 +14,7 @@ from pyscript import document
 from ..view.replay import link_words
 from .actuator import Actuator
 from .controller import Controller
-from .dom import Tasks, game_link, listen, missing, set_text, to_clipboard
+from .dom import Tasks, game_link, listen, missing, set_text, show_copy, to_clipboard
 
 if TYPE_CHECKING:
     from ..app.puzzle import PuzzleTry
@@ -216,9 +216,5 @@ class ReviewPanel:
         copied = await to_clipboard(url)
         document.getElementById("review-link-words").textContent = link_words(copied)
         field = document.getElementById("review-link-field")
-        field.value = url
         field.hidden = copied
-        self.dialog.setAttribute("data-copied", "true" if copied else "false")
-        if not copied:
-            field.focus()
-            field.select()
+        show_copy(self.dialog, field, url, copied)
