@@ -193,7 +193,6 @@ def _clone(original: Any, code: str, rect: Any) -> Any:
 
 
 def _landed(ghost: Any, shown: Any) -> None:
-    """The turned card's flight ended: remove its copy, show the card beside the stock."""
     ghost.remove()
     shown.style.removeProperty("visibility")
 
@@ -207,7 +206,6 @@ def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
 
 
 def _move(to: tuple[float, float, float], share: float, scale: float) -> str:
-    """A CSS transform: ``share`` of the way ``to`` (its x, y), at ``scale``."""
     return f"translate({to[0] * share:.1f}px, {to[1] * share:.1f}px) scale({scale:.3f})"
 
 

@@ -176,7 +176,6 @@ class ProgressPanel:
         self._read(str(await file.text()))
 
     def _read(self, text: str, pasted: bool = False) -> None:
-        """Read a backup's ``text``: a file's, or a pasted code (``pasted``)."""
         from ..storage.progress import read_progress
 
         try:

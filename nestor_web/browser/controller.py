@@ -135,5 +135,4 @@ class Controller:
         self.follow(events)
 
     def _board_drawn(self) -> tuple[list[object], dict[str, str]]:
-        """The board last drawn, for the next first paint (:func:`first_paint`)."""
         return first_paint(self.view or board_view(self.session))

@@ -144,7 +144,6 @@ class EndScreen:
         set_hidden(self.again, not shown)
 
     async def _verdict_task(self) -> None:
-        """Work out the verdict on the deal in play, then show it."""
         try:
             await self.tasks.sliced(self.ending.verdict_steps(self.session))
         finally:
@@ -191,7 +190,6 @@ class DailyPanel:
             el["share-text"].value = self._full_text(session)
 
     def _full_text(self, session: Session) -> str:
-        """The share text and the link to the daily deal."""
         return f"{share_text(session) or ''}\n{page_link(session.query())}"
 
     async def share(self, session: Session) -> None:

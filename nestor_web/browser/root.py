@@ -141,7 +141,6 @@ class App:
         asyncio.get_event_loop().call_later(TIMER_TICK_SECONDS, self._tick)
 
     def _tick(self) -> None:
-        """Show the timer's time, each whole second."""
         elapsed = self.session.elapsed_ms()
         if self.session.timer_running() and self.session.settings.show_timer:
             self.actuator.show_text("timer", clock_text(elapsed))
@@ -150,7 +149,6 @@ class App:
 
     @staticmethod
     def _import_the_rest(index: int = 0) -> None:
-        """Import :data:`LATER_MODULES`, one a task."""
         if index < len(LATER_MODULES):
             importlib.import_module(LATER_MODULES[index])
             asyncio.get_event_loop().call_later(0, App._import_the_rest, index + 1)

@@ -88,7 +88,6 @@ class SolverWork:
             self.controller.update(session.stop_solving())
 
     def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
-        """Solve's next move, animated like the player's own pairs; its events."""
         return self.controller.run(lambda: self.session.play_solver_move(solution))
 
     async def winnable_deal_task(self, variant: str) -> None:

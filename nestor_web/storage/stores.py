@@ -234,7 +234,6 @@ class Stores:
         self.late()
 
     def _tell_kept(self, refused: Problem) -> None:
-        """Tell the player once that the durable copy holds what localStorage refused."""
         if not self._told_partial:
             self._told_partial = True
             self.report(Problem(KEPT, args=refused.args))
