@@ -77,8 +77,7 @@ def focus_quietly(element: Any, ring: bool = False) -> None:
 
 
 def show_copy(box: Any, field: Any, text: str, copied: bool) -> None:
-    """Put ``text`` in ``field`` and set ``box``'s ``data-copied``; if not ``copied``, select it
-    to copy by hand."""
+    """Show ``text`` in ``field``, ``box``'s ``data-copied``; if not ``copied``, select it."""
     field.value = text
     box.setAttribute("data-copied", "true" if copied else "false")
     if not copied:

@@ -112,8 +112,7 @@ class Drag:
             self._snap_back(press)
 
     def on_lost(self, event: Any) -> None:
-        """The dragged card lost the pointer capture: as a cancel (another element's capture
-        ending, such as a touch's implicit one, is not the drag's)."""
+        """The dragged card lost the pointer capture: as a cancel (not another element's)."""
         press = self._press
         if press is not None and press.dragging and event.target == press.element:
             self.on_cancel(event)
@@ -168,8 +167,7 @@ class Drag:
         press.target = target
 
     def _target(self, press: _Press, event: Any) -> str | None:
-        """The partner under the pointer, else the one the card covers most (at least
-        :data:`OVERLAP`), else ``None``."""
+        """The partner under the pointer, else the one covered most (≥ :data:`OVERLAP`), or None."""
         if not press.partners:
             return None
         for element in document.elementsFromPoint(event.clientX, event.clientY):

@@ -73,8 +73,7 @@ class EndScreen:
             self.again.querySelector("button").focus()
 
     def follow(self, session: Session, replaying: bool) -> None:
-        """After a command: follow ``session``'s game and start the verdict it needs, unless
-        ``replaying`` (a mode covers the game: the end screen waits)."""
+        """After a command: follow ``session``'s game and its verdict, unless ``replaying``."""
         self._replaying = replaying
         self.ending.sync(session)
         self._ask_verdict(session)

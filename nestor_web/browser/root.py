@@ -258,8 +258,7 @@ class App:
         return self._tutorial
 
     def fill_stats(self, confirm_reset: bool = False, focus: str | None = None) -> None:
-        """Write the statistics panel, with the wins per grade of the deals graded; focus
-        the control ``focus`` (a selector)."""
+        """Write the statistics panel with the wins per grade; focus the selector ``focus``."""
         from ..view.dialogs import stats_html
 
         self.actuator.el["stats-text"].innerHTML = stats_html(
@@ -346,8 +345,7 @@ class App:
         self.controller.update(events)
 
     def address_changed(self) -> None:
-        """Back or Forward: show what the address asks for (a replay, a puzzle, a deal,
-        resumed if in progress)."""
+        """Back or Forward: show the address's replay, puzzle or deal (resumed if in progress)."""
         query = str(window.location.search)
         if self.replays.address_changed(*replay_request(query)):
             return

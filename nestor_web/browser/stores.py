@@ -67,8 +67,7 @@ def open_store() -> tuple[KeyValueStore, Problem | None]:
 
 
 def watch_other_tabs(changed: Callable[[str | None], None]) -> Any:
-    """Call ``changed(key)`` whenever another tab writes localStorage (``None``: cleared);
-    the listener's proxy, to keep as long as the page."""
+    """Call ``changed(key)`` as another tab writes localStorage (``None``: cleared); a proxy."""
     return listen(window, "storage",
                   lambda event: changed(event.key if isinstance(event.key, str) else None))
 
@@ -100,8 +99,7 @@ async def only_page() -> bool | None:
 
 
 async def open_durable() -> tuple[DurableCopy | None, Snapshot | None]:
-    """The durable copy and what it held at start-up; ``(None, None)`` without IndexedDB
-    or when it cannot be read."""
+    """The durable copy and what it held at start-up; ``(None, None)`` if IndexedDB fails."""
     api = getattr(window, "nestorDurable", None)
     if api is None:
         return None, None

@@ -19,8 +19,7 @@ GRADE_MEMORY = 5000
 
 
 def grades_to_text(grades: Mapping[Key, str], cuts: str = CUTS_FINGERPRINT) -> str:
-    """The stored text of ``grades`` (the last :data:`GRADE_MEMORY`), worked out with the cut
-    points of fingerprint ``cuts``."""
+    """The stored text of the last :data:`GRADE_MEMORY` ``grades``, by the cut points ``cuts``."""
     rows = [[v, d, g] for (v, d), g in list(grades.items())[-GRADE_MEMORY:]]
     return json_text({"version": GRADES_VERSION, "cuts": cuts, "grades": rows})
 

@@ -59,8 +59,7 @@ class KeyValueStore(Protocol):
         """The text stored under ``key``, or ``None``."""
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``; raises (preferably :class:`StoreRefused`) if the store
-        refused (full, or forbidden)."""
+        """Store ``value`` under ``key``; raises (best :class:`StoreRefused`) if refused."""
 
 
 class MemoryStore:

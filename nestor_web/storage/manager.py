@@ -197,8 +197,7 @@ class StorageManager:
             self._board_of = (game, language)
 
     def puzzles(self, quiet: bool = False) -> PuzzleRecord:
-        """The puzzle record stored by any tab (empty if none); an unreadable one is set aside and
-        replaced, unless ``quiet``."""
+        """The stored puzzle record (empty if none); unreadable: set aside unless ``quiet``."""
         from ..app.puzzle_record import PuzzleRecord
         from .puzzle_codec import record_from_text, record_to_text
 
@@ -415,8 +414,7 @@ class StorageManager:
         return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
 
     def _keep_diverged(self, text: str) -> None:
-        """Keep the saved-game ``text`` of a line that could not be joined (once; the last
-        :data:`.keys.ARCHIVE_SIZE`)."""
+        """Keep once the saved-game ``text`` of a line not joined (last :data:`ARCHIVE_SIZE`)."""
         kept = self._diverged()
         if kept is None:
             kept = []

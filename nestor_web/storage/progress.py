@@ -295,8 +295,7 @@ def _refused(what: str, exc: NestorError, code: str, **details: str | int) -> Pr
 
 
 def _read_stats(data: dict[str, object]) -> Stats:
-    """The statistics part: numbers that disagree or are out of range are ``progress.numbers``,
-    anything else ``progress.stats``."""
+    """The statistics part; bad numbers raise ``progress.numbers``, the rest ``progress.stats``."""
     text = json.dumps(data)
     try:
         values = stats_data_from_text(text)

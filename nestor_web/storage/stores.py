@@ -101,8 +101,7 @@ class Stores:
         self.seen = self._seq
 
     def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
-        """The newer durable copy's values start-up takes: all but those unreadable where the
-        store's are readable."""
+        """The newer durable copy's values to take: all but bad ones where the store's read."""
         taken: dict[str, str] = {}
         for key, value in snapshot.entries.items():
             held = self.store.get(key)
