@@ -128,12 +128,9 @@ def _read_counts(data: dict[str, object]) -> dict[str, VariantCounts]:
                 raise NestorError(f"variants[{name!r}] has no {field!r}")
             fields[attribute] = in_range(value[field], f"variants[{name!r}][{field!r}]", "count")
         fastest = value.get("fastest_ms")
-        counts[name] = VariantCounts(
-            **fields,
-            fastest_ms=None
-            if fastest is None
-            else in_range(fastest, f"variants[{name!r}]['fastest_ms']", "win"),
-        )
+        if fastest is not None:
+            fields["fastest_ms"] = in_range(fastest, f"variants[{name!r}]['fastest_ms']", "win")
+        counts[name] = VariantCounts(**fields)
     return counts
 
 
@@ -186,9 +183,7 @@ def _read_daily(data: dict[str, object], now_ms: int | None) -> DailyRecord:
         try:
             day = parse_date(text)
         except NestorError as exc:
-            raise NestorError(
-                f"daily['won'][{i}]: {exc}", code=exc.code, **exc.details
-            ) from None
+            raise NestorError(f"daily['won'][{i}]: {exc}", code=exc.code, **exc.details) from None
         days.append(day_in_range(day, f"daily['won'][{i}]", now_ms))
     if "best_streak" not in data:
         raise NestorError("'daily' has no 'best_streak'")
