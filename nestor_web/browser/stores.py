@@ -34,9 +34,8 @@ class LocalStorage:
             raise store_refused(exc) from exc
 
 
+# Where Pyodide's Error quotes a thrown value that is no Error (a wrapped setItem's DOMException).
 THROWN = re.compile(r'String interpolation of the thrown value gives """(.*?)"""', re.DOTALL)
-"""Where Pyodide's ``Error`` quotes a thrown value that is no ``Error`` with a stack (such as
-a ``DOMException`` a script's wrapper of ``setItem`` throws)."""
 
 NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)  # "Name: message", or a name
 

@@ -25,8 +25,7 @@ _NUMBERS = (
 """The saved game's numbers beside its record, and the kind of range of each."""
 
 SAVE_VERSION = 1
-BOARD_VERSION = 2
-"""The stored board's version (static/js/wake.js checks it)."""
+BOARD_VERSION = 2  # the stored board's version (static/js/wake.js checks it)
 
 
 def game_to_text(saved: SavedGame) -> str:

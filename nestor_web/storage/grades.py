@@ -14,8 +14,7 @@ from .keys import json_text
 
 GRADES_VERSION = 1
 
-GRADE_MEMORY = 5000
-"""Most grades kept (all variants together), as many as the statistics remember deals."""
+GRADE_MEMORY = 5000  # most grades kept (all variants), as many as the statistics' deals
 
 
 def grades_to_text(grades: Mapping[Key, str], cuts: str = CUTS_FINGERPRINT) -> str:

@@ -30,8 +30,7 @@ PROGRESS_VERSION = 1  # the version of the file written
 CODE_VERSION = 1
 CODE_PREFIX = f"NESTOR{CODE_VERSION}:"
 
-MAX_SIZE = 2_000_000
-"""The longest text read, file or code, in characters (a file's bytes: a backup is ASCII)."""
+MAX_SIZE = 2_000_000  # the longest text read, file or code, in characters (a backup is ASCII)
 GAME_VERSION = __version__
 
 PROGRESS_CODES: dict[str, tuple[str, ...]] = {
@@ -113,9 +112,8 @@ def progress_to_code(text: str) -> str:
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
+# UPGRADES[v] turns the object of a file of version v into one of version v + 1 ("version" too).
 UPGRADES: dict[int, Callable[[dict[str, object]], dict[str, object]]] = {}
-"""How to read an older version: ``UPGRADES[v]`` turns the object of a file of version ``v`` into
-one of version ``v + 1`` (its ``"version"`` too)."""
 
 
 def read_progress(text: str) -> Progress:

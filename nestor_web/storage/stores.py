@@ -29,10 +29,8 @@ from .keys import (
 )
 from .stats_codec import stats_from_text
 
-REFUSED = "storage.refused"
-"""The problem of a save localStorage refused and no durable copy holds: progress is not kept."""
-KEPT = "storage.refused.kept"
-"""The problem of a value localStorage refused and the durable copy holds: nothing is lost."""
+REFUSED = "storage.refused"  # a save localStorage refused and no durable copy holds: lost
+KEPT = "storage.refused.kept"  # a value localStorage refused and the durable copy holds
 
 
 def _puzzles_from_text(text: str) -> object:
