@@ -62,8 +62,7 @@ class Controller:
     def run(
         self, command: Callable[[], tuple[Event, ...]], animate: bool = True
     ) -> tuple[Event, ...]:
-        """Catch up with another tab's save, run ``command``, draw (animated if ``animate``)
-        and save what happened; its events."""
+        """Catch up with other tabs, run ``command``, draw (animated: ``animate``), save; events."""
         caught = self.storage.catch_up(self.session)
         if caught:
             self.update(caught)
@@ -89,8 +88,7 @@ class Controller:
         self._draw(events, said, drawn)
 
     def other_tab(self, key: str | None) -> tuple[Event, ...]:
-        """Another tab wrote ``key`` (``None``: cleared): take it in, draw it, save the merged
-        statistics back; what happened here."""
+        """Take in another tab's write at ``key`` (``None``: cleared), draw, save; the events."""
         self.storage.changed_elsewhere(key)
         events = self.storage.follow(self.session)
         if events:

@@ -368,8 +368,7 @@ class App:
             self.controller.update(self.session.notice(problem))
 
     def deal_new(self, variant: str) -> None:
-        """New deal of ``variant``, as the setting ``difficulty`` says: any deal, one the
-        solver proves winnable, or one of the grade chosen."""
+        """New deal of ``variant`` by the ``difficulty`` setting: any, winnable, or graded."""
         try:
             get_variant(variant)
         except NestorError as exc:

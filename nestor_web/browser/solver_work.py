@@ -46,8 +46,7 @@ class SolverWork:
             self.tasks.spawn(self.grade_task)
 
     async def hint_task(self) -> None:
-        """Hint: the first press says how many pairs can be made and how many lose; the next,
-        at the same position, shows the best move."""
+        """Hint: the first press counts the pairs (and losing ones), the next the best move."""
         session = self.session
         position = session.position
         if position.outcome() is not None:

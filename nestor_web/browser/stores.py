@@ -87,8 +87,7 @@ class IndexedDbCopy:
 
 
 async def only_page() -> bool | None:
-    """Whether this page is the only page of the game open (static/js/durable.js holds a
-    shared Web Lock per page and counts them); ``None`` when not known."""
+    """Is this the game's only open page (Web Locks, static/js/durable.js)? ``None``: unknown."""
     api: Any = getattr(window, "nestorDurable", None)
     try:
         answer = await api.alone
