@@ -1,6 +1,5 @@
-"""The board's motion and sounds, decoration only, drawn after the board: removed pairs flying
-to the discard pile, a win's celebration, short tones made with Web Audio. Durations are the
-normal speed's, times :attr:`Motion.scale` (the Animations setting)."""
+"""The board's motion and sounds, drawn after the board: removed pairs flying to the discard pile,
+a win's celebration, Web Audio tones. Durations: the normal speed's times :attr:`Motion.scale`."""
 
 from __future__ import annotations
 

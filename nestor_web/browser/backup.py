@@ -1,6 +1,5 @@
-"""Settings' "Your progress": Back up (a file and a code), Restore (a file or a code, merged or
-replacing), bringing back what a replace replaced, and asking to keep the storage for good.
-A backup's texts reach the page as text, never as markup."""
+"""Settings' "Your progress": Back up (file and code), Restore (file or code, merged or replacing),
+undoing a replace, asking to keep the storage for good. Backup texts reach the page as text only."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The page's game loop, free of ``js``: a command runs after another tab's save is taken in,
-its events are drawn, then saved in a later task (the board on screen first). The page and
-``tests/webpage.py`` run this same loop, each handing it how to draw and when a task runs."""
+"""The page's game loop, free of ``js`` (``tests/webpage.py`` runs it too): a command runs after
+another tab's save is taken in, its events are drawn, then saved in a later task."""
 
 from __future__ import annotations
 

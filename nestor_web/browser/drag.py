@@ -1,6 +1,5 @@
-"""Dragging a card onto a partner (``data-partners``) with pointer events: the card follows
-the pointer (``data-dragging``), elsewhere it slides back. A press moving less than
-:data:`SLOP_PX` is a tap, played when lifted; the click after a press is swallowed."""
+"""Dragging a card onto a partner (``data-partners``): it follows the pointer (``data-dragging``),
+else slides back. A press moving under :data:`SLOP_PX` is a tap; the click after it is swallowed."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""What follows a game: the end screen (``#end-screen``, ``body[data-end]`` ``shown`` or
-``dismissed``), which takes the focus when the game ends and works out the verdict on the
-deal; and the daily deal's label and Share."""
+"""The end screen (``#end-screen``, ``body[data-end]`` ``shown`` or ``dismissed``): the focus at the
+game's end and the verdict on the deal; and the daily deal's label and Share."""
 
 from __future__ import annotations
 

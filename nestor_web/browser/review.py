@@ -1,6 +1,5 @@
-"""The review panel (``#review-dialog``, ``body[data-review-busy]`` while it works): the game's
-moves reviewed in time slices, drawn as each becomes final; Try from here, Practise this, Copy
-link. Its work and view are imported on first use."""
+"""The review panel (``#review-dialog``, ``body[data-review-busy]`` while it works): moves reviewed
+in time slices, drawn as final; Try from here, Practise this, Copy link (work loaded when used)."""
 
 from __future__ import annotations
 
