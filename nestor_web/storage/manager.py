@@ -262,9 +262,8 @@ class StorageManager:
             return None
 
     def restore(self, session: Session, progress: Progress, mode: str) -> tuple[Event, ...]:
-        """Bring a backup in: ``mode`` ``"merge"`` unites it with the progress held here,
-        ``"replace"`` takes it instead, keeping what it replaced (:meth:`replaced_progress`).
-        Raises ValueError for another ``mode`` (nothing changes)."""
+        """Bring a backup in, ``mode`` ``"merge"`` (united with the progress here) or ``"replace"``
+        (kept: :meth:`replaced_progress`); ValueError for another ``mode``, nothing changed."""
         from ..app.backup import copy_game, merge_parts, replace_parts
         from .progress import progress_text
         from .puzzle_codec import record_to_text

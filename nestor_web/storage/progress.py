@@ -224,8 +224,7 @@ def _read_file(text: str) -> Progress:
 
 
 def _cut_short(text: str, exc: NestorError) -> bool:
-    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: the parser
-    stopped at its end (in a string, a number or a word)."""
+    """Is ``text``, refused with ``exc``, a JSON object cut short (in a string, number or word)?"""
     if not text.lstrip().startswith("{"):
         return False
     if str(exc).find("Unterminated string") >= 0:

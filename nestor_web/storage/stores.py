@@ -116,8 +116,7 @@ class Stores:
         return taken
 
     def get(self, key: str) -> str | None:
-        """The stored text under ``key``: the one localStorage refused and the durable copy holds,
-        or the durable copy's when it was newer at start-up."""
+        """``key``'s text: one localStorage refused, the newer durable copy's, or the store's."""
         if key in self._unsaved:
             return self._unsaved[key]
         if key in self._overlay:
