@@ -21,13 +21,11 @@ class LocalStorage:
     """``window.localStorage`` as a :class:`~nestor_web.storage.manager.KeyValueStore`."""
 
     def get(self, key: str) -> str | None:
-        """The text stored under ``key``, or ``None``."""
         value = window.localStorage.getItem(key)
         # JS null arrives as ``None`` or as Pyodide's ``jsnull``; stored values are strings.
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``; :class:`StoreRefused` if the browser refuses."""
         try:
             window.localStorage.setItem(key, value)
         except Exception as exc:  # a JS error, as Pyodide hands it over
