@@ -260,8 +260,7 @@ GAP_PX = 6  # between a control and its tooltip
 
 
 class Tooltips:
-    """Shows ``#tooltip`` beside the icon control hovered or focused by the keyboard (only
-    the icon controls listen, and the page's scrolling while a tooltip is shown)."""
+    """Shows ``#tooltip`` by the icon control hovered or keyboard-focused, following scrolls."""
 
     def __init__(self) -> None:
         self.tip = document.getElementById("tooltip")

@@ -199,14 +199,13 @@ class App:
         self.solver_work.start_needed()
 
     def visibility_changed(self, _event: Any = None) -> None:
-        """The page was hidden or shown, or a mode covered the game or left it: the timer
-        stops (saved at once: the page may never be shown again) or goes on."""
+        """The page was hidden or shown, or a mode covered or left the game: the timer follows."""
         hidden = str(document.visibilityState) == "hidden"
         events = self.session.set_visible(not hidden and not self.actuator.address_held)
         if events:
             self.controller.update(events)
             if hidden:
-                self.controller.save()
+                self.controller.save()  # at once: the page may never be shown again
 
     def cover_game(self, mode: str, covered: bool, push: bool = False) -> None:
         """The replay or a puzzle (``mode``, its section's id) covers the game, which leaves

@@ -20,8 +20,7 @@ from .dom import Tasks
 
 
 class SolverWork:
-    """The solver's tasks. ``indicator_for``, ``finish_for``: the position the indicator's
-    and Finish check's task works on (``None``: none); ``grading``: the deals being graded."""
+    """The solver's tasks; in work: positions ``indicator_for``, ``finish_for``, deals ``grading``."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, storage: StorageManager

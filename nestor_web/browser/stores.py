@@ -39,8 +39,7 @@ NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)  # "Name: messag
 
 
 def store_refused(exc: Exception) -> StoreRefused:
-    """The browser's error behind a refused write (Pyodide's ``exc``), by its own name and
-    message; for a thrown value that is no error, read back from Pyodide's text."""
+    """The browser's error (its name and message) behind Pyodide's ``exc`` on a refused write."""
     name, message = getattr(exc, "name", None), getattr(exc, "message", None)
     if not isinstance(name, str) or not isinstance(message, str):
         return StoreRefused(type(exc).__name__, str(exc))
