@@ -20,7 +20,7 @@ from .dom import Tasks
 
 
 class SolverWork:
-    """The solver's tasks; in work: positions ``indicator_for``, ``finish_for``, deals ``grading``."""
+    """The solver's tasks; in work: ``indicator_for``, ``finish_for`` (positions), ``grading``."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, storage: StorageManager
