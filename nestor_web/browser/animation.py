@@ -36,8 +36,7 @@ VOLUME = 0.12  # a tone's peak gain (0..1): a sound for a tap, not an alarm
 
 
 def measure() -> dict[str, tuple[Any, Any]]:
-    """Where each card is drawn now, taken before a command: code -> (element, its bounding
-    rectangle); the stock pile (Strict) under :data:`STOCK`."""
+    """Where each card is drawn now: code -> (element, rectangle); Strict's stock: :data:`STOCK`."""
     drawn = {
         str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
         for e in document.querySelectorAll("#board [data-card]")
@@ -49,8 +48,7 @@ def measure() -> dict[str, tuple[Any, Any]]:
 
 
 class Motion:
-    """The flights of removed cards to ``pile`` (the discard pile's element) and the win's
-    celebration; ``scale`` multiplies every duration (``1.0``: the normal speed)."""
+    """Cards flying to the discard ``pile``, the win's celebration; durations times ``scale``."""
 
     def __init__(self, pile: Any) -> None:
         self.pile = pile

@@ -77,8 +77,7 @@ def _texts(parts: Parts) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Stored:
-    """What start-up found stored (defaults for what is missing or unreadable); ``tutorial_seen``
-    is ``"started"``, ``"done"`` or ``None``."""
+    """What start-up found (defaults if missing or unreadable); ``tutorial_seen`` as Session's."""
 
     settings: Settings
     game: SavedGame | None

@@ -106,8 +106,7 @@ def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -
 
 
 def progress_to_code(text: str) -> str:
-    """The code of the backup file ``text``: ``NESTOR1:`` and its text compressed, in base64url
-    without padding (ASCII, no blank)."""
+    """The code of backup ``text``: ``NESTOR1:`` and the text deflated, in unpadded base64url."""
     packed = zlib.compress(text.encode("utf-8"), 9)
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 

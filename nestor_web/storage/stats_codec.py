@@ -65,8 +65,7 @@ def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
 
 
 def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
-    """The values of statistics text, each checked alone (type and range) before
-    :meth:`Stats.restore` checks what ties them together; raises NestorError for anything else."""
+    """The values of statistics text, each checked alone (type, range); raises NestorError."""
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
     if isinstance(version, bool) or version not in READ_VERSIONS:
