@@ -423,8 +423,7 @@ class StorageManager:
         self.stores.write(DIVERGED_KEY, json_text(kept))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
-        """Merge the statistics another tab wrote into ``session``'s (written back at the next save
-        only if they lacked something of this tab's)."""
+        """Merge another tab's statistics into ``session``'s (written back if they lack any)."""
         text = self._stale_text(STATS_KEY)
         if text is None:
             return ()  # (if cleared, the next save writes this tab's)

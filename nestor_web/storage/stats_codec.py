@@ -59,8 +59,7 @@ def stats_to_text(stats: Stats) -> str:
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
-    """Read statistics written by :func:`stats_to_text` (dates won up to ``now_ms``, default now);
-    raises NestorError for what :func:`stats_data_from_text` or :meth:`Stats.restore` refuses."""
+    """Read statistics text (dates won up to ``now_ms``, default now); raises NestorError."""
     return Stats.restore(stats_data_from_text(text, now_ms))
 
 

@@ -218,8 +218,7 @@ class Stores:
         self._stored_seq = self._seq
 
     def _durable_done(self, error: str | None, held: list[Problem]) -> None:
-        """The durable copy's answer (``error``: its error name) on a save localStorage refused in
-        part (``held``): report each refusal if both refused, else tell the player once."""
+        """The durable copy's reply (``error``: its name) to a save localStorage refused in part."""
         if not held:
             return
         if error is not None:
