@@ -36,9 +36,8 @@ class _Press:
 
 
 class Drag:
-    """Listens to the pointer events on ``board`` (``#board``): a press that did not move is
-    ``tap(card)``, a drop ``drop(card, onto)`` (did a move happen?); a card slides back as
-    fast as ``motion`` runs."""
+    """Pointer events on ``board``: a press that did not move is ``tap(card)``, a drop
+    ``drop(card, onto)`` (did a move happen?); a card slides back at ``motion``'s speed."""
 
     def __init__(
         self, board: Any, tap: Callable[[str], None], drop: Callable[[str, str], bool],

@@ -176,8 +176,7 @@ class App:
                 self.action(str(action))
 
     def follow(self, events: tuple[Event, ...]) -> None:
-        """After the board is drawn: the panels (after a change of language), the guide, the
-        daily line, the end screen, then the solver work the position needs."""
+        """After the board is drawn: panels (new language), guide, daily line, end, solver work."""
         session = self.session
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             self.replays.draw()
