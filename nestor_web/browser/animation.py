@@ -1,6 +1,5 @@
-"""The board's motion and sounds, decoration only, drawn after the board: removed pairs flying
-to the discard pile, a win's celebration, short tones made with Web Audio. Durations are the
-normal speed's, times :attr:`Motion.scale` (the Animations setting)."""
+"""The board's motion and sounds, drawn after the board: removed pairs flying to the discard pile,
+a win's celebration, Web Audio tones. Durations: the normal speed's times :attr:`Motion.scale`."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ VOLUME = 0.12  # a tone's peak gain (0..1): a sound for a tap, not an alarm
 
 
 def measure() -> dict[str, tuple[Any, Any]]:
-    """Where each card is drawn now, taken before a command: code -> (element, its bounding
-    rectangle); the stock pile (Strict) under :data:`STOCK`."""
+    """Where each card is drawn now: code -> (element, rectangle); Strict's stock: :data:`STOCK`."""
     drawn = {
         str(e.getAttribute("data-card")): (e, e.getBoundingClientRect())
         for e in document.querySelectorAll("#board [data-card]")
@@ -50,8 +48,7 @@ def measure() -> dict[str, tuple[Any, Any]]:
 
 
 class Motion:
-    """The flights of removed cards to ``pile`` (the discard pile's element) and the win's
-    celebration; ``scale`` multiplies every duration (``1.0``: the normal speed)."""
+    """Cards flying to the discard ``pile``, the win's celebration; durations times ``scale``."""
 
     def __init__(self, pile: Any) -> None:
         self.pile = pile
@@ -193,7 +190,6 @@ def _clone(original: Any, code: str, rect: Any) -> Any:
 
 
 def _landed(ghost: Any, shown: Any) -> None:
-    """The turned card's flight ended: remove its copy, show the card beside the stock."""
     ghost.remove()
     shown.style.removeProperty("visibility")
 
@@ -207,7 +203,6 @@ def _landing(rect: Any, pile: Any) -> tuple[float, float, float]:
 
 
 def _move(to: tuple[float, float, float], share: float, scale: float) -> str:
-    """A CSS transform: ``share`` of the way ``to`` (its x, y), at ``scale``."""
     return f"translate({to[0] * share:.1f}px, {to[1] * share:.1f}px) scale({scale:.3f})"
 
 

@@ -1,6 +1,5 @@
-"""Settings' "Your progress": Back up (a file and a code), Restore (a file or a code, merged or
-replacing), bringing back what a replace replaced, and asking to keep the storage for good.
-A backup's texts reach the page as text, never as markup."""
+"""Settings' "Your progress": Back up (file and code), Restore (file or code, merged or replacing),
+undoing a replace, asking to keep the storage for good. Backup texts reach the page as text only."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from ..app.events import Restored
 from ..app.session import Session
 from ..storage.manager import StorageManager
 from .controller import Controller
-from .dom import Tasks, listen, local_today, missing, to_clipboard
+from .dom import Tasks, listen, local_today, missing, show_copy, to_clipboard
 
 if TYPE_CHECKING:
     from ..storage.progress import Progress
@@ -90,8 +89,6 @@ class ProgressPanel:
         name = backup_name(local_today())
         _download(text, name)
         code = progress_to_code(text)
-        field = self.el["backup-code"]
-        field.value = code
         copied = await to_clipboard(code)
         self.el["backup-words"].textContent = backup_words(name, copied)
         if words_id is not None:
@@ -99,10 +96,7 @@ class ProgressPanel:
             if not missing(said):
                 said.textContent = backup_words(name, copied)
         self.el["backup-box"].hidden = False
-        self.el["backup-box"].setAttribute("data-copied", "true" if copied else "false")
-        if not copied:
-            field.focus()
-            field.select()
+        show_copy(self.el["backup-box"], self.el["backup-code"], code, copied)
 
     def show_restore(self, shown: bool) -> None:
         """Show or hide Restore's file picker and code field (hiding forgets what was read)."""
@@ -181,7 +175,6 @@ class ProgressPanel:
         self._read(str(await file.text()))
 
     def _read(self, text: str, pasted: bool = False) -> None:
-        """Read a backup's ``text``: a file's, or a pasted code (``pasted``)."""
         from ..storage.progress import read_progress
 
         try:

@@ -1,6 +1,5 @@
-"""The page's game loop, free of ``js``: a command runs after another tab's save is taken in,
-its events are drawn, then saved in a later task (the board on screen first). The page and
-``tests/webpage.py`` run this same loop, each handing it how to draw and when a task runs."""
+"""The page's game loop, free of ``js`` (``tests/webpage.py`` runs it too): a command runs after
+another tab's save is taken in, its events are drawn, then saved in a later task."""
 
 from __future__ import annotations
 
@@ -62,8 +61,7 @@ class Controller:
     def run(
         self, command: Callable[[], tuple[Event, ...]], animate: bool = True
     ) -> tuple[Event, ...]:
-        """Catch up with another tab's save, run ``command``, draw (animated if ``animate``)
-        and save what happened; its events."""
+        """Catch up with other tabs, run ``command``, draw (animated: ``animate``), save; events."""
         caught = self.storage.catch_up(self.session)
         if caught:
             self.update(caught)
@@ -89,8 +87,7 @@ class Controller:
         self._draw(events, said, drawn)
 
     def other_tab(self, key: str | None) -> tuple[Event, ...]:
-        """Another tab wrote ``key`` (``None``: cleared): take it in, draw it, save the merged
-        statistics back; what happened here."""
+        """Take in another tab's write at ``key`` (``None``: cleared), draw, save; the events."""
         self.storage.changed_elsewhere(key)
         events = self.storage.follow(self.session)
         if events:
@@ -135,5 +132,4 @@ class Controller:
         self.follow(events)
 
     def _board_drawn(self) -> tuple[list[object], dict[str, str]]:
-        """The board last drawn, for the next first paint (:func:`first_paint`)."""
         return first_paint(self.view or board_view(self.session))

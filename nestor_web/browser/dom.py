@@ -76,10 +76,13 @@ def focus_quietly(element: Any, ring: bool = False) -> None:
     element.focus(js_object({"focusVisible": ring}))
 
 
-def select_to_copy(field: Any) -> None:
-    """Focus the text ``field`` with its text selected, to copy by hand."""
-    field.focus()
-    field.select()
+def show_copy(box: Any, field: Any, text: str, copied: bool) -> None:
+    """Show ``text`` in ``field``, ``box``'s ``data-copied``; if not ``copied``, select it."""
+    field.value = text
+    box.setAttribute("data-copied", "true" if copied else "false")
+    if not copied:
+        field.focus()
+        field.select()
 
 
 def mode_key(event: Any, keys: Mapping[str, str]) -> str | None:

@@ -1,6 +1,5 @@
-"""Dragging a card onto a partner (``data-partners``) with pointer events: the card follows
-the pointer (``data-dragging``), elsewhere it slides back. A press moving less than
-:data:`SLOP_PX` is a tap, played when lifted; the click after a press is swallowed."""
+"""Dragging a card onto a partner (``data-partners``): it follows the pointer (``data-dragging``),
+else slides back. A press moving under :data:`SLOP_PX` is a tap; the click after it is swallowed."""
 
 from __future__ import annotations
 
@@ -37,9 +36,8 @@ class _Press:
 
 
 class Drag:
-    """Listens to the pointer events on ``board`` (``#board``): a press that did not move is
-    ``tap(card)``, a drop ``drop(card, onto)`` (did a move happen?); a card slides back as
-    fast as ``motion`` runs."""
+    """Pointer events on ``board``: a press that did not move is ``tap(card)``, a drop
+    ``drop(card, onto)`` (did a move happen?); a card slides back at ``motion``'s speed."""
 
     def __init__(
         self, board: Any, tap: Callable[[str], None], drop: Callable[[str, str], bool],
@@ -112,8 +110,7 @@ class Drag:
             self._snap_back(press)
 
     def on_lost(self, event: Any) -> None:
-        """The dragged card lost the pointer capture: as a cancel (another element's capture
-        ending, such as a touch's implicit one, is not the drag's)."""
+        """The dragged card lost the pointer capture: as a cancel (not another element's)."""
         press = self._press
         if press is not None and press.dragging and event.target == press.element:
             self.on_cancel(event)
@@ -168,8 +165,7 @@ class Drag:
         press.target = target
 
     def _target(self, press: _Press, event: Any) -> str | None:
-        """The partner under the pointer, else the one the card covers most (at least
-        :data:`OVERLAP`), else ``None``."""
+        """The partner under the pointer, else the one covered most (≥ :data:`OVERLAP`), or None."""
         if not press.partners:
             return None
         for element in document.elementsFromPoint(event.clientX, event.clientY):

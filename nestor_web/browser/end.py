@@ -1,6 +1,5 @@
-"""What follows a game: the end screen (``#end-screen``, ``body[data-end]`` ``shown`` or
-``dismissed``), which takes the focus when the game ends and works out the verdict on the
-deal; and the daily deal's label and Share."""
+"""The end screen (``#end-screen``, ``body[data-end]`` ``shown`` or ``dismissed``): the focus at the
+game's end and the verdict on the deal; and the daily deal's label and Share."""
 
 from __future__ import annotations
 
@@ -73,8 +72,7 @@ class EndScreen:
             self.again.querySelector("button").focus()
 
     def follow(self, session: Session, replaying: bool) -> None:
-        """After a command: follow ``session``'s game and start the verdict it needs, unless
-        ``replaying`` (a mode covers the game: the end screen waits)."""
+        """After a command: follow ``session``'s game and its verdict, unless ``replaying``."""
         self._replaying = replaying
         self.ending.sync(session)
         self._ask_verdict(session)
@@ -144,7 +142,6 @@ class EndScreen:
         set_hidden(self.again, not shown)
 
     async def _verdict_task(self) -> None:
-        """Work out the verdict on the deal in play, then show it."""
         try:
             await self.tasks.sliced(self.ending.verdict_steps(self.session))
         finally:
@@ -191,7 +188,6 @@ class DailyPanel:
             el["share-text"].value = self._full_text(session)
 
     def _full_text(self, session: Session) -> str:
-        """The share text and the link to the daily deal."""
         return f"{share_text(session) or ''}\n{page_link(session.query())}"
 
     async def share(self, session: Session) -> None:

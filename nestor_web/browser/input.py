@@ -32,21 +32,14 @@ class Input:
         self.action = action
         self.setting = setting
         self.menu = Menu()
-        by_id = (
-            ("board", "click", self.on_board_click),
-            ("controls", "click", self.on_control_click),
-            ("counters", "click", self.on_control_click),
-            ("notice", "click", self.on_control_click),
-            ("settings", "change", self.on_setting_change),
-            ("keys-dialog", "click", self.on_control_click),
-            ("stats-dialog", "click", self.on_control_click),
-            ("share", "click", self.on_control_click),
-            ("rules-dialog", "click", self.on_control_click),  # "Show me on the board"
-            ("tutorial", "click", self.on_control_click),  # the guide's Next and Skip
-            ("end-screen", "click", self.on_control_click),
+        controls = (  # with the rules' "Show me on the board", the guide's Next and Skip
+            "controls", "counters", "notice", "keys-dialog", "stats-dialog", "share",
+            "rules-dialog", "tutorial", "end-screen",
         )
-        self._proxies = [listen(document.getElementById(n), k, h) for n, k, h in by_id]
-        self._proxies += [
+        self._proxies = [
+            listen(document.getElementById("board"), "click", self.on_board_click),
+            listen(document.getElementById("settings"), "change", self.on_setting_change),
+            *(listen(document.getElementById(n), "click", self.on_control_click) for n in controls),
             listen(window, "popstate", lambda _event: moved()),
             listen(document, "keydown", self.on_key),
             # The advice's words follow the way the player points (before the press's click).
@@ -267,8 +260,7 @@ GAP_PX = 6  # between a control and its tooltip
 
 
 class Tooltips:
-    """Shows ``#tooltip`` beside the icon control hovered or focused by the keyboard (only
-    the icon controls listen, and the page's scrolling while a tooltip is shown)."""
+    """Shows ``#tooltip`` by the icon control hovered or keyboard-focused, following scrolls."""
 
     def __init__(self) -> None:
         self.tip = document.getElementById("tooltip")

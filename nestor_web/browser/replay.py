@@ -21,8 +21,8 @@ from .dom import (
     listen,
     missing,
     mode_key,
-    select_to_copy,
     set_text,
+    show_copy,
     to_clipboard,
 )
 
@@ -195,12 +195,8 @@ class ReplayMode:
         copied = await to_clipboard(url)
         panel = document.getElementById("link-panel")
         document.getElementById("link-words").textContent = link_words(copied)
-        field = document.getElementById("link-field")
-        field.value = url
         panel.hidden = False
-        panel.setAttribute("data-copied", "true" if copied else "false")
-        if not copied:
-            select_to_copy(field)
+        show_copy(panel, document.getElementById("link-field"), url, copied)
 
 
 def _scroll_into_list(box: Any, item: Any) -> None:

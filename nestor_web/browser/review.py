@@ -1,6 +1,5 @@
-"""The review panel (``#review-dialog``, ``body[data-review-busy]`` while it works): the game's
-moves reviewed in time slices, drawn as each becomes final; Try from here, Practise this, Copy
-link. Its work and view are imported on first use."""
+"""The review panel (``#review-dialog``, ``body[data-review-busy]`` while it works): moves reviewed
+in time slices, drawn as final; Try from here, Practise this, Copy link (work loaded when used)."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from pyscript import document
 from ..view.replay import link_words
 from .actuator import Actuator
 from .controller import Controller
-from .dom import Tasks, game_link, listen, missing, set_text, to_clipboard
+from .dom import Tasks, game_link, listen, missing, set_text, show_copy, to_clipboard
 
 if TYPE_CHECKING:
     from ..app.puzzle import PuzzleTry
@@ -216,9 +215,5 @@ class ReviewPanel:
         copied = await to_clipboard(url)
         document.getElementById("review-link-words").textContent = link_words(copied)
         field = document.getElementById("review-link-field")
-        field.value = url
         field.hidden = copied
-        self.dialog.setAttribute("data-copied", "true" if copied else "false")
-        if not copied:
-            field.focus()
-            field.select()
+        show_copy(self.dialog, field, url, copied)

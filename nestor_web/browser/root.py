@@ -141,7 +141,6 @@ class App:
         asyncio.get_event_loop().call_later(TIMER_TICK_SECONDS, self._tick)
 
     def _tick(self) -> None:
-        """Show the timer's time, each whole second."""
         elapsed = self.session.elapsed_ms()
         if self.session.timer_running() and self.session.settings.show_timer:
             self.actuator.show_text("timer", clock_text(elapsed))
@@ -150,7 +149,6 @@ class App:
 
     @staticmethod
     def _import_the_rest(index: int = 0) -> None:
-        """Import :data:`LATER_MODULES`, one a task."""
         if index < len(LATER_MODULES):
             importlib.import_module(LATER_MODULES[index])
             asyncio.get_event_loop().call_later(0, App._import_the_rest, index + 1)
@@ -178,8 +176,7 @@ class App:
                 self.action(str(action))
 
     def follow(self, events: tuple[Event, ...]) -> None:
-        """After the board is drawn: the panels (after a change of language), the guide, the
-        daily line, the end screen, then the solver work the position needs."""
+        """After the board is drawn: panels (new language), guide, daily line, end, solver work."""
         session = self.session
         if any(isinstance(e, SettingChanged) and e.name == "language" for e in events):
             self.replays.draw()
@@ -201,14 +198,13 @@ class App:
         self.solver_work.start_needed()
 
     def visibility_changed(self, _event: Any = None) -> None:
-        """The page was hidden or shown, or a mode covered the game or left it: the timer
-        stops (saved at once: the page may never be shown again) or goes on."""
+        """The page was hidden or shown, or a mode covered or left the game: the timer follows."""
         hidden = str(document.visibilityState) == "hidden"
         events = self.session.set_visible(not hidden and not self.actuator.address_held)
         if events:
             self.controller.update(events)
             if hidden:
-                self.controller.save()
+                self.controller.save()  # at once: the page may never be shown again
 
     def cover_game(self, mode: str, covered: bool, push: bool = False) -> None:
         """The replay or a puzzle (``mode``, its section's id) covers the game, which leaves
@@ -260,8 +256,7 @@ class App:
         return self._tutorial
 
     def fill_stats(self, confirm_reset: bool = False, focus: str | None = None) -> None:
-        """Write the statistics panel, with the wins per grade of the deals graded; focus
-        the control ``focus`` (a selector)."""
+        """Write the statistics panel with the wins per grade; focus the selector ``focus``."""
         from ..view.dialogs import stats_html
 
         self.actuator.el["stats-text"].innerHTML = stats_html(
@@ -348,8 +343,7 @@ class App:
         self.controller.update(events)
 
     def address_changed(self) -> None:
-        """Back or Forward: show what the address asks for (a replay, a puzzle, a deal,
-        resumed if in progress)."""
+        """Back or Forward: show the address's replay, puzzle or deal (resumed if in progress)."""
         query = str(window.location.search)
         if self.replays.address_changed(*replay_request(query)):
             return
@@ -372,8 +366,7 @@ class App:
             self.controller.update(self.session.notice(problem))
 
     def deal_new(self, variant: str) -> None:
-        """New deal of ``variant``, as the setting ``difficulty`` says: any deal, one the
-        solver proves winnable, or one of the grade chosen."""
+        """New deal of ``variant`` by the ``difficulty`` setting: any, winnable, or graded."""
         try:
             get_variant(variant)
         except NestorError as exc:

@@ -5,26 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from functools import partial
 
 from pyscript import document
 
 from nestor import VARIANTS
 
-from ..app.events import Event, Problem
+from ..app.events import Problem
 from ..app.session import Session
 from ..app.settings import SOLVE_PAUSE_MS
 from ..storage.manager import StorageManager
 from .controller import Controller
 from .dom import Tasks
 
-if TYPE_CHECKING:
-    from nestor.solver import Solution
-
 
 class SolverWork:
-    """The solver's tasks. ``indicator_for``, ``finish_for``: the position the indicator's
-    and Finish check's task works on (``None``: none); ``grading``: the deals being graded."""
+    """The solver's tasks; in work: ``indicator_for``, ``finish_for`` (positions), ``grading``."""
 
     def __init__(
         self, session: Session, controller: Controller, tasks: Tasks, storage: StorageManager
@@ -49,8 +45,7 @@ class SolverWork:
             self.tasks.spawn(self.grade_task)
 
     async def hint_task(self) -> None:
-        """Hint: the first press says how many pairs can be made and how many lose; the next,
-        at the same position, shows the best move."""
+        """Hint: the first press counts the pairs (and losing ones), the next the best move."""
         session = self.session
         position = session.position
         if position.outcome() is not None:
@@ -79,17 +74,13 @@ class SolverWork:
                 solution = await self.tasks.sliced(session.analyse_steps())
                 if not session.solving or session.position is not position:
                     break
-                events = self._solver_step(solution)
+                events = self.controller.run(partial(session.play_solver_move, solution))
                 if not events:
                     self.controller.update(session.show_hint(solution))  # no winning line remains
                     break
                 await asyncio.sleep(SOLVE_PAUSE_MS[session.settings.solve_speed] / 1000)
         finally:
             self.controller.update(session.stop_solving())
-
-    def _solver_step(self, solution: Solution) -> tuple[Event, ...]:
-        """Solve's next move, animated like the player's own pairs; its events."""
-        return self.controller.run(lambda: self.session.play_solver_move(solution))
 
     async def winnable_deal_task(self, variant: str) -> None:
         """Look for a deal the solver proves winnable, then start it."""

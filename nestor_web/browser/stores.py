@@ -21,29 +21,25 @@ class LocalStorage:
     """``window.localStorage`` as a :class:`~nestor_web.storage.manager.KeyValueStore`."""
 
     def get(self, key: str) -> str | None:
-        """The text stored under ``key``, or ``None``."""
         value = window.localStorage.getItem(key)
         # JS null arrives as ``None`` or as Pyodide's ``jsnull``; stored values are strings.
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``; :class:`StoreRefused` if the browser refuses."""
         try:
             window.localStorage.setItem(key, value)
         except Exception as exc:  # a JS error, as Pyodide hands it over
             raise store_refused(exc) from exc
 
 
+# Where Pyodide's Error quotes a thrown value that is no Error (a wrapped setItem's DOMException).
 THROWN = re.compile(r'String interpolation of the thrown value gives """(.*?)"""', re.DOTALL)
-"""Where Pyodide's ``Error`` quotes a thrown value that is no ``Error`` with a stack (such as
-a ``DOMException`` a script's wrapper of ``setItem`` throws)."""
 
 NAMED = re.compile(r"([A-Za-z_$][\w$]*)(?:: (.*))?", re.DOTALL)  # "Name: message", or a name
 
 
 def store_refused(exc: Exception) -> StoreRefused:
-    """The browser's error behind a refused write (Pyodide's ``exc``), by its own name and
-    message; for a thrown value that is no error, read back from Pyodide's text."""
+    """The browser's error (its name and message) behind Pyodide's ``exc`` on a refused write."""
     name, message = getattr(exc, "name", None), getattr(exc, "message", None)
     if not isinstance(name, str) or not isinstance(message, str):
         return StoreRefused(type(exc).__name__, str(exc))
@@ -67,8 +63,7 @@ def open_store() -> tuple[KeyValueStore, Problem | None]:
 
 
 def watch_other_tabs(changed: Callable[[str | None], None]) -> Any:
-    """Call ``changed(key)`` whenever another tab writes localStorage (``None``: cleared);
-    the listener's proxy, to keep as long as the page."""
+    """Call ``changed(key)`` as another tab writes localStorage (``None``: cleared); a proxy."""
     return listen(window, "storage",
                   lambda event: changed(event.key if isinstance(event.key, str) else None))
 
@@ -89,8 +84,7 @@ class IndexedDbCopy:
 
 
 async def only_page() -> bool | None:
-    """Whether this page is the only page of the game open (static/js/durable.js holds a
-    shared Web Lock per page and counts them); ``None`` when not known."""
+    """Is this the game's only open page (Web Locks, static/js/durable.js)? ``None``: unknown."""
     api: Any = getattr(window, "nestorDurable", None)
     try:
         answer = await api.alone
@@ -100,8 +94,7 @@ async def only_page() -> bool | None:
 
 
 async def open_durable() -> tuple[DurableCopy | None, Snapshot | None]:
-    """The durable copy and what it held at start-up; ``(None, None)`` without IndexedDB
-    or when it cannot be read."""
+    """The durable copy and what it held at start-up; ``(None, None)`` if IndexedDB fails."""
     api = getattr(window, "nestorDurable", None)
     if api is None:
         return None, None

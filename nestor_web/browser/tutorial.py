@@ -89,7 +89,6 @@ class TutorialPanel:
 
 
 def _overlaps(a: Any, b: Any) -> bool:
-    """Do the boxes ``a`` and ``b`` (``DOMRect``) overlap by more than a margin?"""
     return bool(
         float(a.left) + MARGIN_PX < float(b.right) and float(b.left) + MARGIN_PX < float(a.right)
         and float(a.top) + MARGIN_PX < float(b.bottom)

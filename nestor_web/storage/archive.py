@@ -34,8 +34,7 @@ class Archive:
         return saved
 
     def _unreadable_entries(self, key: str, text: str) -> str:
-        """The set-aside games with ``key``'s ``text`` added, as JSON (an earlier whole archive set
-        aside is kept under ``""``)."""
+        """The set-aside games plus ``key``'s ``text``, as JSON (a bad archive under ``""``)."""
         earlier = self.stores.store.get(ARCHIVE_KEY + UNREADABLE)
         entries: dict[str, str] = {}
         if earlier is not None:

@@ -25,8 +25,7 @@ _NUMBERS = (
 """The saved game's numbers beside its record, and the kind of range of each."""
 
 SAVE_VERSION = 1
-BOARD_VERSION = 2
-"""The stored board's version (static/js/wake.js checks it)."""
+BOARD_VERSION = 2  # the stored board's version (static/js/wake.js checks it)
 
 
 def game_to_text(saved: SavedGame) -> str:
@@ -80,9 +79,8 @@ def settings_to_text(settings: Settings) -> str:
 
 
 def settings_from_text(text: str) -> Settings:
-    """Read settings written by :func:`settings_to_text` or an older game (a missing setting reads
-    as its default, unknown keys are ignored); raises NestorError if not a JSON object, or
-    ``setting.value`` (``name``, ``value``) for the first value a setting cannot take."""
+    """Read stored settings (missing: default, unknown keys ignored); raises NestorError if not a
+    JSON object, or ``setting.value`` (``name``, ``value``) for the first value not allowed."""
     settings, errors = settings_kept_from_text(text)
     if errors:
         raise errors[0]
@@ -109,9 +107,8 @@ def settings_kept_from_text(text: str) -> tuple[Settings, tuple[NestorError, ...
 
 
 def _animations(data: dict[str, object]) -> str | None:
-    """The ``animations`` setting of the stored settings ``data``, a speed or ``None`` (``true`` and
-    ``false`` of older games: ``animation_speed`` or ``"normal"``, and ``"off"``); raises
-    ``setting.value`` for anything else."""
+    """``data``'s ``animations``, a speed or ``None`` (older games' ``true``: ``animation_speed`` or
+    ``"normal"``, ``false``: ``"off"``); raises ``setting.value`` for anything else."""
     chosen = data.get("animations")
     if chosen is None:
         return None

@@ -14,13 +14,11 @@ from .keys import json_text
 
 GRADES_VERSION = 1
 
-GRADE_MEMORY = 5000
-"""Most grades kept (all variants together), as many as the statistics remember deals."""
+GRADE_MEMORY = 5000  # most grades kept (all variants), as many as the statistics' deals
 
 
 def grades_to_text(grades: Mapping[Key, str], cuts: str = CUTS_FINGERPRINT) -> str:
-    """The stored text of ``grades`` (the last :data:`GRADE_MEMORY`), worked out with the cut
-    points of fingerprint ``cuts``."""
+    """The stored text of the last :data:`GRADE_MEMORY` ``grades``, by the cut points ``cuts``."""
     rows = [[v, d, g] for (v, d), g in list(grades.items())[-GRADE_MEMORY:]]
     return json_text({"version": GRADES_VERSION, "cuts": cuts, "grades": rows})
 

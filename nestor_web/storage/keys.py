@@ -22,8 +22,7 @@ GRADES_KEY = "nestor.grades"
 TUTORIAL_KEY = "nestor.tutorial"
 PUZZLES_KEY = "nestor.puzzles"
 SEQ_KEY = "nestor.seq"  # both stores: the number of the save that wrote them last
-UNREADABLE = ".unreadable"
-"""Suffix of the key where an unreadable value is set aside."""
+UNREADABLE = ".unreadable"  # suffix of the key where an unreadable value is set aside
 
 KEYS = (
     SAVE_KEY, SETTINGS_KEY, STATS_KEY, ARCHIVE_KEY, BOARD_KEY, DIVERGED_KEY, REPLACED_KEY,
@@ -31,8 +30,7 @@ KEYS = (
 )
 """Every key the game owns (each also with :data:`UNREADABLE`), and :data:`SEQ_KEY`."""
 
-NOT_DURABLE = (BOARD_KEY, GRADES_KEY)
-"""Keys kept in localStorage only: the first paint's board and a cache of grades."""
+NOT_DURABLE = (BOARD_KEY, GRADES_KEY)  # in localStorage only: the first paint's board, a cache
 
 ARCHIVE_SIZE = 20  # most games kept in the archive; the oldest is dropped first
 LOST = ".lost"  # ends an unreadable value's problem code when it could not be set aside
@@ -59,8 +57,7 @@ class KeyValueStore(Protocol):
         """The text stored under ``key``, or ``None``."""
 
     def set(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key``; raises (preferably :class:`StoreRefused`) if the store
-        refused (full, or forbidden)."""
+        """Store ``value`` under ``key``; raises (best :class:`StoreRefused`) if refused."""
 
 
 class MemoryStore:
@@ -85,8 +82,7 @@ def refusal_name(exc: Exception) -> str:
     return clip(name)
 
 
-Done = Callable[[str | None], None]
-"""Called once a durable write ended: with ``None`` when it is durable, else an error name."""
+Done = Callable[[str | None], None]  # a durable write ended: None if durable, else an error name
 
 
 @dataclass(frozen=True)

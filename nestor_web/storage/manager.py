@@ -77,8 +77,7 @@ def _texts(parts: Parts) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Stored:
-    """What start-up found stored (defaults for what is missing or unreadable); ``tutorial_seen``
-    is ``"started"``, ``"done"`` or ``None``."""
+    """What start-up found (defaults if missing or unreadable); ``tutorial_seen`` as Session's."""
 
     settings: Settings
     game: SavedGame | None
@@ -197,8 +196,7 @@ class StorageManager:
             self._board_of = (game, language)
 
     def puzzles(self, quiet: bool = False) -> PuzzleRecord:
-        """The puzzle record stored by any tab (empty if none); an unreadable one is set aside and
-        replaced, unless ``quiet``."""
+        """The stored puzzle record (empty if none); unreadable: set aside unless ``quiet``."""
         from ..app.puzzle_record import PuzzleRecord
         from .puzzle_codec import record_from_text, record_to_text
 
@@ -263,9 +261,8 @@ class StorageManager:
             return None
 
     def restore(self, session: Session, progress: Progress, mode: str) -> tuple[Event, ...]:
-        """Bring a backup in: ``mode`` ``"merge"`` unites it with the progress held here,
-        ``"replace"`` takes it instead, keeping what it replaced (:meth:`replaced_progress`).
-        Raises ValueError for another ``mode`` (nothing changes)."""
+        """Bring a backup in, ``mode`` ``"merge"`` (united with the progress here) or ``"replace"``
+        (kept: :meth:`replaced_progress`); ValueError for another ``mode``, nothing changed."""
         from ..app.backup import copy_game, merge_parts, replace_parts
         from .progress import progress_text
         from .puzzle_codec import record_to_text
@@ -415,8 +412,7 @@ class StorageManager:
         return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
 
     def _keep_diverged(self, text: str) -> None:
-        """Keep the saved-game ``text`` of a line that could not be joined (once; the last
-        :data:`.keys.ARCHIVE_SIZE`)."""
+        """Keep once the saved-game ``text`` of a line not joined (last :data:`ARCHIVE_SIZE`)."""
         kept = self._diverged()
         if kept is None:
             kept = []
@@ -427,8 +423,7 @@ class StorageManager:
         self.stores.write(DIVERGED_KEY, json_text(kept))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
-        """Merge the statistics another tab wrote into ``session``'s (written back at the next save
-        only if they lacked something of this tab's)."""
+        """Merge another tab's statistics into ``session``'s (written back if they lack any)."""
         text = self._stale_text(STATS_KEY)
         if text is None:
             return ()  # (if cleared, the next save writes this tab's)

@@ -30,8 +30,7 @@ PROGRESS_VERSION = 1  # the version of the file written
 CODE_VERSION = 1
 CODE_PREFIX = f"NESTOR{CODE_VERSION}:"
 
-MAX_SIZE = 2_000_000
-"""The longest text read, file or code, in characters (a file's bytes: a backup is ASCII)."""
+MAX_SIZE = 2_000_000  # the longest text read, file or code, in characters (a backup is ASCII)
 GAME_VERSION = __version__
 
 PROGRESS_CODES: dict[str, tuple[str, ...]] = {
@@ -107,15 +106,13 @@ def progress_text(parts: Parts, today: date, game_version: str = GAME_VERSION) -
 
 
 def progress_to_code(text: str) -> str:
-    """The code of the backup file ``text``: ``NESTOR1:`` and its text compressed, in base64url
-    without padding (ASCII, no blank)."""
+    """The code of backup ``text``: ``NESTOR1:`` and the text deflated, in unpadded base64url."""
     packed = zlib.compress(text.encode("utf-8"), 9)
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
+# UPGRADES[v] turns the object of a file of version v into one of version v + 1 ("version" too).
 UPGRADES: dict[int, Callable[[dict[str, object]], dict[str, object]]] = {}
-"""How to read an older version: ``UPGRADES[v]`` turns the object of a file of version ``v`` into
-one of version ``v + 1`` (its ``"version"`` too)."""
 
 
 def read_progress(text: str) -> Progress:
@@ -226,8 +223,7 @@ def _read_file(text: str) -> Progress:
 
 
 def _cut_short(text: str, exc: NestorError) -> bool:
-    """Whether the JSON ``text`` the parser refused with ``exc`` is an object cut short: the parser
-    stopped at its end (in a string, a number or a word)."""
+    """Is ``text``, refused with ``exc``, a JSON object cut short (in a string, number or word)?"""
     if not text.lstrip().startswith("{"):
         return False
     if str(exc).find("Unterminated string") >= 0:
@@ -295,8 +291,7 @@ def _refused(what: str, exc: NestorError, code: str, **details: str | int) -> Pr
 
 
 def _read_stats(data: dict[str, object]) -> Stats:
-    """The statistics part: numbers that disagree or are out of range are ``progress.numbers``,
-    anything else ``progress.stats``."""
+    """The statistics part; bad numbers raise ``progress.numbers``, the rest ``progress.stats``."""
     text = json.dumps(data)
     try:
         values = stats_data_from_text(text)

@@ -14,8 +14,7 @@ from .keys import json_text
 
 RECORD_VERSION = 1
 
-MAX_PUZZLE_ID = 100_000
-"""The largest puzzle id a record may name (far more than ship): also most tries it holds."""
+MAX_PUZZLE_ID = 100_000  # the largest puzzle id a record names (far more than ship), most tries
 
 PUZZLE_RECORD_CODES: dict[str, tuple[str, ...]] = {
     "puzzles.entry": ("where",),  # a try that is not a list of its fields, or one too many

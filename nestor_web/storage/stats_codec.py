@@ -59,14 +59,12 @@ def stats_to_text(stats: Stats) -> str:
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
-    """Read statistics written by :func:`stats_to_text` (dates won up to ``now_ms``, default now);
-    raises NestorError for what :func:`stats_data_from_text` or :meth:`Stats.restore` refuses."""
+    """Read statistics text (dates won up to ``now_ms``, default now); raises NestorError."""
     return Stats.restore(stats_data_from_text(text, now_ms))
 
 
 def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
-    """The values of statistics text, each checked alone (type and range) before
-    :meth:`Stats.restore` checks what ties them together; raises NestorError for anything else."""
+    """The values of statistics text, each checked alone (type, range); raises NestorError."""
     data = load_object(text, ("they are", "they have"))
     version = data.get("version")
     if isinstance(version, bool) or version not in READ_VERSIONS:
@@ -128,12 +126,9 @@ def _read_counts(data: dict[str, object]) -> dict[str, VariantCounts]:
                 raise NestorError(f"variants[{name!r}] has no {field!r}")
             fields[attribute] = in_range(value[field], f"variants[{name!r}][{field!r}]", "count")
         fastest = value.get("fastest_ms")
-        counts[name] = VariantCounts(
-            **fields,
-            fastest_ms=None
-            if fastest is None
-            else in_range(fastest, f"variants[{name!r}]['fastest_ms']", "win"),
-        )
+        if fastest is not None:
+            fields["fastest_ms"] = in_range(fastest, f"variants[{name!r}]['fastest_ms']", "win")
+        counts[name] = VariantCounts(**fields)
     return counts
 
 
@@ -186,9 +181,7 @@ def _read_daily(data: dict[str, object], now_ms: int | None) -> DailyRecord:
         try:
             day = parse_date(text)
         except NestorError as exc:
-            raise NestorError(
-                f"daily['won'][{i}]: {exc}", code=exc.code, **exc.details
-            ) from None
+            raise NestorError(f"daily['won'][{i}]: {exc}", code=exc.code, **exc.details) from None
         days.append(day_in_range(day, f"daily['won'][{i}]", now_ms))
     if "best_streak" not in data:
         raise NestorError("'daily' has no 'best_streak'")

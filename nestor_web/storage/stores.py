@@ -29,10 +29,8 @@ from .keys import (
 )
 from .stats_codec import stats_from_text
 
-REFUSED = "storage.refused"
-"""The problem of a save localStorage refused and no durable copy holds: progress is not kept."""
-KEPT = "storage.refused.kept"
-"""The problem of a value localStorage refused and the durable copy holds: nothing is lost."""
+REFUSED = "storage.refused"  # a save localStorage refused and no durable copy holds: lost
+KEPT = "storage.refused.kept"  # a value localStorage refused and the durable copy holds
 
 
 def _puzzles_from_text(text: str) -> object:
@@ -101,8 +99,7 @@ class Stores:
         self.seen = self._seq
 
     def _readable_over(self, snapshot: Snapshot) -> dict[str, str]:
-        """The newer durable copy's values start-up takes: all but those unreadable where the
-        store's are readable."""
+        """The newer durable copy's values to take: all but bad ones where the store's read."""
         taken: dict[str, str] = {}
         for key, value in snapshot.entries.items():
             held = self.store.get(key)
@@ -119,8 +116,7 @@ class Stores:
         return taken
 
     def get(self, key: str) -> str | None:
-        """The stored text under ``key``: the one localStorage refused and the durable copy holds,
-        or the durable copy's when it was newer at start-up."""
+        """``key``'s text: one localStorage refused, the newer durable copy's, or the store's."""
         if key in self._unsaved:
             return self._unsaved[key]
         if key in self._overlay:
@@ -222,8 +218,7 @@ class Stores:
         self._stored_seq = self._seq
 
     def _durable_done(self, error: str | None, held: list[Problem]) -> None:
-        """The durable copy's answer (``error``: its error name) on a save localStorage refused in
-        part (``held``): report each refusal if both refused, else tell the player once."""
+        """The durable copy's reply (``error``: its name) to a save localStorage refused in part."""
         if not held:
             return
         if error is not None:
@@ -234,7 +229,6 @@ class Stores:
         self.late()
 
     def _tell_kept(self, refused: Problem) -> None:
-        """Tell the player once that the durable copy holds what localStorage refused."""
         if not self._told_partial:
             self._told_partial = True
             self.report(Problem(KEPT, args=refused.args))
