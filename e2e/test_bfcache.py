@@ -91,6 +91,9 @@ def test_back_to_the_game_shows_it_still_running_and_another_tabs_moves(
     game = Game("standard", 7)
     play_pairs(page, game)
     saves_done(page)
+    # A first visit's page is taken by the service worker once it has installed; a page left
+    # before that is thrown out of the cache when the worker takes it (ServiceWorkerClaim), once.
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
 
     leave(page)
     come_back(page, reasons)
