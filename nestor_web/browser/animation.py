@@ -212,22 +212,17 @@ class Sounds:
     def __init__(self) -> None:
         self._context: Any = None
 
-    def _audio(self) -> Any:
-        if self._context is None:
-            maker = getattr(window, "AudioContext", None) or getattr(
-                window, "webkitAudioContext", None
-            )
-            if maker is None:
-                return None
-            self._context = maker.new()
-        return self._context
-
     def play(self, name: str) -> None:
         """Play the sound ``name`` (a key of :data:`TONES`); silent where audio is refused."""
         try:
-            audio = self._audio()
-            if audio is None:
-                return
+            if self._context is None:
+                maker = getattr(window, "AudioContext", None) or getattr(
+                    window, "webkitAudioContext", None
+                )
+                if maker is None:
+                    return
+                self._context = maker.new()
+            audio = self._context
             if str(audio.state) == "suspended":
                 audio.resume()
             now = float(audio.currentTime)
