@@ -124,16 +124,12 @@ class Input:
                 event.preventDefault()
 
 
-MENU = "more-menu"
-TOGGLE = "[data-menu]"
-
-
 class Menu:
     """The disclosure of ``#more-menu`` by its ``[data-menu]`` button."""
 
     def __init__(self) -> None:
-        self.panel = document.getElementById(MENU)
-        self.toggle = document.querySelector(TOGGLE)
+        self.panel = document.getElementById("more-menu")
+        self.toggle = document.querySelector("[data-menu]")
         self._proxies = [
             listen(self.toggle, "click", self.on_toggle),
             listen(self.panel, "click", self.on_panel_click),
@@ -265,18 +261,14 @@ class Tooltips:
     def __init__(self) -> None:
         self.tip = document.getElementById("tooltip")
         self._for: Any = None  # the control whose name it shows
-        self._hide = create_proxy(self.hide)
         self._scrolled = create_proxy(self.on_scroll)
-        self._proxies: list[Any] = [self._hide, self._scrolled]
+        self._proxies: list[Any] = [self._scrolled]
         for control in document.querySelectorAll(ICONS):
             for kind, handler in (
                 ("pointerenter", self.on_over), ("focus", self.on_focus),
-                ("pointerleave", None), ("blur", None), ("keydown", self.on_key),
+                ("pointerleave", self.hide), ("blur", self.hide), ("keydown", self.on_key),
             ):
-                if handler is None:
-                    control.addEventListener(kind, self._hide)
-                else:
-                    self._proxies.append(listen(control, kind, handler))
+                self._proxies.append(listen(control, kind, handler))
 
     def on_over(self, event: Any) -> None:
         """The pointer came over an icon control."""
