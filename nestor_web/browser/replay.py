@@ -92,11 +92,8 @@ class ReplayMode:
         if replay is None:
             return
         view = replay_view(replay, self.session.settings)
-        text = {
-            "replay-title": view.title, "replay-step": view.step,
-            "replay-result": view.result or "",
-        }
-        for name, value in text.items():
+        for name, value in (("replay-title", view.title), ("replay-step", view.step),
+                            ("replay-result", view.result or "")):
             set_text(document.getElementById(name), value)
         document.getElementById("replay-result").hidden = view.result is None
         document.getElementById("replay-board").innerHTML = view.board

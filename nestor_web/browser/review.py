@@ -55,8 +55,7 @@ class ReviewPanel:
         if not self.dialog.open:
             self.actuator.toggle_dialog("review")
         document.getElementById("review-link-words").textContent = ""
-        field = document.getElementById("review-link-field")
-        field.hidden = True
+        document.getElementById("review-link-field").hidden = True
         self.draw()
 
     async def _work(self, state: ReviewState) -> None:

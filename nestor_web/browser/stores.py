@@ -76,11 +76,8 @@ class IndexedDbCopy:
 
     def write(self, seq: int, entries: Mapping[str, str], done: Done) -> None:
         """Start one durable write; ``done`` gets ``None`` or the error's name (see there)."""
-
-        def answered(error: Any) -> None:
-            done(error if isinstance(error, str) else None)
-
-        self._api.write(seq, js_object(dict(entries))).then(create_once_callable(answered))
+        self._api.write(seq, js_object(dict(entries))).then(create_once_callable(
+            lambda error: done(error if isinstance(error, str) else None)))
 
 
 async def only_page() -> bool | None:
