@@ -11,7 +11,7 @@ from pyodide.ffi import JsException, create_once_callable
 from pyscript import document
 
 from .animation import Motion
-from .dom import animate, listen, missing
+from .dom import animate, flag, listen, missing
 
 SLOP_PX = {"mouse": 5.0, "pen": 8.0, "touch": 10.0}  # a tap's most movement, by pointerType
 OVERLAP = 0.25  # off every partner, a card lands on one it covers by this share of its area
@@ -158,10 +158,7 @@ class Drag:
         for code in (press.target, target):
             element = self._card(code) if code is not None else None
             if element is not None:
-                if code == target:
-                    element.setAttribute("data-drop", "")
-                else:
-                    element.removeAttribute("data-drop")
+                flag(element, "data-drop", "" if code == target else None)
         press.target = target
 
     def _target(self, press: _Press, event: Any) -> str | None:
