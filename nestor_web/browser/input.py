@@ -97,7 +97,7 @@ class Input:
         if tag in ("input", "select", "textarea"):
             return
         key = str(event.key)
-        if key == "Escape" and self.menu.on_escape():
+        if key == "Escape" and self.menu.close():  # an open menu takes Escape
             event.preventDefault()
             return
         if self.actuator.dialog_open() or self.actuator.address_held:
@@ -149,14 +149,15 @@ class Menu:
                 button.focus()
                 break
 
-    def close(self, return_focus: bool = True) -> None:
-        """Hide the menu; with ``return_focus`` the focus goes back to its button."""
+    def close(self, return_focus: bool = True) -> bool:
+        """Hide the menu; with ``return_focus`` the focus goes back to its button. Was it open?"""
         if not self.is_open():
-            return
+            return False
         self.panel.removeAttribute("data-open")
         self.toggle.setAttribute("aria-expanded", "false")
         if return_focus:
             self.toggle.focus()
+        return True
 
     def on_toggle(self, _event: Any) -> None:
         """A tap on "More": open or close the menu."""
@@ -172,19 +173,10 @@ class Menu:
 
     def on_document_click(self, event: Any) -> None:
         """A tap outside the menu and its button closes it (the focus stays where it went)."""
-        if not self.is_open():
-            return
         target = event.target
         if self.panel.contains(target) or self.toggle.contains(target):
             return
         self.close(return_focus=False)
-
-    def on_escape(self) -> bool:
-        """Escape: close the menu if it is open (True: the key was used)."""
-        if not self.is_open():
-            return False
-        self.close()
-        return True
 
 
 BROWSE_KEYS = frozenset(  # move a closed picker's choice without committing it (and letters)
