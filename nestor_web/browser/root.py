@@ -301,8 +301,7 @@ class App:
         elif name == "variant" and value is not None:
             self.deal_new(value)
         elif name == "tutorial":  # How to play's "Show me on the board"
-            if self.actuator.el["rules-dialog"].open:
-                self.actuator.toggle_dialog("rules")
+            self.actuator.el["rules-dialog"].close()
             run(lambda: s.start_tutorial(fresh=True), animate=False)
             self.actuator.restore_focus()
         elif name in ("tutorial-next", "tutorial-skip"):
@@ -321,8 +320,7 @@ class App:
             self.actuator.toggle_dialog("stats")
         elif name == "close":
             for dialog in DIALOGS:
-                if self.actuator.el[f"{dialog}-dialog"].open:
-                    self.actuator.toggle_dialog(dialog)
+                self.actuator.el[f"{dialog}-dialog"].close()  # (a closed one: nothing happens)
         elif name in ("stats-reset", "stats-reset-confirm", "stats-reset-cancel"):
             if name == "stats-reset-confirm":
                 s.reset_stats()
