@@ -3,6 +3,7 @@ undoing a replace, asking to keep the storage for good. Backup texts reach the p
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import create_once_callable
@@ -141,15 +142,11 @@ class ProgressPanel:
         used: int | None = None
         quota: int | None = None
         if not missing(storage):
-            try:
+            with suppress(Exception):  # a browser without it, or refusing: not known
                 persisted = bool(await storage.persisted())
-            except Exception:  # noqa: BLE001 - a browser without it, or refusing
-                persisted = None
-            try:
+            with suppress(Exception):
                 estimate = await storage.estimate()
                 used, quota = int(estimate.usage), int(estimate.quota)
-            except Exception:  # noqa: BLE001
-                used = quota = None
         self.el["progress-storage"].textContent = storage_text(persisted, used, quota)
 
     async def _persist(self) -> None:
@@ -195,10 +192,9 @@ class ProgressPanel:
         box = self.el["restore-error"]
         box.textContent = "" if error is None else refusal_text(error, pasted)
         box.hidden = error is None
-        summary = self.el["restore-summary"]
         if progress is not None:
             self.el["restore-brings"].textContent = summary_text(progress.parts.summary())
-        summary.hidden = progress is None
+        self.el["restore-summary"].hidden = progress is None
 
 
 def _download(text: str, name: str) -> None:
