@@ -28,7 +28,7 @@ from .input import Input, Tooltips, VariantPicker
 from .replay import ReplayMode
 from .review import ReviewPanel
 from .solver_work import SolverWork
-from .stores import only_page, open_durable, open_store, watch_other_tabs
+from .stores import only_page, open_durable, open_store
 
 if TYPE_CHECKING:  # imported on its first use (App.progress, App.tutorial, App.puzzles)
     from .backup import ProgressPanel
@@ -100,7 +100,7 @@ class App:
         self.actuator = actuator = Actuator()
         self.daily = DailyPanel()
         actuator.fill_texts()
-        self._other_tabs = watch_other_tabs(self.other_tab)
+        self._other_tabs = listen(window, "storage", self.other_tab)
         self.controller = controller = Controller(
             session, self.storage, actuator.draw, asyncio.get_event_loop().call_soon, _saving,
             actuator.measure, follow=self.follow,
@@ -219,8 +219,9 @@ class App:
             self.controller.update(())
             self.actuator.restore_focus()
 
-    def other_tab(self, key: str | None) -> None:
-        """Another tab wrote ``key``: taken in; the open statistics and puzzles follow."""
+    def other_tab(self, event: Any) -> None:
+        """Another tab wrote ``event.key`` (or cleared all): taken in; the open panels follow."""
+        key = event.key if isinstance(event.key, str) else None
         if self.controller.other_tab(key) and self.actuator.el["stats-dialog"].open:
             self.fill_stats()
         if key in (None, "nestor.puzzles") and self._puzzles is not None:

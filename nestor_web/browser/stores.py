@@ -4,7 +4,7 @@ IndexedDB (through static/js/durable.js) as its durable copy."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from pyodide.ffi import create_once_callable
@@ -12,7 +12,7 @@ from pyscript import window
 
 from ..app.events import Problem
 from ..storage.keys import Done, DurableCopy, KeyValueStore, MemoryStore, Snapshot, StoreRefused
-from .dom import js_object, listen
+from .dom import js_object
 
 PROBE_KEY = "nestor.probe"  # written at start-up: may the game save?
 
@@ -60,12 +60,6 @@ def open_store() -> tuple[KeyValueStore, Problem | None]:
         return store, None
     except Exception:  # the browser forbids storage (e.g. blocked cookies)
         return MemoryStore(), Problem("storage.forbidden")
-
-
-def watch_other_tabs(changed: Callable[[str | None], None]) -> Any:
-    """Call ``changed(key)`` as another tab writes localStorage (``None``: cleared); a proxy."""
-    return listen(window, "storage",
-                  lambda event: changed(event.key if isinstance(event.key, str) else None))
 
 
 class IndexedDbCopy:
