@@ -84,13 +84,10 @@ class ReviewPanel:
                 return result
             if len(state.moves) != seen:
                 seen = len(state.moves)
-                self._draw_soon()
+                if not self._draw_pending:
+                    self._draw_pending = True
+                    asyncio.get_event_loop().call_soon(self._draw_now)
             yield None
-
-    def _draw_soon(self) -> None:
-        if not self._draw_pending:
-            self._draw_pending = True
-            asyncio.get_event_loop().call_soon(self._draw_now)
 
     def _draw_now(self) -> None:
         self._draw_pending = False
@@ -140,7 +137,8 @@ class ReviewPanel:
         if missing(target) or state is None:
             return
         if target.hasAttribute("data-review-go"):
-            self.choose(int(str(target.getAttribute("data-review-go"))))
+            state.choose(int(str(target.getAttribute("data-review-go"))))
+            self.draw()
         elif target.hasAttribute("data-review-timeline"):
             svg = target.querySelector("svg")
             rect = svg.getBoundingClientRect()
@@ -149,7 +147,8 @@ class ReviewPanel:
 
                 index = point_at((event.clientX - rect.left) / rect.width, state.total)
                 if index is not None:
-                    self.choose(index)
+                    state.choose(index)
+                    self.draw()
         elif target.hasAttribute("data-review-command"):
             if str(target.getAttribute("data-review-command")) == "try":
                 self.try_from_here()
@@ -175,12 +174,6 @@ class ReviewPanel:
             return
         event.preventDefault()
         self.draw()
-
-    def choose(self, index: int) -> None:
-        """Show move ``index``'s position."""
-        if self.state is not None:
-            self.state.choose(index)
-            self.draw()
 
     def try_from_here(self) -> None:
         """Put the game back before the chosen move (the rest kept for redo); close the panel."""
