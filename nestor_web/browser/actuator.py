@@ -151,19 +151,17 @@ class Actuator:
                 taken = back[0].move if isinstance(back[0], (TookBack, WentBack)) else None
                 self.restore_focus(taken.first if isinstance(taken, Pair) else "")
         el = self.el
-        self.show_text("variant-title", view.variant_title)
-        self.show_text("deal-number", str(view.deal))
-        self.show_text("deal-grade", view.grade_text)
+        for name, text in (
+            ("variant-title", view.variant_title), ("deal-number", str(view.deal)),
+            ("deal-grade", view.grade_text), ("cards-left", str(view.cards_left)),
+            ("moves-made", str(view.moves_made)), ("pairs", str(view.pairs)),
+            ("timer", view.timer), ("status", view.status),
+            ("notice-text", view.notice or ""), ("indicator", view.indicator or ""),
+        ):
+            self.show_text(name, text)
         self._once("grade", view.grade, lambda: flag(document.body, "data-grade", view.grade))
-        self.show_text("cards-left", str(view.cards_left))
-        self.show_text("moves-made", str(view.moves_made))
-        self.show_text("pairs", str(view.pairs))
-        self.show_text("timer", view.timer)
-        self.show_text("status", view.status)
         if announcement:
             el["announce"].textContent = announcement
-        self.show_text("notice-text", view.notice or "")
-        self.show_text("indicator", view.indicator or "")
         self._once("notice", view.notice is None,
                    lambda: set_hidden(el["notice"], view.notice is None))
         self._once("indicator", view.indicator is None,
@@ -171,10 +169,8 @@ class Actuator:
         self._once("discard", view.cards_left, lambda: el["discard"].setAttribute(
             "data-count", str(52 - view.cards_left)))
         self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
-        playing = view.outcome is None
-        controls = (view.can_undo, view.can_redo, view.can_turn_stock, playing, view.solving,
-                    view.has_stock, view.outcome, view.solve_label,
-                    view.can_finish)
+        controls = (view.can_undo, view.can_redo, view.can_turn_stock, view.solving,
+                    view.has_stock, view.outcome, view.solve_label, view.can_finish)
         self._once("controls", controls, lambda: self._show_controls(view))
         for event in events:
             if isinstance(event, Moved):
