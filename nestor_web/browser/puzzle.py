@@ -174,12 +174,11 @@ class PuzzleMode:
             self._focus_next()
 
     def _focus_next(self) -> None:
-        button = document.querySelector('#puzzle [data-puzzle-command="next"]')
         active = document.activeElement
         if missing(active) or missing(active.closest("#puzzle")) or active.disabled or (
             not missing(active.closest("#puzzle-board, #puzzle-choices"))
         ):
-            button.focus()
+            document.querySelector('#puzzle [data-puzzle-command="next"]').focus()
 
     async def _refute(self, attempt: PuzzleTry) -> None:
         """Play the refutation out, a pair every :data:`PACE_SECONDS`, while it is shown."""

@@ -57,8 +57,7 @@ class SolverWork:
             count = await self.tasks.sliced(session.count_pairs_steps())
         else:
             solution = await self.tasks.sliced(session.analyse_steps())
-        elapsed = (time.perf_counter() - start) * 1000
-        document.body.setAttribute("data-hint-ms", f"{elapsed:.1f}")
+        document.body.setAttribute("data-hint-ms", f"{(time.perf_counter() - start) * 1000:.1f}")
         events = session.think(None)
         if session.position is position:
             events += session.show_pair_count(count) if first else session.show_hint(solution)

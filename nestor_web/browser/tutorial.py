@@ -48,14 +48,11 @@ class TutorialPanel:
         """Ring what ``view`` points at (after every draw) and place the sheet clear of it."""
         wanted: list[Any] = []
         if view is not None:
-            for card in view.cards:
-                element = document.querySelector(f'#board [data-card="{card}"]')
-                if not missing(element):
-                    wanted.append(element)
+            places = [f'#board [data-card="{card}"]' for card in view.cards]
             if view.control:
-                element = document.querySelector(f'#controls [data-action="{view.control}"]')
-                if not missing(element):
-                    wanted.append(element)
+                places.append(f'#controls [data-action="{view.control}"]')
+            found = [document.querySelector(place) for place in places]
+            wanted = [element for element in found if not missing(element)]
         for element in document.querySelectorAll(f"[{MARK}]"):
             element.removeAttribute(MARK)
         for element in wanted:
