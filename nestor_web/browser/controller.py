@@ -4,6 +4,7 @@ another tab's save is taken in, its events are drawn, then saved in a later task
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..app.events import Event, Problem, SettingChanged
@@ -29,34 +30,24 @@ def use_language(session: Session) -> None:
         session.notice(Problem("language.missing", args=(("language", code),)))
 
 
+@dataclass(eq=False)
 class Controller:
     """``session``'s loop: commands drawn by ``draw`` then ``follow``, saved through
     ``storage`` in a task ``soon`` runs (``keep_board``: with the board for the first paint);
     ``said``, ``events``, ``view``: what was last said and drawn."""
 
-    def __init__(
-        self,
-        session: Session,
-        storage: StorageManager,
-        draw: Draw,
-        soon: Callable[[Callable[[], None]], object],
-        saving: Callable[[bool], None] = lambda _pending: None,
-        measure: Callable[[], Any] = lambda: None,
-        keep_board: bool = True,
-        follow: Callable[[tuple[Event, ...]], None] = lambda _events: None,
-    ) -> None:
-        self.session = session
-        self.storage = storage
-        self.draw = draw
-        self.soon = soon
-        self.saving = saving
-        self.measure = measure
-        self.keep_board = keep_board
-        self.follow = follow
-        self.said: str | None = None
-        self.events: tuple[Event, ...] = ()
-        self.save_pending = False
-        self.view: BoardView | None = None
+    session: Session
+    storage: StorageManager
+    draw: Draw
+    soon: Callable[[Callable[[], None]], object]
+    saving: Callable[[bool], None] = lambda _pending: None
+    measure: Callable[[], Any] = lambda: None
+    keep_board: bool = True
+    follow: Callable[[tuple[Event, ...]], None] = lambda _events: None
+    said: str | None = field(default=None, init=False)
+    events: tuple[Event, ...] = field(default=(), init=False)
+    save_pending: bool = field(default=False, init=False)
+    view: BoardView | None = field(default=None, init=False)
 
     def run(
         self, command: Callable[[], tuple[Event, ...]], animate: bool = True
