@@ -159,10 +159,8 @@ class Motion:
             return
         self._celebration = None
         animations, self._confetti = self._confetti, []
-        end = self._end_proxy
-        if end is not None:
-            document.removeEventListener("keydown", end)
-            current.removeEventListener("pointerdown", end)
+        document.removeEventListener("keydown", self._end_proxy)  # made before any celebration
+        current.removeEventListener("pointerdown", self._end_proxy)
         for animation in animations:
             animation.onfinish = None
             animation.cancel()

@@ -160,10 +160,8 @@ class Menu:
         return True
 
     def on_toggle(self, _event: Any) -> None:
-        """A tap on "More": open or close the menu."""
-        if self.is_open():
-            self.close()
-        else:
+        """A tap on "More": close the menu, or open it if it was closed."""
+        if not self.close():
             self.open()
 
     def on_panel_click(self, event: Any) -> None:
