@@ -11,6 +11,7 @@ from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
+from ..app.settings import Settings
 from .i18n import LANGUAGES, N_, _, decimal, decimal_percent, thousands, variant_title
 
 TEXTS: dict[str, str] = {
@@ -133,14 +134,8 @@ TEXTS: dict[str, str] = {
 """Text of each ``data-text`` element, by id."""
 
 SETTING_TEXTS: dict[str, str] = {
-    "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
-    "animations": "opt-animations", "auto_pair": "opt-auto-pair",
-    "winnable_indicator": "opt-indicator", "difficulty": "opt-difficulty",
-    "highlight_partners": "opt-highlight-partners",
-    "sounds": "opt-sounds",
-    "solve_speed": "opt-solve-speed",
-    "show_timer": "opt-show-timer", "left_handed": "opt-left-handed",
-    "large_index": "opt-large-index",
+    name: "opt-indicator" if name == "winnable_indicator" else "opt-" + name.replace("_", "-")
+    for name in Settings.names()
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
 
