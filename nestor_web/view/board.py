@@ -70,8 +70,6 @@ class BoardView:
     query: str
     hint_stock: bool = False
     indicator: str | None = None
-    winnable_indicator: bool = False
-    difficulty: str = "any"
     grade: str | None = None
     grade_text: str = ""
     helped: bool = False
@@ -171,8 +169,6 @@ def board_view(session: Session) -> BoardView:
         query=session.query(),
         hint_stock=isinstance(session.hint, TurnStock),
         indicator=indicator,
-        winnable_indicator=session.settings.winnable_indicator,
-        difficulty=session.settings.difficulty,
         grade=session.grade,
         grade_text=grade_name(session.grade),
         helped=session.help.used,
