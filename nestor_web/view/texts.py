@@ -68,7 +68,6 @@ TEXTS: dict[str, str] = {
     "opt-show-timer": N_("Show the time"),
     "opt-left-handed": N_("Left-handed layout (reserve and stock on the right)"),
     "opt-large-index": N_("Large card indices (rank and suit in the corner)"),
-    # Settings' last part: the player's progress backed up, restored, and kept by the browser.
     "progress-title": N_("Your progress"),
     "backup": N_("Back up my progress"),
     "backup-code-label": N_("The code of your backup"),
@@ -89,7 +88,6 @@ TEXTS: dict[str, str] = {
     "download": N_("Downloading the game: {loaded} of {total} MB"),
     "download-label": N_("Download of the game for offline play"),
     "solve": N_("Solve"),
-    # The replay of a game from a link, and the link of the game in play.
     "replay-controls-label": N_("replay controls"),
     "replay-first": N_("First"),
     "replay-previous": N_("Previous"),
@@ -114,7 +112,6 @@ TEXTS: dict[str, str] = {
     "puzzle-choices": N_("The pairs you can make"),
     "puzzle-keys": N_("Keys: Tab goes to the cards and the pairs, Enter plays; H shows the "
                       "answer, N the next puzzle, D the daily puzzle."),
-    # The review of the game in play (the control, and its panel's heading).
     # How to play's way into the guided first game.
     "tutorial-start": N_("Show me on the board"),
     "review": N_("Review"),
@@ -141,8 +138,7 @@ SETTING_TEXTS: dict[str, str] = {
 
 
 def page_text(text_id: str) -> str:
-    """The page's own text ``text_id`` (a key of :data:`TEXTS`) in the current language.
-    Raises KeyError for an id the page does not have."""
+    """The page's own text ``text_id`` (a key of :data:`TEXTS`) in the current language."""
     return _(TEXTS[text_id])
 
 
