@@ -312,9 +312,8 @@ STRATEGY_NAMES: dict[str, str] = {
 
 
 def skill_html() -> str:
-    """The table of how often each strategy wins each variant (:data:`nestor.measured.SKILL`):
-    a row per strategy, a column per variant, each cell the share won and, below it, its 95%
-    interval (``low–high``, in percent)."""
+    """The table of how often each strategy (a row) wins each variant (a column), each cell the
+    share won over its 95% interval (:data:`nestor.measured.SKILL`)."""
     cells = {(s.strategy, s.variant): s for s in SKILL}
     variants = [v for v in VARIANTS if any(k[1] == v for k in cells)]
     rows = []
