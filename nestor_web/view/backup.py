@@ -142,11 +142,9 @@ def _sizes(size: int, limit: int) -> tuple[str, str]:
     shown = _size(size), _size(limit)
     if shown[0] != shown[1] or size == limit:
         return shown
-    def in_bytes(count: int) -> str:
-        return ngettext("{number} byte", "{number} bytes", count).format(
-            number=thousands(count))
-
-    return in_bytes(size), in_bytes(limit)
+    first, second = (ngettext("{number} byte", "{number} bytes", count).format(
+        number=thousands(count)) for count in (size, limit))
+    return first, second
 
 
 def _size(count: int) -> str:

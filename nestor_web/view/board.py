@@ -38,8 +38,25 @@ class CardView:
 
     @cached_property
     def node(self) -> list[Any]:
-        """The card as drawn (:func:`card_node`), made once."""
-        return card_node(self)
+        """One face-up card as a node, made once: a button (``data-available``, ``data-partners``)
+        when available, else a plain box; ``data-card`` always, and its flags when true."""
+        court = f" court court-{self.code[0]}" if self.code[0] in COURT_RANKS else ""
+        classes = f"card {'red' if self.red else 'black'}{court} suit-{self.code[1]}"
+        face = face_nodes(self.code, self.rank, self.suit)
+        if not self.available:
+            attributes = {"class": f"{classes} covered", "data-card": self.code}
+            if self.turned:
+                attributes["data-turned"] = ""
+            return ["div", {**attributes, "role": "img", "aria-label": self.name}, *face]
+        attributes = {"type": "button", "class": classes, "data-card": self.code,
+                      "data-partners": " ".join(self.partners), "data-available": ""}
+        for name, on in (("data-selected", self.selected), ("data-hint", self.hinted),
+                         ("data-partner", self.partner), ("data-last-move", self.last_move),
+                         ("data-turned", self.turned)):
+            if on:
+                attributes[name] = ""
+        pressed = "true" if self.selected else "false"
+        return ["button", {**attributes, "aria-pressed": pressed, "aria-label": self.name}, *face]
 
 
 @dataclass(frozen=True)
@@ -70,8 +87,6 @@ class BoardView:
     query: str
     hint_stock: bool = False
     indicator: str | None = None
-    winnable_indicator: bool = False
-    difficulty: str = "any"
     grade: str | None = None
     grade_text: str = ""
     helped: bool = False
@@ -84,8 +99,10 @@ class BoardView:
 
     @cached_property
     def regions(self) -> dict[str, Node]:
-        """The board as drawn (:func:`board_regions`), made once."""
-        return board_regions(self)
+        """The play area's parts, each one element (``"column-1"`` … and ``"spare"``), made once."""
+        regions = {f"column-{i}": _column(i, column) for i, column in enumerate(self.columns, 1)}
+        regions["spare"] = _spare(self)
+        return regions
 
 
 @lru_cache(maxsize=4096)
@@ -171,8 +188,6 @@ def board_view(session: Session) -> BoardView:
         query=session.query(),
         hint_stock=isinstance(session.hint, TurnStock),
         indicator=indicator,
-        winnable_indicator=session.settings.winnable_indicator,
-        difficulty=session.settings.difficulty,
         grade=session.grade,
         grade_text=grade_name(session.grade),
         helped=session.help.used,
@@ -245,28 +260,6 @@ def face_nodes(code: str, rank: str, suit: str) -> list[Node]:
     ]
 
 
-def card_node(card: CardView) -> list[Any]:
-    """One face-up card as a node: a button (``data-available``, ``data-partners``) when
-    available, else a plain box; ``data-card`` always, and its flags when true."""
-    court = f" court court-{card.code[0]}" if card.code[0] in COURT_RANKS else ""
-    classes = f"card {'red' if card.red else 'black'}{court} suit-{card.code[1]}"
-    face = face_nodes(card.code, card.rank, card.suit)
-    if not card.available:
-        attributes = {"class": f"{classes} covered", "data-card": card.code}
-        if card.turned:
-            attributes["data-turned"] = ""
-        return ["div", {**attributes, "role": "img", "aria-label": card.name}, *face]
-    attributes = {"type": "button", "class": classes, "data-card": card.code,
-                  "data-partners": " ".join(card.partners), "data-available": ""}
-    for name, on in (("data-selected", card.selected), ("data-hint", card.hinted),
-                     ("data-partner", card.partner), ("data-last-move", card.last_move),
-                     ("data-turned", card.turned)):
-        if on:
-            attributes[name] = ""
-    pressed = "true" if card.selected else "false"
-    return ["button", {**attributes, "aria-pressed": pressed, "aria-label": card.name}, *face]
-
-
 def card_changes(was: CardView, now: CardView) -> dict[str, str | None] | None:
     """The attributes that turn card ``was`` into ``now`` (``None`` values: remove), or
     ``None`` when its element must be drawn again (a button became a box, or back)."""
@@ -320,13 +313,6 @@ def _spare(view: BoardView) -> Node:
 
 def _label(text: str) -> Node:
     return ["span", {"class": "area-label"}, text]
-
-
-def board_regions(view: BoardView) -> dict[str, Node]:
-    """The play area's parts, each one element: ``"column-1"`` … and ``"spare"``."""
-    regions = {f"column-{i}": _column(i, column) for i, column in enumerate(view.columns, 1)}
-    regions["spare"] = _spare(view)
-    return regions
 
 
 def region_cards(view: BoardView) -> dict[str, tuple[CardView, ...]]:

@@ -105,8 +105,6 @@ def chart_svg(
         out.append(
             f'<line x1="{_n(left)}" y1="{_n(y)}" x2="{_n(right)}" y2="{_n(y)}" '
             f'stroke="#9ca3af" stroke-width="1"{dash}/>'
-        )
-        out.append(
             f'<text x="{_n(left - 3)}" y="{_n(y + 3)}" text-anchor="end" '
             f'fill="{_INK}">{frac:.0%}</text>'
         )
@@ -130,8 +128,7 @@ def chart_svg(
             bar_w = min(max(slot - gap, 0.5), 16.0)
             out.append(
                 f'<rect class="{s.result}" x="{_n(x + (slot - bar_w) / 2)}" y="{_n(bottom - h)}" '
-                f'width="{_n(bar_w)}" height="{_n(h)}" '
-                f'fill="{CHART_COLOURS[s.result]}">'
+                f'width="{_n(bar_w)}" height="{_n(h)}" fill="{CHART_COLOURS[s.result]}">'
                 f"<title>{_text(f'{s.variant} {s.deal}: {words[s.result]}')}</title></rect>"
             )
             so_far += s.is_win
@@ -140,8 +137,7 @@ def chart_svg(
         path = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
         out.append(
             f'<polyline class="rate" points="{path}" fill="none" stroke="{_RATE}" '
-            'stroke-width="2" '
-            'stroke-linejoin="round"/>'
+            'stroke-width="2" stroke-linejoin="round"/>'
         )
         lx, ly = points[-1]
         out.append(f'<circle class="rate" cx="{_n(lx)}" cy="{_n(ly)}" r="2.5" fill="{_RATE}"/>')
@@ -160,10 +156,7 @@ def chart_svg(
         h = 0.2 * size + 0.8 * size * _BAR_HEIGHT[result]
         out.append(
             f'<rect class="{result}" x="{_n(x)}" y="{_n(base - h)}" width="{_n(0.6 * size)}" '
-            f'height="{_n(h)}" '
-            f'fill="{CHART_COLOURS[result]}"/>'
-        )
-        out.append(
+            f'height="{_n(h)}" fill="{CHART_COLOURS[result]}"/>'
             f'<text x="{_n(x + 0.9 * size)}" y="{_n(base)}" font-size="{_n(size)}" '
             f'fill="{_INK}">{_text(words[result])}</text>'
         )
@@ -171,8 +164,6 @@ def chart_svg(
     out.append(
         f'<line class="rate" x1="{_n(x)}" y1="{_n(base - 0.4 * size)}" x2="{_n(x + 1.2 * size)}" '
         f'y2="{_n(base - 0.4 * size)}" stroke="{_RATE}" stroke-width="2"/>'
-    )
-    out.append(
         f'<text x="{_n(x + 1.5 * size)}" y="{_n(base)}" font-size="{_n(size)}" '
         f'fill="{_INK}">{_text(words["rate"])}</text>'
     )

@@ -3,7 +3,7 @@ its HTML."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -54,10 +54,7 @@ class EndView:
 
     def without_verdict(self) -> tuple[object, ...]:
         """Everything but the verdict (a verdict alone is updated in place)."""
-        return tuple(
-            getattr(self, name) for name in self.__dataclass_fields__
-            if name not in ("verdict", "verdict_kind")
-        )
+        return astuple(replace(self, verdict="", verdict_kind=""))
 
 
 def end_view(session: Session, ending: Ending) -> EndView | None:

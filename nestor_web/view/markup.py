@@ -23,11 +23,8 @@ ATTRIBUTE = re.compile(
 """The attribute names the board uses (``ATTRIBUTE`` in static/js/wake.js)."""
 
 ROOT_FLAGS = {
-    "four_colours": "data-four-colours",
-    "highlight_partners": "data-highlight-partners",
-    "show_timer": "data-show-timer",
-    "left_handed": "data-left-handed",
-    "large_index": "data-large-index",
+    name: "data-" + name.replace("_", "-")
+    for name in ("four_colours", "highlight_partners", "show_timer", "left_handed", "large_index")
 }
 """The settings the root element shows to the CSS as ``"true"``/``"false"``, by name."""
 

@@ -104,11 +104,7 @@ def puzzle_board_html(attempt: PuzzleTry, settings: Settings) -> str:
 
 def puzzle_view(attempt: PuzzleTry, record: PuzzleRecord, settings: Settings) -> PuzzleView:
     """Return what to draw for ``attempt`` (see :class:`PuzzleView`)."""
-    result = ""
-    if attempt.phase == "solved":
-        result = "solved"
-    elif attempt.phase in ("refute", "failed"):
-        result = "failed"
+    result = {"solved": "solved", "refute": "failed", "failed": "failed"}.get(attempt.phase, "")
     choosing = attempt.phase == "choose"
     return PuzzleView(
         title=puzzle_title(attempt),

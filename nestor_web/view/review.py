@@ -27,11 +27,6 @@ def move_short(move: Move) -> str:
         first=card_symbols(move.first), second=card_symbols(move.second))
 
 
-def moves_list(moves: tuple[Move, ...]) -> str:
-    """Several moves in short, in the order given: ``"8♣ with 8♦, 5♥ with 5♠"``."""
-    return _(", ").join(move_short(m) for m in moves)
-
-
 def point_state(item: MoveReview, strict: bool) -> str:
     """How the game stood after the move: ``"winnable"``, ``"lost"`` or ``"unknown"``."""
     if strict:
@@ -84,7 +79,7 @@ def alternatives_text(item: MoveReview, strict: bool) -> str | None:
         )
         return _("Moves with a higher chance: {moves}.").format(moves=listed)
     return _("Moves that would have kept it winnable: {moves}.").format(
-        moves=moves_list(item.alternatives))
+        moves=_(", ").join(move_short(m) for m in item.alternatives))
 
 
 def turning_point_text(review: Review) -> str:
@@ -134,12 +129,7 @@ def title_text(record: Record, outcome: Outcome | None) -> str:
     """The line under the panel's heading: the deal, and how the game stands."""
     deal = _("{variant}, deal {deal}").format(
         variant=variant_title(record.variant.name), deal=record.deal)
-    if outcome is None:
-        how = _("game in progress")
-    elif outcome.won:
-        how = _("won")
-    else:
-        how = _("lost")
+    how = _("game in progress") if outcome is None else _("won") if outcome.won else _("lost")
     return _("{deal}: {how}").format(deal=deal, how=how)
 
 
@@ -393,9 +383,7 @@ def moments_html(state: ReviewState) -> str:
 def review_html(state: ReviewState, settings: Settings, can_try: bool) -> str:
     """The review panel's body for ``state``; ``can_try``: "Try from here" is offered (the
     game in play still has the reviewed moves in effect)."""
-    outcome = state.result.outcome if state.result is not None else None
-    if state.result is None:
-        outcome = state.record.replay().outcome()
+    outcome = state.result.outcome if state.result is not None else state.record.replay().outcome()
     return "".join([
         f'<p class="review-deal">{escape(title_text(state.record, outcome))}</p>',
         f'<p class="review-progress" data-done="{"true" if state.done else "false"}">'

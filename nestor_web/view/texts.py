@@ -11,6 +11,7 @@ from nestor.measured import ODDS, SKILL, SKILL_DEALS
 from nestor.variants import VARIANTS
 
 from ..app.keymap import KEYMAP
+from ..app.settings import Settings
 from .i18n import LANGUAGES, N_, _, decimal, decimal_percent, thousands, variant_title
 
 TEXTS: dict[str, str] = {
@@ -67,7 +68,6 @@ TEXTS: dict[str, str] = {
     "opt-show-timer": N_("Show the time"),
     "opt-left-handed": N_("Left-handed layout (reserve and stock on the right)"),
     "opt-large-index": N_("Large card indices (rank and suit in the corner)"),
-    # Settings' last part: the player's progress backed up, restored, and kept by the browser.
     "progress-title": N_("Your progress"),
     "backup": N_("Back up my progress"),
     "backup-code-label": N_("The code of your backup"),
@@ -88,7 +88,6 @@ TEXTS: dict[str, str] = {
     "download": N_("Downloading the game: {loaded} of {total} MB"),
     "download-label": N_("Download of the game for offline play"),
     "solve": N_("Solve"),
-    # The replay of a game from a link, and the link of the game in play.
     "replay-controls-label": N_("replay controls"),
     "replay-first": N_("First"),
     "replay-previous": N_("Previous"),
@@ -113,7 +112,6 @@ TEXTS: dict[str, str] = {
     "puzzle-choices": N_("The pairs you can make"),
     "puzzle-keys": N_("Keys: Tab goes to the cards and the pairs, Enter plays; H shows the "
                       "answer, N the next puzzle, D the daily puzzle."),
-    # The review of the game in play (the control, and its panel's heading).
     # How to play's way into the guided first game.
     "tutorial-start": N_("Show me on the board"),
     "review": N_("Review"),
@@ -133,21 +131,14 @@ TEXTS: dict[str, str] = {
 """Text of each ``data-text`` element, by id."""
 
 SETTING_TEXTS: dict[str, str] = {
-    "language": "opt-language", "theme": "opt-theme", "four_colours": "opt-four-colours",
-    "animations": "opt-animations", "auto_pair": "opt-auto-pair",
-    "winnable_indicator": "opt-indicator", "difficulty": "opt-difficulty",
-    "highlight_partners": "opt-highlight-partners",
-    "sounds": "opt-sounds",
-    "solve_speed": "opt-solve-speed",
-    "show_timer": "opt-show-timer", "left_handed": "opt-left-handed",
-    "large_index": "opt-large-index",
+    name: "opt-indicator" if name == "winnable_indicator" else "opt-" + name.replace("_", "-")
+    for name in Settings.names()
 }
 """For each setting (``Settings`` field), the id in :data:`TEXTS` of its control's label."""
 
 
 def page_text(text_id: str) -> str:
-    """The page's own text ``text_id`` (a key of :data:`TEXTS`) in the current language.
-    Raises KeyError for an id the page does not have."""
+    """The page's own text ``text_id`` (a key of :data:`TEXTS`) in the current language."""
     return _(TEXTS[text_id])
 
 
@@ -321,9 +312,8 @@ STRATEGY_NAMES: dict[str, str] = {
 
 
 def skill_html() -> str:
-    """The table of how often each strategy wins each variant (:data:`nestor.measured.SKILL`):
-    a row per strategy, a column per variant, each cell the share won and, below it, its 95%
-    interval (``low–high``, in percent)."""
+    """The table of how often each strategy (a row) wins each variant (a column), each cell the
+    share won over its 95% interval (:data:`nestor.measured.SKILL`)."""
     cells = {(s.strategy, s.variant): s for s in SKILL}
     variants = [v for v in VARIANTS if any(k[1] == v for k in cells)]
     rows = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from itertools import groupby
 
 WIDTH, HEIGHT = 320, 76
 """The drawing's size in SVG units (it is scaled to its box)."""
@@ -75,20 +76,10 @@ def timeline_svg(
         )
     places = [start, *points[:total]]
     # The line: through consecutive known points, broken around unknown or pending ones.
-    run: list[str] = []
-    lines: list[list[str]] = []
-    for place, point in enumerate(places):
-        if point.value is None:
-            if run:
-                lines.append(run)
-            run = []
-            continue
-        run.append(f"{_fmt(x_of(place, total))},{_fmt(y_of(point.value))}")
-    if run:
-        lines.append(run)
-    for run in lines:
-        if len(run) > 1:
-            parts.append(f'<polyline class="tl-line" points="{" ".join(run)}"/>')
+    for known, run in groupby(enumerate(places), key=lambda item: item[1].value is not None):
+        xy = [f"{_fmt(x_of(i, total))},{_fmt(y_of(point.value or 0.0))}" for i, point in run]
+        if known and len(xy) > 1:
+            parts.append(f'<polyline class="tl-line" points="{" ".join(xy)}"/>')
     if turning is not None and 0 <= turning < total:
         mark = _fmt(x_of(turning + 1, total))
         parts.append(

@@ -21,6 +21,7 @@ from ..app.events import (
 from ..app.session import Session
 from .errors import error_text
 from .i18n import LANGUAGES, N_, _, card_name, ngettext, percent
+from .texts import TEXTS
 
 if TYPE_CHECKING:  # a solution exists only once the solver ran (and was imported)
     from nestor.solver import Solution
@@ -252,9 +253,7 @@ def pair_count_text(count: PairCount) -> str:
 
 
 GRADE_WORDS: Mapping[str, str] = {
-    "easy": N_("Easy"),
-    "medium": N_("Medium"),
-    "hard": N_("Hard"),
+    **{grade: TEXTS[f"difficulty-{grade}"] for grade in ("easy", "medium", "hard")},
     "unwinnable": N_("Unwinnable"),
 }
 """The name of each grade of a deal (:data:`nestor.deal.GRADE_NAMES`)."""
