@@ -75,8 +75,7 @@ class Session(Deals):
             game = saved.game
         session = cls(game, **options)
         if saved is not None:
-            session.help = saved.help
-            session.set_timer(saved.elapsed_ms)
+            session.bring(saved)
         if request is None or (saved is None and request.deal is None):
             session.mark_daily(None)
             return session
