@@ -173,8 +173,9 @@ class Stats:
             *(k[0] for k in other._deals), *(s.variant for s in other._history),
             *self._resets, *other._resets,
         ])
-        adopt, union = steps.split_by_resets(names, self._resets, other._resets)
-        for name in adopt:
+        later = [n for n in names if other._resets.get(n, -1) > self._resets.get(n, -1)]
+        union = [n for n in names if other._resets.get(n, -1) == self._resets.get(n, -1)]
+        for name in later:  # reset later there: adopted; reset at the same time, or never: united
             self._adopt(other, name)
         united = set(union)
         merged = steps.merged_history(self._history, other._history, united)
