@@ -22,8 +22,6 @@ PUZZLE_KEYS: dict[str, str] = {  # event.key (letters in lower case): the comman
     "Escape": "deselect",
 }
 
-PHASES = ("choose", "refute", "solved", "failed")  # where a try stands
-
 
 @dataclass(frozen=True)
 class PuzzleStepped:
@@ -34,8 +32,9 @@ class PuzzleStepped:
 
 
 class PuzzleTry:
-    """A puzzle shown and tried: its ``phase``, the pair ``chosen``, the refutation ``line`` of a
-    wrong pair (that pair first) and how many of its pairs are ``shown`` on the board."""
+    """A puzzle shown and tried: its ``phase`` (choose, refute, solved, failed), the pair
+    ``chosen``, the refutation ``line`` of a wrong pair (that pair first) and how many of its
+    pairs are ``shown`` on the board."""
 
     def __init__(self, puzzle: Puzzle, daily: date | None = None) -> None:
         self.puzzle = puzzle
