@@ -79,12 +79,8 @@ class Stats:
             self._deals[key] = entry
             changed = True
         if won:  # with help, or clean: timed by the game's timer if its start was seen
-            elapsed = None
-            if (
-                not entry.helped and entry.start_ms is not None and elapsed_ms is not None
-                and SHORTEST_WIN_MS <= elapsed_ms <= LONGEST_MS
-            ):
-                elapsed = elapsed_ms
+            timed = SHORTEST_WIN_MS <= (elapsed_ms or 0) <= LONGEST_MS and not entry.helped
+            elapsed = elapsed_ms if timed and entry.start_ms is not None else None
             self._settle(key, "assisted" if entry.helped else "won", now_ms, elapsed)
             changed = True
         elif lost and entry.state == "playing":
