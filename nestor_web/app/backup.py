@@ -132,9 +132,7 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
     after every reset either holds, so older copies merged later (another tab's) give way."""
     times = [-1]
     for data in (mine.stats.snapshot(), theirs.stats.snapshot()):
-        times.extend(data.resets.values())
-        if data.daily.reset_ms is not None:
-            times.append(data.daily.reset_ms)
+        times.extend(t for t in (*data.resets.values(), data.daily.reset_ms) if t is not None)
     marker = max(now_ms, max(times) + 1)
     stats = with_resets(theirs.stats, dict.fromkeys(VARIANTS, marker), marker)
     settings = replace(theirs.settings)
