@@ -81,9 +81,7 @@ def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
             return state
     if "lost" not in (mine, theirs):
         return "playing"
-    if mine == theirs:
-        return "lost"
-    return "playing" if taken_back else "lost"
+    return "playing" if taken_back and mine != theirs else "lost"
 
 
 def settle_once(history: list[Settlement]) -> dict[Key, str]:
