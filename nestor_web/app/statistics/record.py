@@ -330,9 +330,7 @@ class Stats:
         self._resets[name] = other._resets[name]
         if name in other._counts:
             self._counts[name] = other._counts[name]
-        for key, e in other._deals.items():
-            if key[0] == name:
-                self._deals[key] = e
+        self._deals.update((key, e) for key, e in other._deals.items() if key[0] == name)
         self._history.extend(s for s in other._history if s.variant == name)
 
     def _content(self) -> object:
