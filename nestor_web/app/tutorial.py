@@ -78,11 +78,10 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
         avoid.add(deal)
         position = deal_position(TUTORIAL_VARIANT, deal)
         opening = tableau_pair(position)
-        if opening is None or not opening[1]:
-            continue
-        after = reserve_pair(position.apply(opening[0]))
-        if after is not None and after[1]:
-            return deal
+        if opening is not None and opening[1]:
+            after = reserve_pair(position.apply(opening[0]))
+            if after is not None and after[1]:
+                return deal
     return first if first is not None else 0
 
 
