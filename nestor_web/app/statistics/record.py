@@ -101,8 +101,7 @@ class Stats:
     def claim(self, variant: str, deal: int) -> None:
         """The tab shows ``variant``/``deal``: if unsettled, it is this tab's game to settle."""
         key = check_key(variant, deal)
-        entry = self._deals.get(key)
-        if entry is not None and entry.state == "playing":
+        if self._deal_state(key) == "playing":
             self._playing = key
 
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
@@ -112,8 +111,7 @@ class Stats:
         left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
         for other in left:
             self._settle(other, "lost", now_ms)
-        mine = self._deals.get(key)
-        self._playing = key if mine is not None and mine.state == "playing" else None
+        self._playing = key if self._deal_state(key) == "playing" else None
         return bool(left)
 
     def take_back(self, variant: str, deal: int) -> bool:
@@ -262,9 +260,8 @@ class Stats:
         stats = cls()
         stats._counts = dict(data.counts)
         stats._deals = OrderedDict(((e.variant, e.deal), e) for e in data.deals)
-        for key, e in stats._deals.items():
-            if e.state == "playing":
-                stats._playing = key
+        playing = [key for key, e in stats._deals.items() if e.state == "playing"]
+        stats._playing = playing[-1] if playing else None
         stats._history = list(data.history)
         stats._resets = dict(data.resets)
         stats._daily = daily.restored(data.daily)
