@@ -289,9 +289,8 @@ class Play:
         """The next press of Hint: ``1`` counts the pairs and those that lose, ``2`` shows the best
         pair (after the first, or with no pair to make)."""
         position = self.game.position
-        if self.hint_count is not None and self.hint_count[0] == position:
-            return 2
-        return 1 if any(True for _ in position.pairs()) else 2
+        counted = self.hint_count is not None and self.hint_count[0] == position
+        return 2 if counted or not position.pairs() else 1
 
     def count_pairs_steps(
         self, max_nodes: int = HINT_COUNT_NODES
