@@ -58,17 +58,16 @@ class Deals(Play):
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
         """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice."""
-        game = saved.game
         if saved.key != self.key:
             return ()
-        if (game.all_moves, game.cursor, saved.help) == (
+        if (saved.game.all_moves, saved.game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
         ):  # the same game: a longer time is taken
             if saved.elapsed_ms <= self._timer_ms:
                 return ()
             self.set_timer(saved.elapsed_ms)
             return (TimerChanged(self.timer_running()),)
-        if game.all_moves:  # Undo takes back those moves now: the game left can't come back
+        if saved.game.all_moves:  # Undo takes back those moves now: the game left can't come back
             self.settle_left()
             self.stats.claim(*self.key)
         self.bring(saved)
