@@ -109,10 +109,8 @@ def tutorial_step(name: str, game: Game) -> TutorialStep:
         offered = reserve_pair(position)
         if offered is None:
             return TutorialStep("reserve", tuple(position.reserve))
-        pair, keeps = offered
-        if not keeps:  # a pair there is, but it loses: shown, with Next
-            return TutorialStep("reserve", pair.cards, loses=True)
-        return TutorialStep("reserve", pair.cards, waits=True)
+        pair, keeps = offered  # a pair that loses is shown, with Next
+        return TutorialStep("reserve", pair.cards, waits=keeps, loses=not keeps)
     if name == "undo":
         if game.cursor == 0:
             return tutorial_step("done", game)
