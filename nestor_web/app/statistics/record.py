@@ -75,8 +75,7 @@ class Stats:
         start = now_ms if first else entry.start_ms
         was_helped = entry.helped or bool(helped)
         if (start, was_helped) != (entry.start_ms, entry.helped):
-            entry = DealEntry(entry.variant, entry.deal, start, entry.state, was_helped)
-            self._deals[key] = entry
+            entry = self._deals[key] = replace(entry, start_ms=start, helped=was_helped)
             changed = True
         if won:  # with help, or clean: timed by the game's timer if its start was seen
             timed = SHORTEST_WIN_MS <= (elapsed_ms or 0) <= LONGEST_MS and not entry.helped
@@ -150,11 +149,8 @@ class Stats:
 
     def record_daily(self, day: date) -> bool:
         """The daily deal of ``day`` was won, started or finished on ``day``."""
-        record = daily.with_day(self._daily, day)
-        if record is self._daily:
-            return False
-        self._daily = record
-        return True
+        before, self._daily = self._daily, daily.with_day(self._daily, day)
+        return self._daily is not before
 
     def merge(self, other: Stats) -> bool:
         """Take in what another tab recorded (every result of both)."""
