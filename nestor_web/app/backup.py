@@ -68,18 +68,6 @@ def unite(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, tuple[SavedGam
     return united, left_over
 
 
-def united_stats(mine: Stats, theirs: Stats) -> Stats:
-    """``mine`` with every record of ``theirs`` merged in, whatever either reset (``theirs`` is read
-    with ``mine``'s reset times)."""
-    if mine == theirs:
-        return mine.copy()  # (a merge of records at one millisecond may order them anew)
-    mine_data = mine.snapshot()
-    aligned = with_resets(theirs, mine_data.resets, mine_data.daily.reset_ms)
-    merged = mine.copy()
-    merged.merge(aligned)
-    return merged
-
-
 def with_resets(stats: Stats, resets: Mapping[str, int], daily_reset_ms: int | None) -> Stats:
     """A copy of ``stats`` with these reset times (by variant, and the daily record's)."""
     data = stats.snapshot()
@@ -107,12 +95,9 @@ def merge_parts(
     ):
         game = theirs.game  # nothing played here yet: the backup's game comes into play
         brought.pop(game.key)
-    if game is not None:
-        if game.key in brought:
-            game, left = unite(game, brought.pop(game.key))
-            diverged.extend(left)
-        if game.key in here:  # (not from this module: an archive holding the deal in play)
-            game, left = unite(game, here.pop(game.key))
+    for lines in (brought, here):  # (here: an archive with the deal in play, not from this module)
+        if game is not None and game.key in lines:
+            game, left = unite(game, lines.pop(game.key))
             diverged.extend(left)
     archive: dict[Key, SavedGame] = {}
     for key, saved in brought.items():
@@ -129,7 +114,10 @@ def merge_parts(
             diverged.extend(left)
         archive[key] = saved
     kept = tuple(archive.values())[-limit:] if limit > 0 else ()
-    stats = united_stats(mine.stats, theirs.stats)
+    stats = mine.stats.copy()  # (equal ones are not merged: records of one ms may order anew)
+    if mine.stats != theirs.stats:
+        mine_data = mine.stats.snapshot()
+        stats.merge(with_resets(theirs.stats, mine_data.resets, mine_data.daily.reset_ms))
     puzzles = mine.puzzles.copy()
     puzzles.unite(theirs.puzzles)
     return Parts(stats, game, kept, replace(mine.settings), puzzles), tuple(_once(diverged))
@@ -144,9 +132,7 @@ def replace_parts(mine: Parts, theirs: Parts, now_ms: int) -> Parts:
     after every reset either holds, so older copies merged later (another tab's) give way."""
     times = [-1]
     for data in (mine.stats.snapshot(), theirs.stats.snapshot()):
-        times.extend(data.resets.values())
-        if data.daily.reset_ms is not None:
-            times.append(data.daily.reset_ms)
+        times.extend(t for t in (*data.resets.values(), data.daily.reset_ms) if t is not None)
     marker = max(now_ms, max(times) + 1)
     stats = with_resets(theirs.stats, dict.fromkeys(VARIANTS, marker), marker)
     settings = replace(theirs.settings)
@@ -163,12 +149,8 @@ def copy_game(saved: SavedGame) -> SavedGame:
 
 
 def _once(lines: Iterable[SavedGame]) -> list[SavedGame]:
-    seen: list[tuple[Key, tuple[str, ...], int, Help]] = []
-    out: list[SavedGame] = []
+    out: dict[tuple[Key, tuple[str, ...], int, Help], SavedGame] = {}
     for line in lines:
-        mark = (line.key, tuple(str(m) for m in line.game.all_moves), line.game.cursor,
-                line.help)
-        if mark not in seen:
-            seen.append(mark)
-            out.append(line)
-    return out
+        out.setdefault((line.key, tuple(map(str, line.game.all_moves)), line.game.cursor,
+                        line.help), line)
+    return list(out.values())

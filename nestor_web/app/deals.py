@@ -18,11 +18,18 @@ class Deals(Play):
 
     def undo(self) -> tuple[Event, ...]:
         """Take back the last move; with no move yet, bring back the game left, as it was."""
-        if not self.game.can_undo():
-            return self._back() if self.left is not None else ()
-        move = self.game.all_moves[self.game.cursor - 1]
-        self.take_back(self.game.cursor - 1)
-        return (TookBack(move),)
+        if self.game.can_undo():
+            move = self.game.all_moves[self.game.cursor - 1]
+            self.take_back(self.game.cursor - 1)
+            return (TookBack(move),)
+        left, self.left = self.left, None
+        if left is None:
+            return ()
+        if left.key != self.key:
+            self.take(*left.key)  # the copy the storage kept: the game is in play again
+        self.bring(left)
+        self.daily, self.last_uncovered = self.left_ui  # its board exactly as it was
+        return (DealChanged(*self.key, resumed=True, returned=True),)
 
     def restart(self) -> tuple[Event, ...]:
         """Start the same deal again (its help stays counted, the timer from zero)."""
@@ -40,32 +47,27 @@ class Deals(Play):
 
     def open_deal(self, variant: str, deal: int | str) -> tuple[Event, ...]:
         """Go to a deal: resumed if in play or on the shelf, else started."""
-        name = get_variant(variant).name
-        number = check_deal_number(deal)
-        self.solving = False
-        return self.resume_or_start(name, number)
+        return self.resume_or_start(get_variant(variant).name, check_deal_number(deal))
 
     def open_daily(self, day: date | None = None) -> tuple[Event, ...]:
         """Go to the daily deal of ``day`` (default: today), resumed or started."""
         day = day or self.today()
-        self.solving = False
         events = self.resume_or_start(*daily_deal(day))
         self.daily = day
         return (*events, DailyOpened(day))
 
     def adopt(self, saved: SavedGame) -> tuple[Event, ...]:
         """Another tab saved ``saved``, a newer game of the deal in play: show it, with a notice."""
-        game = saved.game
         if saved.key != self.key:
             return ()
-        if (game.all_moves, game.cursor, saved.help) == (
+        if (saved.game.all_moves, saved.game.cursor, saved.help) == (
             self.game.all_moves, self.game.cursor, self.help
         ):  # the same game: a longer time is taken
             if saved.elapsed_ms <= self._timer_ms:
                 return ()
             self.set_timer(saved.elapsed_ms)
             return (TimerChanged(self.timer_running()),)
-        if game.all_moves:  # Undo takes back those moves now: the game left can't come back
+        if saved.game.all_moves:  # Undo takes back those moves now: the game left can't come back
             self.settle_left()
             self.stats.claim(*self.key)
         self.bring(saved)
@@ -90,7 +92,8 @@ class Deals(Play):
 
     def resume_or_start(self, variant: str, deal: int, leave: bool = True) -> tuple[Event, ...]:
         """Make ``variant``/``deal`` the game: the one in play, the game left, a shelved one, or
-        fresh (``leave``: as :meth:`switch`)."""
+        fresh (``leave``: as :meth:`switch`); Solve stops."""
+        self.solving = False
         if self.key == (variant, deal):
             self.fresh_ui()
             return ()
@@ -139,13 +142,3 @@ class Deals(Play):
         self.left = self.saved()
         self.left_ui = (self.daily, self.last_uncovered)
         return True
-
-    def _back(self) -> tuple[Event, ...]:
-        left = self.left
-        assert left is not None
-        self.left = None
-        if left.key != self.key:
-            self.take(*left.key)  # the copy the storage kept: the game is in play again
-        self.bring(left)
-        self.daily, self.last_uncovered = self.left_ui  # its board exactly as it was
-        return (DealChanged(*self.key, resumed=True, returned=True),)

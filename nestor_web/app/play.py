@@ -289,9 +289,8 @@ class Play:
         """The next press of Hint: ``1`` counts the pairs and those that lose, ``2`` shows the best
         pair (after the first, or with no pair to make)."""
         position = self.game.position
-        if self.hint_count is not None and self.hint_count[0] == position:
-            return 2
-        return 1 if any(True for _ in position.pairs()) else 2
+        counted = self.hint_count is not None and self.hint_count[0] == position
+        return 2 if counted or not position.pairs() else 1
 
     def count_pairs_steps(
         self, max_nodes: int = HINT_COUNT_NODES
@@ -404,27 +403,20 @@ class Play:
         self.fresh_ui()
         turned = before.stock[0] if isinstance(move, TurnStock) else None
         # Only available cards leave, and the stock card a turn pairs at once.
-        gone = [turned] if turned is not None else []
-        removed = tuple(c for c in [*gone, *before.available()] if c not in after)
+        removed = tuple(c for c in (turned, *before.available()) if c and c not in after)
         uncovered = tuple((c, after.available()[c]) for c in after.newly_available(before))
         if self._finish == (before, True):  # every position after a safe one is safe
             self._finish = (after, True)
         self.last_uncovered = tuple(c for c, _place in uncovered)
         self.sync_timer()  # first: a winning move stops the timer, at the time it shows
-        self._count_move()
-        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)
-
-    def _count_move(self) -> None:
-        game = self.game
         self.stats_changes += self.stats.record_move(
-            game.variant.name, game.deal, self.clock(),
-            won=game.position.is_empty(), helped=self.help.used, first=game.cursor == 1,
-            lost=game.position.outcome() not in (None, Outcome.WON),
+            *self.key, self.clock(), won=after.is_empty(), helped=self.help.used,
+            first=self.game.cursor == 1, lost=after.outcome() not in (None, Outcome.WON),
             elapsed_ms=self._timer_ms,
         )
         day = self.daily
         if (  # the daily deal won, started or finished on its own date
-            day is not None and game.position.is_empty()
-            and day in (self.today(), self.started_day())
+            day is not None and after.is_empty() and day in (self.today(), self.started_day())
         ):
             self.stats_changes += self.stats.record_daily(day)
+        return (Moved(move, removed, turned, uncovered, after.outcome(), by_solver, by_finish),)

@@ -22,8 +22,6 @@ PUZZLE_KEYS: dict[str, str] = {  # event.key (letters in lower case): the comman
     "Escape": "deselect",
 }
 
-PHASES = ("choose", "refute", "solved", "failed")  # where a try stands
-
 
 @dataclass(frozen=True)
 class PuzzleStepped:
@@ -34,8 +32,9 @@ class PuzzleStepped:
 
 
 class PuzzleTry:
-    """A puzzle shown and tried: its ``phase``, the pair ``chosen``, the refutation ``line`` of a
-    wrong pair (that pair first) and how many of its pairs are ``shown`` on the board."""
+    """A puzzle shown and tried: its ``phase`` (choose, refute, solved, failed), the pair
+    ``chosen``, the refutation ``line`` of a wrong pair (that pair first) and how many of its
+    pairs are ``shown`` on the board."""
 
     def __init__(self, puzzle: Puzzle, daily: date | None = None) -> None:
         self.puzzle = puzzle
@@ -81,13 +80,12 @@ class PuzzleTry:
         """While the player chooses: select ``card``, deselect it, or play it with the selected."""
         if self.phase != "choose":
             return ()
-        position = self.start
-        if card not in position.available():
+        if card not in self.start.available():
             return ()
         if self.selected == card:
             self.selected = None
             return (PuzzleStepped("choose"),)
-        if self.selected is not None and card in position.partners(self.selected):
+        if self.selected is not None and card in self.start.partners(self.selected):
             return self.play(Pair(self.selected, card))
         self.selected = card
         return (PuzzleStepped("choose"),)
@@ -135,8 +133,7 @@ def puzzle_request(query: str, today: date) -> tuple[PuzzleTry | None, Problem |
     if asked == "daily":
         return daily_try(today), None
     try:
-        number: object = int(asked) if asked.isdecimal() and len(asked) < 10 else asked
-        puzzle = get_puzzle(number)
+        puzzle = get_puzzle(int(asked) if asked.isdecimal() and len(asked) < 10 else asked)
     except NestorError as exc:
         return None, Problem("link.puzzle", exc)
     return _dated(puzzle, today), None

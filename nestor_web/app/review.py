@@ -41,10 +41,8 @@ class ReviewState:
         self.result = review
         self.moves = list(review.moves)
         if not self.picked:
-            first = review.turning_point
-            if first is None and review.critical:
-                first = review.critical[0]
-            self.chosen = first
+            critical = review.critical[0] if review.critical else None
+            self.chosen = critical if review.turning_point is None else review.turning_point
 
     def steps(self, alive: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
         """The review in slices while ``alive`` (else ``False``), then the position before its

@@ -66,15 +66,12 @@ def join(mine: SavedGame, theirs: SavedGame) -> tuple[SavedGame, SavedGame | Non
     common = 0
     while common < min(len(a), len(b)) and a[common] == b[common]:
         common += 1
-    lines = sorted(
+    first, second = sorted(
         (mine, theirs),
         key=lambda s: (len(s.game.moves) - common, [str(m) for m in s.game.moves[common:]]),
         reverse=True,
     )
-    first, second = lines
-    game = Game(first.game.variant, first.game.deal)
-    for move in first.game.moves:
-        game.push(move)
+    game = first.game.record().replay()
     left_over: SavedGame | None = None
     turns = sum(isinstance(m, TurnStock) for m in game.moves)
     seen_turns = sum(isinstance(m, TurnStock) for m in second.game.moves[:common])

@@ -4,6 +4,7 @@ returns the events of what happened (``()`` when nothing changed)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Unpack
@@ -75,8 +76,7 @@ class Session(Deals):
             game = saved.game
         session = cls(game, **options)
         if saved is not None:
-            session.help = saved.help
-            session.set_timer(saved.elapsed_ms)
+            session.bring(saved)
         if request is None or (saved is None and request.deal is None):
             session.mark_daily(None)
             return session
@@ -183,19 +183,14 @@ class Session(Deals):
         self, variant: str, kept: Mapping[Key, str] | None = None
     ) -> tuple[tuple[GradeRecord, ...], int]:
         """The player's settled games of ``variant`` per grade, and how many have none known."""
-        played = dict.fromkeys(GRADE_NAMES, 0)
-        won = dict.fromkeys(GRADE_NAMES, 0)
-        unknown = 0
+        played: Counter[str | None] = Counter()  # by grade (None: not known)
+        won: Counter[str | None] = Counter()
         for deal, state in self.stats.deal_states(variant):
-            if state == "playing":
-                continue
-            grade = self._known_grade((variant, deal), kept)
-            if grade is None:
-                unknown += 1
-                continue
-            played[grade] += 1
-            won[grade] += state != "lost"
-        return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), unknown
+            if state != "playing":
+                grade = self._known_grade((variant, deal), kept)
+                played[grade] += 1
+                won[grade] += state != "lost"
+        return tuple(GradeRecord(g, played[g], won[g]) for g in GRADE_NAMES), played[None]
 
     def open_tutorial(
         self, first_visit: bool, asked: DealRequest | None, stored: SavedGame | None,

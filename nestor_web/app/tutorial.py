@@ -78,11 +78,10 @@ def tutorial_deal(rng: random.Random, played: Iterable[int] = ()) -> int:
         avoid.add(deal)
         position = deal_position(TUTORIAL_VARIANT, deal)
         opening = tableau_pair(position)
-        if opening is None or not opening[1]:
-            continue
-        after = reserve_pair(position.apply(opening[0]))
-        if after is not None and after[1]:
-            return deal
+        if opening is not None and opening[1]:
+            after = reserve_pair(position.apply(opening[0]))
+            if after is not None and after[1]:
+                return deal
     return first if first is not None else 0
 
 
@@ -110,10 +109,8 @@ def tutorial_step(name: str, game: Game) -> TutorialStep:
         offered = reserve_pair(position)
         if offered is None:
             return TutorialStep("reserve", tuple(position.reserve))
-        pair, keeps = offered
-        if not keeps:  # a pair there is, but it loses: shown, with Next
-            return TutorialStep("reserve", pair.cards, loses=True)
-        return TutorialStep("reserve", pair.cards, waits=True)
+        pair, keeps = offered  # a pair that loses is shown, with Next
+        return TutorialStep("reserve", pair.cards, waits=keeps, loses=not keeps)
     if name == "undo":
         if game.cursor == 0:
             return tutorial_step("done", game)

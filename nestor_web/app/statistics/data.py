@@ -150,13 +150,12 @@ def check_entries(data: StatsData) -> None:
         raise NestorError(f"'deals' holds {len(data.deals)} deals, more than {DEAL_MEMORY}")
     if len(data.history) > HISTORY_SIZE:
         raise NestorError(f"'history' holds {len(data.history)} games, more than {HISTORY_SIZE}")
+    seen: set[Key] = set()
     for i, e in enumerate(data.deals):
         if e.helped != (e.state == "assisted") and e.state in WINS:
             raise NestorError(
                 f"deals[{i}] is a {e.state!r} deal with helped {str(e.helped).lower()}"
             )
-    seen: set[Key] = set()
-    for e in data.deals:
         if (e.variant, e.deal) in seen:
             raise NestorError(f"deal {e.variant}/{e.deal} is listed twice in 'deals'")
         seen.add((e.variant, e.deal))

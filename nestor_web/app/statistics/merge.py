@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import replace
 
 from .data import WINS, DealEntry, Key, Settlement, VariantCounts, recount_streak, win_runs
 
 Floors = tuple[int, int]  # what of a variant's streak and best its history does not show, or 0
-
-
-def split_by_resets(
-    names: Collection[str], mine: Mapping[str, int], theirs: Mapping[str, int]
-) -> tuple[list[str], list[str]]:
-    """The variants of ``names`` to adopt from the other tab (it reset them later), and those to
-    unite (reset at the same time, or never)."""
-    adopt = [n for n in names if theirs.get(n, -1) > mine.get(n, -1)]
-    return adopt, [n for n in names if theirs.get(n, -1) == mine.get(n, -1)]
 
 
 def streak_floors(counts: VariantCounts, history: Iterable[Settlement], name: str) -> Floors:
@@ -90,9 +81,7 @@ def merged_state(mine: str, theirs: str, taken_back: bool) -> str:
             return state
     if "lost" not in (mine, theirs):
         return "playing"
-    if mine == theirs:
-        return "lost"
-    return "playing" if taken_back else "lost"
+    return "playing" if taken_back and mine != theirs else "lost"
 
 
 def settle_once(history: list[Settlement]) -> dict[Key, str]:

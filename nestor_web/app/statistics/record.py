@@ -75,16 +75,11 @@ class Stats:
         start = now_ms if first else entry.start_ms
         was_helped = entry.helped or bool(helped)
         if (start, was_helped) != (entry.start_ms, entry.helped):
-            entry = DealEntry(entry.variant, entry.deal, start, entry.state, was_helped)
-            self._deals[key] = entry
+            entry = self._deals[key] = replace(entry, start_ms=start, helped=was_helped)
             changed = True
         if won:  # with help, or clean: timed by the game's timer if its start was seen
-            elapsed = None
-            if (
-                not entry.helped and entry.start_ms is not None and elapsed_ms is not None
-                and SHORTEST_WIN_MS <= elapsed_ms <= LONGEST_MS
-            ):
-                elapsed = elapsed_ms
+            timed = SHORTEST_WIN_MS <= (elapsed_ms or 0) <= LONGEST_MS and not entry.helped
+            elapsed = elapsed_ms if timed and entry.start_ms is not None else None
             self._settle(key, "assisted" if entry.helped else "won", now_ms, elapsed)
             changed = True
         elif lost and entry.state == "playing":
@@ -105,8 +100,7 @@ class Stats:
     def claim(self, variant: str, deal: int) -> None:
         """The tab shows ``variant``/``deal``: if unsettled, it is this tab's game to settle."""
         key = check_key(variant, deal)
-        entry = self._deals.get(key)
-        if entry is not None and entry.state == "playing":
+        if self._deal_state(key) == "playing":
             self._playing = key
 
     def settle_others(self, variant: str, deal: int, now_ms: int) -> bool:
@@ -116,8 +110,7 @@ class Stats:
         left = [k for k, e in self._deals.items() if e.state == "playing" and k != key]
         for other in left:
             self._settle(other, "lost", now_ms)
-        mine = self._deals.get(key)
-        self._playing = key if mine is not None and mine.state == "playing" else None
+        self._playing = key if self._deal_state(key) == "playing" else None
         return bool(left)
 
     def take_back(self, variant: str, deal: int) -> bool:
@@ -156,11 +149,8 @@ class Stats:
 
     def record_daily(self, day: date) -> bool:
         """The daily deal of ``day`` was won, started or finished on ``day``."""
-        record = daily.with_day(self._daily, day)
-        if record is self._daily:
-            return False
-        self._daily = record
-        return True
+        before, self._daily = self._daily, daily.with_day(self._daily, day)
+        return self._daily is not before
 
     def merge(self, other: Stats) -> bool:
         """Take in what another tab recorded (every result of both)."""
@@ -173,8 +163,9 @@ class Stats:
             *(k[0] for k in other._deals), *(s.variant for s in other._history),
             *self._resets, *other._resets,
         ])
-        adopt, union = steps.split_by_resets(names, self._resets, other._resets)
-        for name in adopt:
+        later = [n for n in names if other._resets.get(n, -1) > self._resets.get(n, -1)]
+        union = [n for n in names if other._resets.get(n, -1) == self._resets.get(n, -1)]
+        for name in later:  # reset later there: adopted; reset at the same time, or never: united
             self._adopt(other, name)
         united = set(union)
         merged = steps.merged_history(self._history, other._history, united)
@@ -265,9 +256,8 @@ class Stats:
         stats = cls()
         stats._counts = dict(data.counts)
         stats._deals = OrderedDict(((e.variant, e.deal), e) for e in data.deals)
-        for key, e in stats._deals.items():
-            if e.state == "playing":
-                stats._playing = key
+        playing = [key for key, e in stats._deals.items() if e.state == "playing"]
+        stats._playing = playing[-1] if playing else None
         stats._history = list(data.history)
         stats._resets = dict(data.resets)
         stats._daily = daily.restored(data.daily)
@@ -333,9 +323,7 @@ class Stats:
         self._resets[name] = other._resets[name]
         if name in other._counts:
             self._counts[name] = other._counts[name]
-        for key, e in other._deals.items():
-            if key[0] == name:
-                self._deals[key] = e
+        self._deals.update((key, e) for key, e in other._deals.items() if key[0] == name)
         self._history.extend(s for s in other._history if s.variant == name)
 
     def _content(self) -> object:
