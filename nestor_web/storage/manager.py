@@ -63,18 +63,6 @@ def _or_none(text: str) -> SavedGame | None:
         return None
 
 
-def _texts(parts: Parts) -> tuple[str, ...]:
-    """What ``parts`` would store, as texts (two parts that store the same are the same)."""
-    from .puzzle_codec import record_to_text
-
-    puzzles = parts.puzzles
-    return (
-        "" if parts.game is None else game_to_text(parts.game), stats_to_text(parts.stats),
-        archive_text(parts.archive), settings_to_text(parts.settings),
-        record_to_text(puzzles) if puzzles.tries or puzzles.daily else "",
-    )
-
-
 @dataclass(frozen=True)
 class Stored:
     """What start-up found (defaults if missing or unreadable); ``tutorial_seen`` as Session's."""
@@ -270,25 +258,25 @@ class StorageManager:
         if mode not in ("merge", "replace"):
             raise ValueError(f"no restore mode {mode!r}: 'merge' or 'replace'")
         here = self.held_parts(session)
-        before = _texts(here)
+        before = progress_text(here, session.today())  # (the same text: the same progress)
         diverged: tuple[SavedGame, ...] = ()
         if mode == "merge":
             result, diverged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
         else:
             result = replace_parts(here, progress.parts, session.clock())
-        after = _texts(result)
         kept = self._diverged() or []
         diverged = tuple(d for d in diverged if game_to_text(d) not in kept)  # (kept already)
-        changed = after != before or bool(diverged)
+        changed = progress_text(result, session.today()) != before or bool(diverged)
         events: tuple[Event, ...] = ()
         if changed:
-            game = result.game if after[0] != before[0] else None  # (None: the same game)
+            games = {"" if p.game is None else game_to_text(p.game) for p in (here, result)}
+            game = result.game if len(games) > 1 else None  # (None: the same game)
             events = session.take_progress(
                 result.stats.copy(), replace(result.settings),
                 None if game is None else copy_game(game), replacing=mode == "replace",
             )
             if mode == "replace":
-                self.stores.write(REPLACED_KEY, progress_text(here, session.today()))
+                self.stores.write(REPLACED_KEY, before)
             game_text = game_to_text(session.saved())
             values = [
                 (SAVE_KEY, game_text), (ARCHIVE_KEY, archive_text(result.archive)),
