@@ -46,10 +46,8 @@ def _row(row: object) -> tuple[Key, str] | None:
     if not isinstance(row, list) or len(row) != 3:
         return None
     variant, deal, grade = row
-    if not isinstance(variant, str) or grade not in GRADE_NAMES or isinstance(deal, bool) or (
-        not isinstance(deal, int) or not 0 <= deal < MAX_DEAL
-    ):
-        return None
+    if grade not in GRADE_NAMES or type(deal) is not int or not 0 <= deal < MAX_DEAL:
+        return None  # (a variant that is not one: get_variant raises)
     try:
         return (get_variant(variant).name, deal), grade
     except NestorError:

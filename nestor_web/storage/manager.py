@@ -407,8 +407,7 @@ class StorageManager:
             self.stores.write(DIVERGED_KEY + UNREADABLE, self.stores.get(DIVERGED_KEY) or "")
         if text in kept:
             return
-        kept = [*kept, text][-ARCHIVE_SIZE:]
-        self.stores.write(DIVERGED_KEY, json_text(kept))
+        self.stores.write(DIVERGED_KEY, json_text([*kept, text][-ARCHIVE_SIZE:]))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
         """Merge another tab's statistics into ``session``'s (written back if they lack any)."""
