@@ -315,8 +315,7 @@ class StorageManager:
     def catch_up(self, session: Session) -> tuple[Event, ...]:
         """Before a command: follow now a save another tab made since this tab last saved or heard
         (a higher ``nestor.seq``: its storage event is not here yet, or this tab was frozen)."""
-        seq = seq_of(self.stores.store.get(SEQ_KEY))
-        if seq <= self.stores.seen:
+        if seq_of(self.stores.store.get(SEQ_KEY)) <= self.stores.seen:
             return ()
         for key in (STATS_KEY, SAVE_KEY, SETTINGS_KEY):
             self.changed_elsewhere(key)

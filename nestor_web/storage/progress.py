@@ -207,11 +207,9 @@ def _read_file(text: str) -> Progress:
             f"{PROGRESS_VERSION})", code="progress.newer", version=version,
             known=PROGRESS_VERSION,
         )
-    written = version
-    while version < PROGRESS_VERSION:
-        data = UPGRADES[version](data)
-        version += 1
-    return _read_current(data, written)
+    for older in range(version, PROGRESS_VERSION):
+        data = UPGRADES[older](data)
+    return _read_current(data, version)
 
 
 def _cut_short(text: str, exc: NestorError) -> bool:
