@@ -33,9 +33,7 @@ def grades_from_text(text: str | None, cuts: str = CUTS_FINGERPRINT) -> dict[Key
     except NestorError:
         return {}
     rows = data.get("grades")
-    if data.get("version") != GRADES_VERSION or data.get("cuts") != cuts or not isinstance(
-        rows, list
-    ):
+    if data.get("version") != GRADES_VERSION or data.get("cuts") != cuts or type(rows) is not list:
         return {}
     read = (_row(row) for row in rows[-GRADE_MEMORY:])
     return dict(row for row in read if row is not None)

@@ -4,6 +4,7 @@ following what other tabs save."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -150,8 +151,14 @@ class StorageManager:
             self.stores.write(STATS_KEY, stats_to_text(session.stats))
         if session.tutorial_seen and session.tutorial_seen != self.stores.written.get(TUTORIAL_KEY):
             self.stores.write(TUTORIAL_KEY, session.tutorial_seen)
-        if session.graded.keys() - self._grades_kept:
-            self._keep_grades(session)
+        if session.graded.keys() - self._grades_kept:  # united with those kept (another tab's)
+            from .grades import grades_to_text
+
+            kept = self.kept_grades()
+            grades = {k: v for k, v in kept.items() if k not in session.graded} | session.graded
+            with suppress(Exception):  # a full or refused store: a cache, not worth a notice
+                self.stores.store.set(GRADES_KEY, grades_to_text(grades))
+                self._grades_kept = set(session.graded)
         self.stores.commit()
 
     def kept_grades(self) -> dict[tuple[str, int], str]:
@@ -159,18 +166,6 @@ class StorageManager:
         from .grades import grades_from_text
 
         return grades_from_text(self.stores.store.get(GRADES_KEY))
-
-    def _keep_grades(self, session: Session) -> None:
-        """Keep the grades ``session`` worked out, united with those kept (another tab's)."""
-        from .grades import grades_to_text
-
-        kept = self.kept_grades()
-        grades = {k: v for k, v in kept.items() if k not in session.graded} | session.graded
-        try:
-            self.stores.store.set(GRADES_KEY, grades_to_text(grades))
-        except Exception:  # a full or refused store: a cache, not worth a notice
-            return
-        self._grades_kept = set(session.graded)
 
     def save_board(
         self, language: str, draw: Callable[[], tuple[list[object], dict[str, str]]]

@@ -37,7 +37,7 @@ _COUNT_FIELDS = {
 def stats_to_text(stats: Stats) -> str:
     """The stored text of ``stats`` (its shape: docs/formats.md)."""
     data = stats.snapshot()
-    shape = {
+    return json_text({
         "version": STATS_VERSION,
         "variants": {
             name: {k: getattr(c, field) for k, field in _COUNT_FIELDS.items()}
@@ -54,8 +54,7 @@ def stats_to_text(stats: Stats) -> str:
             "best_streak": data.daily.best_streak,
             "reset_ms": data.daily.reset_ms,
         },
-    }
-    return json_text(shape)
+    })
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
