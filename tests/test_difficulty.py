@@ -153,7 +153,7 @@ def test_grades_kept_with_other_cut_points_or_unreadable_are_dropped_quietly() -
         assert grades_from_text(text, CUTS_FINGERPRINT) == {}
     rows = [["standard", 1, "easy"], ["klondike", 2, "easy"], ["standard", -1, "hard"],
             ["standard", True, "hard"], ["standard", 3, "trivial"], ["Vertical", 4, "hard"],
-            "row"]
+            [7, 5, "easy"], "row"]
     text = json.dumps({"version": 1, "cuts": CUTS_FINGERPRINT, "grades": rows})
     assert grades_from_text(text, CUTS_FINGERPRINT) == {
         ("standard", 1): "easy", ("vertical", 4): "hard"}

@@ -1,2 +1,1 @@
-"""The storage manager: every key, every codec and version, the archive of games in progress,
-setting aside unreadable data, and the memory fallback."""
+"""Storage: every key the game keeps, the format and version of each, and the stores."""

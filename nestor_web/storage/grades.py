@@ -33,9 +33,7 @@ def grades_from_text(text: str | None, cuts: str = CUTS_FINGERPRINT) -> dict[Key
     except NestorError:
         return {}
     rows = data.get("grades")
-    if data.get("version") != GRADES_VERSION or data.get("cuts") != cuts or not isinstance(
-        rows, list
-    ):
+    if data.get("version") != GRADES_VERSION or data.get("cuts") != cuts or type(rows) is not list:
         return {}
     read = (_row(row) for row in rows[-GRADE_MEMORY:])
     return dict(row for row in read if row is not None)
@@ -46,10 +44,8 @@ def _row(row: object) -> tuple[Key, str] | None:
     if not isinstance(row, list) or len(row) != 3:
         return None
     variant, deal, grade = row
-    if not isinstance(variant, str) or grade not in GRADE_NAMES or isinstance(deal, bool) or (
-        not isinstance(deal, int) or not 0 <= deal < MAX_DEAL
-    ):
-        return None
+    if grade not in GRADE_NAMES or type(deal) is not int or not 0 <= deal < MAX_DEAL:
+        return None  # (a variant that is not one: get_variant raises)
     try:
         return (get_variant(variant).name, deal), grade
     except NestorError:

@@ -4,6 +4,7 @@ following what other tabs save."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -61,18 +62,6 @@ def _or_none(text: str) -> SavedGame | None:
         return game_from_text(text)
     except NestorError:
         return None
-
-
-def _texts(parts: Parts) -> tuple[str, ...]:
-    """What ``parts`` would store, as texts (two parts that store the same are the same)."""
-    from .puzzle_codec import record_to_text
-
-    puzzles = parts.puzzles
-    return (
-        "" if parts.game is None else game_to_text(parts.game), stats_to_text(parts.stats),
-        archive_text(parts.archive), settings_to_text(parts.settings),
-        record_to_text(puzzles) if puzzles.tries or puzzles.daily else "",
-    )
 
 
 @dataclass(frozen=True)
@@ -162,8 +151,14 @@ class StorageManager:
             self.stores.write(STATS_KEY, stats_to_text(session.stats))
         if session.tutorial_seen and session.tutorial_seen != self.stores.written.get(TUTORIAL_KEY):
             self.stores.write(TUTORIAL_KEY, session.tutorial_seen)
-        if session.graded.keys() - self._grades_kept:
-            self._keep_grades(session)
+        if session.graded.keys() - self._grades_kept:  # united with those kept (another tab's)
+            from .grades import grades_to_text
+
+            kept = self.kept_grades()
+            grades = {k: v for k, v in kept.items() if k not in session.graded} | session.graded
+            with suppress(Exception):  # a full or refused store: a cache, not worth a notice
+                self.stores.store.set(GRADES_KEY, grades_to_text(grades))
+                self._grades_kept = set(session.graded)
         self.stores.commit()
 
     def kept_grades(self) -> dict[tuple[str, int], str]:
@@ -171,18 +166,6 @@ class StorageManager:
         from .grades import grades_from_text
 
         return grades_from_text(self.stores.store.get(GRADES_KEY))
-
-    def _keep_grades(self, session: Session) -> None:
-        """Keep the grades ``session`` worked out, united with those kept (another tab's)."""
-        from .grades import grades_to_text
-
-        kept = self.kept_grades()
-        grades = {k: v for k, v in kept.items() if k not in session.graded} | session.graded
-        try:
-            self.stores.store.set(GRADES_KEY, grades_to_text(grades))
-        except Exception:  # a full or refused store: a cache, not worth a notice
-            return
-        self._grades_kept = set(session.graded)
 
     def save_board(
         self, language: str, draw: Callable[[], tuple[list[object], dict[str, str]]]
@@ -270,25 +253,25 @@ class StorageManager:
         if mode not in ("merge", "replace"):
             raise ValueError(f"no restore mode {mode!r}: 'merge' or 'replace'")
         here = self.held_parts(session)
-        before = _texts(here)
+        before = progress_text(here, session.today())  # (the same text: the same progress)
         diverged: tuple[SavedGame, ...] = ()
         if mode == "merge":
             result, diverged = merge_parts(here, progress.parts, ARCHIVE_SIZE)
         else:
             result = replace_parts(here, progress.parts, session.clock())
-        after = _texts(result)
         kept = self._diverged() or []
         diverged = tuple(d for d in diverged if game_to_text(d) not in kept)  # (kept already)
-        changed = after != before or bool(diverged)
+        changed = progress_text(result, session.today()) != before or bool(diverged)
         events: tuple[Event, ...] = ()
         if changed:
-            game = result.game if after[0] != before[0] else None  # (None: the same game)
+            games = {"" if p.game is None else game_to_text(p.game) for p in (here, result)}
+            game = result.game if len(games) > 1 else None  # (None: the same game)
             events = session.take_progress(
                 result.stats.copy(), replace(result.settings),
                 None if game is None else copy_game(game), replacing=mode == "replace",
             )
             if mode == "replace":
-                self.stores.write(REPLACED_KEY, progress_text(here, session.today()))
+                self.stores.write(REPLACED_KEY, before)
             game_text = game_to_text(session.saved())
             values = [
                 (SAVE_KEY, game_text), (ARCHIVE_KEY, archive_text(result.archive)),
@@ -327,8 +310,7 @@ class StorageManager:
     def catch_up(self, session: Session) -> tuple[Event, ...]:
         """Before a command: follow now a save another tab made since this tab last saved or heard
         (a higher ``nestor.seq``: its storage event is not here yet, or this tab was frozen)."""
-        seq = seq_of(self.stores.store.get(SEQ_KEY))
-        if seq <= self.stores.seen:
+        if seq_of(self.stores.store.get(SEQ_KEY)) <= self.stores.seen:
             return ()
         for key in (STATS_KEY, SAVE_KEY, SETTINGS_KEY):
             self.changed_elsewhere(key)
@@ -419,8 +401,7 @@ class StorageManager:
             self.stores.write(DIVERGED_KEY + UNREADABLE, self.stores.get(DIVERGED_KEY) or "")
         if text in kept:
             return
-        kept = [*kept, text][-ARCHIVE_SIZE:]
-        self.stores.write(DIVERGED_KEY, json_text(kept))
+        self.stores.write(DIVERGED_KEY, json_text([*kept, text][-ARCHIVE_SIZE:]))
 
     def _follow_stats(self, session: Session) -> tuple[Event, ...]:
         """Merge another tab's statistics into ``session``'s (written back if they lack any)."""

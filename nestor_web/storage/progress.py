@@ -35,7 +35,7 @@ GAME_VERSION = __version__
 
 PROGRESS_CODES: dict[str, tuple[str, ...]] = {
     "progress.too_large": ("size", "limit"),  # longer than MAX_SIZE: refused before reading
-    "progress.not_json": ("line", "column"),  # not JSON (nor a code); 0, 0: not text at all
+    "progress.not_json": ("line", "column"),  # not JSON (nor a code); 0, 0: nested too deep
     "progress.truncated": (),  # a file (JSON object) or code that stops short
     "progress.code": (),  # a code whose characters or compressed data are damaged
     "progress.foreign": ("format",),  # JSON, but not a backup (format: what it says, clipped)
@@ -118,11 +118,6 @@ UPGRADES: dict[int, Callable[[dict[str, object]], dict[str, object]]] = {}
 def read_progress(text: str) -> Progress:
     """Read a backup, the file's text or its code; raises ProgressError with one of
     :data:`PROGRESS_CODES` (``damaged`` for any other error a reader raises)."""
-    if not isinstance(text, str):
-        raise ProgressError(
-            f"a backup is text, not {type_name(text)}", code="progress.not_json", line=0,
-            column=0,
-        )
     if len(text) > MAX_SIZE:
         raise ProgressError(
             f"{len(text)} characters, more than any backup ({MAX_SIZE})",
@@ -201,10 +196,7 @@ def _read_file(text: str) -> Progress:
             code="progress.foreign", format=shown,
         )
     version = data.get("version")
-    if (
-        isinstance(version, bool) or not isinstance(version, int)
-        or not 1 <= version <= MAX_VERSION
-    ):
+    if type(version) is not int or not 1 <= version <= MAX_VERSION:  # (not true, not 1.0)
         shown = clip(repr(version))
         raise ProgressError(
             f"the backup's version {shown} is not one", code="progress.version", value=shown
@@ -215,11 +207,9 @@ def _read_file(text: str) -> Progress:
             f"{PROGRESS_VERSION})", code="progress.newer", version=version,
             known=PROGRESS_VERSION,
         )
-    written = version
-    while version < PROGRESS_VERSION:
-        data = UPGRADES[version](data)
-        version += 1
-    return _read_current(data, written)
+    for older in range(version, PROGRESS_VERSION):
+        data = UPGRADES[older](data)
+    return _read_current(data, version)
 
 
 def _cut_short(text: str, exc: NestorError) -> bool:
@@ -292,9 +282,8 @@ def _refused(what: str, exc: NestorError, code: str, **details: str | int) -> Pr
 
 def _read_stats(data: dict[str, object]) -> Stats:
     """The statistics part; bad numbers raise ``progress.numbers``, the rest ``progress.stats``."""
-    text = json.dumps(data)
     try:
-        values = stats_data_from_text(text)
+        values = stats_data_from_text(json.dumps(data))
     except NestorError as exc:
         code = "progress.numbers" if exc.code.startswith(_NUMBER_CODES) else "progress.stats"
         raise _refused("statistics cannot be read", exc, code, reason=exc.code) from None

@@ -37,7 +37,7 @@ _COUNT_FIELDS = {
 def stats_to_text(stats: Stats) -> str:
     """The stored text of ``stats`` (its shape: docs/formats.md)."""
     data = stats.snapshot()
-    shape = {
+    return json_text({
         "version": STATS_VERSION,
         "variants": {
             name: {k: getattr(c, field) for k, field in _COUNT_FIELDS.items()}
@@ -54,8 +54,7 @@ def stats_to_text(stats: Stats) -> str:
             "best_streak": data.daily.best_streak,
             "reset_ms": data.daily.reset_ms,
         },
-    }
-    return json_text(shape)
+    })
 
 
 def stats_from_text(text: str, now_ms: int | None = None) -> Stats:
@@ -70,13 +69,20 @@ def stats_data_from_text(text: str, now_ms: int | None = None) -> StatsData:
     if isinstance(version, bool) or version not in READ_VERSIONS:
         load_object(text, ("they are", "they have"), STATS_VERSION)  # raises: says which
     counts = _read_counts(_part(data, "variants", dict))
-    deals = _read_deals(_part(data, "deals", list))
-    history = _read_history(_part(data, "history", list), 4 if version == 1 else 5)
+    deals = tuple(_deal(row, f"deals[{i}]") for i, row in enumerate(_part(data, "deals", list)))
+    size = 4 if version == 1 else 5  # (version 1's history rows have no taken_back)
+    history = tuple(
+        _settlement(row, f"history[{i}]", size)
+        for i, row in enumerate(_part(data, "history", list))
+    )
     if version == 1:
         if sum(1 for e in deals if e.state == "playing") > 1:
             raise NestorError("more than one game is unsettled in 'deals'")
         return StatsData(counts, deals, history)
-    resets = _read_resets(_part(data, "resets", dict))
+    resets = {
+        _variant_name(name, "a key of 'resets'"): in_range(value, f"resets[{name!r}]", "moment")
+        for name, value in _part(data, "resets", dict).items()
+    }
     daily = DailyRecord() if version == 2 else _read_daily(_part(data, "daily", dict), now_ms)
     return StatsData(counts, deals, history, resets, daily)
 
@@ -132,52 +138,31 @@ def _read_counts(data: dict[str, object]) -> dict[str, VariantCounts]:
     return counts
 
 
-def _read_deals(data: list[object]) -> tuple[DealEntry, ...]:
-    out = []
-    for i, raw in enumerate(data):
-        where = f"deals[{i}]"
-        variant, deal, start, state, helped = _row(raw, 5, where)
-        out.append(
-            DealEntry(
-                _variant_name(variant, f"{where}[0]"),
-                _deal_number(deal, f"{where}[1]"),
-                None if start is None else in_range(start, f"{where}[2]", "moment"),
-                _one_of(state, DEAL_STATES, f"{where}[3]"),
-                _bool(helped, f"{where}[4]"),
-            )
-        )
-    return tuple(out)
+def _deal(raw: object, where: str) -> DealEntry:
+    variant, deal, start, state, helped = _row(raw, 5, where)
+    return DealEntry(
+        _variant_name(variant, f"{where}[0]"),
+        _deal_number(deal, f"{where}[1]"),
+        None if start is None else in_range(start, f"{where}[2]", "moment"),
+        _one_of(state, DEAL_STATES, f"{where}[3]"),
+        _bool(helped, f"{where}[4]"),
+    )
 
 
-def _read_history(data: list[object], size: int) -> tuple[Settlement, ...]:
-    """History rows of ``size`` values (4: version 1, without ``taken_back``)."""
-    out = []
-    for i, raw in enumerate(data):
-        where = f"history[{i}]"
-        row = _row(raw, size, where)
-        out.append(
-            Settlement(
-                in_range(row[0], f"{where}[0]", "moment"),
-                _variant_name(row[1], f"{where}[1]"),
-                _deal_number(row[2], f"{where}[2]"),
-                _one_of(row[3], RESULTS, f"{where}[3]"),
-                _bool(row[4], f"{where}[4]") if size > 4 else False,
-            )
-        )
-    return tuple(out)
-
-
-def _read_resets(data: dict[str, object]) -> dict[str, int]:
-    return {
-        _variant_name(name, "a key of 'resets'"): in_range(value, f"resets[{name!r}]", "moment")
-        for name, value in data.items()
-    }
+def _settlement(raw: object, where: str, size: int) -> Settlement:
+    row = _row(raw, size, where)
+    return Settlement(
+        in_range(row[0], f"{where}[0]", "moment"),
+        _variant_name(row[1], f"{where}[1]"),
+        _deal_number(row[2], f"{where}[2]"),
+        _one_of(row[3], RESULTS, f"{where}[3]"),
+        _bool(row[4], f"{where}[4]") if size > 4 else False,
+    )
 
 
 def _read_daily(data: dict[str, object], now_ms: int | None) -> DailyRecord:
-    won = _part(data, "won", list)
     days = []
-    for i, text in enumerate(won):
+    for i, text in enumerate(_part(data, "won", list)):
         try:
             day = parse_date(text)
         except NestorError as exc:
