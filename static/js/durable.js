@@ -1,4 +1,4 @@
-// The durable copy of the game's saves, in IndexedDB (see nestor_web/storage/durable.py for why:
+// The durable copy of the game's saves, in IndexedDB (DurableCopy in nestor_web/storage/keys.py; why:
 // Chromium writes localStorage to disk lazily, and a killed browser loses its last seconds).
 //
 // index.html loads this before Python, so the copy is read while Pyodide boots:
