@@ -335,3 +335,18 @@ def test_a_link_to_another_deal_leaves_the_guide_and_a_reload_in_it_resumes_it()
     reload = Page(store, query=f"?deal={deal}", rng=random.Random(22))
     reload.open_tutorial()
     assert reload.session.key == ("standard", deal) and step(reload) == "pair"
+
+
+def test_a_move_in_a_deal_a_link_opened_ends_the_guide_left_and_a_reload_leaves_it_off() -> None:
+    store = MemoryStore()
+    guided(19, store)
+    link = Page(store, query="?deal=7", rng=random.Random(20))
+    link.open_tutorial()
+    assert link.session.tutorial is None and link.session.tutorial_seen == "started"
+    pair = link.session.position.pairs()[0]
+    link.play_pair(pair.first, pair.second)
+    assert link.session.tutorial_seen == "done"
+    reload = Page(store, query="?deal=7", rng=random.Random(21))
+    reload.open_tutorial()
+    assert reload.session.key == ("standard", 7) and reload.session.game.cursor == 1
+    assert reload.session.tutorial is None and reload.session.tutorial_seen == "done"

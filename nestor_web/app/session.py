@@ -246,11 +246,14 @@ class Session(Deals):
 
     def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
         """Move the guide on after ``events``: a pair at ``"pair"``/``"reserve"``, Undo at
-        ``"undo"``; another move shows the step again; another deal ends it (Restart: anew)."""
+        ``"undo"``; another move shows the step again; another deal ends it (Restart: anew), and so
+        does a move in the game a link opened instead of the guide's."""
         step = self.tutorial
-        if step is None:
-            return ()
         events = tuple(events)
+        if step is None:
+            if self.tutorial_seen == "started" and any(isinstance(e, Moved) for e in events):
+                self.tutorial_seen = "done"  # left through a link, and another game played on
+            return ()
         if any(isinstance(e, TutorialChanged) for e in events):
             return ()  # the guide's own command (it deals its game)
         changed = [e for e in events if isinstance(e, DealChanged)]
