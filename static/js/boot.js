@@ -1,7 +1,7 @@
 // The boot's first step, loaded by index.html as an async module at the top of <head>: it runs
 // as soon as it arrives, before the page's stylesheets and deferred scripts, and starts Pyodide
-// (static/js/interpreter.js): at once on a return visit, and on a first visit once the board
-// is on screen (its big files then fill the link right after it).
+// (static/js/interpreter.js, imported with it): at once on a return visit, and on a first visit
+// once the page's first content is on screen (its big files then fill the link right after it).
 // static/js/pwa.js takes it from there (PyScript, the service worker).
 //
 // On a first visit (no service worker controls the page yet), the page's own fetches (Pyodide's
@@ -12,6 +12,8 @@
 // before Pyodide is imported (it looks fetch up at each call); pwa.js takes it away once the
 // game is ready. Our archive is asked for at the wasm's last byte (over a slow link it would
 // only have slowed the wasm down); elsewhere it comes from the worker's cache at once.
+
+import { start } from "./interpreter.js";
 
 export const HANDOFF = "nestor-first-visit";
 const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
@@ -60,7 +62,6 @@ function keepFetched() {
 /** Puts the page's own fetch back (pwa.js, once the game is ready). */
 export const stopKeeping = firstVisit ? keepFetched() : () => {};
 
-const INTERPRETER = new URL("./interpreter.js", import.meta.url).href;
 const WASM = new URL("../vendor/pyodide/pyodide.asm.wasm", import.meta.url).href;
 const wasmArrived = firstVisit ? new Promise((resolve) => {
   const onFile = (event) => {
@@ -72,16 +73,34 @@ const wasmArrived = firstVisit ? new Promise((resolve) => {
 }) : null;
 
 performance.mark("nestor:boot-runs"); // the boot benches' phases
-// A first visit asks for Pyodide's files once the board wake.js paints is on screen (the
-// frame after the first one drawn: by then the first is shown), so that nothing big is in
-// flight before it; a page that draws no frame (a tab opened behind, which draws none until
-// shown) starts after FRAME_WAIT_MS all the same, and PyScript's own call starts Pyodide in
-// any case (interpreter.js). A return visit, whose files come from the worker's cache, starts
-// at once.
-const FRAME_WAIT_MS = 1000;
-const painted = !firstVisit ? Promise.resolve() : new Promise((resolve) => {
-  requestAnimationFrame(() => requestAnimationFrame(resolve));
-  setTimeout(resolve, FRAME_WAIT_MS);
-});
-painted.then(() => import(INTERPRETER)).then((module) => module.start(wasmArrived))
+// A first visit asks for Pyodide's files once the first contentful paint is on screen (at `/`
+// the board wake.js paints, at a link the deal's name), so that nothing big is in flight
+// before it; a page that paints nothing (a tab opened behind, which draws no frame until shown)
+// starts after PAINT_WAIT_MS all the same, and PyScript's own call starts Pyodide in any case
+// (interpreter.js). A return visit, whose files come from the worker's cache, starts at once.
+const PAINT_WAIT_MS = 1000;
+
+// Resolves once the page's first contentful paint was shown (the paint timing entry), or, where
+// the browser has no such entry, once the frame after the first one drawn begins.
+function firstPaint() {
+  return new Promise((resolve) => {
+    const types = typeof PerformanceObserver === "function"
+      ? PerformanceObserver.supportedEntryTypes || [] : [];
+    if (!types.includes("paint")) {
+      requestAnimationFrame(() => requestAnimationFrame(resolve));
+      return;
+    }
+    const observer = new PerformanceObserver((list) => {
+      if (!list.getEntriesByName("first-contentful-paint").length) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: "paint", buffered: true });
+  });
+}
+
+const painted = !firstVisit ? Promise.resolve() : Promise.race([
+  firstPaint(), new Promise((resolve) => setTimeout(resolve, PAINT_WAIT_MS)),
+]);
+painted.then(() => start(wasmArrived))
   .catch((error) => console.warn("Nestor: Pyodide did not start early:", error));

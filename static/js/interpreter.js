@@ -5,10 +5,11 @@
 //
 // PyScript calls `loadPyodide` only once its own core is imported, its config fetched and
 // parsed and its package store opened. Pyodide needs no part of that, so static/js/boot.js
-// calls `start()` as soon as it runs: the wasm is fetched and compiled as it arrives, and the
+// imports this module and calls `start()` as soon as it can (on a first visit, once the page's
+// first content is painted): the wasm is fetched and compiled as it arrives, and the
 // interpreter and the standard library start while PyScript does. On a first visit boot.js has
-// the archive asked for once the wasm has arrived (over a slow link it would only have slowed the wasm
-// down); its zip is written to /home/pyodide/nestor.zip before PyScript gets the interpreter,
+// the archive asked for once the wasm has arrived (over a slow link it would only have slowed
+// the wasm down); its zip is written to /home/pyodide/nestor.zip before PyScript gets the interpreter,
 // and main.py puts it on sys.path. A host that sends the file with "Content-Encoding: gzip"
 // (some do for a .gz) has the browser decompress it already: a zip as it arrives is taken as
 // it is.
