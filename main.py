@@ -11,6 +11,10 @@ window.performance.mark("nestor:py-main")  # the boot bench's phases: our import
 # does the standard library, with nothing unpacked (scripts/pyscript_config.py).
 sys.path.insert(0, "/home/pyodide/nestor.zip")
 
+from nestor_web.browser.precompiled import install_from_archive  # noqa: E402
+
+install_from_archive()  # the dataclasses' methods as the build compiled them
+
 from nestor_web.browser.root import start  # noqa: E402 (after the mark and the path)
 
 app = await start()  # noqa: F704 (PyScript runs this file with top-level await)

@@ -2,7 +2,7 @@
 // step; make vendor runs it on the trimmed zip that scripts/trim_stdlib.py writes).
 //
 //   node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs]
-//                                  [--mount PREFIX]
+//                                  [--mount PREFIX] [--dataclass-code MEMBER]
 //
 // Why: Pyodide's npm package ships its standard library as .py sources, so every boot compiles
 // each module it imports (asyncio, re, json, gettext, ...) from source, on the main thread. A
@@ -25,11 +25,17 @@
 // --keep-dataclass-docs (with --optimize 2): every docstring goes but a dataclass's. A
 // dataclass without one gets one made by inspect.signature when its module runs, which costs
 // more at start-up than the kept docstrings cost the archive (docs/startup.md).
+//
+// --dataclass-code MEMBER: the output also holds MEMBER, the methods its dataclasses compile
+// (nestor_web/browser/precompiled.py reads it in the page): every module of the output is
+// imported (a module needing the browser's `pyscript` stops there), each text a dataclass
+// compiles is kept with its code, and the modules are imported again from that table to check
+// that each text is found in it.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 function usage(message) {
-  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs] [--mount PREFIX]`);
+  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs] [--mount PREFIX] [--dataclass-code MEMBER]`);
   process.exit(2);
 }
 
@@ -53,6 +59,13 @@ if (prefixAt >= 0) {
   if (!mount || !mount.startsWith("/")) usage("--mount takes an absolute path");
   args.splice(prefixAt, 2);
 }
+let dataclassCode = null;
+const codeAt = args.indexOf("--dataclass-code");
+if (codeAt >= 0) {
+  dataclassCode = args[codeAt + 1];
+  if (!dataclassCode || dataclassCode.startsWith("-")) usage("--dataclass-code takes a member's path");
+  args.splice(codeAt, 2);
+}
 if (args.length !== 2) usage("expected SOURCE.zip and OUTPUT.zip");
 const [source, output] = args;
 
@@ -61,10 +74,11 @@ pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(source)));
 pyodide.globals.set("OPTIMIZE", optimize);
 pyodide.globals.set("MOUNT", mount);
 pyodide.globals.set("DATACLASS_DOCS", dataclassDocs);
+pyodide.globals.set("DATACLASS_CODE", dataclassCode);
 let report;
 try {
   report = pyodide.runPython(`
-import ast, sys, zipfile
+import ast, importlib, sys, zipfile
 from importlib._bootstrap_external import _code_to_timestamp_pyc
 
 
@@ -112,7 +126,58 @@ with zipfile.ZipFile("/tmp/source.zip") as src, \\
         else:
             out.writestr(info, data)
             copied += 1
-f"{compiled} modules compiled, {copied} members copied, Python {sys.version.split()[0]}"
+report = f"{compiled} modules compiled, {copied} members copied"
+
+
+def import_all(members):
+    """Imports every module of the output; one that needs the browser's pyscript stops there."""
+    for name in members:
+        if not name.endswith(".pyc"):
+            continue
+        module = name[:-4].replace("/", ".").removesuffix(".__init__")
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != "pyscript":
+                raise
+
+
+if DATACLASS_CODE:
+    import builtins, dataclasses, importlib, marshal
+    with zipfile.ZipFile("/tmp/output.zip") as built:
+        members = built.namelist()
+    texts = {}
+    run = builtins.exec
+
+    def record(source, globals=None, locals=None, /):
+        if isinstance(source, str):
+            texts.setdefault(source, compile(source, "<string>", "exec", dont_inherit=True))
+        return run(source, globals, locals)
+
+    def found(source, globals=None, locals=None, /):
+        if isinstance(source, str):
+            if source not in texts:
+                raise RuntimeError(f"a dataclass compiled a text the table lacks:\\n{source}")
+            source = texts[source]
+        return run(source, globals, locals)
+
+    sys.path.insert(0, "/tmp/output.zip")
+    before = set(sys.modules)
+    for exec_ in (record, found):
+        dataclasses.exec = exec_
+        import_all(members)
+        for module in set(sys.modules) - before:
+            del sys.modules[module]
+        importlib.invalidate_caches()
+    del dataclasses.exec
+    sys.path.remove("/tmp/output.zip")
+    with zipfile.ZipFile("/tmp/output.zip", "a", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        member = zipfile.ZipInfo(DATACLASS_CODE, (1980, 1, 1, 0, 0, 0))
+        member.compress_type = zipfile.ZIP_DEFLATED
+        member.external_attr = 0o644 << 16
+        out.writestr(member, marshal.dumps(texts))
+    report += f", {len(texts)} dataclass texts in {DATACLASS_CODE}"
+f"{report}, Python {sys.version.split()[0]}"
 `);
 } catch (error) {
   console.error(`compile_stdlib: ${source}: ${error.message}`);

@@ -14,7 +14,8 @@ into Python's working folder (``/home/pyodide/nestor.zip``); ``main.py`` puts it
 one request, nothing unpacked, nothing to inflate, and no module compiled from source in the
 page. The bytecode is written by the vendored Pyodide's own Python (scripts/compile_stdlib.mjs)
 as ``python -OO`` would, asserts and docstrings out, a dataclass's docstring kept
-(``--keep-dataclass-docs``); a traceback names the module's file in the archive and its line,
+(``--keep-dataclass-docs``), and the methods its dataclasses compile are compiled with them
+(:data:`DATACLASS_CODE`); a traceback names the module's file in the archive and its line,
 with no source line to show. The catalogs are read through the modules' loader
 (nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
 (:func:`stamp`), so an archive already current is known without Node (``--check``,
@@ -52,6 +53,9 @@ PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 # The packages' data files, read through their loader.
 DATA = ("nestor/graded_deals.bin", "nestor/puzzles/puzzles.txt")
+DATACLASS_CODE = "nestor_web/browser/dataclass_code.bin"
+"""The methods the modules' dataclasses compile, compiled by the build
+(nestor_web/browser/precompiled.py)."""
 LEFT_OUT = (
     "nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py",
     "nestor_web/view/first_visit.py",
@@ -211,7 +215,8 @@ def with_bytecode(zipped: bytes) -> bytes:
         source.write_bytes(zipped)
         cmd = ["node", str(ROOT / "scripts" / "compile_stdlib.mjs"), str(source), str(output),
                "--optimize", "2", "--keep-dataclass-docs",
-               "--mount", f"{WORKING_FOLDER}/{SHIPPED_AS}"]
+               "--mount", f"{WORKING_FOLDER}/{SHIPPED_AS}",
+               "--dataclass-code", DATACLASS_CODE]
         try:
             result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         except FileNotFoundError as error:

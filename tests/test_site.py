@@ -171,7 +171,11 @@ def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
             for p in (ROOT / pkg).rglob("*")
             if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
         } - set(module.LEFT_OUT)
-        assert set(names) == {pyc_path(n) for n in on_disk} | files | catalogs  # no source
+        # no source; and the methods its dataclasses compile (nestor_web/browser/precompiled.py),
+        # a marshalled dict of the runtime's Python ({ or, flagged, 0xfb)
+        assert set(names) == {pyc_path(n) for n in on_disk} | files | catalogs | {
+            module.DATACLASS_CODE}
+        assert zf.read(module.DATACLASS_CODE)[:1] in (b"{", b"\xfb")
         assert {info.compress_type for info in zf.infolist()} == {zipfile.ZIP_STORED}
         for name in files | catalogs:
             assert zf.read(name) == (ROOT / name).read_bytes()
