@@ -3,6 +3,7 @@
 //
 //   node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs]
 //                                  [--mount PREFIX] [--dataclass-code MEMBER]
+//                                  [--pyscript-cache MEMBER]
 //
 // Why: Pyodide's npm package ships its standard library as .py sources, so every boot compiles
 // each module it imports (asyncio, re, json, gettext, ...) from source, on the main thread. A
@@ -31,11 +32,17 @@
 // imported (a module needing the browser's `pyscript` stops there), each text a dataclass
 // compiles is kept with its code, and the modules are imported again from that table to check
 // that each text is found in it.
+//
+// --pyscript-cache MEMBER: the output also holds MEMBER, the bytecode of PyScript's own Python
+// package (node_modules/@pyscript/core's src/stdlib/pyscript.js, the texts PyScript writes into
+// its working folder at each start): a marshalled dict of each module's cache path there
+// (pyscript/__pycache__/X.cpython-3NN.pyc) to a checked hash-based pyc, which Python uses
+// only if the source beside it has the hash it was compiled from.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 function usage(message) {
-  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs] [--mount PREFIX] [--dataclass-code MEMBER]`);
+  console.error(`compile_stdlib: ${message}\nusage: node scripts/compile_stdlib.mjs SOURCE.zip OUTPUT.zip [--optimize N] [--keep-dataclass-docs] [--mount PREFIX] [--dataclass-code MEMBER] [--pyscript-cache MEMBER]`);
   process.exit(2);
 }
 
@@ -66,7 +73,17 @@ if (codeAt >= 0) {
   if (!dataclassCode || dataclassCode.startsWith("-")) usage("--dataclass-code takes a member's path");
   args.splice(codeAt, 2);
 }
+let pyscriptCache = null;
+const cacheAt = args.indexOf("--pyscript-cache");
+if (cacheAt >= 0) {
+  pyscriptCache = args[cacheAt + 1];
+  if (!pyscriptCache || pyscriptCache.startsWith("-")) usage("--pyscript-cache takes a member's path");
+  args.splice(cacheAt, 2);
+}
 if (args.length !== 2) usage("expected SOURCE.zip and OUTPUT.zip");
+const pyscriptSources = pyscriptCache
+  ? JSON.stringify((await import("../node_modules/@pyscript/core/src/stdlib/pyscript.js")).default)
+  : null;
 const [source, output] = args;
 
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
@@ -75,6 +92,8 @@ pyodide.globals.set("OPTIMIZE", optimize);
 pyodide.globals.set("MOUNT", mount);
 pyodide.globals.set("DATACLASS_DOCS", dataclassDocs);
 pyodide.globals.set("DATACLASS_CODE", dataclassCode);
+pyodide.globals.set("PYSCRIPT_CACHE", pyscriptCache);
+pyodide.globals.set("PYSCRIPT_SOURCES", pyscriptSources);
 let report;
 try {
   report = pyodide.runPython(`
@@ -177,6 +196,28 @@ if DATACLASS_CODE:
         member.external_attr = 0o644 << 16
         out.writestr(member, marshal.dumps(texts))
     report += f", {len(texts)} dataclass texts in {DATACLASS_CODE}"
+if PYSCRIPT_CACHE:
+    import importlib.util, json, marshal
+    from importlib._bootstrap_external import _code_to_hash_pyc
+
+    def pycs(tree, folder):
+        for name, value in tree.items():
+            path = f"{folder}/{name}" if folder else name
+            if isinstance(value, dict):
+                yield from pycs(value, path)
+            elif name.endswith(".py"):
+                data = value.encode()
+                code = compile(data, path, "exec", dont_inherit=True)
+                pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=True)
+                yield importlib.util.cache_from_source(path), bytes(pyc)
+
+    cache = dict(pycs(json.loads(PYSCRIPT_SOURCES), ""))
+    with zipfile.ZipFile("/tmp/output.zip", "a", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        member = zipfile.ZipInfo(PYSCRIPT_CACHE, (1980, 1, 1, 0, 0, 0))
+        member.compress_type = zipfile.ZIP_DEFLATED
+        member.external_attr = 0o644 << 16
+        out.writestr(member, marshal.dumps(cache))
+    report += f", {len(cache)} of PyScript's modules in {PYSCRIPT_CACHE}"
 f"{report}, Python {sys.version.split()[0]}"
 `);
 } catch (error) {

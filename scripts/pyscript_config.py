@@ -15,7 +15,8 @@ one request, nothing unpacked, nothing to inflate, and no module compiled from s
 page. The bytecode is written by the vendored Pyodide's own Python (scripts/compile_stdlib.mjs)
 as ``python -OO`` would, asserts and docstrings out, a dataclass's docstring kept
 (``--keep-dataclass-docs``), and the methods its dataclasses compile are compiled with them
-(:data:`DATACLASS_CODE`); a traceback names the module's file in the archive and its line,
+(:data:`DATACLASS_CODE`), as is PyScript's own Python package (:data:`PYSCRIPT_CACHE`); a
+traceback names the module's file in the archive and its line,
 with no source line to show. The catalogs are read through the modules' loader
 (nestor_web/view/i18n.py). The archive's zip comment stamps what it was made from
 (:func:`stamp`), so an archive already current is known without Node (``--check``,
@@ -56,6 +57,8 @@ DATA = ("nestor/graded_deals.bin", "nestor/puzzles/puzzles.txt")
 DATACLASS_CODE = "nestor_web/browser/dataclass_code.bin"
 """The methods the modules' dataclasses compile, compiled by the build
 (nestor_web/browser/precompiled.py)."""
+PYSCRIPT_CACHE = "nestor_web/browser/pyscript_cache.bin"
+"""PyScript's own Python package as bytecode (nestor_web/browser/precompiled.py)."""
 LEFT_OUT = (
     "nestor/__main__.py", "nestor/cli.py", "nestor_web/__main__.py",
     "nestor_web/view/first_visit.py",
@@ -151,13 +154,14 @@ def unshipped(data: bytes) -> bytes:
 def stamp(zipped: bytes) -> bytes:
     """What the archive of the sources zip ``zipped`` is made from, as the archive's zip
     comment: the SHA-256 of the sources, of the compiler script, of this script (which packs
-    the archive) and of the vendored Pyodide's version. An archive whose comment is this is
-    current without compiling it again."""
+    the archive) and of the vendored Pyodide's and PyScript's versions. An archive whose
+    comment is this is current without compiling it again."""
     digest = hashlib.sha256(zipped)
     digest.update((ROOT / "scripts" / "compile_stdlib.mjs").read_bytes())
     digest.update(Path(__file__).read_bytes())
-    pyodide = ROOT / "node_modules" / "pyodide" / "package.json"
-    digest.update(pyodide.read_bytes() if pyodide.is_file() else b"")
+    for package in ("pyodide", "@pyscript/core"):
+        manifest = ROOT / "node_modules" / package / "package.json"
+        digest.update(manifest.read_bytes() if manifest.is_file() else b"")
     return b"nestor sources " + digest.hexdigest().encode()
 
 
@@ -216,7 +220,7 @@ def with_bytecode(zipped: bytes) -> bytes:
         cmd = ["node", str(ROOT / "scripts" / "compile_stdlib.mjs"), str(source), str(output),
                "--optimize", "2", "--keep-dataclass-docs",
                "--mount", f"{WORKING_FOLDER}/{SHIPPED_AS}",
-               "--dataclass-code", DATACLASS_CODE]
+               "--dataclass-code", DATACLASS_CODE, "--pyscript-cache", PYSCRIPT_CACHE]
         try:
             result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         except FileNotFoundError as error:

@@ -1,11 +1,18 @@
-"""The dataclasses' methods compiled ahead (nestor_web/browser/precompiled.py): a class takes
-its code from the table, a text not in it compiles as before, and damaged data finds nothing."""
+"""What the build compiled ahead (nestor_web/browser/precompiled.py): a dataclass takes its
+methods' code from the table, a text not in it compiles as before, damaged data finds nothing;
+PyScript's modules come from the pycs written beside their sources, each only while its source
+is the one it was compiled from."""
 
 from __future__ import annotations
 
 import builtins
 import dataclasses
+import importlib
+import importlib.util
 import marshal
+import sys
+from importlib._bootstrap_external import _code_to_hash_pyc  # type: ignore[attr-defined]
+from pathlib import Path
 from types import CodeType
 
 import pytest
@@ -95,3 +102,53 @@ def test_run_from_the_sources_there_is_no_table(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(dataclasses, "exec", builtins.exec, raising=False)
     assert precompiled.install_from_archive() == 0
     assert dataclasses.exec is builtins.exec  # type: ignore[attr-defined]
+
+
+def pyscript_cache(tmp_path: Path, source: str = "VALUE = 1\n") -> tuple[Path, bytes]:
+    """A package ``pkg`` of one module's source under ``tmp_path``, and a cache of its checked
+    hash-based pyc compiled from ``source`` (as the build compiles PyScript's modules)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "mod.py").write_text("VALUE = 1\n")
+    data = source.encode()
+    code = compile(data, "pkg/mod.py", "exec", dont_inherit=True)
+    pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=True)
+    return tmp_path, marshal.dumps({importlib.util.cache_from_source("pkg/mod.py"): bytes(pyc)})
+
+
+def import_fresh(folder: Path) -> object:
+    sys.path.insert(0, str(folder))
+    try:
+        importlib.invalidate_caches()
+        return importlib.import_module("pkg.mod")
+    finally:
+        sys.path.remove(str(folder))
+        for name in ("pkg.mod", "pkg"):
+            sys.modules.pop(name, None)
+
+
+def test_pyscripts_modules_come_from_the_cache(tmp_path: Path) -> None:
+    folder, data = pyscript_cache(tmp_path)
+    assert precompiled.write_pyscript_cache(data, str(folder)) == 1
+    module = import_fresh(folder)
+    assert module.VALUE == 1  # type: ignore[attr-defined]
+    assert module.__cached__ is not None
+    assert Path(module.__cached__).read_bytes() == marshal.loads(data)[
+        importlib.util.cache_from_source("pkg/mod.py")]  # used as it was, not written again
+
+
+def test_a_cached_module_whose_source_changed_is_compiled_again(tmp_path: Path) -> None:
+    folder, data = pyscript_cache(tmp_path, source="VALUE = 2\n")  # another version's
+    assert precompiled.write_pyscript_cache(data, str(folder)) == 1
+    assert import_fresh(folder).VALUE == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "cache",
+    [{"../outside/__pycache__/x.pyc": b"x"}, {"pkg/mod.py": b"x"}, {"pkg/__pycache__/m.pyc": 1}],
+    ids=["outside", "not a cache path", "not bytes"],
+)
+def test_a_strange_cache_writes_nothing(tmp_path: Path, cache: dict[str, object]) -> None:
+    assert precompiled.write_pyscript_cache(marshal.dumps(cache), str(tmp_path)) == 0
+    assert precompiled.write_pyscript_cache(b"\x00", str(tmp_path)) == 0
+    assert list(tmp_path.rglob("*")) == []

@@ -131,6 +131,10 @@ def page_imports() -> set[str]:
                     visit(f"{found[0]}.{alias.name}")
 
     follow(ROOT / "main.py", "")
+    # and those static/js/interpreter.js imports before PyScript runs (its PREPARE)
+    script = (ROOT / "static/js/interpreter.js").read_text()
+    for module in re.findall(r"^from (nestor\S*) import", script, re.MULTILINE):
+        visit(module)
     return seen
 
 
@@ -171,11 +175,13 @@ def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
             for p in (ROOT / pkg).rglob("*")
             if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
         } - set(module.LEFT_OUT)
-        # no source; and the methods its dataclasses compile (nestor_web/browser/precompiled.py),
+        # no source; the methods its dataclasses compile (nestor_web/browser/precompiled.py),
         # a marshalled dict of the runtime's Python ({ or, flagged, 0xfb)
+        # and PyScript's own modules' pycs (its cache)
         assert set(names) == {pyc_path(n) for n in on_disk} | files | catalogs | {
-            module.DATACLASS_CODE}
+            module.DATACLASS_CODE, module.PYSCRIPT_CACHE}
         assert zf.read(module.DATACLASS_CODE)[:1] in (b"{", b"\xfb")
+        assert zf.read(module.PYSCRIPT_CACHE)[:1] in (b"{", b"\xfb")
         assert {info.compress_type for info in zf.infolist()} == {zipfile.ZIP_STORED}
         for name in files | catalogs:
             assert zf.read(name) == (ROOT / name).read_bytes()
@@ -213,19 +219,30 @@ def test_pyscript_config_ships_the_modules_and_catalogs_in_one_archive(
 def test_the_page_imports_the_modules_and_reads_the_catalogs_from_the_archive(
     tmp_path: Path,
 ) -> None:
-    # As the page does, in the vendored Pyodide: the archive itself on sys.path (main.py puts
-    # PyScript's copy there), nothing unpacked. The modules come from their bytecode (there is
+    # As the page does, in the vendored Pyodide: the archive itself on sys.path
+    # (static/js/interpreter.js puts PyScript's copy there), nothing unpacked. The modules come from their bytecode (there is
     # no source), compiled as -OO would but for a dataclass's docstring; the German catalog
     # comes through the module's loader, out of the archive; a traceback names the module's
     # file in the archive and its line.
     module = generator()
     page_path = f"{module.WORKING_FOLDER}/{module.SHIPPED_AS}"
-    assert f'sys.path.insert(0, "{page_path}")' in (ROOT / "main.py").read_text()
+    script = (ROOT / "static/js/interpreter.js").read_text()
+    assert f'const ARCHIVE_PATH = "{page_path}";' in script and "sys.path.insert(0, PATH)" in script
     if not (ROOT / "locale/de/LC_MESSAGES/nestor.mo").is_file():
         pytest.skip("the catalogs are not compiled (make vendor)")
     code = f"""
-import json, sys, traceback
+import dataclasses, json, os, sys, traceback
 sys.path.insert(0, {page_path!r})
+from nestor_web.browser import precompiled
+texts = precompiled.install_from_archive()  # as static/js/interpreter.js does
+folder = precompiled.__file__.rpartition("/")[0]
+table = precompiled.read_table(precompiled.__loader__.get_data(f"{{folder}}/{{precompiled.TABLE}}"))
+found = []
+inner = dataclasses.exec
+def watch(source, globals=None, locals=None, /):
+    found.append(source in table)
+    return inner(source, globals, locals)
+dataclasses.exec = watch
 from nestor_web.view import i18n
 import nestor.game, nestor.graded_deals, nestor.variants
 i18n.set_language("de")
@@ -241,6 +258,9 @@ json.dumps({{
     "undo": i18n._("Undo"),
     "trace": trace,
     "grades": nestor.graded_deals.TABLE,
+    "texts": texts,
+    "found": found,
+    "pycache": sorted(os.listdir("pyscript/__pycache__")),
 }})
 """
     archive = tmp_path / module.SHIPPED_AS
@@ -255,6 +275,10 @@ json.dumps({{
     catalog = gettext.translation("nestor", localedir=ROOT / "locale", languages=["de"])
     assert found["undo"] == catalog.gettext("Undo") != "Undo"
     assert found["grades"] == nestor_graded_deals.TABLE  # its data file, through the loader
+    # The dataclasses' methods came from the build's table, PyScript's modules' pycs are in
+    # place (nestor_web/browser/precompiled.py).
+    assert found["texts"] > 20 and found["found"] and all(found["found"])
+    assert "__init__.cpython-3" in " ".join(found["pycache"])
     lines = (ROOT / "nestor" / "variants.py").read_text().splitlines()
     unknown = next(i for i, text in enumerate(lines) if 'code="variant.unknown"' in text)
     raised = max(i for i in range(unknown) if "raise VariantError(" in lines[i]) + 1

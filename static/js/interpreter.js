@@ -9,8 +9,8 @@
 // first content is painted): the wasm is fetched and compiled as it arrives, and the
 // interpreter and the standard library start while PyScript does. On a first visit boot.js has
 // the archive asked for once the wasm has arrived (over a slow link it would only have slowed
-// the wasm down); Python's zlib decompresses it to /home/pyodide/nestor.zip before PyScript
-// gets the interpreter, and main.py puts it on sys.path. A host that sends the file with
+// the wasm down); Python's zlib decompresses it to /home/pyodide/nestor.zip, on sys.path before
+// PyScript gets the interpreter. A host that sends the file with
 // "Content-Encoding: gzip" (some do for a .gz) has the browser decompress it already: a zip as
 // it arrives is taken as it is.
 //
@@ -55,13 +55,27 @@ function writeArchive(pyodide, bytes) {
     return;
   }
   pyodide.FS.writeFile(`${ARCHIVE_PATH}.gz`, bytes);
+  runIn(pyodide, GUNZIP);
+  pyodide.FS.unlink(`${ARCHIVE_PATH}.gz`);
+}
+
+// The archive on Python's path, and what the build compiled ahead (the dataclasses' methods,
+// PyScript's own modules) in place before PyScript runs any Python
+// (nestor_web/browser/precompiled.py).
+const PREPARE = `
+import sys
+sys.path.insert(0, PATH)
+from nestor_web.browser.precompiled import install_from_archive
+install_from_archive()
+`;
+
+function runIn(pyodide, code) {
   const scope = pyodide.toPy({ PATH: ARCHIVE_PATH });
   try {
-    pyodide.runPython(GUNZIP, { globals: scope });
+    pyodide.runPython(code, { globals: scope });
   } finally {
     scope.destroy();
   }
-  pyodide.FS.unlink(`${ARCHIVE_PATH}.gz`);
 }
 
 // Begins loading Pyodide if nothing has yet, and the archive once `wasmArrived` resolves (at
@@ -93,6 +107,7 @@ export async function loadPyodide(options = {}) {
   const pyodide = await start();
   const bytes = await (archive ?? fetchArchive());
   writeArchive(pyodide, bytes);
+  runIn(pyodide, PREPARE);
   performance.mark("nestor:archive-written");
   if (typeof options.stdout === "function") pyodide.setStdout({ batched: options.stdout });
   if (typeof options.stderr === "function") pyodide.setStderr({ batched: options.stderr });
