@@ -220,10 +220,10 @@ def test_the_page_imports_the_modules_and_reads_the_catalogs_from_the_archive(
     tmp_path: Path,
 ) -> None:
     # As the page does, in the vendored Pyodide: the archive itself on sys.path
-    # (static/js/interpreter.js puts PyScript's copy there), nothing unpacked. The modules come from their bytecode (there is
-    # no source), compiled as -OO would but for a dataclass's docstring; the German catalog
-    # comes through the module's loader, out of the archive; a traceback names the module's
-    # file in the archive and its line.
+    # (static/js/interpreter.js puts PyScript's copy there), nothing unpacked. The modules
+    # come from their bytecode (there is no source), compiled as -OO would but for a
+    # dataclass's docstring; the German catalog comes through the module's loader, out of the
+    # archive; a traceback names the module's file in the archive and its line.
     module = generator()
     page_path = f"{module.WORKING_FOLDER}/{module.SHIPPED_AS}"
     script = (ROOT / "static/js/interpreter.js").read_text()
