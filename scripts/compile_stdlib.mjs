@@ -35,7 +35,7 @@
 //
 // --pyscript-cache MEMBER: the output also holds MEMBER, the bytecode of PyScript's own Python
 // package (node_modules/@pyscript/core's src/stdlib/pyscript.js, the texts PyScript writes into
-// its working folder at each start): a marshalled dict of each module's cache path there
+// its working folder at each start), the modules its start imports: a marshalled dict of each module's cache path there
 // (pyscript/__pycache__/X.cpython-3NN.pyc) to a checked hash-based pyc, which Python uses
 // only if the source beside it has the hash it was compiled from.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
@@ -200,18 +200,31 @@ if PYSCRIPT_CACHE:
     import importlib.util, json, marshal
     from importlib._bootstrap_external import _code_to_hash_pyc
 
-    def pycs(tree, folder):
-        for name, value in tree.items():
-            path = f"{folder}/{name}" if folder else name
-            if isinstance(value, dict):
-                yield from pycs(value, path)
-            elif name.endswith(".py"):
-                data = value.encode()
-                code = compile(data, path, "exec", dont_inherit=True)
-                pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=True)
-                yield importlib.util.cache_from_source(path), bytes(pyc)
+    sources = {f"pyscript/{name}": text
+               for name, text in json.loads(PYSCRIPT_SOURCES)["pyscript"].items()}
 
-    cache = dict(pycs(json.loads(PYSCRIPT_SOURCES), ""))
+    def imported_at_start(path, seen):
+        """The package's modules its import runs: from its __init__, each module a
+        module's top-level statements import (an import inside a function waits for its call)."""
+        seen.add(path)
+        for node in ast.parse(sources[path]).body:
+            for statement in ast.walk(node):
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    break
+                names = [a.name for a in statement.names] if isinstance(statement, ast.Import) \\
+                    else [statement.module or ""] if isinstance(statement, ast.ImportFrom) else []
+                for name in names:
+                    target = name.replace(".", "/") + ".py"
+                    if target in sources and target not in seen:
+                        imported_at_start(target, seen)
+        return seen
+
+    cache = {}
+    for path in sorted(imported_at_start("pyscript/__init__.py", set())):
+        data = sources[path].encode()
+        code = compile(data, path, "exec", dont_inherit=True)
+        pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=True)
+        cache[importlib.util.cache_from_source(path)] = bytes(pyc)
     with zipfile.ZipFile("/tmp/output.zip", "a", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
         member = zipfile.ZipInfo(PYSCRIPT_CACHE, (1980, 1, 1, 0, 0, 0))
         member.compress_type = zipfile.ZIP_DEFLATED

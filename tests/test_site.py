@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import _imp
 import ast
 import gettext
 import importlib.util
 import inspect
 import io
 import json
+import marshal
 import os
 import re
 import subprocess
@@ -316,3 +318,24 @@ def test_rules_package_imports_no_browser_module() -> None:
     for path in (ROOT / "nestor").glob("*.py"):
         text = path.read_text()
         assert not re.search(r"^\s*(from|import)\s+(js|pyscript|pyodide)\b", text, re.M), path
+
+
+def test_pyscripts_cached_modules_are_those_the_vendored_pyscript_writes() -> None:
+    # Python uses a cached pyc of PyScript's (nestor_web/browser/precompiled.py) only while the
+    # source PyScript writes beside it has the hash the pyc was compiled from: each one the
+    # archive ships is of the very text the vendored PyScript core writes, so the page uses it.
+    module = generator()
+    with zipfile.ZipFile(io.BytesIO(shipped_archive(module))) as zf:
+        cache = marshal.loads(zf.read(module.PYSCRIPT_CACHE))
+    core = next((ROOT / "static/vendor/pyscript").glob("core-*.js")).read_text()
+    assert "pyscript/__pycache__/__init__.cpython-3" in " ".join(cache)
+    for name, pyc in cache.items():
+        source = re.sub(r"__pycache__/(\w+)\.cpython-\d+\.pyc$", r"\1.py", name)
+        assert source.startswith("pyscript/") and source.endswith(".py"), name
+        key = re.escape(source.split("/")[-1])
+        text = re.search(rf'"{key}":("(?:[^"\\]|\\.)*")', core)
+        assert text is not None, source
+        data = json.loads(text.group(1)).encode()
+        assert pyc[:4] == runtime_magic()
+        assert int.from_bytes(pyc[4:8], "little") == 0b11  # hash-based, checked
+        assert pyc[8:16] == _imp.source_hash(int.from_bytes(pyc[:4], "little"), data), source
