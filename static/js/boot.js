@@ -7,11 +7,13 @@
 // On a first visit (no service worker controls the page yet), the page's own fetches (Pyodide's
 // wasm, standard library and lock file, PyScript's config, main.py, our archive) are watched
 // as they arrive: each same-origin answer is counted (decoded bytes, for pwa.js's download bar)
-// and a copy is kept in the cache HANDOFF for the service worker's install
-// (static/js/sw-install.js), so that no file crosses the network twice. The wrapper is in place
-// before Pyodide is imported (it looks fetch up at each call); pwa.js takes it away once the
-// game is ready. Our archive is asked for at the wasm's last byte (over a slow link it would
-// only have slowed the wasm down); elsewhere it comes from the worker's cache at once.
+// and a copy is kept for the service worker's install (static/js/sw-install.js), so that no
+// file crosses the network twice: held in memory until the game is ready, then written into
+// the cache HANDOFF (writing them as they arrived competed with Pyodide's start). The wrapper
+// is in place before Pyodide is imported (it looks fetch up at each call); pwa.js takes it
+// away once the game is ready, which writes the copies. Our archive is asked for at the wasm's
+// last byte (over a slow link it would only have slowed the wasm down); elsewhere it comes
+// from the worker's cache at once.
 
 import { start } from "./interpreter.js";
 
@@ -44,7 +46,9 @@ async function count(body, url) {
 function keepFetched() {
   if (typeof caches === "undefined") return () => {};
   const original = window.fetch;
-  const handoff = caches.open(HANDOFF).catch(() => null);
+  let release;
+  const handoff = new Promise((resolve) => { release = resolve; })
+    .then(() => caches.open(HANDOFF)).catch(() => null);
   window.fetch = function (input, init) {
     return original.call(this, input, init).then((response) => {
       const url = new URL(response.url || location.href);
@@ -56,10 +60,14 @@ function keepFetched() {
       return response;
     });
   };
-  return () => { window.fetch = original; };
+  return () => {
+    window.fetch = original;
+    release();
+  };
 }
 
-/** Puts the page's own fetch back (pwa.js, once the game is ready). */
+/** Puts the page's own fetch back and writes the copies kept (pwa.js, once the game is
+ * ready; `keeping` holds the writes). */
 export const stopKeeping = firstVisit ? keepFetched() : () => {};
 
 const WASM = new URL("../vendor/pyodide/pyodide.asm.wasm", import.meta.url).href;
