@@ -8,11 +8,11 @@ no source), but for the command lines (:data:`LEFT_OUT`), their data files (:dat
 the compiled catalogs, at their paths in the repo. Its members are stored, not compressed, and
 the site serves the whole zip gzipped (:func:`shipped`): one stream compresses across the
 modules, which share names and code, where a zip deflates each member on its own.
-static/js/interpreter.js fetches it while Pyodide starts, decompresses the gzip and writes the zip
-into Python's working folder (``/home/pyodide/nestor.zip``); ``main.py`` puts it on
-``sys.path``. Python imports the modules from it (zipimport, as it does the standard library):
-one request, nothing unpacked, nothing to inflate, and no module compiled from source in the
-page. The bytecode is written by the vendored Pyodide's own Python (scripts/compile_stdlib.mjs)
+static/js/interpreter.js fetches it while Pyodide starts, has Python decompress the gzip into
+its working folder (``/home/pyodide/nestor.zip``) and puts it on ``sys.path``. Python imports
+the modules from it (zipimport, as it does the standard library): one request, nothing
+unpacked, nothing to inflate, and no module compiled from source in the page. The bytecode
+is written by the vendored Pyodide's own Python (scripts/compile_stdlib.mjs)
 as ``python -OO`` would, asserts and docstrings out, a dataclass's docstring kept
 (``--keep-dataclass-docs``), and the methods its dataclasses compile are compiled with them
 (:data:`DATACLASS_CODE`), as is PyScript's own Python package (:data:`PYSCRIPT_CACHE`); a
@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
 ARCHIVE = "static/nestor.zip.gz"  # relative to the site's root: the archive, gzipped
 WORKING_FOLDER = "/home/pyodide"  # PyScript's working folder: Python's cwd
-SHIPPED_AS = "nestor.zip"  # the archive's name there; main.py puts it on sys.path
+SHIPPED_AS = "nestor.zip"  # the archive's name there, on sys.path (static/js/interpreter.js)
 PACKAGES = ("nestor", "nestor_web")
 CATALOGS = ("locale/de/LC_MESSAGES/nestor.mo",)  # compiled by scripts/locales.py compile
 # The packages' data files, read through their loader.
