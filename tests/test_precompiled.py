@@ -127,6 +127,13 @@ def import_fresh(folder: Path) -> object:
             sys.modules.pop(name, None)
 
 
+@pytest.fixture(autouse=True)
+def beside_their_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caches beside the sources (``__pycache__``), as in the page: the test run may keep its
+    own elsewhere (``PYTHONPYCACHEPREFIX``)."""
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+
+
 def test_pyscripts_modules_come_from_the_cache(tmp_path: Path) -> None:
     folder, data = pyscript_cache(tmp_path)
     assert precompiled.write_pyscript_cache(data, str(folder)) == 1
