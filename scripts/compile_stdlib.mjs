@@ -17,8 +17,9 @@
 // PREFIX/X.py, PREFIX being the zip's path at run time: by default where Pyodide mounts the
 // stdlib; the game's own archive (scripts/pyscript_config.py) passes its path in PyScript's
 // working folder. So a traceback names the module's usual path and line, without its source
-// line (there is no source to show). zipimport looks for X.pyc whatever the interpreter's
-// optimization level, so bytecode compiled with --optimize 2 (no docstrings, no asserts, as
+// line (there is no source to show), and the code keeps no columns (they only mark a part of
+// that line: PYTHONNODEBUGRANGES, as `python -X no_debug_ranges`). zipimport looks for X.pyc
+// whatever the interpreter's optimization level, so bytecode compiled with --optimize 2 (no docstrings, no asserts, as
 // `python -OO`) loads in Pyodide, which runs without -O. Members keep their order; the output
 // is the same bytes for the same input. Exits 1 (and writes nothing) if a member does not
 // compile.
@@ -86,7 +87,9 @@ const pyscriptSources = pyscriptCache
   : null;
 const [source, output] = args;
 
-const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
+const pyodide = await loadPyodide({
+  stdout: () => {}, stderr: (line) => console.error(line), env: { PYTHONNODEBUGRANGES: "1" },
+});
 pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(source)));
 pyodide.globals.set("OPTIMIZE", optimize);
 pyodide.globals.set("MOUNT", mount);
