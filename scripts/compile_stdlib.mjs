@@ -19,10 +19,10 @@
 // working folder. So a traceback names the module's usual path and line, without its source
 // line (there is no source to show), and the code keeps no columns (they only mark a part of
 // that line: PYTHONNODEBUGRANGES, as `python -X no_debug_ranges`). zipimport looks for X.pyc
-// whatever the interpreter's optimization level, so bytecode compiled with --optimize 2 (no docstrings, no asserts, as
-// `python -OO`) loads in Pyodide, which runs without -O. Members keep their order; the output
-// is the same bytes for the same input. Exits 1 (and writes nothing) if a member does not
-// compile.
+// whatever the interpreter's optimization level, so bytecode compiled with --optimize 2 (no
+// docstrings, no asserts, as `python -OO`) loads in Pyodide, which runs without -O. Members
+// keep their order; the output is the same bytes for the same input. Exits 1 (and writes
+// nothing) if a member does not compile.
 //
 // --keep-dataclass-docs (with --optimize 2): every docstring goes but a dataclass's. A
 // dataclass without one gets one made by inspect.signature when its module runs, which costs
@@ -36,9 +36,9 @@
 //
 // --pyscript-cache MEMBER: the output also holds MEMBER, the bytecode of PyScript's own Python
 // package (node_modules/@pyscript/core's src/stdlib/pyscript.js, the texts PyScript writes into
-// its working folder at each start), the modules its start imports: a marshalled dict of each module's cache path there
-// (pyscript/__pycache__/X.cpython-3NN.pyc) to a checked hash-based pyc, which Python uses
-// only if the source beside it has the hash it was compiled from.
+// its working folder at each start), the modules its start imports: a marshalled dict of each
+// module's cache path there (pyscript/__pycache__/X.cpython-3NN.pyc) to a checked hash-based
+// pyc, which Python uses only if the source beside it has the hash it was compiled from.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
@@ -48,39 +48,28 @@ function usage(message) {
 }
 
 const args = process.argv.slice(2);
-let optimize = 0;
-const at = args.indexOf("--optimize");
-if (at >= 0) {
-  optimize = Number(args[at + 1]);
-  if (![0, 1, 2].includes(optimize)) usage("--optimize takes 0, 1 or 2");
+
+// The value after the option `name` (taken out of args), or null without it; usage() with
+// `wanted` if `valid` refuses the value.
+function option(name, valid, wanted) {
+  const at = args.indexOf(name);
+  if (at < 0) return null;
+  const value = args[at + 1];
+  if (value === undefined || !valid(value)) usage(`${name} takes ${wanted}`);
   args.splice(at, 2);
+  return value;
 }
+
+const optimize = Number(option("--optimize", (v) => ["0", "1", "2"].includes(v), "0, 1 or 2") ?? 0);
 const dataclassDocs = args.includes("--keep-dataclass-docs");
 if (dataclassDocs) {
   if (optimize !== 2) usage("--keep-dataclass-docs goes with --optimize 2");
   args.splice(args.indexOf("--keep-dataclass-docs"), 1);
 }
-let mount = null;
-const prefixAt = args.indexOf("--mount");
-if (prefixAt >= 0) {
-  mount = args[prefixAt + 1];
-  if (!mount || !mount.startsWith("/")) usage("--mount takes an absolute path");
-  args.splice(prefixAt, 2);
-}
-let dataclassCode = null;
-const codeAt = args.indexOf("--dataclass-code");
-if (codeAt >= 0) {
-  dataclassCode = args[codeAt + 1];
-  if (!dataclassCode || dataclassCode.startsWith("-")) usage("--dataclass-code takes a member's path");
-  args.splice(codeAt, 2);
-}
-let pyscriptCache = null;
-const cacheAt = args.indexOf("--pyscript-cache");
-if (cacheAt >= 0) {
-  pyscriptCache = args[cacheAt + 1];
-  if (!pyscriptCache || pyscriptCache.startsWith("-")) usage("--pyscript-cache takes a member's path");
-  args.splice(cacheAt, 2);
-}
+const mount = option("--mount", (v) => v.startsWith("/"), "an absolute path");
+const member = (v) => !v.startsWith("-");
+const dataclassCode = option("--dataclass-code", member, "a member's path");
+const pyscriptCache = option("--pyscript-cache", member, "a member's path");
 if (args.length !== 2) usage("expected SOURCE.zip and OUTPUT.zip");
 const pyscriptSources = pyscriptCache
   ? JSON.stringify((await import("../node_modules/@pyscript/core/src/stdlib/pyscript.js")).default)
@@ -151,6 +140,15 @@ with zipfile.ZipFile("/tmp/source.zip") as src, \\
 report = f"{compiled} modules compiled, {copied} members copied"
 
 
+def add_member(name, data):
+    """Appends the member name (data, deflated, a fixed date) to the output."""
+    with zipfile.ZipFile("/tmp/output.zip", "a", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        member = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
+        member.compress_type = zipfile.ZIP_DEFLATED
+        member.external_attr = 0o644 << 16
+        out.writestr(member, data)
+
+
 def import_all(members):
     """Imports every module of the output; one that needs the browser's pyscript stops there."""
     for name in members:
@@ -165,7 +163,7 @@ def import_all(members):
 
 
 if DATACLASS_CODE:
-    import builtins, dataclasses, importlib, marshal
+    import builtins, dataclasses, marshal
     with zipfile.ZipFile("/tmp/output.zip") as built:
         members = built.namelist()
     texts = {}
@@ -193,11 +191,7 @@ if DATACLASS_CODE:
         importlib.invalidate_caches()
     del dataclasses.exec
     sys.path.remove("/tmp/output.zip")
-    with zipfile.ZipFile("/tmp/output.zip", "a", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
-        member = zipfile.ZipInfo(DATACLASS_CODE, (1980, 1, 1, 0, 0, 0))
-        member.compress_type = zipfile.ZIP_DEFLATED
-        member.external_attr = 0o644 << 16
-        out.writestr(member, marshal.dumps(texts))
+    add_member(DATACLASS_CODE, marshal.dumps(texts))
     report += f", {len(texts)} dataclass texts in {DATACLASS_CODE}"
 if PYSCRIPT_CACHE:
     import importlib.util, json, marshal
@@ -228,11 +222,7 @@ if PYSCRIPT_CACHE:
         code = compile(data, path, "exec", dont_inherit=True)
         pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=True)
         cache[importlib.util.cache_from_source(path)] = bytes(pyc)
-    with zipfile.ZipFile("/tmp/output.zip", "a", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
-        member = zipfile.ZipInfo(PYSCRIPT_CACHE, (1980, 1, 1, 0, 0, 0))
-        member.compress_type = zipfile.ZIP_DEFLATED
-        member.external_attr = 0o644 << 16
-        out.writestr(member, marshal.dumps(cache))
+    add_member(PYSCRIPT_CACHE, marshal.dumps(cache))
     report += f", {len(cache)} of PyScript's modules in {PYSCRIPT_CACHE}"
 f"{report}, Python {sys.version.split()[0]}"
 `);

@@ -35,15 +35,19 @@ PYSCRIPT_CACHE = "pyscript_cache.bin"
 the working folder) to the pyc's bytes."""
 
 
+def _marshalled_dict(data: bytes) -> dict[Any, Any]:
+    """The dict marshalled in ``data``; empty for damaged data or anything but a dict."""
+    try:
+        loaded = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
 def read_table(data: bytes) -> dict[str, CodeType]:
     """The table marshalled in ``data``: source text to code. Anything else (damaged data, or
     not a dict of texts to code objects) gives an empty table: nothing is found in it."""
-    try:
-        table = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
-        return {}
-    if not isinstance(table, dict):
-        return {}
+    table = _marshalled_dict(data)
     return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, CodeType)}
 
 
@@ -62,15 +66,9 @@ def install(table: Mapping[str, CodeType]) -> None:
 def write_pyscript_cache(data: bytes, folder: str) -> int:
     """Write each pyc marshalled in ``data`` at its cache path under ``folder``; the number
     written. Damaged data, or a path that leaves ``folder``, writes nothing."""
-    try:
-        cache = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
-        return 0
-    if not isinstance(cache, dict):
-        return 0
     root = os.path.realpath(folder)
     files = {}
-    for name, pyc in cache.items():
+    for name, pyc in _marshalled_dict(data).items():
         if not isinstance(name, str) or not isinstance(pyc, bytes):
             return 0
         path = os.path.realpath(os.path.join(root, name))

@@ -10,9 +10,8 @@
 // interpreter and the standard library start while PyScript does. On a first visit boot.js has
 // the archive asked for once the wasm has arrived (over a slow link it would only have slowed
 // the wasm down); Python's zlib decompresses it to /home/pyodide/nestor.zip, on sys.path before
-// PyScript gets the interpreter. A host that sends the file with
-// "Content-Encoding: gzip" (some do for a .gz) has the browser decompress it already: a zip as
-// it arrives is taken as it is.
+// PyScript gets the interpreter. A host that sends the file with "Content-Encoding: gzip" (some
+// do for a .gz) has the browser decompress it already: a zip as it arrives is taken as it is.
 //
 // polyscript imports this module, reads `version` and calls `loadPyodide(options)` with its
 // stdout and stderr and an indexURL of this file's folder. It gets the one Pyodide `start()`
@@ -25,7 +24,7 @@ export { version };
 
 export const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const ARCHIVE_URL = new URL("../nestor.zip.gz", import.meta.url).href;
-const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // main.py's sys.path entry
+const ARCHIVE_PATH = "/home/pyodide/nestor.zip"; // on sys.path (PREPARE)
 
 let started = null; // the Promise of the one Pyodide of this page
 let archive = null; // the Promise of the archive's bytes (the zip)
@@ -46,7 +45,7 @@ with open(PATH + ".gz", "rb") as packed, open(PATH, "wb") as zipped:
     zipped.write(zlib.decompress(packed.read(), wbits=31))
 `;
 
-// Writes the archive `bytes` into Pyodide's working folder as the zip main.py imports from:
+// Writes the archive `bytes` into Pyodide's working folder as the zip Python imports from:
 // gzip's (its first bytes 1f 8b) decompressed, anything else (a host that decompressed it) as
 // it is.
 function writeArchive(pyodide, bytes) {
