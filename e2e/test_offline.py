@@ -234,7 +234,11 @@ def test_a_hanging_update_check_does_not_delay_a_return_visit(
 # the bar's label), each state once.
 DOWNLOAD_PROBE = """
 window.__download = [];
-new MutationObserver(() => {
+window.__lineWritten = 0;  // how often the loading line's words were replaced while downloading
+new MutationObserver((records) => {
+  if (document.querySelector(".download-bar")) window.__lineWritten += records.filter(
+    (r) => r.type === "childList"
+    && r.target.matches && r.target.matches('#loading [data-text="loading"]')).length;
   const bar = document.querySelector(".download-bar");
   const line = document.querySelector('#loading [data-text="loading"]');
   if (!bar || !line) return;
@@ -290,3 +294,15 @@ def test_a_first_visit_shows_its_download_in_the_browsers_language(
         assert re.fullmatch(rf"Das Spiel wird geladen: \d+,\d von {mb} MB", line), line
         assert label == "Herunterladen des Spiels zum Spielen ohne Netz"
     assert seen[-1][1] == f"Das Spiel wird geladen: {mb} von {mb} MB"
+    # While the bar showed, the line's words were written once, and once more at most (Python's
+    # texts as the game gets ready): at each percent only the count changed, in a box laid out
+    # apart (a change of the whole line laid the page out again at each percent).
+    assert len(shares) > 3 and page.evaluate("window.__lineWritten") <= 2, seen
+    contain = page.evaluate("""() => {
+      const count = document.createElement("span");
+      count.className = "download-count";
+      count.dataset.sized = "";
+      document.body.append(count);
+      return getComputedStyle(count).contain;
+    }""")
+    assert "size" in contain and "layout" in contain, contain
