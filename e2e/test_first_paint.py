@@ -87,10 +87,14 @@ def test_a_first_visit_shows_the_guides_deal_before_python_and_python_draws_the_
     assert "Click one, then the other" in sheet["text"]  # a mouse: as Python will say it
     expect(page.locator('#tutorial [data-action="tutorial-skip"]')).to_have_text("Skip the guide")
     expect(page.locator('#tutorial [data-action="tutorial-next"]')).to_be_hidden()
+    page.evaluate("window.__painted = document.querySelector('#board [data-card]')")
     let_go(page, held)
     wait_ready(page)
     expect(page.locator("body")).not_to_have_attribute("data-waking", "")
     assert page.evaluate(CARDS) == before  # the same cards, in the same places, rings and all
+    # Python found the board it would draw already there and kept it (writing it again laid
+    # the whole board out once more): the cards painted are the very elements on the page.
+    assert page.evaluate("window.__painted.isConnected")
     assert page.evaluate(SHEET) == sheet
     expect(page.locator("#deal-grade")).to_have_text("Easy")
     game = json.loads(stored(page, "nestor.game") or "")

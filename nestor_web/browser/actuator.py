@@ -14,6 +14,7 @@ from ..app.events import DealChanged, Event, Moved, SettingChanged, TookBack, We
 from ..app.settings import ANIMATION_SCALE, Settings, shown_animations
 from ..app.url import parse_query
 from ..view.board import (
+    MARK,
     BoardView,
     CardView,
     card_changes,
@@ -234,7 +235,9 @@ class Actuator:
         last, regions = self._board, view.regions
         area = play_area(view)
         if last is None or play_area(last)[1] != area[1] or last.regions.keys() != regions.keys():
-            self.el["board"].innerHTML = html(area)
+            markup = html(area)
+            if last is not None or not self._board_shows(markup):
+                self.el["board"].innerHTML = markup
         else:
             old_cards, new_cards = region_cards(last), region_cards(view)
             for key, node in regions.items():
@@ -248,6 +251,19 @@ class Actuator:
                 if old is None or new is None or not _patch(element, old, new):
                     element.outerHTML = html(node)
         self._board = view
+
+    def _board_shows(self, markup: str) -> bool:
+        """Whether the board already shows ``markup``, as the waking board static/js/wake.js
+        built from the same nodes does: both as the browser writes them out (``markup`` parsed
+        in an inert template: no style, no layout), the guide's rings (:data:`MARK`, which it
+        sets again) left out. Writing it again would lay the whole board out for nothing."""
+        board = self.el["board"]
+        if missing(board.firstElementChild):
+            return False
+        template = document.createElement("template")
+        template.innerHTML = markup
+        shown = str(board.innerHTML).replace(f' {MARK}=""', "")
+        return str(template.innerHTML) == shown
 
     def _show_url(self, query: str) -> None:
         shown = str(window.location.search)

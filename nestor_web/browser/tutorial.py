@@ -7,7 +7,8 @@ from typing import Any
 
 from pyscript import document
 
-from ..view.tutorial import MARK, TutorialView
+from ..view.board import MARK
+from ..view.tutorial import TutorialView
 from .dom import missing
 
 MARGIN_PX = 12  # kept between the sheet and what it points at

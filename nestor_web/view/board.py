@@ -16,6 +16,10 @@ from .i18n import _, card_name, language, ngettext, rank_label, variant_title
 from .markup import Node, html
 from .words import clock_text, grade_name, indicator_text, notice_text, status_text
 
+MARK = "data-tutorial-target"
+"""The attribute the guided first game puts on each element it points at (its ring): set on
+the board's cards, never part of the board's markup."""
+
 
 @dataclass(frozen=True)
 class CardView:

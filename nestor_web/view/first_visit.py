@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..app.session import Session
-from .board import board_view, first_paint
-from .tutorial import MARK, step_text, tutorial_view
+from .board import MARK, board_view, first_paint
+from .tutorial import step_text, tutorial_view
 
 POINTERS = ("touch", "mouse")
 """The ways of pointing a page may start with: the guide's words are written for each."""

@@ -9,9 +9,6 @@ from ..app.session import Session
 from ..app.tutorial import TUTORIAL_STEPS, TutorialStep
 from .i18n import N_, _, card_name
 
-MARK = "data-tutorial-target"
-"""The attribute of each element the guide points at (its ring)."""
-
 
 @dataclass(frozen=True)
 class TutorialView:
