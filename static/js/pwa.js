@@ -168,9 +168,8 @@ function showDownload() {
     if (words.loading) line.textContent = words.loading;
   };
   // The line's words are written once; then only the count of bytes in changes, in a box as
-  // wide as the total (.download-count) whose change lays out that box alone: a change of the
-  // whole line laid the page out again at each percent (10 to 40 ms on a phone, a long task
-  // each in a slow phone's CPU).
+  // wide as the total (.download-count) whose change lays out that box alone, where a change
+  // of the whole line would lay the page out again at each percent (docs/startup.md).
   const count = document.createElement("span");
   count.className = "download-count";
   const update = () => {
