@@ -17,8 +17,8 @@ from .markup import Node, html
 from .words import clock_text, grade_name, indicator_text, notice_text, status_text
 
 MARK = "data-tutorial-target"
-"""The attribute the guided first game puts on each element it points at (its ring): set on
-the board's cards, never part of the board's markup."""
+"""The attribute the guided first game puts on each element it points at (its ring: cards of
+the board, a control), set on the page after a draw and never part of the board's markup."""
 
 
 @dataclass(frozen=True)

@@ -172,30 +172,33 @@ function showDownload() {
   // of the whole line would lay the page out again at each percent (docs/startup.md).
   const count = document.createElement("span");
   count.className = "download-count";
+  const around = words.download.split("{loaded}"); // the words before and after the count
   const update = () => {
     if (!(total > 0) || gone) return;
     const share = Math.max(0, Math.min(1, arrivedBytes() / total));
     if (share >= 1) setTimeout(finish, FINAL_MS); // all in: Python starts
     const percent = Math.round(share * 100);
     if (percent === shown) return; // (99.5% already reads 100%)
+    shown = percent;
     const loaded = mb(share * total);
-    const text = words.download.replace("{loaded}", loaded).replace("{total}", mb(total));
+    const whole = mb(total);
+    const text = words.download.replace("{loaded}", loaded).replace("{total}", whole);
     fill.style.transform = `scaleX(${share})`;
     bar.setAttribute("aria-valuenow", String(percent));
     bar.setAttribute("aria-valuetext", text);
-    const around = words.download.split("{loaded}");
-    if (around.length !== 2) {
-      line.textContent = text; // a translation without the count in it
-    } else if (shown < 0) { // its box as wide as the total drawn (one layout), in em
-      count.textContent = mb(total);
-      line.replaceChildren(around[0].replace("{total}", mb(total)), count,
-        around[1].replace("{total}", mb(total)));
+    if (around.length !== 2) { // a translation without the count in it
+      line.textContent = text;
+      return;
+    }
+    if (!count.isConnected) { // its box as wide as the total drawn (one layout), in em
+      count.textContent = whole;
+      line.replaceChildren(around[0].replace("{total}", whole), count,
+        around[1].replace("{total}", whole));
       const size = parseFloat(getComputedStyle(count).fontSize) || 16;
       count.style.width = `${count.getBoundingClientRect().width / size}em`;
       count.dataset.sized = "";
     }
     count.textContent = loaded;
-    shown = percent;
   };
   bootBytes().then((bytes) => { total = bytes; update(); }).catch(() => {});
   arrived.addEventListener("bytes", update);
