@@ -302,7 +302,6 @@ def test_a_first_visit_shows_its_download_in_the_browsers_language(
     contain = page.evaluate("""() => {
       const count = document.createElement("span");
       count.className = "download-count";
-      count.dataset.sized = "";
       document.body.append(count);
       return getComputedStyle(count).contain;
     }""")

@@ -82,6 +82,10 @@ function runIn(pyodide, code) {
 export function start(wasmArrived = null) {
   if (started === null) {
     performance.mark("nestor:interpreter-start"); // the boot bench's phases (bench/boot.py)
+    // Pyodide's JavaScript half asked for before its wasm: the wasm is compiled as it arrives
+    // only once this module runs, and behind the wasm it can come last (Pyodide's own import
+    // of it gets this one; a failure is reported by that import).
+    import(`${INDEX_URL}pyodide.asm.mjs`).catch(() => {});
     started = loadVendored({ indexURL: INDEX_URL }).then((pyodide) => {
       performance.mark("nestor:pyodide-ready");
       return pyodide;

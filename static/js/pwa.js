@@ -190,13 +190,10 @@ function showDownload() {
       line.textContent = text;
       return;
     }
-    if (!count.isConnected) { // its box as wide as the total drawn (one layout), in em
-      count.textContent = whole;
+    if (!count.isConnected) { // its box as wide as the total's characters, each a digit's
+      count.style.width = `${whole.length}ch`;
       line.replaceChildren(around[0].replace("{total}", whole), count,
         around[1].replace("{total}", whole));
-      const size = parseFloat(getComputedStyle(count).fontSize) || 16;
-      count.style.width = `${count.getBoundingClientRect().width / size}em`;
-      count.dataset.sized = "";
     }
     count.textContent = loaded;
   };
