@@ -66,13 +66,16 @@ class Actuator:
         document.documentElement.lang = language()
         document.body.setAttribute("data-lang", language())
         for element in document.querySelectorAll("[data-text]"):
-            element.textContent = page_text(str(element.getAttribute("data-text")))
+            text = page_text(str(element.getAttribute("data-text")))
+            if str(element.textContent) != text:  # words already shown lay nothing out again
+                element.textContent = text
         for element in document.querySelectorAll("[data-label]"):
             element.setAttribute("aria-label", page_text(str(element.getAttribute("data-label"))))
-        self.el["rules-text"].innerHTML = rules_html()
-        self.el["keys-text"].innerHTML = keys_html()
-        self.el["variant"].innerHTML = variant_options_html()
-        self.el["opt-language"].innerHTML = language_options_html()
+        for name, markup in (("rules-text", rules_html()), ("keys-text", keys_html()),
+                             ("variant", variant_options_html()),
+                             ("opt-language", language_options_html())):
+            if str(self.el[name].innerHTML) != markup:
+                self.el[name].innerHTML = markup
         document.dispatchEvent(window.CustomEvent.new("nestor:texts"))  # static/js/pwa.js
         self._board = None  # every region holds words: draw them all again
         self._shown = {}
