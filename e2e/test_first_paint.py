@@ -41,6 +41,45 @@ SHEET = """() => {
 
 PHONE = {"viewport": {"width": 360, "height": 640}, "has_touch": True, "is_mobile": True}
 
+WATCH_WRITES = """() => {
+  // Each element's words and each attribute written from now until the game is ready, as
+  // found when it was: a write that left them as they were (at once, or there and back).
+  const words = new Map([...document.querySelectorAll("body *")].map((e) => [e, e.textContent]));
+  const first = new Map();  // element -> attribute -> its value before the first write
+  const touched = new Set();  // elements whose children were written
+  window.__wasted = null;
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes") {
+        if (!first.has(r.target)) first.set(r.target, new Map());
+        const before = first.get(r.target);
+        if (!before.has(r.attributeName)) before.set(r.attributeName, r.oldValue);
+      } else {
+        touched.add(r.target.nodeType === 1 ? r.target : r.target.parentElement);
+      }
+    }
+    if (!document.body.hasAttribute("data-ready")) return;
+    observer.disconnect();
+    const name = (e) => e.id ? `#${e.id}` : e.outerHTML.slice(0, 60);
+    const wasted = [];
+    for (const [element, before] of first) {
+      for (const [attribute, value] of before) {
+        if (element.getAttribute(attribute) === value) wasted.push(`${name(element)} ${attribute}`);
+      }
+    }
+    for (const element of touched) {
+      if (words.has(element) && element.textContent === words.get(element)) {
+        wasted.push(`${name(element)} (words)`);
+      }
+    }
+    window.__wasted = wasted;
+  });
+  observer.observe(document, {subtree: true, childList: true, characterData: true,
+                              attributes: true, attributeOldValue: true});
+}"""
+"""Watch the page's writes until Python's first draw has made it ready (``window.__wasted``:
+each element and attribute, or its words, written but left as they were)."""
+
 
 def layout() -> list[tuple[str, str]]:
     """The first visit's deal as the engine deals it: (column, card), then the reserve."""
@@ -88,9 +127,14 @@ def test_a_first_visit_shows_the_guides_deal_before_python_and_python_draws_the_
     expect(page.locator('#tutorial [data-action="tutorial-skip"]')).to_have_text("Skip the guide")
     expect(page.locator('#tutorial [data-action="tutorial-next"]')).to_be_hidden()
     page.evaluate("window.__painted = document.querySelector('#board [data-card]')")
+    page.evaluate(WATCH_WRITES)
     let_go(page, held)
     wait_ready(page)
     expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+    # Python's first draw wrote only what changed: a write of what the page shows already
+    # still has its style, and the page's layout, worked out again (the root's lang: all of
+    # it), and measuring the guide's sheet again laid the page out once more.
+    assert page.evaluate("window.__wasted") == []
     assert page.evaluate(CARDS) == before  # the same cards, in the same places, rings and all
     # Python found the board it would draw already there and kept it (writing it again laid
     # the whole board out once more): the cards painted are the very elements on the page.
@@ -100,6 +144,37 @@ def test_a_first_visit_shows_the_guides_deal_before_python_and_python_draws_the_
     game = json.loads(stored(page, "nestor.game") or "")
     assert (game["variant"], game["deal"], game["cursor"]) == (
         TUTORIAL_VARIANT, FIRST_VISIT_DEAL, 0)
+
+
+@pytest.mark.first_visit
+def test_on_a_phone_python_keeps_the_sheet_wake_js_placed(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """wake.js placed the guide's sheet clear of the cards; Python, finding the same sheet
+    (step, words, rings) on the same board, leaves it there unmeasured (measuring it lays the
+    page out: on a phone the longest part of Python's first draw)."""
+    page = site_context(base_url, viewport={"width": 412, "height": 823}, has_touch=True,
+                        is_mobile=True).new_page()
+    held = hold_pyscript(page)
+    page.goto("/", wait_until="domcontentloaded")
+    waking_first_visit(page)
+    sheet = page.evaluate(SHEET)
+    page.evaluate(WATCH_WRITES)
+    page.evaluate("""() => {
+      const measure = Element.prototype.getBoundingClientRect;
+      window.__sheetMeasured = 0;
+      Element.prototype.getBoundingClientRect = function () {
+        if (this.id === "tutorial" && !document.body.hasAttribute("data-ready")) {
+          window.__sheetMeasured += 1;
+        }
+        return measure.call(this);
+      };
+    }""")
+    let_go(page, held)
+    wait_ready(page)
+    assert page.evaluate("window.__wasted") == []
+    assert page.evaluate("window.__sheetMeasured") == 0
+    assert page.evaluate(SHEET) == sheet
 
 
 @pytest.mark.first_visit

@@ -32,9 +32,11 @@ from ..view.texts import (
 )
 from ..view.words import page_title
 from .animation import Motion, Sounds, measure
-from .dom import flag, js_object, missing, set_hidden
+from .dom import flag, js_object, missing, set_disabled, set_hidden, set_text
 
 NEW_DEAL = '#controls [data-action="new"]'  # has the focus while no card is left
+DRAWN_CONTROLS = ("undo", "redo", "turn", "hint", "solve", "finish")
+"""The controls' actions whose state each draw works out (:meth:`Actuator._show_controls`)."""
 
 ELEMENTS = (
     "board", "controls", "variant", "status", "notice", "notice-text", "deal-number",
@@ -63,14 +65,14 @@ class Actuator:
 
     def fill_texts(self) -> None:
         """Put the page's own texts in the current language (see nestor_web.view.texts)."""
-        document.documentElement.lang = language()
-        document.body.setAttribute("data-lang", language())
+        # The root's lang written again, unchanged, would have every element's style and
+        # layout worked out again (:lang() may match anywhere).
+        flag(document.documentElement, "lang", language())
+        flag(document.body, "data-lang", language())
         for element in document.querySelectorAll("[data-text]"):
-            text = page_text(str(element.getAttribute("data-text")))
-            if str(element.textContent) != text:  # words already shown lay nothing out again
-                element.textContent = text
+            set_text(element, page_text(str(element.getAttribute("data-text"))))
         for element in document.querySelectorAll("[data-label]"):
-            element.setAttribute("aria-label", page_text(str(element.getAttribute("data-label"))))
+            flag(element, "aria-label", page_text(str(element.getAttribute("data-label"))))
         for name, markup in (("rules-text", rules_html()), ("keys-text", keys_html()),
                              ("variant", variant_options_html()),
                              ("opt-language", language_options_html())):
@@ -82,11 +84,13 @@ class Actuator:
         self._drawn = {}
 
     def enable_controls(self) -> None:
-        """Python is ready: the controls may be used."""
+        """Python is ready: the controls may be used (those the board's state enables, as
+        :meth:`draw` does them, left to it)."""
         for control in document.querySelectorAll(
             "#controls button, #counters button, #variant, #settings input, #settings select"
         ):
-            control.disabled = False
+            if str(control.getAttribute("data-action")) not in DRAWN_CONTROLS:
+                set_disabled(control, False)
 
     def apply_settings(self, settings: Settings) -> None:
         """Show changed settings on their controls and the root's attributes for the CSS."""
@@ -99,7 +103,7 @@ class Actuator:
         self._sounds_on = settings.sounds
         self.motion.scale = ANIMATION_SCALE[motion]
         for name, value in root_attributes(settings, motion).items():
-            document.documentElement.setAttribute(name, value)
+            flag(document.documentElement, name, value)
         for control in document.querySelectorAll("#settings [data-setting]"):
             name = str(control.getAttribute("data-setting"))
             value = motion if name == "animations" else getattr(settings, name)
@@ -170,8 +174,8 @@ class Actuator:
                    lambda: set_hidden(el["notice"], view.notice is None))
         self._once("indicator", view.indicator is None,
                    lambda: set_hidden(el["indicator"], view.indicator is None))
-        self._once("discard", view.cards_left, lambda: el["discard"].setAttribute(
-            "data-count", str(52 - view.cards_left)))
+        self._once("discard", view.cards_left,
+                   lambda: flag(el["discard"], "data-count", str(52 - view.cards_left)))
         self._once("deal", (view.variant, view.deal, view.query), lambda: self._show_deal(view))
         controls = (view.can_undo, view.can_redo, view.can_turn_stock, view.solving,
                     view.has_stock, view.outcome, view.solve_label, view.can_finish)
@@ -194,7 +198,7 @@ class Actuator:
         """Draw the part ``name`` again next time (``"settings"``: after a refused change)."""
         self._drawn.pop(name, None)
 
-    def _once(self, name: str, state: object, apply: Callable[[], None]) -> None:
+    def _once(self, name: str, state: object, apply: Callable[[], object]) -> None:
         """Run ``apply`` only when ``state`` differs from the last one drawn under ``name``."""
         if self._drawn.get(name, _NEVER) != state:
             apply()
@@ -202,35 +206,42 @@ class Actuator:
 
     def _show_deal(self, view: BoardView) -> None:
         self.el["variant"].value = view.variant
-        document.body.setAttribute("data-variant", view.variant)
-        document.title = page_title(view.variant_title, view.deal)
+        flag(document.body, "data-variant", view.variant)
+        title = page_title(view.variant_title, view.deal)
+        if str(document.title) != title:
+            document.title = title
         self._show_url(view.query)
 
     def _show_controls(self, view: BoardView) -> None:
         playing = view.outcome is None
         solve = document.querySelector('#controls [data-action="solve"]')
-        solve.textContent = view.solve_label
-        solve.setAttribute("aria-pressed", "true" if view.solving else "false")
+        set_text(solve, view.solve_label)
+        flag(solve, "aria-pressed", "true" if view.solving else "false")
         for action, enabled in (
             ("undo", view.can_undo), ("redo", view.can_redo), ("turn", view.can_turn_stock),
             ("hint", playing), ("solve", playing or view.solving),
         ):
             for button in document.querySelectorAll(f'#controls [data-action="{action}"]'):
-                button.disabled = not enabled
+                set_disabled(button, not enabled)
         turn = document.querySelector('#controls [data-action="turn"]')
         if not missing(turn):
-            turn.hidden = not view.has_stock
+            set_hidden(turn, not view.has_stock)
         finish = document.querySelector('#controls [data-action="finish"]')
         if not missing(finish):
-            finish.hidden = finish.disabled = not view.can_finish
+            set_hidden(finish, not view.can_finish)
+            set_disabled(finish, not view.can_finish)
         body = document.body
         flag(body, "data-outcome", view.outcome)
         flag(body, "data-solving", "" if view.solving else None)
 
     def show_text(self, name: str, text: str) -> None:
-        """Set element ``name``'s text only when it changes (a write costs a layout)."""
+        """Set element ``name``'s text only when it changes (a write costs a layout); the
+        first time, only if the page does not show it already."""
         if self._shown.get(name) != text:
-            self.el[name].textContent = text
+            if name in self._shown:
+                self.el[name].textContent = text
+            else:
+                set_text(self.el[name], text)
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:

@@ -46,24 +46,43 @@ def listen(target: Any, kind: str, handler: Callable[..., object], capture: bool
     return proxy
 
 
-def set_text(element: Any, text: str) -> None:
-    """Write ``element``'s text only when it changes (a write costs a layout)."""
-    if str(element.textContent) != text:
-        element.textContent = text
+def set_text(element: Any, text: str) -> bool:
+    """Write ``element``'s text only when it changes (a write costs a layout); ``True`` if
+    it did."""
+    if str(element.textContent) == text:
+        return False
+    element.textContent = text
+    return True
 
 
-def set_hidden(element: Any, hidden: bool) -> None:
-    """Hide or show ``element``, writing only a change."""
-    if bool(element.hidden) != hidden:
-        element.hidden = hidden
+def set_hidden(element: Any, hidden: bool) -> bool:
+    """Hide or show ``element``, writing only a change; ``True`` if it did."""
+    if bool(element.hidden) == hidden:
+        return False
+    element.hidden = hidden
+    return True
 
 
-def flag(element: Any, name: str, value: str | None) -> None:
-    """Set the attribute ``name`` to ``value``, or remove it for ``None``."""
+def flag(element: Any, name: str, value: str | None) -> bool:
+    """Set the attribute ``name`` to ``value``, or remove it for ``None``, writing only a
+    change (the same value written again still has the style worked out again); ``True`` if
+    it wrote."""
+    current = element.getAttribute(name)
     if value is None:
+        if missing(current):
+            return False
         element.removeAttribute(name)
+    elif not missing(current) and str(current) == value:
+        return False
     else:
         element.setAttribute(name, value)
+    return True
+
+
+def set_disabled(element: Any, disabled: bool) -> None:
+    """Disable or enable ``element``, writing only a change."""
+    if bool(element.disabled) != disabled:
+        element.disabled = disabled
 
 
 def fine_pointer() -> bool:

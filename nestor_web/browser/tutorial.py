@@ -9,7 +9,7 @@ from pyscript import document
 
 from ..view.board import MARK
 from ..view.tutorial import TutorialView
-from .dom import missing
+from .dom import flag, missing, set_hidden, set_text
 
 MARGIN_PX = 12  # kept between the sheet and what it points at
 
@@ -24,29 +24,38 @@ class TutorialPanel:
         self.next = self.section.querySelector('[data-action="tutorial-next"]')
         self.skip = self.section.querySelector('[data-action="tutorial-skip"]')
         self._shown: TutorialView | None = None
+        self._wanted: list[Any] = []  # what the last draw rings
 
     def draw(self, view: TutorialView | None) -> None:
         """Show ``view`` (words written only when they change), or hide the guide."""
         if view is None and self._shown is None:
             return  # no guide, and none shown: nothing to draw (the move path stays as it was)
+        written = False
         if view != self._shown:
             self._shown = view
             if view is None:
                 self.section.hidden = True
                 self.section.setAttribute("data-tutorial", "")
             else:
-                self.section.setAttribute("data-tutorial", view.step)
-                self.title.textContent = view.title
-                self.text.textContent = view.text
-                self.next.textContent = view.next_label
-                self.next.hidden = not view.next_label
-                self.skip.textContent = view.skip_label
-                self.skip.hidden = not view.skip_label
-                self.section.hidden = False
-        self._mark(view)
+                written = any([
+                    flag(self.section, "data-tutorial", view.step),
+                    set_text(self.title, view.title), set_text(self.text, view.text),
+                    set_text(self.next, view.next_label),
+                    set_hidden(self.next, not view.next_label),
+                    set_text(self.skip, view.skip_label),
+                    set_hidden(self.skip, not view.skip_label),
+                    set_hidden(self.section, False),
+                ])
+        ringed = self._mark(view)
+        # The sheet static/js/wake.js placed, as this draw would, while the page woke up: its
+        # step, words and rings unchanged, its place stands (measuring lays the page out).
+        waking = bool(document.body.hasAttribute("data-waking"))
+        placed = not missing(self.section.getAttribute("data-at"))
+        if view is not None and not (waking and placed and not written and not ringed):
+            self._place(self._wanted)
 
-    def _mark(self, view: TutorialView | None) -> None:
-        """Ring what ``view`` points at (after every draw) and place the sheet clear of it."""
+    def _mark(self, view: TutorialView | None) -> bool:
+        """Ring what ``view`` points at (after every draw); ``True`` if a ring changed."""
         wanted: list[Any] = []
         if view is not None:
             places = [f'#board [data-card="{card}"]' for card in view.cards]
@@ -54,20 +63,24 @@ class TutorialPanel:
                 places.append(f'#controls [data-action="{view.control}"]')
             found = [document.querySelector(place) for place in places]
             wanted = [element for element in found if not missing(element)]
+        changed = False
         for element in document.querySelectorAll(f"[{MARK}]"):
-            element.removeAttribute(MARK)
+            if not any(element == other for other in wanted):
+                element.removeAttribute(MARK)
+                changed = True
         for element in wanted:
-            element.setAttribute(MARK, "")
-        if view is not None:
-            self._place(wanted)
+            changed = flag(element, MARK, "") or changed
+        self._wanted = wanted
+        return changed
 
     def _place(self, targets: list[Any]) -> None:
-        """The screen's foot or top, whichever covers no target and fewest available cards."""
+        """The screen's foot or top, whichever covers no target and fewest available cards
+        (the foot if it covers none)."""
         cards = list(document.querySelectorAll("#board [data-available]"))
         best: tuple[int, int, int] | None = None
         chosen = "bottom"
         for rank, at in enumerate(("bottom", "top")):
-            self.section.setAttribute("data-at", at)
+            flag(self.section, "data-at", at)
             sheet = self.section.getBoundingClientRect()
             covered = (
                 sum(_overlaps(sheet, t.getBoundingClientRect()) for t in targets),
@@ -76,7 +89,9 @@ class TutorialPanel:
             )
             if best is None or covered < best:
                 best, chosen = covered, at
-        self.section.setAttribute("data-at", chosen)
+            if covered == (0, 0, 0):
+                break
+        flag(self.section, "data-at", chosen)
 
     def focus_next(self) -> bool:
         """Give the keyboard focus to Next, if the guide shows it; ``True`` if it did."""
