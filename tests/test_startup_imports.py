@@ -87,17 +87,21 @@ def imported_from(entry: Path) -> set[str]:
     return seen
 
 
-def later_modules() -> tuple[str, ...]:
-    """``LATER_MODULES`` of ``nestor_web/browser/root.py`` (not importable outside a page)."""
-    tree = ast.parse((ROOT / "nestor_web" / "browser" / "root.py").read_text())
-    for node in tree.body:
+def names_in(path: Path, name: str) -> tuple[str, ...]:
+    """The tuple of texts assigned to ``name`` at the top of ``path``."""
+    for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "LATER_MODULES" for t in node.targets
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
         ):
             value = ast.literal_eval(node.value)
             assert isinstance(value, tuple)
             return value
-    raise AssertionError("root.py has no LATER_MODULES")
+    raise AssertionError(f"{path.name} has no {name}")
+
+
+def later_modules() -> tuple[str, ...]:
+    """``LATER_MODULES`` of ``nestor_web/browser/root.py`` (not importable outside a page)."""
+    return names_in(ROOT / "nestor_web" / "browser" / "root.py", "LATER_MODULES")
 
 
 def statements(module: str) -> int:
@@ -126,6 +130,21 @@ def test_what_the_first_tap_does_not_need_waits_until_the_board_takes_input() ->
     assert waiting(set(later)) == sorted(later), "LATER_MODULES names a module start-up needs"
     for name in later:
         assert _file(name) is not None, f"LATER_MODULES names {name}, which does not exist"
+
+
+def test_main_py_imports_in_steps_what_root_py_would_import(tmp_path: Path) -> None:
+    def imports(module: str) -> set[str]:
+        entry = tmp_path / "entry.py"
+        entry.write_text(f"import {module}\n")
+        return imported_from(entry)
+
+    steps = names_in(ROOT / "main.py", "STEPS")
+    found = imports("nestor_web.browser.root")
+    assert steps and all(step in found for step in steps), "a step root.py does not import"
+    seen: set[str] = set()
+    for step in steps:  # none already imported by a step before it (a task of no work)
+        assert step not in seen, f"{step} is imported by a step before it"
+        seen |= imports(step)
 
 
 def test_start_up_imports_a_bounded_amount_of_code() -> None:
