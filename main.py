@@ -20,6 +20,8 @@ STEPS = (
     "nestor_web.app.session",
     "nestor_web.view.words",
     "nestor_web.browser.actuator",
+    "nestor_web.storage.manager",
+    "nestor_web.browser.end",
 )
 """Modules root.py imports, each with its own imports, imported a task each before root.py:
 the page draws and answers between them, where one import would hold it for all of them."""

@@ -68,6 +68,8 @@ from nestor_web.browser.precompiled import install_from_archive
 install_from_archive()
 `;
 
+const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 function runIn(pyodide, code) {
   const scope = pyodide.toPy({ PATH: ARCHIVE_PATH });
   try {
@@ -109,9 +111,14 @@ export function start(wasmArrived = null) {
 export async function loadPyodide(options = {}) {
   const pyodide = await start();
   const bytes = await (archive ?? fetchArchive());
+  // A task each (the page draws and answers between them), where all in one would hold it
+  // for as long as the three take.
+  await nextTask();
   writeArchive(pyodide, bytes);
+  await nextTask();
   runIn(pyodide, PREPARE);
   performance.mark("nestor:archive-written");
+  await nextTask();
   if (typeof options.stdout === "function") pyodide.setStdout({ batched: options.stdout });
   if (typeof options.stderr === "function") pyodide.setStderr({ batched: options.stderr });
   return pyodide;
