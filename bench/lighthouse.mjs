@@ -5,7 +5,8 @@
 // Usage: node bench/lighthouse.mjs URL mobile|desktop REPORT.json FLAGS_JSON [SETTINGS_JSON]
 //   FLAGS_JSON: a JSON array of Chromium flags (an array, so a flag with spaces stays whole);
 //   SETTINGS_JSON: a JSON object of Lighthouse settings over the preset's (pauseAfterLoadMs...).
-// Writes Lighthouse's full JSON report to REPORT.json and prints one JSON line: the category
+// Writes Lighthouse's full JSON report to REPORT.json (and its trace to REPORT.trace.json if
+// NESTOR_LH_TRACE is 1) and prints one JSON line: the category
 // scores (0-100), LCP and TBT in ms, CLS, and Lighthouse's warnings and runtime error if any.
 import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
@@ -28,6 +29,10 @@ try {
                   logLevel: "error" };
   const result = await lighthouse(url, flags, config);
   fs.writeFileSync(reportPath, result.report);
+  if (process.env.NESTOR_LH_TRACE === "1") { // bench/lighthouse.py --traces
+    fs.writeFileSync(reportPath.replace(/\.json$/, ".trace.json"),
+                     JSON.stringify(result.artifacts.Trace));
+  }
   const lhr = result.lhr;
   const score = (id) => {
     const s = lhr.categories[id]?.score;

@@ -2,7 +2,7 @@
 """Lighthouse on the game, mobile and desktop presets: ``make lighthouse``.
 
 Usage: .venv/bin/python bench/lighthouse.py [--runs 1] [--path PATH]... [--preset P]...
-[--mode M]... [--hosted] [--keep DIR]
+[--mode M]... [--hosted] [--keep DIR [--traces]]
 
 Serves the repo root on 127.0.0.1 with scripts/serve.py's ``serve_in_thread`` (netlify.toml's
 headers) and runs the npm package ``lighthouse`` (pinned in bench/package.json, installed into
@@ -32,8 +32,10 @@ each game page's TBT over the floor's per preset and mode (target: at most 1.15 
 
 Prints, per page, preset and mode, the four category scores (0-100) and LCP, TBT (ms) and CLS; with
 ``--runs`` above 1, the median of each and every run. The full JSON reports go to ``--keep``
-(default: a temporary folder, removed). It never fails on a score; it fails if Lighthouse
-could not run or reported a runtime error (after the other runs, their figures printed).
+(default: a temporary folder, removed), with ``--traces`` each run's trace beside its report
+(the events Lantern simulates from: which tasks, layouts and requests the scores come from).
+It never fails on a score; it fails if Lighthouse could not run or reported a runtime error
+(after the other runs, their figures printed).
 """
 
 from __future__ import annotations
@@ -154,11 +156,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hosted", action="store_true", help="the built site from nginx, gzip on")
     ap.add_argument("--keep", type=Path, help="folder for the JSON reports (default: none kept)")
     ap.add_argument(
+        "--traces", action="store_true",
+        help="with --keep: each run's trace too (NAME.trace.json, as Lighthouse recorded it)",
+    )
+    ap.add_argument(
         "--hold", type=float, default=30.0, help="whole boot: s to trace after load (default 30)"
     )
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
+    if args.traces and not args.keep:
+        ap.error("--traces needs --keep")
+    if args.traces:
+        os.environ["NESTOR_LH_TRACE"] = "1"  # bench/lighthouse.mjs writes each trace
 
     paths: list[str] = args.path or list(GAME_PATHS)
     nginx_folder = tempfile.TemporaryDirectory()
