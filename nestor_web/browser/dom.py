@@ -79,10 +79,12 @@ def flag(element: Any, name: str, value: str | None) -> bool:
     return True
 
 
-def set_disabled(element: Any, disabled: bool) -> None:
-    """Disable or enable ``element``, writing only a change."""
-    if bool(element.disabled) != disabled:
-        element.disabled = disabled
+def set_disabled(element: Any, disabled: bool) -> bool:
+    """Disable or enable ``element``, writing only a change; ``True`` if it did."""
+    if bool(element.disabled) == disabled:
+        return False
+    element.disabled = disabled
+    return True
 
 
 def fine_pointer() -> bool:
