@@ -177,6 +177,37 @@ def test_on_a_phone_python_keeps_the_sheet_wake_js_placed(
     assert page.evaluate(SHEET) == sheet
 
 
+COVERED = """() => {
+  const sheet = document.getElementById("tutorial").getBoundingClientRect();
+  return [...document.querySelectorAll("[data-tutorial-target]")].filter((ring) => {
+    const box = ring.getBoundingClientRect();
+    return sheet.left < box.right && box.left < sheet.right && sheet.top < box.bottom
+      && box.top < sheet.bottom;
+  }).map((ring) => ring.dataset.card || ring.dataset.action);
+}"""
+"""What the guide rings that its sheet lies over."""
+
+
+@pytest.mark.first_visit
+def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """Turned sideways before Python runs, the sheet goes where it leaves the rings in view,
+    and Python, keeping the sheet wake.js placed, keeps it there."""
+    page = site_context(base_url, viewport={"width": 390, "height": 844}, has_touch=True,
+                        is_mobile=True).new_page()
+    held = hold_pyscript(page)
+    page.goto("/", wait_until="domcontentloaded")
+    waking_first_visit(page)
+    assert page.evaluate(COVERED) == []
+    page.set_viewport_size({"width": 844, "height": 390})
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    assert page.evaluate(COVERED) == []
+    let_go(page, held)
+    wait_ready(page)
+    assert page.evaluate(COVERED) == []
+
+
 @pytest.mark.first_visit
 def test_a_german_phones_taps_on_the_waking_first_board_are_played(
     site_context: Any, base_url: str, wait_ready: Any

@@ -225,6 +225,15 @@
       button.hidden = !button.textContent;
     }
     section.hidden = false;
+    placeGuide(section);
+    // Turned or resized while Python starts: placed again for the screen it now has (Python's
+    // first draw keeps the place of a sheet it finds unchanged: nestor_web/browser/tutorial.py).
+    addEventListener("resize", () => {
+      if (document.body.hasAttribute("data-waking") && !section.hidden) placeGuide(section);
+    });
+  }
+
+  function placeGuide(section) {
     const rings = [...document.querySelectorAll("#board [data-tutorial-target]")];
     const cards = [...document.querySelectorAll("#board [data-available]")];
     const covers = (sheet, elements) => elements.filter((e) => overlaps(sheet,
