@@ -193,7 +193,8 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
     site_context: Any, base_url: str, wait_ready: Any
 ) -> None:
     """Turned sideways before Python runs, the sheet goes where it leaves the rings in view,
-    and Python, keeping the sheet wake.js placed, keeps it there."""
+    and Python, keeping the sheet wake.js placed, keeps it there; turned again once the game
+    is ready, Python places it again."""
     page = site_context(base_url, viewport={"width": 390, "height": 844}, has_touch=True,
                         is_mobile=True).new_page()
     held = hold_pyscript(page)
@@ -205,6 +206,11 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
     assert page.evaluate(COVERED) == []
     let_go(page, held)
     wait_ready(page)
+    assert page.evaluate(COVERED) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "bottom")
+    page.set_viewport_size({"width": 844, "height": 390})
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
     assert page.evaluate(COVERED) == []
 
 

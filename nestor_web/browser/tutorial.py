@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyscript import document
+from pyscript import document, window
 
 from ..view.board import MARK
 from ..view.tutorial import TutorialView
-from .dom import flag, missing, set_hidden, set_text
+from .dom import flag, listen, missing, set_hidden, set_text
 
 MARGIN_PX = 12  # kept between the sheet and what it points at
 
@@ -25,6 +25,12 @@ class TutorialPanel:
         self.skip = self.section.querySelector('[data-action="tutorial-skip"]')
         self._shown: TutorialView | None = None
         self._wanted: list[Any] = []  # what the last draw rings
+        self._resized = listen(window, "resize", self._turned)
+
+    def _turned(self, _event: Any = None) -> None:
+        """The screen turned or was resized: the sheet shown placed again for it."""
+        if self._shown is not None and not self.section.hidden:
+            self._place(self._wanted)
 
     def draw(self, view: TutorialView | None) -> None:
         """Show ``view`` (words written only when they change), or hide the guide."""
