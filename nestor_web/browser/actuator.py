@@ -235,13 +235,10 @@ class Actuator:
         flag(body, "data-solving", "" if view.solving else None)
 
     def show_text(self, name: str, text: str) -> None:
-        """Set element ``name``'s text only when it changes (a write costs a layout); the
-        first time, only if the page does not show it already."""
+        """Set element ``name``'s text only when it changes (a write costs a layout), nor
+        when the page shows it already (the first draw, over wake.js's)."""
         if self._shown.get(name) != text:
-            if name in self._shown:
-                self.el[name].textContent = text
-            else:
-                set_text(self.el[name], text)
+            set_text(self.el[name], text)
             self._shown[name] = text
 
     def _draw_board(self, view: BoardView) -> None:

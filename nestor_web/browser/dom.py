@@ -46,21 +46,24 @@ def listen(target: Any, kind: str, handler: Callable[..., object], capture: bool
     return proxy
 
 
+def _assign(element: Any, name: str, value: str | bool) -> bool:
+    """Set ``element``'s DOM property ``name`` to ``value`` only when it differs (read as
+    ``value``'s type); ``True`` if it wrote."""
+    if type(value)(getattr(element, name)) == value:
+        return False
+    setattr(element, name, value)
+    return True
+
+
 def set_text(element: Any, text: str) -> bool:
     """Write ``element``'s text only when it changes (a write costs a layout); ``True`` if
     it did."""
-    if str(element.textContent) == text:
-        return False
-    element.textContent = text
-    return True
+    return _assign(element, "textContent", text)
 
 
 def set_hidden(element: Any, hidden: bool) -> bool:
     """Hide or show ``element``, writing only a change; ``True`` if it did."""
-    if bool(element.hidden) == hidden:
-        return False
-    element.hidden = hidden
-    return True
+    return _assign(element, "hidden", hidden)
 
 
 def flag(element: Any, name: str, value: str | None) -> bool:
@@ -81,10 +84,7 @@ def flag(element: Any, name: str, value: str | None) -> bool:
 
 def set_disabled(element: Any, disabled: bool) -> bool:
     """Disable or enable ``element``, writing only a change; ``True`` if it did."""
-    if bool(element.disabled) == disabled:
-        return False
-    element.disabled = disabled
-    return True
+    return _assign(element, "disabled", disabled)
 
 
 def fine_pointer() -> bool:
