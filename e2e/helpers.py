@@ -64,6 +64,24 @@ COUNTERS = """() => {
 inside the row's box and whether it is cut."""
 
 
+# ---- waiting ---------------------------------------------------------------------------
+
+
+NEXT_FRAME = """(after) => new Promise(done => {
+    const bound = setTimeout(done, 2000);
+    requestAnimationFrame(() => { clearTimeout(bound); setTimeout(done, after); });
+})"""
+
+
+def next_frame(page: Page, after_ms: int = 0) -> None:
+    """Wait for the page's next frame, then ``after_ms`` more (a task queued after the frame).
+
+    Bounded: a page that draws no frame (hidden, or its renderer stalled) lets the test go on
+    after 2 s rather than hold its worker until the run's time limit.
+    """
+    page.evaluate(NEXT_FRAME, after_ms)
+
+
 # ---- opening the game ------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from conftest import ROOT, control, serve
-from helpers import play_pairs
+from helpers import next_frame, play_pairs
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from nestor import Game, Pair
@@ -139,7 +139,7 @@ def test_game_runs_under_the_policy_without_violations(
     expect(page.locator("body")).not_to_have_attribute("data-busy", "")  # the hint is done
     # Violation events are queued as tasks: let the page paint a frame and run what is queued.
     # (Any that came later still fails the test: conftest reports them after the test body.)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+    next_frame(page)
     assert page_log.csp_violations == []
     assert page_log.console_errors == [] and page_log.page_errors == []
     assert page_log.external_requests() == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import control
-from helpers import END, open_game, play, winnable_deal_lost_by_first_moves
+from helpers import END, next_frame, open_game, play, winnable_deal_lost_by_first_moves
 from lines import losing_line
 from playwright.sync_api import Page, expect
 
@@ -78,7 +78,7 @@ def test_an_icon_control_shows_its_name_while_hovered_or_focused(page: Page, wai
     assert review.evaluate("e => e.getBoundingClientRect().bottom < 0")
     page.keyboard.press("Shift+Tab")
     expect(review).to_be_focused()
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+    next_frame(page)
     expect(tip).to_be_visible()
     expect(tip).to_have_text("Review")
     box, own = review.bounding_box(), tip.bounding_box()

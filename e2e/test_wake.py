@@ -10,7 +10,15 @@ import json
 
 import pytest
 from conftest import control, saves_done, stored
-from helpers import cards_on_page, hold_pyscript, let_go, open_game, play, shown_codes
+from helpers import (
+    cards_on_page,
+    hold_pyscript,
+    let_go,
+    next_frame,
+    open_game,
+    play,
+    shown_codes,
+)
 from playwright.sync_api import Page, expect
 
 from nestor import Game, Pair
@@ -271,11 +279,11 @@ def test_the_page_does_not_move_on_first_and_return_visits(
     context.add_init_script(CLS)
     page = context.new_page()
     open_game(page, wait_ready)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
+    next_frame(page, 100)
     first = page.evaluate("window.__cls")
     saves_done(page)
     page.reload()
     wait_ready(page)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
+    next_frame(page, 100)
     again = page.evaluate("window.__cls")
     assert first <= 0.02 and again <= 0.02, (first, again)

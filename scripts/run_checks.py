@@ -69,6 +69,13 @@ memory access inside JavaScriptCore, seen once in WebKitGTK 2.50's smoke test, i
 the whole browser suite on 2 cores, 2026-12-03; none in its other runs)."""
 
 
+HANG = ("--timeout", "300", "--timeout-method", "thread")
+"""A browser test still running after 300 s (the longest takes about 30 s) is taken to
+hang: pytest-timeout prints every thread's stack and ends the worker, pytest-xdist starts
+another, and pytest-rerunfailures (with ``--reruns``) runs the test once more there. Else a
+page that never answers an ``evaluate`` would hold its worker until CI's time limit."""
+
+
 def plan(name: str) -> list[Phase]:
     """The phases of plan ``name`` (``test``, ``slow``, ``soak`` or ``twice``).
 
@@ -82,7 +89,7 @@ def plan(name: str) -> list[Phase]:
             Phase("mypy", (_tool("mypy"), *mypy_paths)),
             Phase("unit tests", _pytest("-n", "auto", "tests")),
             Phase("browser tests",
-                  _pytest("-n", E2E_WORKERS, "--durations=8", *CRASH_RERUN, "e2e")),
+                  _pytest("-n", E2E_WORKERS, "--durations=8", *CRASH_RERUN, *HANG, "e2e")),
         ]
     if name == "slow":
         return [
@@ -98,7 +105,7 @@ def plan(name: str) -> list[Phase]:
         seeds = [random.randrange(1 << 32) for _ in range(2)]
         return [
             Phase(f"browser tests, random order {seed}",
-                  _pytest("-n", E2E_WORKERS,
+                  _pytest("-n", E2E_WORKERS, *HANG,
                           f"--random-order-seed={seed}", "e2e"))
             for seed in seeds
         ]
