@@ -214,6 +214,89 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
     assert page.evaluate(COVERED) == []
 
 
+IN_REACH = """() => [...document.querySelectorAll("#board [data-tutorial-target]")].map((ring) => {
+  const box = ring.getBoundingClientRect();
+  const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit !== null && ring.contains(hit) ? [x, y] : null;
+})"""
+"""Where a tap reaches each ring, as the page lies: its centre, if that is in the window and
+nothing (the sheet) lies over it; else null."""
+
+
+SCROLLS_ABOVE = """() => {
+  const section = document.getElementById("tutorial");
+  const sheet = section.getBoundingClientRect();
+  const room = document.scrollingElement.scrollHeight - scrollY - innerHeight;
+  return [...document.querySelectorAll("#board [data-tutorial-target]")].filter((ring) => {
+    const box = ring.getBoundingClientRect();
+    const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+    if (hit !== null && ring.contains(hit)) return false;  // in reach
+    return section.dataset.at !== "bottom" || box.bottom - sheet.top > room;
+  }).map((ring) => ring.dataset.card);
+}"""
+"""The rings out of reach that scrolling the page down cannot bring above the sheet (at the
+foot: at the top it was to leave them all in reach)."""
+
+
+@pytest.mark.first_visit
+def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sheet(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """Type at 32 px (the player's setting) on a 360 x 640 phone: the header fills the screen
+    and the sheet would cover the rings at the foot and at the top; it lies at the foot and the
+    page is scrolled to show them above it, before Python runs and once it has (the phone
+    turned and back). Tapped where they are, without scrolling, the two cards are played."""
+    page = site_context(base_url, **PHONE).new_page()
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
+    held = hold_pyscript(page)
+    page.goto("/", wait_until="domcontentloaded")
+    waking_first_visit(page)
+    reach = page.evaluate(IN_REACH)
+    assert None not in reach and len(reach) == 2, reach
+    let_go(page, held)
+    wait_ready(page)
+    page.set_viewport_size({"width": 640, "height": 360})  # turned, and back: Python places it
+    page.set_viewport_size(PHONE["viewport"])
+    still(page)
+    for ring in range(2):  # the first selected, the status line grows and the board moves
+        reach = page.evaluate(IN_REACH)
+        assert None not in reach and len(reach) == 2, reach
+        page.touchscreen.tap(*reach[ring])
+        still(page)
+    expect(page.locator("#moves-made")).to_have_text("1")
+    expect(page.locator("#tutorial")).to_have_attribute("data-tutorial", "covered")
+    still(page)
+    # Python placed the next step's sheet: its rings lie too far apart to be shown above it
+    # at once; the first is in reach, and the page has room to scroll each other one above it.
+    reach = page.evaluate(IN_REACH)
+    assert reach and reach[0] is not None, reach
+    assert page.evaluate(SCROLLS_ABOVE) == [], reach
+
+
+
+
+@pytest.mark.first_visit
+def test_with_the_largest_type_python_shows_the_rings_above_the_sheet_when_the_window_shrinks(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """Type at 32 px in a wide window, where the sheet finds room at the top; the window made
+    a small phone's once the game is ready: Python lays the sheet at the foot and scrolls the
+    rings above it."""
+    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
+    page.goto("/")
+    wait_ready(page)
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    page.set_viewport_size(PHONE["viewport"])
+    expect(page.locator("#tutorial")).to_have_attribute("data-room", "")
+    still(page)
+    reach = page.evaluate(IN_REACH)
+    assert None not in reach and len(reach) == 2, reach
+
+
 @pytest.mark.first_visit
 def test_a_german_phones_taps_on_the_waking_first_board_are_played(
     site_context: Any, base_url: str, wait_ready: Any

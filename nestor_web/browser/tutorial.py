@@ -80,16 +80,20 @@ class TutorialPanel:
         return changed
 
     def _place(self, targets: list[Any]) -> None:
-        """The screen's foot or top, whichever covers no target and fewest available cards
-        (the foot if it covers none)."""
+        """The screen's foot or top, whichever hides no target (under the sheet or outside the
+        window) and covers the fewest available cards (the foot if it covers none). Where both
+        hide one (large type on a small screen): the foot, with room under the page's content
+        (``data-room``, kept while the sheet shows: taking it away would scroll the page under
+        the player's finger), the page scrolled to show the targets above the sheet."""
         cards = list(document.querySelectorAll("#board [data-available]"))
+        height = float(window.innerHeight)
         best: tuple[int, int, int] | None = None
         chosen = "bottom"
         for rank, at in enumerate(("bottom", "top")):
             flag(self.section, "data-at", at)
             sheet = self.section.getBoundingClientRect()
             covered = (
-                sum(_overlaps(sheet, t.getBoundingClientRect()) for t in targets),
+                sum(_hidden(sheet, t.getBoundingClientRect(), height) for t in targets),
                 sum(_overlaps(sheet, c.getBoundingClientRect()) for c in cards),
                 rank,
             )
@@ -98,6 +102,22 @@ class TutorialPanel:
             if covered == (0, 0, 0):
                 break
         flag(self.section, "data-at", chosen)
+        if best is not None and best[0] > 0:
+            self._show_above(targets)
+
+    def _show_above(self, targets: list[Any]) -> None:
+        """The sheet at the foot with room under the page, the page scrolled to show
+        ``targets`` between the window's top and the sheet (their top part if they do not
+        fit)."""
+        flag(self.section, "data-at", "bottom")
+        flag(self.section, "data-room", "")
+        sheet = float(self.section.getBoundingClientRect().top)
+        boxes = [t.getBoundingClientRect() for t in targets]
+        top = min(float(box.top) for box in boxes) - MARGIN_PX
+        bottom = max(float(box.bottom) for box in boxes) + MARGIN_PX
+        by = min(bottom - sheet, top) if bottom > sheet else min(top, 0.0)
+        if by:
+            window.scrollBy(0, by)
 
     def focus_next(self) -> bool:
         """Give the keyboard focus to Next, if the guide shows it; ``True`` if it did."""
@@ -105,6 +125,11 @@ class TutorialPanel:
             return False
         self.next.focus()
         return True
+
+
+def _hidden(sheet: Any, box: Any, height: float) -> bool:
+    """Is ``box`` under ``sheet`` or outside a window ``height`` px high?"""
+    return _overlaps(sheet, box) or float(box.top) < 0 or float(box.bottom) > height
 
 
 def _overlaps(a: Any, b: Any) -> bool:

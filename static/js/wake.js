@@ -233,23 +233,40 @@
     });
   }
 
+  // A ring counts as hidden under the sheet or outside the window. Where both places hide one
+  // (large type on a small screen), the sheet lies at the foot, the page gets room under its
+  // content (data-room, kept while the sheet shows: taking it away would move the page) and
+  // is scrolled to show the rings above the sheet.
   function placeGuide(section) {
     const rings = [...document.querySelectorAll("#board [data-tutorial-target]")];
     const cards = [...document.querySelectorAll("#board [data-available]")];
-    const covers = (sheet, elements) => elements.filter((e) => overlaps(sheet,
+    const hidden = (sheet, box) => overlaps(sheet, box) || box.top < 0 || box.bottom > innerHeight;
+    const count = (sheet, elements, test) => elements.filter((e) => test(sheet,
       e.getBoundingClientRect())).length;
     let best = null;
     let chosen = "bottom";
     for (const at of ["bottom", "top"]) {
       section.setAttribute("data-at", at);
       const sheet = section.getBoundingClientRect();
-      const covered = [covers(sheet, rings), covers(sheet, cards)];
+      const covered = [count(sheet, rings, hidden), count(sheet, cards, overlaps)];
       if (best === null || covered[0] < best[0] || (covered[0] === best[0] && covered[1] < best[1])) {
         best = covered;
         chosen = at;
       }
     }
     section.setAttribute("data-at", chosen);
+    if (best[0] > 0) showAbove(section, rings);
+  }
+
+  function showAbove(section, rings) {
+    section.setAttribute("data-at", "bottom");
+    section.setAttribute("data-room", "");
+    const sheet = section.getBoundingClientRect();
+    const boxes = rings.map((ring) => ring.getBoundingClientRect());
+    const top = Math.min(...boxes.map((box) => box.top)) - MARGIN_PX;
+    const bottom = Math.max(...boxes.map((box) => box.bottom)) + MARGIN_PX;
+    const by = bottom > sheet.top ? Math.min(bottom - sheet.top, top) : Math.min(top, 0);
+    if (by !== 0) scrollBy(0, by);
   }
 
   const MARGIN_PX = 12; // kept between the sheet and what it points at (as tutorial.py's)
