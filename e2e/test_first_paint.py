@@ -273,6 +273,20 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     reach = page.evaluate(IN_REACH)
     assert reach and reach[0] is not None, reach
     assert page.evaluate(SCROLLS_ABOVE) == [], reach
+    # The player scrolls the last ring above the sheet and taps it: the page stays put.
+    below = page.evaluate("""() => {
+      const rings = document.querySelectorAll("#board [data-tutorial-target]");
+      const sheet = document.getElementById("tutorial").getBoundingClientRect();
+      return rings[rings.length - 1].getBoundingClientRect().bottom - sheet.top + 20;
+    }""")
+    if below > 0:
+        page.evaluate("(by) => window.scrollBy(0, by)", below)
+    at = page.evaluate("scrollY")
+    reach = page.evaluate(IN_REACH)
+    assert reach[-1] is not None, reach
+    page.touchscreen.tap(*reach[-1])
+    still(page)
+    assert page.evaluate("scrollY") == at
 
 
 

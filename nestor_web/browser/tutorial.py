@@ -58,7 +58,7 @@ class TutorialPanel:
         waking = bool(document.body.hasAttribute("data-waking"))
         placed = not missing(self.section.getAttribute("data-at"))
         if view is not None and not (waking and placed and not written and not ringed):
-            self._place(self._wanted)
+            self._place(self._wanted, reveal=written or ringed)
 
     def _mark(self, view: TutorialView | None) -> bool:
         """Ring what ``view`` points at (after every draw); ``True`` if a ring changed."""
@@ -79,12 +79,14 @@ class TutorialPanel:
         self._wanted = wanted
         return changed
 
-    def _place(self, targets: list[Any]) -> None:
+    def _place(self, targets: list[Any], reveal: bool = True) -> None:
         """The screen's foot or top, whichever hides no target (under the sheet or outside the
         window) and covers the fewest available cards (the foot if it covers none). Where both
         hide one (large type on a small screen): the foot, with room under the page's content
         (``data-room``, kept while the sheet shows: taking it away would scroll the page under
-        the player's finger), the page scrolled to show the targets above the sheet."""
+        the player's finger), the page scrolled to show the targets above the sheet if
+        ``reveal`` (a new step or new rings, a turned screen: not a tap on the same step,
+        where the player may have scrolled to another ring)."""
         cards = list(document.querySelectorAll("#board [data-available]"))
         height = float(window.innerHeight)
         best: tuple[int, int, int] | None = None
@@ -103,14 +105,16 @@ class TutorialPanel:
                 break
         flag(self.section, "data-at", chosen)
         if best is not None and best[0] > 0:
-            self._show_above(targets)
+            self._show_above(targets, reveal)
 
-    def _show_above(self, targets: list[Any]) -> None:
-        """The sheet at the foot with room under the page, the page scrolled to show
-        ``targets`` between the window's top and the sheet (their top part if they do not
+    def _show_above(self, targets: list[Any], reveal: bool) -> None:
+        """The sheet at the foot with room under the page; if ``reveal``, the page scrolled to
+        show ``targets`` between the window's top and the sheet (their top part if they do not
         fit)."""
         flag(self.section, "data-at", "bottom")
         flag(self.section, "data-room", "")
+        if not reveal:
+            return
         sheet = float(self.section.getBoundingClientRect().top)
         boxes = [t.getBoundingClientRect() for t in targets]
         top = min(float(box.top) for box in boxes) - MARGIN_PX
