@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyodide.ffi import create_once_callable
 from pyscript import document, window
 
 from ..view.board import MARK
@@ -59,6 +60,20 @@ class TutorialPanel:
         placed = not missing(self.section.getAttribute("data-at"))
         if view is not None and not (waking and placed and not written and not ringed):
             self._place(self._wanted, reveal=written or ringed)
+        elif view is not None:  # looked at again once the ready page has been drawn
+            window.requestAnimationFrame(create_once_callable(
+                lambda _time: window.setTimeout(create_once_callable(self._check_kept), 0)))
+
+    def _check_kept(self) -> None:
+        """The place wake.js gave the sheet, kept by the first draw, once the ready page has
+        been drawn (its layout done: measuring costs nothing): placed again if it now hides a
+        target (large type: the status line's new words moved the board)."""
+        if self._shown is None or self.section.hidden:
+            return
+        sheet = self.section.getBoundingClientRect()
+        height = float(window.innerHeight)
+        if any(_hidden(sheet, t.getBoundingClientRect(), height) for t in self._wanted):
+            self._place(self._wanted)
 
     def _mark(self, view: TutorialView | None) -> bool:
         """Ring what ``view`` points at (after every draw); ``True`` if a ring changed."""
