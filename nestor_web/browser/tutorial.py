@@ -5,18 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyodide.ffi import create_once_callable
 from pyscript import document, window
 
 from ..view.board import MARK
 from ..view.tutorial import TutorialView
-from .dom import flag, js_object, listen, missing, set_hidden, set_text
+from .dom import flag, listen, missing, set_hidden, set_text
 
 MARGIN_PX = 12  # kept between the sheet and what it points at
-IDLE_WAIT_MS = 500
-"""Longest wait for the page to be idle (its frame drawn, its layout done) before the sheet's
-kept place is looked at again: a check in the frame's own task would have the frame's layout
-counted to Python's (Lighthouse's Speed Index places such a task after the wasm)."""
 
 
 class TutorialPanel:
@@ -64,23 +59,6 @@ class TutorialPanel:
         placed = not missing(self.section.getAttribute("data-at"))
         if view is not None and not (waking and placed and not written and not ringed):
             self._place(self._wanted, reveal=written or ringed)
-        elif view is not None:  # looked at again once the ready page has been drawn
-            check = create_once_callable(lambda *_: self._check_kept())
-            if hasattr(window, "requestIdleCallback"):
-                window.requestIdleCallback(check, js_object({"timeout": IDLE_WAIT_MS}))
-            else:  # Safari
-                window.setTimeout(check, IDLE_WAIT_MS)
-
-    def _check_kept(self) -> None:
-        """The place wake.js gave the sheet, kept by the first draw, once the ready page has
-        been drawn (its layout done: measuring costs nothing): placed again if it now hides a
-        target (large type: the status line's new words moved the board)."""
-        if self._shown is None or self.section.hidden:
-            return
-        sheet = self.section.getBoundingClientRect()
-        height = float(window.innerHeight)
-        if any(_hidden(sheet, t.getBoundingClientRect(), height) for t in self._wanted):
-            self._place(self._wanted)
 
     def _mark(self, view: TutorialView | None) -> bool:
         """Ring what ``view`` points at (after every draw); ``True`` if a ring changed."""
