@@ -268,6 +268,13 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     expect(page.locator("#moves-made")).to_have_text("1")
     expect(page.locator("#tutorial")).to_have_attribute("data-tutorial", "covered")
     still(page)
+    # Its words are longer than the sheet and scroll inside it; Next stays in reach at its foot.
+    assert page.evaluate("""() => {
+      const next = document.querySelector('#tutorial [data-action="tutorial-next"]');
+      const box = next.getBoundingClientRect();
+      return next.contains(document.elementFromPoint((box.left + box.right) / 2,
+                                                     (box.top + box.bottom) / 2));
+    }""")
     # Python placed the next step's sheet: its rings lie too far apart to be shown above it
     # at once; the first is in reach, and the page has room to scroll each other one above it.
     reach = page.evaluate(IN_REACH)
