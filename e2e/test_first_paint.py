@@ -294,6 +294,14 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     page.touchscreen.tap(*reach[-1])
     still(page)
     assert page.evaluate("scrollY") == at
+    # More's menu opens over the sheet, which comes back once the menu is closed.
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#controls [data-menu]").click()
+    expect(page.locator("#more-menu")).to_have_attribute("data-open", "")
+    expect(page.locator("#tutorial")).to_be_hidden()
+    page.keyboard.press("Escape")
+    expect(page.locator("#more-menu")).not_to_have_attribute("data-open", "")
+    expect(page.locator("#tutorial")).to_be_visible()
 
 
 
