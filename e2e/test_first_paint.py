@@ -214,14 +214,16 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
     assert page.evaluate(COVERED) == []
 
 
-IN_REACH = """() => [...document.querySelectorAll("#board [data-tutorial-target]")].map((ring) => {
-  const box = ring.getBoundingClientRect();
+RINGS = "#board [data-tutorial-target]"
+
+IN_REACH = """(selector) => [...document.querySelectorAll(selector)].map((element) => {
+  const box = element.getBoundingClientRect();
   const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
   const hit = document.elementFromPoint(x, y);
-  return hit !== null && ring.contains(hit) ? [x, y] : null;
+  return hit !== null && element.contains(hit) ? [x, y] : null;
 })"""
-"""Where a tap reaches each ring, as the page lies: its centre, if that is in the window and
-nothing (the sheet) lies over it; else null."""
+"""Where a tap reaches each element the selector finds, as the page lies: its centre, if that
+is in the window and nothing (the sheet) lies over it; else null."""
 
 
 SCROLLS_ABOVE = """() => {
@@ -253,14 +255,14 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     held = hold_pyscript(page)
     page.goto("/", wait_until="domcontentloaded")
     waking_first_visit(page)
-    reach = page.evaluate(IN_REACH)
+    reach = page.evaluate(IN_REACH, RINGS)
     assert None not in reach and len(reach) == 2, reach
     let_go(page, held)
     wait_ready(page)
     page.set_viewport_size({"width": 640, "height": 360})  # turned, and back: Python places it
     page.set_viewport_size(PHONE["viewport"])
     still(page)
-    reach = page.evaluate(IN_REACH)
+    reach = page.evaluate(IN_REACH, RINGS)
     assert None not in reach and len(reach) == 2, reach
     for x, y in reach:  # the board stays put once the first is selected (the status line too)
         page.touchscreen.tap(x, y)
@@ -269,15 +271,11 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     expect(page.locator("#tutorial")).to_have_attribute("data-tutorial", "covered")
     still(page)
     # Its words are longer than the sheet and scroll inside it; Next stays in reach at its foot.
-    assert page.evaluate("""() => {
-      const next = document.querySelector('#tutorial [data-action="tutorial-next"]');
-      const box = next.getBoundingClientRect();
-      return next.contains(document.elementFromPoint((box.left + box.right) / 2,
-                                                     (box.top + box.bottom) / 2));
-    }""")
+    reach = page.evaluate(IN_REACH, '#tutorial [data-action="tutorial-next"]')
+    assert len(reach) == 1 and reach[0] is not None, reach
     # Python placed the next step's sheet: its rings lie too far apart to be shown above it
     # at once; the first is in reach, and the page has room to scroll each other one above it.
-    reach = page.evaluate(IN_REACH)
+    reach = page.evaluate(IN_REACH, RINGS)
     assert reach and reach[0] is not None, reach
     assert page.evaluate(SCROLLS_ABOVE) == [], reach
     # The player scrolls the last ring above the sheet and taps it: the page stays put.
@@ -289,7 +287,7 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     if below > 0:
         page.evaluate("(by) => window.scrollBy(0, by)", below)
     at = page.evaluate("scrollY")
-    reach = page.evaluate(IN_REACH)
+    reach = page.evaluate(IN_REACH, RINGS)
     assert reach[-1] is not None, reach
     page.touchscreen.tap(*reach[-1])
     still(page)
@@ -302,8 +300,6 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     page.keyboard.press("Escape")
     expect(page.locator("#more-menu")).not_to_have_attribute("data-open", "")
     expect(page.locator("#tutorial")).to_be_visible()
-
-
 
 
 @pytest.mark.first_visit
@@ -322,7 +318,7 @@ def test_with_the_largest_type_python_shows_the_rings_above_the_sheet_when_the_w
     page.set_viewport_size(PHONE["viewport"])
     expect(page.locator("#tutorial")).to_have_attribute("data-room", "")
     still(page)
-    reach = page.evaluate(IN_REACH)
+    reach = page.evaluate(IN_REACH, RINGS)
     assert None not in reach and len(reach) == 2, reach
 
 

@@ -103,18 +103,16 @@ class TutorialPanel:
                 best, chosen = covered, at
             if covered == (0, 0, 0):
                 break
-        flag(self.section, "data-at", chosen)
-        if best is not None and best[0] > 0:
-            self._show_above(targets, reveal)
+        hides = best is not None and best[0] > 0
+        flag(self.section, "data-at", "bottom" if hides else chosen)
+        if hides:
+            flag(self.section, "data-room", "")
+            if reveal:
+                self._show_above(targets)
 
-    def _show_above(self, targets: list[Any], reveal: bool) -> None:
-        """The sheet at the foot with room under the page; if ``reveal``, the page scrolled to
-        show ``targets`` between the window's top and the sheet (their top part if they do not
-        fit)."""
-        flag(self.section, "data-at", "bottom")
-        flag(self.section, "data-room", "")
-        if not reveal:
-            return
+    def _show_above(self, targets: list[Any]) -> None:
+        """The page scrolled to show ``targets`` between the window's top and the sheet at its
+        foot (their top part if they do not fit)."""
         sheet = float(self.section.getBoundingClientRect().top)
         boxes = [t.getBoundingClientRect() for t in targets]
         top = min(float(box.top) for box in boxes) - MARGIN_PX

@@ -254,12 +254,11 @@
         chosen = at;
       }
     }
-    section.setAttribute("data-at", chosen);
+    section.setAttribute("data-at", best[0] > 0 ? "bottom" : chosen);
     if (best[0] > 0) showAbove(section, rings);
   }
 
   function showAbove(section, rings) {
-    section.setAttribute("data-at", "bottom");
     section.setAttribute("data-room", "");
     const sheet = section.getBoundingClientRect();
     const boxes = rings.map((ring) => ring.getBoundingClientRect());
