@@ -1,19 +1,20 @@
 // The boot's first step, loaded by index.html as an async module at the top of <head>: it runs
 // as soon as it arrives, before the page's stylesheets and deferred scripts, and starts Pyodide
 // (static/js/interpreter.js, imported with it): at once on a return visit, and on a first visit
-// once the page's first content is on screen (its big files then fill the link right after it).
-// static/js/pwa.js takes it from there (PyScript, the service worker).
+// once the page's first content is on screen. static/js/pwa.js takes it from there (PyScript,
+// the service worker).
 //
 // On a first visit (no service worker controls the page yet), the page's own fetches (Pyodide's
 // wasm, standard library and lock file, PyScript's config, main.py, our archive) are watched
 // as they arrive: each same-origin answer is counted (decoded bytes, for pwa.js's download bar)
 // and a copy is kept for the service worker's install (static/js/sw-install.js), so that no
 // file crosses the network twice: held in memory until the game is ready, then written into
-// the cache HANDOFF (writing them as they arrived competed with Pyodide's start). The wrapper
-// is in place before Pyodide is imported (it looks fetch up at each call); pwa.js takes it
-// away once the game is ready, which writes the copies. Our archive is asked for at the wasm's
-// last byte (over a slow link it would only have slowed the wasm down); elsewhere it comes
-// from the worker's cache at once.
+// the cache HANDOFF (writing them as they arrived competed with Pyodide's start). The wasm and
+// the standard library were asked for before the first paint (static/js/wake.js): Pyodide's
+// fetch of each gets that answer. The wrapper is in place before Pyodide is imported (it looks
+// fetch up at each call); pwa.js takes it away once the game is ready, which writes the
+// copies. Our archive is asked for at the wasm's last byte (over a slow link it would only have
+// slowed the wasm down); elsewhere it comes from the worker's cache at once.
 
 import { start } from "./interpreter.js";
 
@@ -44,19 +45,28 @@ async function count(body, url) {
 }
 
 function keepFetched() {
-  if (typeof caches === "undefined") return () => {};
+  const caching = typeof caches !== "undefined";
   const original = window.fetch;
   let release;
   const handoff = new Promise((resolve) => { release = resolve; })
-    .then(() => caches.open(HANDOFF)).catch(() => null);
+    .then(() => (caching ? caches.open(HANDOFF) : null)).catch(() => null);
   window.fetch = function (input, init) {
-    return original.call(this, input, init).then((response) => {
+    // A file static/js/wake.js asked for already (Pyodide passes URL objects).
+    const plain = !init || !init.method || init.method === "GET";
+    const early = window.nestorEarly; // wake.js may run after this module
+    const asked = plain && early && !(input instanceof Request)
+      ? early.take(new URL(String(input), location.href).href) : null;
+    const answer = asked ? asked.catch(() => original.call(this, input, init))
+      : original.call(this, input, init);
+    return answer.then((response) => {
       const url = new URL(response.url || location.href);
       if (response.status !== 200 || !response.body || url.origin !== location.origin ||
-          (init && init.method && init.method !== "GET")) return response;
+          !plain) return response;
       count(response.clone().body, url.href).catch(() => {});
-      const copy = response.clone();
-      keeping.push(handoff.then((cache) => cache && cache.put(url.href, copy)).catch(() => {}));
+      if (caching) {
+        const copy = response.clone();
+        keeping.push(handoff.then((cache) => cache && cache.put(url.href, copy)).catch(() => {}));
+      }
       return response;
     });
   };
@@ -81,9 +91,10 @@ const wasmArrived = firstVisit ? new Promise((resolve) => {
 }) : null;
 
 performance.mark("nestor:boot-runs"); // the boot benches' phases
-// A first visit asks for Pyodide's files once the first contentful paint is on screen (at `/`
-// the board wake.js paints, at a link the deal's name), so that nothing big is in flight
-// before it; a page that paints nothing (a tab opened behind, which draws no frame until shown)
+// A first visit starts Pyodide (its scripts, and what it fetches besides the two files wake.js
+// asked for) once the first contentful paint is on screen (at `/` the board wake.js paints, at
+// a link the deal's name): a script that ended before that paint would count towards it in
+// Lighthouse's simulation (docs/startup.md); a page that paints nothing (a tab opened behind, which draws no frame until shown)
 // starts after PAINT_WAIT_MS all the same, and PyScript's own call starts Pyodide in any case
 // (interpreter.js). A return visit, whose files come from the worker's cache, starts at once.
 const PAINT_WAIT_MS = 1000;

@@ -23,8 +23,53 @@
 //    here), in window.nestorWake.taps (and on a first visit the guide's Skip); Python applies
 //    them in order once it runs (nestor_web/browser/root.py), if the deal is still the one
 //    painted.
+// 4. Before any of that, a first visit's big files are asked for. This is the last script the
+//    first paint waits for: every file that paint needs (the stylesheets, the render-blocking
+//    scripts) is in, and on a first visit (no service worker controls the page) Pyodide's
+//    standard library and wasm are asked for now, while this script paints. Asked for
+//    earlier, the wasm's bulk would queue the first paint's files behind it on a slow link;
+//    asked for when Pyodide starts (once the first paint is on screen), the link would stand
+//    idle until then. Each answer is read as it arrives (a body nobody reads stops downloading
+//    once the browser's buffer is full) and kept whole for Pyodide: static/js/boot.js hands it
+//    to Pyodide's own fetch of that file (window.nestorEarly.take), so that each file crosses
+//    the network once.
 //
 // Everything here may fail (storage forbidden, data damaged): the page must play anyway.
+(() => {
+  const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  if (container === null || container.controller || typeof window.fetch !== "function") return;
+
+  const FILES = ["python_stdlib.zip", "pyodide.asm.wasm"];
+  const base = new URL("../vendor/pyodide/", document.currentScript.src);
+  const asked = new Map(); // URL (href) -> Promise of its Response, until taken
+
+  // Reads a copy of `response`'s body to its end and throws it away: the answer keeps
+  // arriving while nobody has asked for it yet.
+  function drain(response) {
+    if (!response.body) return;
+    const reader = response.clone().body.getReader();
+    const next = () => reader.read().then(({ done }) => { if (!done) next(); });
+    next().catch(() => {});
+  }
+
+  for (const name of FILES) {
+    const href = new URL(name, base).href;
+    const answer = fetch(href);
+    answer.then(drain, () => {});
+    asked.set(href, answer);
+  }
+  performance.mark("nestor:early-fetch"); // the boot benches' phases
+
+  window.nestorEarly = {
+    /** The answer asked for early for `href`, once (later calls get null). */
+    take(href) {
+      const answer = asked.get(href);
+      asked.delete(href);
+      return answer ?? null;
+    },
+  };
+})();
+
 (function () {
   "use strict";
   const root = document.documentElement;
