@@ -155,8 +155,9 @@ function showDownload() {
   const fill = document.createElement("div");
   bar.append(fill);
   document.body.prepend(bar);
-  const mb = (bytes) => (bytes / 1e6).toLocaleString(language,
+  const megabytes = new Intl.NumberFormat(language,
     { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const mb = (bytes) => megabytes.format(bytes / 1e6); // one formatter: each new one is slow
   let total = 0;
   let shown = -1;
   let gone = false;
