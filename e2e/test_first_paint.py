@@ -39,6 +39,10 @@ SHEET = """() => {
 }"""
 """The guide's sheet: its step, its words and where it lies."""
 
+ROOT = """() => Object.fromEntries(
+  [...document.documentElement.attributes].map((a) => [a.name, a.value]))"""
+"""The root element's attributes (the settings the CSS follows, the language)."""
+
 PHONE = {"viewport": {"width": 360, "height": 640}, "has_touch": True, "is_mobile": True}
 
 WATCH_WRITES = """() => {
@@ -128,9 +132,13 @@ def test_a_first_visit_shows_the_guides_deal_before_python_and_python_draws_the_
     expect(page.locator('#tutorial [data-action="tutorial-next"]')).to_be_hidden()
     page.evaluate("window.__painted = document.querySelector('#board [data-card]')")
     page.evaluate(WATCH_WRITES)
+    root = page.evaluate(ROOT)
     let_go(page, held)
     wait_ready(page)
     expect(page.locator("body")).not_to_have_attribute("data-waking", "")
+    # wake.js gave the root the default settings' attributes, as Python draws them: a change
+    # there has the browser work out the whole page's style again.
+    assert "data-theme" in root and page.evaluate(ROOT) == root
     # Python's first draw wrote only what changed: a write of what the page shows already
     # still has its style, and the page's layout, worked out again (the root's lang: all of
     # it), and measuring the guide's sheet again laid the page out once more.

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from nestor import VARIANTS  # noqa: E402
 from nestor_web.app.session import Session  # noqa: E402
-from nestor_web.app.settings import ANIMATION_SPEEDS, THEMES  # noqa: E402
+from nestor_web.app.settings import ANIMATION_SPEEDS, THEMES, Settings  # noqa: E402
 from nestor_web.storage.keys import MemoryStore  # noqa: E402
 from nestor_web.storage.manager import StorageManager  # noqa: E402
 from nestor_web.view import i18n  # noqa: E402
@@ -138,12 +138,17 @@ def first_visit() -> str:
 
 def wake(script: str) -> str:
     """static/js/wake.js with its root attributes block written from the settings: the themes,
-    the animation speeds and :data:`~nestor_web.view.markup.ROOT_FLAGS`."""
+    the animation speeds, :data:`~nestor_web.view.markup.ROOT_FLAGS` and the defaults of the
+    theme and of those flags."""
     speeds = [s for s in ANIMATION_SPEEDS if s != "off"]
     flags = "".join(f"    {json.dumps(n)}: {json.dumps(a)},\n" for n, a in ROOT_FLAGS.items())
+    defaults = Settings()
+    shown = {"theme": defaults.theme, **{n: getattr(defaults, n) for n in ROOT_FLAGS}}
+    default = "".join(f"    {json.dumps(n)}: {json.dumps(v)},\n" for n, v in shown.items())
     block = (f"  const THEMES = {json.dumps(list(THEMES))};\n"
              f"  const SPEEDS = {json.dumps(speeds)};\n"
-             f"  const FLAGS = {{\n{flags}  }};\n")
+             f"  const FLAGS = {{\n{flags}  }};\n"
+             f"  const DEFAULTS = {{\n{default}  }};\n")
     script, found = _ROOT_BLOCK.subn(lambda m: m[1] + block + m[2], script)
     if found != 1:
         raise SystemExit(f"{WAKE.relative_to(ROOT)}: no root attributes block")

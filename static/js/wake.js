@@ -104,22 +104,42 @@
     "left_handed": "data-left-handed",
     "large_index": "data-large-index",
   };
+  const DEFAULTS = {
+    "theme": "system",
+    "four_colours": false,
+    "highlight_partners": true,
+    "show_timer": true,
+    "left_handed": false,
+    "large_index": false,
+  };
   // END root attributes
 
-  // The root's attributes the CSS follows, as the actuator sets them from the same settings.
+  // The root's attributes the CSS follows, as the actuator sets them from the same settings
+  // (nestor_web/view/markup.py's root_attributes), a default for each one not stored (on a first
+  // visit, all): Python's first draw then finds them as it would write them, where each change
+  // of the root's attributes has the browser work out the whole page's style again. Animations
+  // not chosen follow the system (off under reduced motion, else normal), as it changes until
+  // Python is ready.
   function applySettings(settings) {
-    if (THEMES.includes(settings.theme)) root.setAttribute("data-theme", settings.theme);
-    // The Animations setting, when the player chose one (unset: the system's wish, in CSS):
-    // the loading spinner stands still without them (static/css/nestor.css).
-    if (typeof settings.animations === "boolean") {
-      root.setAttribute("data-animations", String(settings.animations));
-      const speed = settings.animation_speed;
-      root.setAttribute("data-animation-speed", !settings.animations ? "off"
-        : SPEEDS.includes(speed) ? speed : "normal");
-    }
+    root.setAttribute("data-theme",
+      THEMES.includes(settings.theme) ? settings.theme : DEFAULTS.theme);
     for (const [name, attribute] of Object.entries(FLAGS)) {
-      if (typeof settings[name] === "boolean") root.setAttribute(attribute, String(settings[name]));
+      const value = typeof settings[name] === "boolean" ? settings[name] : DEFAULTS[name];
+      root.setAttribute(attribute, String(value));
     }
+    const showSpeed = (speed) => {
+      root.setAttribute("data-animations", String(speed !== "off"));
+      root.setAttribute("data-animation-speed", speed);
+    };
+    if (typeof settings.animations === "boolean") {
+      const speed = settings.animation_speed;
+      showSpeed(!settings.animations ? "off" : SPEEDS.includes(speed) ? speed : "normal");
+      return;
+    }
+    const reduced = matchMedia("(prefers-reduced-motion: reduce)");
+    const follow = () => showSpeed(reduced.matches ? "off" : "normal");
+    follow();
+    reduced.addEventListener("change", () => { if (!body.hasAttribute("data-ready")) follow(); });
   }
 
   function applyLanguage(words, code) {
@@ -362,8 +382,9 @@
 
   try {
     const texts = window.NESTOR_TEXTS || {};
-    const settings = (read("nestor.settings") || {}).value || {};
-    if (typeof settings === "object") applySettings(settings);
+    const stored = (read("nestor.settings") || {}).value;
+    const settings = stored && typeof stored === "object" ? stored : {};
+    applySettings(settings);
     const language = texts[settings.language] ? settings.language : preferredLanguage(texts);
     if (language !== "en" && texts[language]) applyLanguage(texts[language], language);
     const board = read("nestor.board");
