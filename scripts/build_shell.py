@@ -58,10 +58,11 @@ with "#" never clash with a ``data-text`` id)."""
 
 
 def shell(language: str) -> dict[str, str]:
-    """Every text of the page shell in ``language``: ids of TEXTS, plus the rules, the keys
-    and the options of the two pickers (HTML)."""
+    """Every text of the page shell in ``language``: ids of TEXTS, the decimal sign, plus the
+    rules, the keys and the options of the two pickers (HTML)."""
     i18n.set_language(language)
     texts = {key: i18n._(message) for key, message in TEXTS.items()}
+    texts["decimal-sign"] = i18n.decimal(".")  # static/js/pwa.js writes the download's count
     texts["#rules"] = rules_html()
     texts["#keys"] = keys_html()
     texts["#variants"] = "".join(
