@@ -39,6 +39,14 @@ FRAME_THEN_WASM = """() => {
 }"""
 """When the page's first frame began, when its request for the wasm began, and when the last
 of the files the first paint waits for (stylesheets, render-blocking scripts) arrived."""
+WASM_CALLS = """window.__wasm = {compiled: 0, streamed: 0};
+const counted = [["compileStreaming", "compiled"], ["instantiateStreaming", "streamed"]];
+for (const [name, key] of counted) {
+  const own = WebAssembly[name];
+  WebAssembly[name] = function (...args) { window.__wasm[key] += 1; return own.apply(this, args); };
+}"""
+"""An init script: ``window.__wasm``, how often the browser was asked to compile a wasm as it
+streams, and to compile and instantiate one as it streams."""
 ASKED_AGAIN = {"/sw.js", "/static/icons/icon.svg"}
 """What a first visit asks the server for twice by design: sw.js (the page reads the download's
 total from it, then the browser fetches it to register the worker) and the page's icon (the
@@ -77,7 +85,11 @@ def test_first_visit_then_offline_reload_resumes_and_plays(
 ) -> None:
     context = site_context(site_copy.origin, service_workers="allow")
     context.add_init_script(FIRST_FRAME)
+    context.add_init_script(WASM_CALLS)
     page = first_visit(context, wait_ready, "?variant=standard&deal=7")
+    # The wasm was compiled once, as it arrived (wake.js), and Pyodide instantiated that
+    # module rather than stream and compile it again (boot.js).
+    assert page.evaluate("window.__wasm") == {"compiled": 1, "streamed": 0}
 
     # The worker took the page once the game was ready, and the wasm crossed the network once:
     # the worker's install took the page's own copy.

@@ -54,11 +54,12 @@ function keepFetched() {
     // A file static/js/wake.js asked for already (Pyodide passes URL objects).
     const plain = !init || !init.method || init.method === "GET";
     const early = window.nestorEarly; // wake.js may run after this module
-    const asked = plain && early && !(input instanceof Request)
-      ? early.take(new URL(String(input), location.href).href) : null;
+    const href = plain && early && !(input instanceof Request)
+      ? new URL(String(input), location.href).href : null;
+    const asked = href ? early.take(href) : null;
     const answer = asked ? asked.catch(() => original.call(this, input, init))
       : original.call(this, input, init);
-    return answer.then((response) => {
+    const handed = answer.then((response) => {
       const url = new URL(response.url || location.href);
       if (response.status !== 200 || !response.body || url.origin !== location.origin ||
           !plain) return response;
@@ -69,10 +70,29 @@ function keepFetched() {
       }
       return response;
     });
+    if (asked && early.compiled && href === early.wasm) compiledFor.set(handed, early.compiled);
+    return handed;
   };
   return () => {
     window.fetch = original;
     release();
+  };
+}
+
+// The wasm wake.js compiled as it arrived, for Pyodide's instantiateStreaming of the answer
+// handed to it (Pyodide's fetch of the wasm): instantiated from the module compiled already,
+// where streaming it again would compile it a second time. Anything else, or a compile that
+// failed, goes to the browser's own.
+const compiledFor = new WeakMap(); // the Promise of an answer handed out -> of its module
+if (firstVisit && typeof WebAssembly.instantiateStreaming === "function") {
+  const instantiateStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = function (source, imports) {
+    const module = compiledFor.get(source);
+    if (!module) return instantiateStreaming.call(this, source, imports);
+    return module.then(
+      (compiled) => WebAssembly.instantiate(compiled, imports)
+        .then((instance) => ({ module: compiled, instance })),
+      () => instantiateStreaming.call(this, source, imports));
   };
 }
 

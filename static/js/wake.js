@@ -39,7 +39,8 @@
   const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
   if (container === null || container.controller || typeof window.fetch !== "function") return;
 
-  const FILES = ["python_stdlib.zip", "pyodide.asm.wasm"];
+  const WASM = "pyodide.asm.wasm";
+  const FILES = ["python_stdlib.zip", WASM];
   const base = new URL("../vendor/pyodide/", document.currentScript.src);
   const asked = new Map(); // URL (href) -> Promise of its Response, until taken
 
@@ -52,11 +53,20 @@
     next().catch(() => {});
   }
 
+  // The wasm is compiled as it arrives (a copy of it: compiling needs none of Pyodide's
+  // JavaScript, instantiating does), as a bare Pyodide page compiles its own while it streams;
+  // the standard library is drained.
+  let compiled = null;
   for (const name of FILES) {
     const href = new URL(name, base).href;
     const answer = fetch(href);
-    answer.then(drain, () => {});
     asked.set(href, answer);
+    if (name === WASM && typeof WebAssembly.compileStreaming === "function") {
+      compiled = WebAssembly.compileStreaming(answer.then((response) => response.clone()));
+      compiled.catch(() => answer.then(drain)).catch(() => {});
+    } else {
+      answer.then(drain, () => {});
+    }
   }
   performance.mark("nestor:early-fetch"); // the boot benches' phases
 
@@ -67,6 +77,10 @@
       asked.delete(href);
       return answer ?? null;
     },
+    /** The wasm's href, and a Promise of its module compiled (null where the browser cannot
+     * compile as it streams). */
+    wasm: new URL(WASM, base).href,
+    compiled,
   };
 })();
 
