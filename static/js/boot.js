@@ -89,10 +89,12 @@ if (firstVisit && typeof WebAssembly.instantiateStreaming === "function") {
   WebAssembly.instantiateStreaming = function (source, imports) {
     const module = compiledFor.get(source);
     if (!module) return instantiateStreaming.call(this, source, imports);
-    return module.then(
-      (compiled) => WebAssembly.instantiate(compiled, imports)
-        .then((instance) => ({ module: compiled, instance })),
-      () => instantiateStreaming.call(this, source, imports));
+    return module.then((compiled) => {
+      // Its bytes are not needed: let go of them (the copies of this answer stay whole).
+      source.then((response) => response.body.cancel()).catch(() => {});
+      return WebAssembly.instantiate(compiled, imports)
+        .then((instance) => ({ module: compiled, instance }));
+    }, () => instantiateStreaming.call(this, source, imports));
   };
 }
 
