@@ -47,6 +47,24 @@ async function count(body, url) {
 function keepFetched() {
   const caching = typeof caches !== "undefined";
   const original = window.fetch;
+  // The wasm wake.js compiled as it arrived, for Pyodide's instantiateStreaming of the answer
+  // handed to it (Pyodide's fetch of the wasm): instantiated from the module compiled already,
+  // where streaming it again would compile it a second time. Anything else, or a compile that
+  // failed, goes to the browser's own.
+  const compiledFor = new WeakMap(); // the Promise of an answer handed out -> of its module
+  const instantiateStreaming = WebAssembly.instantiateStreaming;
+  if (typeof instantiateStreaming === "function") {
+    WebAssembly.instantiateStreaming = function (source, imports) {
+      const module = compiledFor.get(source);
+      if (!module) return instantiateStreaming.call(this, source, imports);
+      return module.then((compiled) => {
+        // Its bytes are not needed: let go of them (the copies of this answer stay whole).
+        source.then((response) => response.body.cancel()).catch(() => {});
+        return WebAssembly.instantiate(compiled, imports)
+          .then((instance) => ({ module: compiled, instance }));
+      }, () => instantiateStreaming.call(this, source, imports));
+    };
+  }
   let release;
   const handoff = new Promise((resolve) => { release = resolve; })
     .then(() => (caching ? caches.open(HANDOFF) : null)).catch(() => null);
@@ -75,31 +93,15 @@ function keepFetched() {
   };
   return () => {
     window.fetch = original;
+    if (typeof instantiateStreaming === "function") {
+      WebAssembly.instantiateStreaming = instantiateStreaming;
+    }
     release();
   };
 }
 
-// The wasm wake.js compiled as it arrived, for Pyodide's instantiateStreaming of the answer
-// handed to it (Pyodide's fetch of the wasm): instantiated from the module compiled already,
-// where streaming it again would compile it a second time. Anything else, or a compile that
-// failed, goes to the browser's own.
-const compiledFor = new WeakMap(); // the Promise of an answer handed out -> of its module
-if (firstVisit && typeof WebAssembly.instantiateStreaming === "function") {
-  const instantiateStreaming = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = function (source, imports) {
-    const module = compiledFor.get(source);
-    if (!module) return instantiateStreaming.call(this, source, imports);
-    return module.then((compiled) => {
-      // Its bytes are not needed: let go of them (the copies of this answer stay whole).
-      source.then((response) => response.body.cancel()).catch(() => {});
-      return WebAssembly.instantiate(compiled, imports)
-        .then((instance) => ({ module: compiled, instance }));
-    }, () => instantiateStreaming.call(this, source, imports));
-  };
-}
-
-/** Puts the page's own fetch back and writes the copies kept (pwa.js, once the game is
- * ready; `keeping` holds the writes). */
+/** Puts the page's own fetch (and instantiateStreaming) back and writes the copies kept
+ * (pwa.js, once the game is ready; `keeping` holds the writes). */
 export const stopKeeping = firstVisit ? keepFetched() : () => {};
 
 const WASM = new URL("../vendor/pyodide/pyodide.asm.wasm", import.meta.url).href;
@@ -116,9 +118,10 @@ performance.mark("nestor:boot-runs"); // the boot benches' phases
 // A first visit starts Pyodide (its scripts, and what it fetches besides the two files wake.js
 // asked for) once the first contentful paint is on screen (at `/` the board wake.js paints, at
 // a link the deal's name): a script that ended before that paint would count towards it in
-// Lighthouse's simulation (docs/startup.md); a page that paints nothing (a tab opened behind, which draws no frame until shown)
-// starts after PAINT_WAIT_MS all the same, and PyScript's own call starts Pyodide in any case
-// (interpreter.js). A return visit, whose files come from the worker's cache, starts at once.
+// Lighthouse's simulation (docs/startup.md). A page that paints nothing (a tab opened behind,
+// which draws no frame until shown) starts after PAINT_WAIT_MS all the same, and PyScript's own
+// call starts Pyodide in any case (interpreter.js). A return visit, whose files come from the
+// worker's cache, starts at once.
 const PAINT_WAIT_MS = 1000;
 
 // Resolves once the page's first contentful paint was shown (the paint timing entry), or, where
