@@ -89,7 +89,8 @@ def plan(name: str) -> list[Phase]:
             Phase("mypy", (_tool("mypy"), *mypy_paths)),
             Phase("unit tests", _pytest("-n", "auto", "tests")),
             Phase("browser tests",
-                  _pytest("-n", E2E_WORKERS, "--durations=8", *CRASH_RERUN, *HANG, "e2e")),
+                  _pytest("-n", E2E_WORKERS, "--dist", "worksteal", "--durations=8",
+                          *CRASH_RERUN, *HANG, "e2e")),
         ]
     if name == "slow":
         return [
