@@ -39,9 +39,9 @@
   const container = "serviceWorker" in navigator ? navigator.serviceWorker : null;
   if (container === null || container.controller || typeof window.fetch !== "function") return;
 
-  const WASM = "pyodide.asm.wasm";
-  const FILES = ["python_stdlib.zip", WASM];
   const base = new URL("../vendor/pyodide/", document.currentScript.src);
+  const WASM = new URL("pyodide.asm.wasm", base).href;
+  const FILES = [new URL("python_stdlib.zip", base).href, WASM];
   const asked = new Map(); // URL (href) -> Promise of its Response, until taken
 
   // Reads a copy of `response`'s body to its end and throws it away: the answer keeps
@@ -57,11 +57,10 @@
   // JavaScript, instantiating does), as a bare Pyodide page compiles its own while it streams;
   // the standard library is drained.
   let compiled = null;
-  for (const name of FILES) {
-    const href = new URL(name, base).href;
+  for (const href of FILES) {
     const answer = fetch(href);
     asked.set(href, answer);
-    if (name === WASM && typeof WebAssembly.compileStreaming === "function") {
+    if (href === WASM && typeof WebAssembly.compileStreaming === "function") {
       compiled = WebAssembly.compileStreaming(answer.then((response) => response.clone()));
       compiled.catch(() => answer.then(drain)).catch(() => {});
     } else {
@@ -79,7 +78,7 @@
     },
     /** The wasm's href, and a Promise of its module compiled (null where the browser cannot
      * compile as it streams). */
-    wasm: new URL(WASM, base).href,
+    wasm: WASM,
     compiled,
   };
 })();
