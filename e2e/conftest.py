@@ -353,6 +353,35 @@ CLEARED = ",".join((
 ))
 
 
+# Waits, in the waiting room, until the last save of the page the resident page left is in
+# the game's IndexedDB copy: a write transaction on the copy's stores begins only after every
+# earlier one on them has completed. The left page's last save (at "pagehide") may still be
+# committing; cleared before it lands, it would come back in the next test's game.
+SAVES_LANDED = """async () => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("nestor");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const stores = [...db.objectStoreNames];
+  if (stores.length) {
+    await new Promise((resolve, reject) => {
+      const transaction = db.transaction(stores, "readwrite");
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error);
+    });
+  }
+  db.close();
+}"""
+
+# What the origin still keeps after it was cleared, as text ("" when nothing).
+SITE_DATA_LEFT = """async () => {
+  const left = [...Object.keys(localStorage)];
+  for (const db of await indexedDB.databases()) left.push(`IndexedDB ${db.name}`);
+  for (const name of await caches.keys()) left.push(`cache ${name}`);
+  return left.join(", ");
+}"""
+
 
 VIEWPORT = {"width": 1280, "height": 720}
 """Playwright's default viewport, which the resident page is given back after each test."""
@@ -400,10 +429,17 @@ class SharedContext:
             if other is not resident:
                 other.close()
         self.context.clear_permissions()  # a test may have granted the clipboard's
+        resident.evaluate(SAVES_LANDED)
         cdp = self.context.new_cdp_session(resident)
         try:
-            cdp.send("Storage.clearDataForOrigin",
-                     {"origin": self.origin, "storageTypes": CLEARED})
+            for _ in range(5):
+                cdp.send("Storage.clearDataForOrigin",
+                         {"origin": self.origin, "storageTypes": CLEARED})
+                left = resident.evaluate(SITE_DATA_LEFT)
+                if not left:
+                    break
+            else:
+                raise AssertionError(f"site data left after clearing it: {left}")
         finally:
             cdp.detach()
         if own:
