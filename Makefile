@@ -1,8 +1,10 @@
 # Nestor: play locally, or run the checks CI runs.
 #
 #   make play          set up if needed (make vendor), then serve on http://127.0.0.1:$(PORT)/
-#   make test          venv + ruff + mypy + unit tests + browser tests, in parallel workers,
-#                      each phase timed (5½ to 6 minutes on 2 cores); what .ci/run runs
+#   make test          venv + ruff + mypy + unit tests + browser tests in Chromium, in parallel
+#                      workers, each phase timed (under 6 minutes on 2 cores); .ci/run runs it,
+#                      then make test-engines
+#   make test-engines  the smoke tier in Firefox ESR and WebKitGTK (e2e/test_engines.py)
 #   make test-twice    the browser tests twice, each in a random order (the flake gate)
 #   make site          build dist/: only the files a static host needs (netlify.toml runs it)
 #   make vendor        the setup step: npm ci, copy the runtime to static/vendor/, build its
@@ -38,8 +40,8 @@
 #
 # Nothing here is fetched outside the package registries: the browsers are Debian's chromium,
 # and for the smoke tier in two other engines (e2e/test_engines.py) firefox-esr and
-# webkit2gtk-driver (WebKitGTK's MiniBrowser) with xvfb; make test, make e2e and make
-# test-twice install what is missing when run as root (make engines).
+# webkit2gtk-driver (WebKitGTK's MiniBrowser) with xvfb; make test-engines and make e2e
+# install what is missing when run as root (make engines).
 
 PORT     ?= 8000
 PYTHON   ?= python3
@@ -70,7 +72,7 @@ SW_INPUTS    = index.html main.py pyscript.toml static/nestor.zip.gz scripts/bui
 MYPY_PATHS    = $(wildcard nestor nestor_web scripts)
 
 .DEFAULT_GOAL := help
-.PHONY: help play vendor site venv chromium engines lint unit e2e test test-twice test-slow test-soak measure bench-move \
+.PHONY: help play vendor site venv chromium engines lint unit e2e test test-engines test-twice test-slow test-soak measure bench-move \
         bench-boot bench-first-visit bench-worker bench-tabs bench-review bench-grade graded-deals \
         graded-deals-check puzzles puzzles-check lighthouse clean distclean
 
@@ -156,7 +158,7 @@ $(VENV_STAMP): pyproject.toml
 # What the build alone needs (Babel for the catalogs): `make site` on a host installs no more.
 # A goal that installs the test tools (Babel among them) installs them first, and this step has
 # nothing left to do: two pip runs at once would write into one environment.
-TOOL_GOALS   := venv lint unit e2e test test-twice test-slow test-soak measure lighthouse \
+TOOL_GOALS   := venv lint unit e2e test test-engines test-twice test-slow test-soak measure lighthouse \
                 bench-move bench-boot bench-first-visit bench-worker bench-tabs bench-review
 $(BUILD_STAMP): pyproject.toml | $(if $(filter $(TOOL_GOALS),$(MAKECMDGOALS)),$(VENV_STAMP))
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
@@ -326,12 +328,16 @@ lighthouse: $(VENV_STAMP) vendor chromium $(BENCH_NPM_STAMP)
 	CHROME_PATH=$(CHROMIUM) $(VENV)/bin/python bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 # Every phase runs even when one fails, each timed (scripts/run_checks.py); fails if any did.
-test: $(VENV_STAMP) vendor chromium engines
+test: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py test
+
+# The game played in Firefox ESR and WebKitGTK, each in one session (about a minute).
+test-engines: $(VENV_STAMP) vendor chromium engines
+	$(PYTHON) scripts/run_checks.py engines
 
 # The browser tests twice in a row, each in a random order of its own (pytest-random-order,
 # the seeds printed): the flake gate.
-test-twice: $(VENV_STAMP) vendor chromium engines
+test-twice: $(VENV_STAMP) vendor chromium
 	$(PYTHON) scripts/run_checks.py twice
 
 # ---------------------------------------------------------------- cleanup

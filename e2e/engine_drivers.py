@@ -35,7 +35,7 @@ FIREFOX_SCRIPT = ROOT / "e2e" / "engines" / "firefox.mjs"
 PUPPETEER = ROOT / "node_modules" / "puppeteer-core" / "package.json"
 
 APT = "apt-get install -y firefox-esr webkit2gtk-driver xvfb"
-"""The Debian packages the tier needs (``make test`` installs them when run as root)."""
+"""The Debian packages the tier needs (``make test-engines`` installs them when run as root)."""
 
 
 class EngineMissing(RuntimeError):

@@ -10,7 +10,8 @@ Every state is read once the page is still (conftest's STILL: no animation runni
 pending). No console error, uncaught error, failed load or policy violation, and no request
 leaving the origin: recorded by e2e/engines/probe.js, which the test's copy of the site loads
 first (WebKitGTK's WebDriver has no init scripts and no console log), and for Firefox by
-puppeteer's own events too. Each step's time is printed (``pytest -rP`` shows it).
+puppeteer's own events too. Each step's time is printed (``pytest -rP`` shows it). Marked
+``engines``: make test leaves the tier out, make test-engines runs it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from helpers import LUMINANCE, shown_codes
 from lines import find_winnable
 
 from nestor import Game, Move, Pair
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "e2e" / "engines" / "probe.js"

@@ -6,11 +6,12 @@ own server on its own port and its own Chromium). Every phase runs even when one
 failed; the table at the end gives each phase's time and result, and the exit status is 1 if
 any phase failed.
 
-Other plans: ``slow`` (the slow unit tests and every property test under the thorough
-Hypothesis profile, then the browser tests marked slow: every bad link, the whole layout
-audit), ``soak`` (the crash matrix and the long soak), ``twice`` (the browser tests twice in a
-row, each in a random order: the flake gate). Extra pytest arguments come
-from ``PYTEST_ARGS`` (split like a shell's words) and go to every pytest phase.
+Other plans: ``engines`` (the smoke tier in Firefox and WebKit), ``slow`` (the slow unit
+tests and every property test under the thorough Hypothesis profile, then the browser tests
+marked slow: every bad link, the whole layout audit), ``soak`` (the crash matrix and the long
+soak), ``twice`` (the browser tests twice in a row, each in a random order: the flake gate).
+Extra pytest arguments come from ``PYTEST_ARGS`` (split like a shell's words) and go to every
+pytest phase.
 
 Usage: ``python scripts/run_checks.py PLAN`` (with the virtual environment's tools on
 ``VENV``, default ``.venv``).
@@ -77,7 +78,7 @@ page that never answers an ``evaluate`` would hold its worker until CI's time li
 
 
 def plan(name: str) -> list[Phase]:
-    """The phases of plan ``name`` (``test``, ``slow``, ``soak`` or ``twice``).
+    """The phases of plan ``name`` (``test``, ``engines``, ``slow``, ``soak`` or ``twice``).
 
     Raises:
         SystemExit: no plan of that name.
@@ -100,6 +101,10 @@ def plan(name: str) -> list[Phase]:
             Phase("browser tests, slow",
                   _pytest("-n", E2E_WORKERS, *CRASH_RERUN, "-m", "slow", "e2e")),
         ]
+    if name == "engines":
+        return [Phase("browser tests in Firefox and WebKit",
+                      _pytest("-n", "2", "--durations=2", *CRASH_RERUN, *HANG,
+                              "-m", "engines", "e2e"))]
     if name == "soak":
         return [Phase("soak and crash matrix", _pytest("-m", "soak", "e2e"))]
     if name == "twice":
@@ -110,7 +115,7 @@ def plan(name: str) -> list[Phase]:
                           f"--random-order-seed={seed}", "e2e"))
             for seed in seeds
         ]
-    raise SystemExit(f"run_checks: no plan {name!r} (test, slow, soak, twice)")
+    raise SystemExit(f"run_checks: no plan {name!r} (test, engines, slow, soak, twice)")
 
 
 def run(phases: list[Phase]) -> int:
