@@ -166,9 +166,14 @@ def test_undo_during_the_animation_leaves_the_board_right(page: Page, wait_ready
 
 
 SIZES = [(360, 640), (390, 844), (768, 1024), (1280, 800)]
+IN_MAKE_TEST = {(360, 640), (1280, 800)}  # the smallest phone and a desktop
 
 
-@pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+# make test-slow: all four sizes (make test: the smallest and the largest)
+@pytest.mark.parametrize("width,height", [
+    pytest.param(w, h, id=f"{w}x{h}", marks=() if (w, h) in IN_MAKE_TEST else pytest.mark.slow)
+    for w, h in SIZES
+])
 def test_every_variant_fits_and_stays_legible(page: Page, wait_ready, width, height) -> None:
     page.set_viewport_size({"width": width, "height": height})
     open_game(page, wait_ready, "?variant=standard&deal=7")

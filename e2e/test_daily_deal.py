@@ -102,6 +102,7 @@ def win(page: Page, variant: str, deal: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
 
 
+@pytest.mark.slow  # make test-slow: make test's daily deal won after midnight shares its result
 def test_winning_the_daily_deal_counts_its_streak_and_share_copies_the_result(
     site_context: Any, base_url: str, wait_ready: Any
 ) -> None:
@@ -153,9 +154,10 @@ def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
 ) -> None:
     # 23:58:30 on 4 December in Berlin; the last pair at 00:00:30 on 5 December.
     page = fresh(site_context, base_url, datetime(2026, 12, 4, 22, 58, 30, tzinfo=UTC),
-                 timezone_id="Europe/Berlin")
+                 timezone_id="Europe/Berlin", permissions=["clipboard-read", "clipboard-write"])
     variant, deal, query = open_daily(page, wait_ready)
     assert query == "?daily=2026-12-04"
+    expect(page.locator("#share")).to_be_hidden()  # nothing to share before the end
     line = winning_line(deal_position(variant, deal))
     assert line is not None
     for move in line[:-1]:
@@ -173,7 +175,13 @@ def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
         "Daily deal of 2026-12-04 won: it counts for its own date, a run of 1 day ending that "
         "day; best daily streak 1.")
     daily = json.loads(stored(page, "nestor.stats") or "")["daily"]
-    assert daily["won"] == ["2026-12-04"] and daily["best_streak"] == 1
+    assert daily == {"won": ["2026-12-04"], "best_streak": 1, "reset_ms": None}
+    page.click('#share [data-action="share"]')
+    expect(page.locator("#share-status")).to_have_text("Copied to the clipboard.")
+    text = page.evaluate("navigator.clipboard.readText()")
+    assert text.startswith(
+        "Nestor, daily deal of 2026-12-04 (Standard): won, 26 of 26 pairs, no help.\n")
+    assert text.endswith("/?daily=2026-12-04")
     # The page opened again on the new date: the streak stands, today's deal is still to win.
     page.reload()
     wait_ready(page)

@@ -75,6 +75,18 @@ def test_a_win_shows_the_end_screen_and_play_again_restores_the_deal(
     expect(buttons).to_have_text(["Review", "Play again", "New deal", "Undo", "Copy link"])
     assert end.get_attribute("aria-labelledby") == "end-title"
     no_violations_in_end_screen(page, "won")
+    expect(page.locator("body")).to_have_attribute("data-outcome", "won")
+    expect(page.locator("#cards-left")).to_have_text("0")
+    assert cards_on_page(page) == []
+
+    # The keyboard's Undo: the last pair back, the focus on one of its cards (not lost to
+    # <body>); played again, the end screen is back.
+    page.keyboard.press("u")
+    expect(page.locator("#cards-left")).to_have_text("2")
+    expect(end).to_be_hidden()
+    assert page.evaluate("document.activeElement.dataset.card || ''") in line[-1].cards
+    play(page, line[-1])
+    expect(end).to_be_visible()
 
     # Play again: the same deal, from its first position, and no end screen.
     end.locator('[data-action="restart"]').click()

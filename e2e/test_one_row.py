@@ -70,7 +70,11 @@ def test_the_controls_are_one_row(page: Page, wait_ready, width: int, height: in
             page.screenshot(path=os.path.join(SHOTS, f"row-{variant}-{language}-{width}.png"))
 
 
-@pytest.mark.parametrize("width,height", [(360, 640), (1280, 800)], ids=["360", "1280"])
+@pytest.mark.parametrize("width,height", [
+    pytest.param(360, 640, id="360"),
+    # make test-slow: a desktop's menu too (the same disclosure, with fewer controls in it)
+    pytest.param(1280, 800, id="1280", marks=pytest.mark.slow),
+])
 def test_the_more_menu_is_a_disclosure(page: Page, wait_ready, width: int, height: int) -> None:
     page.set_viewport_size({"width": width, "height": height})
     deal, line = find_winnable("standard")
