@@ -378,6 +378,15 @@ SAVES_LANDED = """async () => {
 }"""
 
 
+NO_SERVICE_WORKER = "delete Navigator.prototype.serviceWorker;"
+"""An init script: the browser has no service workers (as where a policy turns them off).
+Blocked by Playwright alone, they were still offered, so every boot of the shared context
+was a first visit's: it kept a copy of each file it fetched, wrote the 11 MB into Cache
+Storage once the game was ready, then deleted them when the registration was refused (0.1 to
+0.2 s more CPU a boot). Without them, a boot is a return visit's, as a player's under the
+worker is; a test's own ``context`` keeps them offered (blocked unless it is marked
+``service_worker``)."""
+
 VIEWPORT = {"width": 1280, "height": 720}
 """Playwright's default viewport, which the resident page is given back after each test."""
 
@@ -399,6 +408,7 @@ class SharedContext:
         context.expose_function("__nestorCspViolation", lambda t: self.log.on_csp_violation(t))
         context.add_init_script(CSP_LISTENER)
         context.add_init_script(GUIDE_SEEN)  # no test of the shared context is a first visit
+        context.add_init_script(NO_SERVICE_WORKER)
 
     def page_for(self, item: pytest.Item, own: bool) -> Page:
         """The page of test ``item``, the origin's site data cleared first.
