@@ -458,8 +458,9 @@ def shared_context(
     browser: Browser, browser_context_args: dict[str, Any]
 ) -> Iterator[SharedContext]:
     """The worker's browser context behind ``page``: one for all its tests, so its HTTP cache
-    and the renderer's compiled code stay warm from test to test; service workers blocked
-    (each test would precache 13 MB again); reduced motion preferred (a test of an animation
+    and the renderer's compiled code stay warm from test to test; no service worker (each
+    test would precache 13 MB again: blocked, and not offered, :data:`NO_SERVICE_WORKER`);
+    reduced motion preferred (a test of an animation
     asks for it: ``page.emulate_media(reduced_motion="no-preference")``); site data cleared
     before each test."""
     context = browser.new_context(
