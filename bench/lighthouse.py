@@ -160,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --keep: each run's trace too (NAME.trace.json, as Lighthouse recorded it)",
     )
     ap.add_argument(
+        "--lantern", action="store_true",
+        help="with --keep: each run's simulated graphs too (NAME.lantern.json: when Lighthouse's"
+             " simulation starts and ends each request and task, and what each waited for)",
+    )
+    ap.add_argument(
         "--hold", type=float, default=30.0, help="whole boot: s to trace after load (default 30)"
     )
     args = ap.parse_args(argv)
@@ -169,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--traces needs --keep")
     if args.traces:
         os.environ["NESTOR_LH_TRACE"] = "1"  # bench/lighthouse.mjs writes each trace
+    if args.lantern and not args.keep:
+        ap.error("--lantern needs --keep")
+    if args.lantern:
+        os.environ["NESTOR_LH_LANTERN"] = "1"  # bench/lighthouse.mjs writes the graphs
 
     paths: list[str] = args.path or list(GAME_PATHS)
     nginx_folder = tempfile.TemporaryDirectory()
