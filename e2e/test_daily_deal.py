@@ -102,6 +102,13 @@ def win(page: Page, variant: str, deal: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-outcome", "won")
 
 
+def shared_text(page: Page) -> str:
+    """Press Share on the end screen; the text it copied to the clipboard."""
+    page.click('#share [data-action="share"]')
+    expect(page.locator("#share-status")).to_have_text("Copied to the clipboard.")
+    return str(page.evaluate("navigator.clipboard.readText()"))
+
+
 @pytest.mark.slow  # make test-slow: make test's daily deal won after midnight shares its result
 def test_winning_the_daily_deal_counts_its_streak_and_share_copies_the_result(
     site_context: Any, base_url: str, wait_ready: Any
@@ -114,9 +121,7 @@ def test_winning_the_daily_deal_counts_its_streak_and_share_copies_the_result(
     assert page.evaluate("location.search") == "?daily=2026-12-01"
     daily = json.loads(stored(page, "nestor.stats") or "")["daily"]
     assert daily == {"won": ["2026-12-01"], "best_streak": 1, "reset_ms": None}
-    page.click('#share [data-action="share"]')
-    expect(page.locator("#share-status")).to_have_text("Copied to the clipboard.")
-    text = page.evaluate("navigator.clipboard.readText()")
+    text = shared_text(page)
     assert text.startswith(
         "Nestor, daily deal of 2026-12-01 (Doublets): won, 26 of 26 pairs, no help.\n")
     assert text.endswith("/?daily=2026-12-01")
@@ -176,9 +181,7 @@ def test_a_daily_deal_started_before_midnight_and_won_after_counts_for_its_date(
         "day; best daily streak 1.")
     daily = json.loads(stored(page, "nestor.stats") or "")["daily"]
     assert daily == {"won": ["2026-12-04"], "best_streak": 1, "reset_ms": None}
-    page.click('#share [data-action="share"]')
-    expect(page.locator("#share-status")).to_have_text("Copied to the clipboard.")
-    text = page.evaluate("navigator.clipboard.readText()")
+    text = shared_text(page)
     assert text.startswith(
         "Nestor, daily deal of 2026-12-04 (Standard): won, 26 of 26 pairs, no help.\n")
     assert text.endswith("/?daily=2026-12-04")
