@@ -30,7 +30,9 @@ landscape and tablet sizes of issue 38 (the table's height, the smallest availab
 covered cards' strips, scrolling); ``make test`` runs it in English and light, ``make
 test-slow`` in the other three languages and themes.
 
-The screenshots of every mode go to ``build/layout-audit/<width>x<height>-<language>-<theme>/``.
+A mode with a problem leaves its screenshot in
+``build/layout-audit/<width>x<height>-<language>-<theme>/``; with ``NESTOR_LAYOUT_SHOTS=1`` in
+the environment every mode does (for a look at them all).
 ``make test`` runs two corners (390x844 German dark; 1280x800 German light in 32 px type,
 its end screen looked at again at 200% zoom, 640x400); ``make test-slow`` runs them all.
 """
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -60,6 +63,8 @@ from nestor.link import record_query
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "build" / "layout-audit"
+EVERY_SHOT = os.environ.get("NESTOR_LAYOUT_SHOTS") == "1"
+"""Whether each mode's screenshot is written, not only those of modes with a problem."""
 
 SIZES = ((320, 568), (360, 640), (390, 844), (640, 400), (844, 390), (1280, 800))
 FAST = {(390, 844, "de", "dark")}
@@ -209,8 +214,8 @@ ICONS = "#controls button.icon, #counters button.icon"
 
 
 class Audit:
-    """One corner's walk: each :meth:`look` waits for a still page, writes its screenshot
-    and keeps what is wrong there."""
+    """One corner's walk: each :meth:`look` waits for a still page, keeps what is wrong
+    there and writes its screenshot if anything is (every one with :data:`EVERY_SHOT`)."""
 
     def __init__(self, page: Page, corner: str, theme: str, font: int) -> None:
         self.page = page
@@ -227,10 +232,12 @@ class Audit:
             if not ((0 <= light < 0.1) if self.theme == "dark" else light > 0.8):
                 self.problems.append(f"{mode}: its background's luminance is {light:.2f} "
                                      f"in the {self.theme} theme")
-        page.screenshot(path=str(self.folder / f"{mode}.png"))
+        before = len(self.problems)
         self.problems += [f"{mode}: {p}"
                           for p in page.evaluate(AUDIT, [panel, scrolls, self.large])]
         self.problems += [f"{mode}: axe {v}" for v in axe_violations(page, panel)]
+        if EVERY_SHOT or len(self.problems) > before:
+            page.screenshot(path=str(self.folder / f"{mode}.png"))
 
     def keyboard(self) -> None:
         """Tab through the page from its top, as a keyboard player would: every icon control
