@@ -94,7 +94,12 @@ def test_a_profile_that_blocks_site_data_plays(blocked_profile: BrowserContext) 
 
 
 @pytest.mark.own_page  # adds init scripts to its page
-@pytest.mark.parametrize("way", list(IDB_REFUSED))
+# make test-slow: every way (make test: IndexedDB missing, and a request that fails later;
+# the two that throw at once end as the missing one does: no copy, static/js/durable.js)
+@pytest.mark.parametrize("way", [
+    pytest.param(way, marks=() if way in ("missing", "open() fails later") else pytest.mark.slow)
+    for way in IDB_REFUSED
+])
 def test_without_any_storage_the_game_plays_and_says_so(
     page: Page, wait_ready, way: str
 ) -> None:
