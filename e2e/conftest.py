@@ -379,13 +379,11 @@ SAVES_LANDED = """async () => {
 
 
 NO_SERVICE_WORKER = "delete Navigator.prototype.serviceWorker;"
-"""An init script: the browser has no service workers (as where a policy turns them off).
-Blocked by Playwright alone, they were still offered, so every boot of the shared context
-was a first visit's: it kept a copy of each file it fetched, wrote the 11 MB into Cache
-Storage once the game was ready, then deleted them when the registration was refused (0.1 to
-0.2 s more CPU a boot). Without them, a boot is a return visit's, as a player's under the
-worker is; a test's own ``context`` keeps them offered (blocked unless it is marked
-``service_worker``)."""
+"""An init script: the browser offers no service workers (as where a policy turns them off),
+so a boot in the shared context is a return visit's, as a player's under the worker is. Only
+blocked, they would still be offered, and every boot would take a first visit's path (copies
+of what it fetched kept for a worker that never installs: docs/testing.md). A test's own
+``context`` keeps them offered (blocked unless it is marked ``service_worker``)."""
 
 VIEWPORT = {"width": 1280, "height": 720}
 """Playwright's default viewport, which the resident page is given back after each test."""
@@ -460,9 +458,9 @@ def shared_context(
     """The worker's browser context behind ``page``: one for all its tests, so its HTTP cache
     and the renderer's compiled code stay warm from test to test; no service worker (each
     test would precache 13 MB again: blocked, and not offered, :data:`NO_SERVICE_WORKER`);
-    reduced motion preferred (a test of an animation
-    asks for it: ``page.emulate_media(reduced_motion="no-preference")``); site data cleared
-    before each test."""
+    reduced motion preferred (a test of an animation asks for it:
+    ``page.emulate_media(reduced_motion="no-preference")``); site data cleared before each
+    test."""
     context = browser.new_context(
         **browser_context_args, service_workers="block", reduced_motion="reduce"
     )

@@ -156,8 +156,8 @@ function showDownload() {
   bar.append(fill);
   document.body.prepend(bar);
   // Megabytes with one decimal and the language's decimal sign (from the catalogs), not with
-  // Intl.NumberFormat: the page's first one sets up the browser's number formatting, 14 to 50
-  // ms of the main thread while Pyodide downloads.
+  // Intl.NumberFormat: the page's first one sets up the browser's number formatting on the main
+  // thread while Pyodide downloads (docs/startup.md).
   const mb = (bytes) => (bytes / 1e6).toFixed(1).replace(".", words["decimal-sign"] || ".");
   let total = 0;
   let shown = -1;
