@@ -202,7 +202,8 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
 ) -> None:
     """Turned sideways before Python runs, the sheet goes where it leaves the rings in view,
     and Python, keeping the sheet wake.js placed, keeps it there; turned again once the game
-    is ready, Python places it again."""
+    is ready, Python places it again. At the top, the page scrolled to its top shows the
+    header's controls clear of the sheet; the guide skipped, nothing on the page moves."""
     page = site_context(base_url, viewport={"width": 390, "height": 844}, has_touch=True,
                         is_mobile=True).new_page()
     held = hold_pyscript(page)
@@ -212,6 +213,10 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
     page.set_viewport_size({"width": 844, "height": 390})
     expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
     assert page.evaluate(COVERED) == []
+    opened_at = page.evaluate("scrollY")
+    page.evaluate("window.scrollTo(0, 0)")
+    assert None not in page.evaluate(CONTROLS_REACH)
+    page.evaluate("(y) => window.scrollTo(0, y)", opened_at)
     let_go(page, held)
     wait_ready(page)
     assert page.evaluate(COVERED) == []
@@ -220,6 +225,31 @@ def test_a_phone_turned_while_the_first_board_wakes_keeps_the_rings_in_view(
     page.set_viewport_size({"width": 844, "height": 390})
     expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
     assert page.evaluate(COVERED) == []
+    still(page)
+    board_at = page.evaluate(BOARD_TOP)
+    page.evaluate("window.scrollTo(0, 0)")
+    reach = page.evaluate(CONTROLS_REACH)
+    assert len(reach) > 4 and None not in reach, reach
+    page.touchscreen.tap(*reach[-1])  # More: its menu opens
+    expect(page.locator("#more-menu")).to_have_attribute("data-open", "")
+    page.keyboard.press("Escape")
+    expect(page.locator("#more-menu")).not_to_have_attribute("data-open", "")
+    page.evaluate("(y) => window.scrollTo(0, y)", opened_at)
+    assert page.evaluate(BOARD_TOP) == board_at
+    page.locator('#tutorial [data-action="tutorial-skip"]').click()
+    expect(page.locator("#tutorial")).to_be_hidden()
+    assert page.evaluate(BOARD_TOP) == board_at
+
+
+CONTROLS_REACH = """() => [...document.querySelectorAll("#variant, #controls button")]
+  .filter((control) => control.getClientRects().length).map((control) => {
+    const box = control.getBoundingClientRect();
+    const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+    return hit !== null && control.contains(hit) ? [box.x + 4, box.y + 4] : null;
+  })"""
+"""Where a tap reaches each control of the header shown (More the last), as IN_REACH."""
+
+BOARD_TOP = "() => Math.round(document.getElementById('board').getBoundingClientRect().top)"
 
 
 RINGS = "#board [data-tutorial-target]"
@@ -332,6 +362,29 @@ def test_with_the_largest_type_python_shows_the_rings_above_the_sheet_when_the_w
     still(page)
     reach = page.evaluate(IN_REACH, RINGS)
     assert None not in reach and len(reach) == 2, reach
+
+
+@pytest.mark.first_visit
+def test_with_the_largest_type_the_header_can_be_scrolled_clear_of_the_sheet_at_the_top(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """Type at 32 px in a wide window, the sheet at the top: the page scrolled to its top shows
+    every control of the header clear of it; skipped further down, the sheet takes its room
+    away and the page stays where it was."""
+    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
+    page.goto("/")
+    wait_ready(page)
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    page.evaluate("window.scrollTo(0, 0)")
+    reach = page.evaluate(CONTROLS_REACH)
+    assert len(reach) > 4 and None not in reach, reach
+    page.evaluate("window.scrollBy(0, innerHeight / 2)")
+    board_at = page.evaluate(BOARD_TOP)
+    page.locator('#tutorial [data-action="tutorial-skip"]').click()
+    expect(page.locator("#tutorial")).to_be_hidden()
+    assert page.evaluate(BOARD_TOP) == board_at
 
 
 @pytest.mark.first_visit

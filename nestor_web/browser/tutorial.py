@@ -1,8 +1,11 @@
 """The guided first game's sheet (``#tutorial``, ``[data-tutorial]`` the step) and the ring on
-what it points at (``data-tutorial-target``); the sheet goes on top (``data-at``) not to hide it."""
+what it points at (``data-tutorial-target``); the sheet goes on top (``data-at``) not to hide it,
+with room above the page's content (``--sheet-room``) so that nothing stays under it."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 from pyscript import document, window
@@ -12,6 +15,7 @@ from ..view.tutorial import TutorialView
 from .dom import flag, listen, missing, set_hidden, set_text
 
 MARGIN_PX = 12  # kept between the sheet and what it points at
+ROOM = "--sheet-room"  # the room above the page's content (over its padding) at the top
 
 
 class TutorialPanel:
@@ -40,8 +44,7 @@ class TutorialPanel:
         if view != self._shown:
             self._shown = view
             if view is None:
-                self.section.hidden = True
-                self.section.setAttribute("data-tutorial", "")
+                _keeping_place(lambda: _hide(self.section))
             else:
                 written = any([
                     flag(self.section, "data-tutorial", view.step),
@@ -81,7 +84,8 @@ class TutorialPanel:
 
     def _place(self, targets: list[Any], reveal: bool = True) -> None:
         """The screen's foot or top, whichever hides no target (under the sheet or outside the
-        window) and covers the fewest available cards (the foot if it covers none). Where both
+        window) and covers the fewest available cards (the foot if it covers none); at the top,
+        with room above the page's content as tall as the sheet reaches. Where both
         hide one (large type on a small screen): the foot, with room under the page's content
         (``data-room``, kept while the sheet shows: taking it away would scroll the page under
         the player's finger), the page scrolled to show the targets above the sheet if
@@ -104,7 +108,10 @@ class TutorialPanel:
             if covered == (0, 0, 0):
                 break
         hides = best is not None and best[0] > 0
-        flag(self.section, "data-at", "bottom" if hides else chosen)
+        at = "bottom" if hides else chosen
+        flag(self.section, "data-at", at)
+        reach = float(self.section.getBoundingClientRect().bottom) + MARGIN_PX
+        _keeping_place(lambda: _set_room(_room(reach) if at == "top" else None))
         if hides:
             flag(self.section, "data-room", "")
             if reveal:
@@ -127,6 +134,45 @@ class TutorialPanel:
             return False
         self.next.focus()
         return True
+
+
+def _hide(section: Any) -> None:
+    """The guide's sheet hidden, and the room above the page's content taken away."""
+    section.hidden = True
+    section.setAttribute("data-tutorial", "")
+    _set_room(None)
+
+
+def _room(reach: float) -> str:
+    """The room above the page's content for a sheet reaching ``reach`` px down the window: whole
+    pixels over the page's padding (``--pad``), so the page scrolls by exactly what it moves."""
+    pad = str(window.getComputedStyle(document.body).getPropertyValue("--pad")).strip()
+    try:
+        over = reach - float(pad.removesuffix("px"))
+    except ValueError:
+        over = reach
+    return f"{max(0, math.ceil(over))}px"
+
+
+def _set_room(room: str | None) -> None:
+    """Room above the page's content for a sheet at the top (``None``: none), so that the
+    header's controls can be scrolled out from under it."""
+    style = document.body.style
+    if room is None:
+        style.removeProperty(ROOM)
+    elif str(style.getPropertyValue(ROOM)) != room:
+        style.setProperty(ROOM, room)
+
+
+def _keeping_place(change: Callable[[], None]) -> None:
+    """Run ``change``, which may add or take away the room above the page's content, with the
+    page scrolled by what it moved: nothing moves on the screen (as far as the page scrolls)."""
+    header = document.querySelector("header")
+    before = float(header.getBoundingClientRect().top)
+    change()
+    moved = float(header.getBoundingClientRect().top) - before
+    if moved:
+        window.scrollBy(0, moved)
 
 
 def _hidden(sheet: Any, box: Any, height: float) -> bool:

@@ -332,7 +332,20 @@
         chosen = at;
       }
     }
-    section.setAttribute("data-at", best[0] > 0 ? "bottom" : chosen);
+    const at = best[0] > 0 ? "bottom" : chosen;
+    section.setAttribute("data-at", at);
+    // At the top, room above the page's content down to the sheet's foot (--sheet-room: whole
+    // pixels over the page's padding), the page scrolled by what that moved it: the header's
+    // controls can be scrolled clear of the sheet, and nothing moves on the screen.
+    const pad = parseFloat(getComputedStyle(document.body).getPropertyValue("--pad")) || 0;
+    const reach = section.getBoundingClientRect().bottom + MARGIN_PX;
+    const room = `${Math.max(0, Math.ceil(reach - pad))}px`;
+    const header = document.querySelector("header");
+    const before = header.getBoundingClientRect().top;
+    if (at === "top") document.body.style.setProperty("--sheet-room", room);
+    else document.body.style.removeProperty("--sheet-room");
+    const moved = header.getBoundingClientRect().top - before;
+    if (moved) scrollBy(0, moved);
     if (best[0] > 0) showAbove(section, rings);
   }
 
