@@ -344,6 +344,18 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     expect(page.locator("#tutorial")).to_be_visible()
 
 
+def wide_with_the_largest_type(site_context: Any, base_url: str, wait_ready: Any) -> Page:
+    """A first visit at ``/`` in a 1280 x 800 window with type at 32 px, once ready: the guide's
+    sheet lies at the top."""
+    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
+    page.goto("/")
+    wait_ready(page)
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    return page
+
+
 @pytest.mark.first_visit
 def test_with_the_largest_type_python_shows_the_rings_above_the_sheet_when_the_window_shrinks(
     site_context: Any, base_url: str, wait_ready: Any
@@ -351,12 +363,7 @@ def test_with_the_largest_type_python_shows_the_rings_above_the_sheet_when_the_w
     """Type at 32 px in a wide window, where the sheet finds room at the top; the window made
     a small phone's once the game is ready: Python lays the sheet at the foot and scrolls the
     rings above it."""
-    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
-    page.context.new_cdp_session(page).send(
-        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
-    page.goto("/")
-    wait_ready(page)
-    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    page = wide_with_the_largest_type(site_context, base_url, wait_ready)
     page.set_viewport_size(PHONE["viewport"])
     expect(page.locator("#tutorial")).to_have_attribute("data-room", "")
     still(page)
@@ -371,12 +378,7 @@ def test_with_the_largest_type_the_header_can_be_scrolled_clear_of_the_sheet_at_
     """Type at 32 px in a wide window, the sheet at the top: the page scrolled to its top shows
     every control of the header clear of it; skipped further down, the sheet takes its room
     away and the page stays where it was."""
-    page = site_context(base_url, viewport={"width": 1280, "height": 800}).new_page()
-    page.context.new_cdp_session(page).send(
-        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
-    page.goto("/")
-    wait_ready(page)
-    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    page = wide_with_the_largest_type(site_context, base_url, wait_ready)
     page.evaluate("window.scrollTo(0, 0)")
     reach = page.evaluate(CONTROLS_REACH)
     assert len(reach) > 4 and None not in reach, reach
