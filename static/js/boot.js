@@ -24,13 +24,26 @@ export const firstVisit = container !== null && !container.controller;
 
 /** The page's own fetch, which the first visit's wrapper leaves alone. */
 export const pageFetch = window.fetch.bind(window);
-/** Events "bytes" (more of a file arrived) and "file" (detail: the URL of a file complete). */
+/** Events "bytes" (more arrived: once a frame at most, in the frame) and "file" (detail: the
+ * URL of a file complete). */
 export const arrived = new EventTarget();
 let bytes = 0;
 /** Decoded bytes of the first visit's fetches so far. */
 export const arrivedBytes = () => bytes;
 /** The copies being written into HANDOFF. */
 export const keeping = [];
+
+// "bytes" in the next frame, once for every piece that arrived before it: pieces read in a
+// burst (a file that arrived while nobody read it) cost a read each, not a report each.
+let reporting = false;
+function report() {
+  if (reporting) return;
+  reporting = true;
+  requestAnimationFrame(() => {
+    reporting = false;
+    arrived.dispatchEvent(new Event("bytes"));
+  });
+}
 
 // Reads `body` to its end at the pace it arrives, counting it; "file" at its end.
 async function count(body, url) {
@@ -39,7 +52,7 @@ async function count(body, url) {
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
-    arrived.dispatchEvent(new Event("bytes"));
+    report();
   }
   arrived.dispatchEvent(new CustomEvent("file", { detail: url }));
 }
