@@ -476,3 +476,35 @@ def test_skip_pressed_on_the_waking_first_visit_ends_the_guide(
     expect(page.locator("#tutorial")).to_be_hidden()
     assert stored(page, "nestor.tutorial") == "done"
     assert int(page.inner_text("#deal-number")) == FIRST_VISIT_DEAL
+
+
+@pytest.mark.first_visit
+def test_undo_pressed_over_the_sheets_room_leaves_the_rings_in_reach(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """Type at 24 px on a 390 x 844 phone, the reserve's step with the sheet at the top: the
+    player scrolls Undo into view, in the room the sheet keeps above the page's content, and
+    taps it; the pair comes back, the sheet goes to the foot, and the room's going moves the
+    page: Python places the sheet again for the page as it then lies, the rings in reach."""
+    page = site_context(base_url, viewport={"width": 390, "height": 844}, has_touch=True,
+                        is_mobile=True).new_page()
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 21}})
+    page.goto("/")
+    wait_ready(page)
+    for card in sorted(the_pair()):
+        page.locator(f'#board [data-card="{card}"]').tap()
+        still(page)
+    page.locator('#tutorial [data-action="tutorial-next"]').tap()
+    expect(page.locator("#tutorial")).to_have_attribute("data-tutorial", "reserve")
+    expect(page.locator("#tutorial")).to_have_attribute("data-at", "top")
+    still(page)
+    undo = page.locator('#controls [data-action="undo"]')
+    undo.evaluate("(button) => button.scrollIntoView({block: 'center'})")
+    reach = page.evaluate(IN_REACH, '#controls [data-action="undo"]')
+    assert reach[0] is not None and page.evaluate("scrollY") > 0, reach
+    page.touchscreen.tap(*reach[0])
+    expect(page.locator("#moves-made")).to_have_text("0")
+    still(page)
+    reach = page.evaluate(IN_REACH, RINGS)
+    assert reach and None not in reach, reach

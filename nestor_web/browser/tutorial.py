@@ -110,8 +110,12 @@ class TutorialPanel:
         hides = best is not None and best[0] > 0
         at = "bottom" if hides else chosen
         flag(self.section, "data-at", at)
-        reach = float(self.section.getBoundingClientRect().bottom) + MARGIN_PX
-        _keeping_place(lambda: _set_room(_room(reach) if at == "top" else None))
+        if at == "top":
+            reach = float(self.section.getBoundingClientRect().bottom) + MARGIN_PX
+            _keeping_place(lambda: _set_room(_room(reach)))
+        elif _keeping_place(lambda: _set_room(None)):
+            self._place(targets, reveal)  # the page, scrolled into the room, moved: again
+            return
         if hides:
             flag(self.section, "data-room", "")
             if reveal:
@@ -164,15 +168,17 @@ def _set_room(room: str | None) -> None:
         style.setProperty(ROOM, room)
 
 
-def _keeping_place(change: Callable[[], None]) -> None:
+def _keeping_place(change: Callable[[], None]) -> bool:
     """Run ``change``, which may add or take away the room above the page's content, with the
-    page scrolled by what it moved: nothing moves on the screen (as far as the page scrolls)."""
+    page scrolled by what it moved: nothing moves on the screen as far as the page scrolls
+    (not when the room goes while the page is scrolled into it); ``True`` if it moved."""
     header = document.querySelector("header")
     before = float(header.getBoundingClientRect().top)
     change()
     moved = float(header.getBoundingClientRect().top) - before
     if moved:
         window.scrollBy(0, moved)
+    return abs(float(header.getBoundingClientRect().top) - before) >= 1
 
 
 def _hidden(sheet: Any, box: Any, height: float) -> bool:

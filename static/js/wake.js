@@ -337,6 +337,7 @@
     // At the top, room above the page's content down to the sheet's foot (--sheet-room: whole
     // pixels over the page's padding), the page scrolled by what that moved it: the header's
     // controls can be scrolled clear of the sheet, and nothing moves on the screen.
+    // Taken away while the page was scrolled into it, the page moved: placed again as it lies.
     const pad = parseFloat(getComputedStyle(document.body).getPropertyValue("--pad")) || 0;
     const reach = section.getBoundingClientRect().bottom + MARGIN_PX;
     const room = `${Math.max(0, Math.ceil(reach - pad))}px`;
@@ -346,6 +347,10 @@
     else document.body.style.removeProperty("--sheet-room");
     const moved = header.getBoundingClientRect().top - before;
     if (moved) scrollBy(0, moved);
+    if (Math.abs(header.getBoundingClientRect().top - before) >= 1) {
+      placeGuide(section);
+      return;
+    }
     if (best[0] > 0) showAbove(section, rings);
   }
 
