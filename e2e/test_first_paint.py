@@ -254,6 +254,16 @@ BOARD_TOP = "() => Math.round(document.getElementById('board').getBoundingClient
 
 RINGS = "#board [data-tutorial-target]"
 
+LINES_SHOWN = """() => {
+  const words = document.getElementById("tutorial-text");
+  const box = words.getBoundingClientRect();
+  const sheet = document.getElementById("tutorial").getBoundingClientRect();
+  const actions = document.querySelector(".tutorial-actions").getBoundingClientRect();
+  const shown = Math.min(box.bottom, actions.top, sheet.bottom) - Math.max(box.top, sheet.top);
+  return Math.floor(shown / parseFloat(getComputedStyle(words).lineHeight));
+}"""
+"""How many whole lines of the guide's words show in its sheet, above its buttons."""
+
 IN_REACH = """(selector) => [...document.querySelectorAll(selector)].map((element) => {
   const box = element.getBoundingClientRect();
   const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
@@ -312,9 +322,22 @@ def test_with_the_largest_type_on_a_small_phone_the_rings_are_shown_above_the_sh
     expect(page.locator("#moves-made")).to_have_text("1")
     expect(page.locator("#tutorial")).to_have_attribute("data-tutorial", "covered")
     still(page)
-    # Its words are longer than the sheet and scroll inside it; Next stays in reach at its foot.
+    # Its words are longer than the sheet and scroll inside it; Next stays in reach at its foot,
+    # and lines of them show above it (half the screen held only the title and the buttons).
     reach = page.evaluate(IN_REACH, '#tutorial [data-action="tutorial-next"]')
     assert len(reach) == 1 and reach[0] is not None, reach
+    assert page.evaluate(LINES_SHOWN) >= 3
+    # Scrolled past their end, the words leave the page where it is.
+    at = page.evaluate("scrollY")
+    box = page.locator("#tutorial-text").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 20, box["y"] + 20)
+    for _ in range(3):
+        page.mouse.wheel(0, 600)
+        still(page)
+    assert page.evaluate("document.getElementById('tutorial').scrollTop") > 0
+    assert page.evaluate("scrollY") == at
+    page.evaluate("document.getElementById('tutorial').scrollTop = 0")
     # Python placed the next step's sheet: its rings lie too far apart to be shown above it
     # at once; the first is in reach, and the page has room to scroll each other one above it.
     reach = page.evaluate(IN_REACH, RINGS)
