@@ -287,9 +287,10 @@ class Actuator:
         else:
             window.history.replaceState(None, "", query)
 
-    def restore_focus(self, card: str = "", column: str | None = None) -> None:
+    def restore_focus(self, card: str = "", column: str | None = None, scroll: bool = True) -> None:
         """Focus ``card`` if available, else an available card of ``column``, else the
-        first available card; with none left, New deal until cards come back."""
+        first available card; with none left, New deal until cards come back. The page is
+        scrolled to show it only with ``scroll``."""
         target = document.querySelector(f'#board [data-card="{card}"][data-available]')
         if missing(target) and column is not None:
             target = document.querySelector(
@@ -301,7 +302,7 @@ class Actuator:
         if self._parked:
             target = document.querySelector(NEW_DEAL)
         if not missing(target) and target is not document.activeElement:
-            target.focus()
+            target.focus(js_object({"preventScroll": not scroll}))
 
     def move_focus(self, step: int) -> None:
         """Focus the next (``step`` 1) or previous (-1) available card, wrapping around."""

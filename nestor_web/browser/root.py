@@ -307,8 +307,10 @@ class App:
             self.actuator.restore_focus()
         elif name in ("tutorial-next", "tutorial-skip"):
             run(s.tutorial_next if name == "tutorial-next" else s.end_tutorial, animate=False)
-            if not self.tutorial().focus_next():  # the button pressed may be gone:
-                self.actuator.restore_focus()  # the board takes the focus
+            # The button pressed may be gone: the board takes the focus, the page scrolled to
+            # it only for a player on the keys (a tap must not move the page).
+            if not self.tutorial().focus_next():
+                self.actuator.restore_focus(scroll=s.pointer == "keyboard")
         elif name == "puzzles":
             self.replays.leave(push=False)
             self.puzzles().open()
