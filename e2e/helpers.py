@@ -255,3 +255,13 @@ def deploy(site_copy, build: int) -> None:
         f'document.body.setAttribute("data-build", "{build}")\n'
     )
     site_copy.rebuild_sw()
+
+
+IN_REACH = """(selector) => [...document.querySelectorAll(selector)].map((element) => {
+  const box = element.getBoundingClientRect();
+  const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit !== null && element.contains(hit) ? [x, y] : null;
+})"""
+"""Where a tap reaches each element the selector finds, as the page lies: its centre, if that
+is in the window and nothing (a sheet) lies over it; else null."""

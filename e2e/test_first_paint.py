@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import saves_done, still, stored
-from helpers import hold_pyscript, let_go, next_frame
+from helpers import IN_REACH, hold_pyscript, let_go, next_frame
 from playwright.sync_api import Page, expect
 
 from nestor import deal_position
@@ -263,16 +263,6 @@ LINES_SHOWN = """() => {
   return Math.floor(shown / parseFloat(getComputedStyle(words).lineHeight));
 }"""
 """How many whole lines of the guide's words show in its sheet, above its buttons."""
-
-IN_REACH = """(selector) => [...document.querySelectorAll(selector)].map((element) => {
-  const box = element.getBoundingClientRect();
-  const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
-  const hit = document.elementFromPoint(x, y);
-  return hit !== null && element.contains(hit) ? [x, y] : null;
-})"""
-"""Where a tap reaches each element the selector finds, as the page lies: its centre, if that
-is in the window and nothing (the sheet) lies over it; else null."""
-
 
 SCROLLS_ABOVE = """() => {
   const section = document.getElementById("tutorial");

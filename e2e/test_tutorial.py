@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import axe_violations, control, saves_done, still, stored
-from helpers import cli_grade
+from helpers import IN_REACH, cli_grade
 from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,6 +142,14 @@ def test_skipped_on_a_phone_in_german_and_never_shown_to_a_returning_player(
         ring = page.locator(f'#board [data-card="{card}"]').bounding_box()
         assert ring is not None
         assert ring["y"] >= box["y"] + box["height"] or ring["y"] + ring["height"] <= box["y"]
+    # Copy link: its box over the sheet, Close in reach; closed, the sheet comes back.
+    page.locator('[data-action="copy-link"]:visible').first.tap()
+    expect(page.locator("#link-panel")).to_be_visible()
+    expect(page.locator(GUIDE)).to_be_hidden()
+    close = page.evaluate(IN_REACH, '#link-panel [data-action="link-close"]')
+    page.touchscreen.tap(*close[0])
+    expect(page.locator("#link-panel")).to_be_hidden()
+    expect(page.locator(GUIDE)).to_be_visible()
     page.locator('[data-action="tutorial-skip"]').tap()
     expect(page.locator(GUIDE)).to_be_hidden()
     assert stored(saves_done(page), "nestor.tutorial") == "done"
