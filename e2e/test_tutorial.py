@@ -73,6 +73,11 @@ def test_a_first_visit_is_guided_through_the_rules_and_never_again(
     take(page, pair, touch=False)
     step(page, "covered")
     assert page.evaluate(COVERED) == []
+    # Reloaded on a later step, it is taken up there.
+    saves_done(page)
+    page.reload()
+    wait_ready(page)
+    step(page, "covered")
     # The covered card (one ring of no available card), the card on it, maybe its partner.
     rings = targets(page)
     hidden = page.eval_on_selector_all("#board [data-tutorial-target]:not([data-available])",

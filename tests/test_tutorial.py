@@ -24,7 +24,7 @@ from nestor_web.app.tutorial import (
     tutorial_deal,
 )
 from nestor_web.storage.keys import SETTINGS_KEY, TUTORIAL_KEY, MemoryStore
-from nestor_web.storage.manager import StorageManager
+from nestor_web.storage.manager import StorageManager, tutorial_to_text
 from nestor_web.view import i18n
 from nestor_web.view.tutorial import step_text, tutorial_view
 from nestor_web.view.words import announcement
@@ -152,6 +152,39 @@ def test_the_guide_starts_by_itself_only_on_a_first_visit_or_after_a_reload_in_i
     assert again.tutorial_seen == "started" and not again.first_visit
     page.run(page.session.end_tutorial())
     assert StorageManager(store).stored("en").tutorial_seen == "done"
+
+
+def test_a_reload_in_the_guides_middle_takes_it_up_at_the_step_it_showed() -> None:
+    store = MemoryStore()
+    page = guided(5, store)
+    page.play_pair(*(page.session.tutorial.cards))  # type: ignore[union-attr]
+    assert step(page) == "covered" and store.get(TUTORIAL_KEY) == "started:covered"
+    page.run(page.session.tutorial_next())
+    assert step(page) == "reserve" and store.get(TUTORIAL_KEY) == "started:reserve"
+    reload = Page(store, rng=random.Random(6))
+    reload.open_tutorial()
+    assert reload.session.key == page.session.key and step(reload) == "reserve"
+    assert reload.session.tutorial == page.session.tutorial
+    # Restart: from its first step, and so after a reload.
+    reload.run(reload.session.restart())
+    assert step(reload) == "pair" and store.get(TUTORIAL_KEY) == "started"
+    again = Page(store, rng=random.Random(7))
+    again.open_tutorial()
+    assert step(again) == "pair"
+
+
+@pytest.mark.parametrize(("text", "seen", "resume"), [
+    ("", None, "pair"), ("started", "started", "pair"), ("done", "done", "pair"),
+    ("started:undo", "started", "undo"), ("started:done", "started", "done"),
+    ("started:nowhere", None, "pair"), ("done:undo", None, "pair"), ("begun", None, "pair"),
+])
+def test_what_the_guide_keeps_is_read_back_and_a_value_it_never_writes_is_a_guide_not_started(
+    text: str, seen: str | None, resume: str
+) -> None:
+    stored = StorageManager(MemoryStore({TUTORIAL_KEY: text} if text else {})).stored("en")
+    assert (stored.tutorial_seen, stored.tutorial_resume) == (seen, resume)
+    if seen is not None:
+        assert tutorial_to_text(seen, resume) == text
 
 
 def test_the_guide_started_again_from_how_to_play_leaves_the_game_in_play_for_undo() -> None:

@@ -248,6 +248,7 @@ class Page:
         if alone:
             self.session.settle_left_games()
         self.session.tutorial_seen = stored.tutorial_seen
+        self.session.tutorial_resume = stored.tutorial_resume
         self.storage.save(self.session)
         if link_problem is not None:
             self.session.notice(link_problem)

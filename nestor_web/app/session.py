@@ -21,6 +21,7 @@ from .statistics.data import Key
 from .statistics.record import Stats
 from .tutorial import (
     FIRST_VISIT_DEAL,
+    TUTORIAL_STEPS,
     TUTORIAL_VARIANT,
     TutorialStep,
     step_after,
@@ -46,7 +47,8 @@ class GradeRecord:
 
 class Session(Deals):
     """The deal in play, the grades known (``graded``: those worked out here, to keep) and the
-    guide: the step shown (``tutorial``), ``tutorial_seen``: ``None``, ``"started"``, ``"done"``."""
+    guide: the step shown (``tutorial``), ``tutorial_seen``: ``None``, ``"started"``, ``"done"``,
+    and the step it last showed (``tutorial_resume``, where a reload in its middle takes it up)."""
 
     def __init__(self, game: Game, **options: Unpack[Options]) -> None:
         super().__init__(game, **options)
@@ -54,6 +56,7 @@ class Session(Deals):
         self.graded: dict[Key, str] = {}
         self.tutorial: TutorialStep | None = None
         self.tutorial_seen: str | None = None
+        self.tutorial_resume = TUTORIAL_STEPS[0]
 
     @classmethod
     def start(
@@ -213,7 +216,8 @@ class Session(Deals):
         return ()
 
     def start_tutorial(self, fresh: bool = True, deal: int | None = None) -> tuple[Event, ...]:
-        """Start the guide on the game in play, or (``fresh``) on ``deal`` or a new Easy deal."""
+        """Start the guide on the game in play at the step it last showed, or (``fresh``) from
+        its first step on ``deal`` or a new Easy deal."""
         events: tuple[Event, ...] = ()
         if fresh:
             untouched = self.game.cursor == 0
@@ -226,7 +230,8 @@ class Session(Deals):
             if untouched:  # a deal never played: Undo does not bring it back (a first visit)
                 self.settle_left()
         self.tutorial_seen = "started"
-        return events + self._show(tutorial_step("pair", self.game))
+        step = TUTORIAL_STEPS[0] if fresh else self.tutorial_resume
+        return events + self._show(tutorial_step(step, self.game))
 
     def tutorial_next(self) -> tuple[Event, ...]:
         """Next, on a step that waits for no move (the last one ends the guide)."""
@@ -276,4 +281,6 @@ class Session(Deals):
 
     def _show(self, step: TutorialStep | None) -> tuple[Event, ...]:
         self.tutorial = step
+        if step is not None:
+            self.tutorial_resume = step.step
         return (TutorialChanged(None if step is None else step.step),)

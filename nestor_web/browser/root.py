@@ -87,6 +87,7 @@ class App:
         if alone:
             session.settle_left_games()
         session.tutorial_seen = stored.tutorial_seen
+        session.tutorial_resume = stored.tutorial_resume
         self.storage.save(session)
         # Timed while the page shows the game: not while hidden, nor under a mode's link.
         session.set_visible(str(document.visibilityState) != "hidden" and not replaying)

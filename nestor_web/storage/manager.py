@@ -16,6 +16,7 @@ from ..app.saved import SavedGame, descends, join
 from ..app.session import Session
 from ..app.settings import Settings
 from ..app.statistics.record import Stats
+from ..app.tutorial import TUTORIAL_STEPS
 from .archive import Archive
 from .codecs import (
     archive_text,
@@ -66,13 +67,34 @@ def _or_none(text: str) -> SavedGame | None:
 
 @dataclass(frozen=True)
 class Stored:
-    """What start-up found (defaults if missing or unreadable); ``tutorial_seen`` as Session's."""
+    """What start-up found (defaults if missing or unreadable); ``tutorial_seen`` and
+    ``tutorial_resume`` as Session's."""
 
     settings: Settings
     game: SavedGame | None
     stats: Stats
     tutorial_seen: str | None
     first_visit: bool
+    tutorial_resume: str = TUTORIAL_STEPS[0]
+
+
+def tutorial_to_text(seen: str | None, resume: str) -> str:
+    """``nestor.tutorial``'s text: ``"done"``, ``"started"`` (on its first step) or
+    ``"started:STEP"`` (a later step shown last), ``""`` for a guide never started."""
+    if seen != "started" or resume == TUTORIAL_STEPS[0]:
+        return seen or ""
+    return f"started:{resume}"
+
+
+def tutorial_from_text(text: str) -> tuple[str | None, str]:
+    """``tutorial_seen`` and ``tutorial_resume`` from :func:`tutorial_to_text`'s text (anything
+    else: a guide never started)."""
+    seen, _, step = text.partition(":")
+    if seen == "done" and not step:
+        return "done", TUTORIAL_STEPS[0]
+    if seen == "started" and (not step or step in TUTORIAL_STEPS):
+        return "started", step or TUTORIAL_STEPS[0]
+    return None, TUTORIAL_STEPS[0]
 
 
 class StorageManager:
@@ -115,8 +137,8 @@ class StorageManager:
             stats = Stats()
         seen = self.stores.get(TUTORIAL_KEY)
         self.stores.written[TUTORIAL_KEY] = seen or ""
-        tutorial = seen if seen in ("started", "done") else None
-        return Stored(settings, saved, stats, tutorial, first_visit)
+        tutorial, resume = tutorial_from_text(seen or "")
+        return Stored(settings, saved, stats, tutorial, first_visit, resume)
 
     def _read(self, key: str, decode: Callable[[str], T], code: str) -> T | None:
         """Decode the text under ``key``; set it aside and report ``code`` if unreadable."""
@@ -149,8 +171,9 @@ class StorageManager:
         if session.stats_changes != self._stats_saved:
             self._stats_saved = session.stats_changes
             self.stores.write(STATS_KEY, stats_to_text(session.stats))
-        if session.tutorial_seen and session.tutorial_seen != self.stores.written.get(TUTORIAL_KEY):
-            self.stores.write(TUTORIAL_KEY, session.tutorial_seen)
+        tutorial = tutorial_to_text(session.tutorial_seen, session.tutorial_resume)
+        if tutorial and tutorial != self.stores.written.get(TUTORIAL_KEY):
+            self.stores.write(TUTORIAL_KEY, tutorial)
         if session.graded.keys() - self._grades_kept:  # united with those kept (another tab's)
             from .grades import grades_to_text
 
