@@ -311,6 +311,23 @@ def test_the_undo_step_names_the_key_to_a_keyboard_player() -> None:
     assert "Press Undo now." in step_text(undo, "touch")
 
 
+def test_a_step_played_in_one_tab_moves_the_guide_on_in_the_other() -> None:
+    store = SharedStore()
+    one = guided(13, store)
+    two = Page(store.tab(), rng=random.Random(14))
+    two.open_tutorial()
+    assert two.session.key == one.session.key and step(two) == "pair"
+    one.play_pair(*(one.session.tutorial.cards))  # type: ignore[union-attr]
+    two.receive()
+    assert step(one) == step(two) == "covered"
+    assert two.session.tutorial == one.session.tutorial  # the same board, the same rings
+    assert one.session.tutorial_seen == two.session.tutorial_seen == "started"
+    assert store.get(TUTORIAL_KEY) == "started:covered"
+    two.run(two.session.tutorial_next())
+    one.receive()
+    assert step(one) == step(two) == "reserve"
+
+
 def test_the_guide_ended_in_another_tab_ends_in_this_one() -> None:
     store = SharedStore()
     one = guided(13, store)

@@ -13,7 +13,16 @@ from nestor import MAX_DEAL, Game, get_variant
 from nestor.deal import GRADE_NAMES
 
 from .deals import Deals
-from .events import DealChanged, Event, GradeKnown, Moved, SettingChanged, TookBack, TutorialChanged
+from .events import (
+    DealChanged,
+    Event,
+    FromOtherTab,
+    GradeKnown,
+    Moved,
+    SettingChanged,
+    TookBack,
+    TutorialChanged,
+)
 from .play import Options
 from .saved import SavedGame
 from .settings import Settings
@@ -233,6 +242,12 @@ class Session(Deals):
         step = TUTORIAL_STEPS[0] if fresh else self.tutorial_resume
         return events + self._show(tutorial_step(step, self.game))
 
+    def take_up_tutorial(self, step: str) -> tuple[Event, ...]:
+        """The guide, shown, moved to ``step`` (one of :data:`TUTORIAL_STEPS`: another tab's)."""
+        if self.tutorial is None or self.tutorial.step == step:
+            return ()
+        return self._show(tutorial_step(step, self.game))
+
     def tutorial_next(self) -> tuple[Event, ...]:
         """Next, on a step that waits for no move (the last one ends the guide)."""
         step = self.tutorial
@@ -251,8 +266,9 @@ class Session(Deals):
 
     def follow_tutorial(self, events: Iterable[Event]) -> tuple[Event, ...]:
         """Move the guide on after ``events``: a pair at ``"pair"``/``"reserve"``, Undo at
-        ``"undo"``; another move shows the step again; another deal ends it (Restart: anew), and so
-        does a move in the game a link opened instead of the guide's."""
+        ``"undo"``; another move, or the game as another tab played it on, shows the step again;
+        another deal ends it (Restart: anew), and so does a move in the game a link opened
+        instead of the guide's."""
         step = self.tutorial
         events = tuple(events)
         if step is None:
@@ -264,6 +280,8 @@ class Session(Deals):
         changed = [e for e in events if isinstance(e, DealChanged)]
         if changed and all(e.restarted for e in changed):
             return self._show(tutorial_step("pair", self.game))  # Restart: from the start
+        if any(isinstance(e, FromOtherTab) and e.what == "game" for e in events):
+            return self._show(tutorial_step(step.step, self.game))  # played on in another tab
         if changed:
             return self.end_tutorial()
         if step.step == "undo":

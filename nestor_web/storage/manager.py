@@ -374,11 +374,16 @@ class StorageManager:
         return tuple(events)
 
     def _follow_tutorial(self, session: Session) -> tuple[Event, ...]:
-        """The guided first game ended in another tab: it ends here too."""
-        if self._stale_text(TUTORIAL_KEY) != "done":
+        """The guided first game ended in another tab: it ends here too; moved on to another
+        step there, it shows that step here."""
+        text = self._stale_text(TUTORIAL_KEY)
+        seen, resume = tutorial_from_text(text or "")
+        if seen is None:
             return ()
-        self.stores.written[TUTORIAL_KEY] = "done"
-        return session.end_tutorial()
+        self.stores.written[TUTORIAL_KEY] = text or ""
+        if seen == "done":
+            return session.end_tutorial()
+        return session.take_up_tutorial(resume)
 
     def _follow_game(self, session: Session) -> tuple[Event, ...]:
         """The game slot another tab wrote: adopt it, keep this tab's, or join the two."""
