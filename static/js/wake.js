@@ -347,7 +347,7 @@
     else document.body.style.removeProperty("--sheet-room");
     const moved = header.getBoundingClientRect().top - before;
     if (moved) scrollBy(0, moved);
-    if (Math.abs(header.getBoundingClientRect().top - before) >= 1) {
+    if (at !== "top" && Math.abs(header.getBoundingClientRect().top - before) >= 1) {
       placeGuide(section);
       return;
     }
