@@ -129,6 +129,7 @@ def published_paths() -> list[str]:
     """URL paths of the files `make site` publishes (sw.js and Workbox's runtime included)."""
     paths = {"/", "/sw.js", "/workbox-0bb07689.js"}
     paths |= {"/" + p for p in build_site.site_files()}
+    paths |= {"/" + build_site.PAGE_CSS, "/" + build_site.PAGE_SCRIPT}
     paths |= {
         "/" + str(p.relative_to(ROOT))
         for p in (ROOT / "static").rglob("*")
