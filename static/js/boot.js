@@ -57,6 +57,31 @@ async function count(body, url) {
   arrived.dispatchEvent(new CustomEvent("file", { detail: url }));
 }
 
+// Counts what wake.js read of an answer it asked for (`file`, window.nestorEarly.take's), and
+// each piece it reads from now on; "file" at its last byte.
+function watch(file, url) {
+  bytes += file.bytes;
+  report();
+  file.onBytes = (size) => {
+    bytes += size;
+    report();
+  };
+  file.pieces.then(() => arrived.dispatchEvent(new CustomEvent("file", { detail: url })),
+    () => {});
+}
+
+// A Promise of `file`'s answer made again from the pieces wake.js read of it, for the cache
+// (its status and headers, a stream of the pieces as its body); rejected if reading failed.
+function rebuilt(file) {
+  const { response } = file;
+  return file.pieces.then((pieces) => new Response(new ReadableStream({
+    start(controller) {
+      for (const piece of pieces) controller.enqueue(piece);
+      controller.close();
+    },
+  }), { status: response.status, statusText: response.statusText, headers: response.headers }));
+}
+
 function keepFetched() {
   const caching = typeof caches !== "undefined";
   const original = window.fetch;
@@ -87,21 +112,26 @@ function keepFetched() {
     const early = window.nestorEarly; // wake.js may run after this module
     const href = plain && early && !(input instanceof Request)
       ? new URL(String(input), location.href).href : null;
-    const asked = href ? early.take(href) : null;
-    const answer = asked ? asked.catch(() => original.call(this, input, init))
+    const file = href ? early.take(href) : null;
+    const answer = file ? file.answer.catch(() => original.call(this, input, init))
       : original.call(this, input, init);
     const handed = answer.then((response) => {
       const url = new URL(response.url || location.href);
       if (response.status !== 200 || !response.body || url.origin !== location.origin ||
           !plain) return response;
-      count(response.clone().body, url.href).catch(() => {});
+      // wake.js's answer: counted and kept as wake.js reads it (a copy made now would copy
+      // all that had arrived); any other (one asked for again after wake.js's failed) here.
+      const read = file && file.response === response ? file : null;
+      if (read) watch(read, url.href);
+      else count(response.clone().body, url.href).catch(() => {});
       if (caching) {
-        const copy = response.clone();
-        keeping.push(handoff.then((cache) => cache && cache.put(url.href, copy)).catch(() => {}));
+        const clone = read ? null : response.clone();
+        keeping.push(handoff.then((cache) => cache && (clone ? Promise.resolve(clone)
+          : rebuilt(read)).then((copy) => cache.put(url.href, copy))).catch(() => {}));
       }
       return response;
     });
-    if (asked && early.compiled && href === early.wasm) compiledFor.set(handed, early.compiled);
+    if (file && early.compiled && href === early.wasm) compiledFor.set(handed, early.compiled);
     return handed;
   };
   return () => {

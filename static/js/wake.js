@@ -29,10 +29,12 @@
 //    standard library and wasm are asked for now, while this script paints. Asked for
 //    earlier, the wasm's bulk would queue the first paint's files behind it on a slow link;
 //    asked for when Pyodide starts (once the first paint is on screen), the link would stand
-//    idle until then. Each answer is read as it arrives (a body nobody reads stops downloading
-//    once the browser's buffer is full) and kept whole for Pyodide: static/js/boot.js hands it
-//    to Pyodide's own fetch of that file (window.nestorEarly.take), so that each file crosses
-//    the network once.
+//    idle until then. Each answer is read through a copy as it arrives (a body nobody reads
+//    stops downloading once the browser's buffer is full), its bytes counted and kept, and the
+//    answer itself kept whole for Pyodide: static/js/boot.js hands it to Pyodide's own fetch of
+//    that file (window.nestorEarly.take), so that each file crosses the network once, and takes
+//    the count for the download bar and the bytes kept for the service worker's install, where
+//    copying a whole answer that had arrived would hold the page for tens of milliseconds.
 //
 // Everything here may fail (storage forbidden, data damaged): the page must play anyway.
 (() => {
@@ -42,39 +44,51 @@
   const base = new URL("../vendor/pyodide/", document.currentScript.src);
   const WASM = new URL("pyodide.asm.wasm", base).href;
   const FILES = [new URL("python_stdlib.zip", base).href, WASM];
-  const asked = new Map(); // URL (href) -> Promise of its Response, until taken
+  const asked = new Map(); // URL (href) -> what was asked for (see take), until taken
 
-  // Reads a copy of `response`'s body to its end and throws it away: the answer keeps
-  // arriving while nobody has asked for it yet.
-  function drain(response) {
-    if (!response.body) return;
+  // Reads a copy of `response`'s body to its end as it arrives into `file`: its pieces, their
+  // bytes, and each piece's size to `file.onBytes` once boot.js has set it.
+  function read(response, file) {
     const reader = response.clone().body.getReader();
-    const next = () => reader.read().then(({ done }) => { if (!done) next(); });
-    next().catch(() => {});
+    const pieces = [];
+    const next = () => reader.read().then(({ done, value }) => {
+      if (done) return pieces;
+      pieces.push(value);
+      file.bytes += value.byteLength;
+      if (file.onBytes) file.onBytes(value.byteLength);
+      return next();
+    });
+    return next();
   }
 
   // The wasm is compiled as it arrives (a copy of it: compiling needs none of Pyodide's
-  // JavaScript, instantiating does), as a bare Pyodide page compiles its own while it streams;
-  // the standard library is drained.
+  // JavaScript, instantiating does), as a bare Pyodide page compiles its own while it streams.
   let compiled = null;
   for (const href of FILES) {
     const answer = fetch(href);
-    asked.set(href, answer);
+    const file = { answer, response: null, bytes: 0, onBytes: null, pieces: null };
+    file.pieces = answer.then((response) => {
+      file.response = response;
+      return response.body ? read(response, file) : null;
+    });
+    file.pieces.catch(() => {});
+    asked.set(href, file);
     if (href === WASM && typeof WebAssembly.compileStreaming === "function") {
       compiled = WebAssembly.compileStreaming(answer.then((response) => response.clone()));
-      compiled.catch(() => answer.then(drain)).catch(() => {});
-    } else {
-      answer.then(drain, () => {});
+      compiled.catch(() => {});
     }
   }
   performance.mark("nestor:early-fetch"); // the boot benches' phases
 
   window.nestorEarly = {
-    /** The answer asked for early for `href`, once (later calls get null). */
+    /** What was asked for early for `href`, once (later calls get null): {answer: a Promise of
+     * the Response, response: that Response once it came, bytes: of its body read so far,
+     * onBytes: null, or called with each piece's size as it is read, pieces: a Promise of the
+     * body's pieces (Uint8Arrays) at its last byte, null without a body}. */
     take(href) {
-      const answer = asked.get(href);
+      const file = asked.get(href);
       asked.delete(href);
-      return answer ?? null;
+      return file ?? null;
     },
     /** The wasm's href, and a Promise of its module compiled (null where the browser cannot
      * compile as it streams). */
