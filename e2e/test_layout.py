@@ -392,6 +392,49 @@ def test_a_phone_table_fills_the_screen_and_every_card_reads_and_is_easy_to_hit(
     assert problems == [], "\n".join(problems)
 
 
+CHANGES = """() => {
+  for (let i = 0; i < 10; i++) {
+    document.getElementById("status").textContent = `Tap two cards ${i}`;
+    document.body.offsetHeight; // laid out at once, each one
+  }
+}"""
+"""Changes the status line's words ten times, the page laid out after each."""
+
+
+@pytest.mark.own_page  # sets its page's size and default font size
+def test_a_phone_lays_its_board_out_once_when_a_text_above_it_changes(
+    page: Page, wait_ready
+) -> None:
+    """On a phone held upright at the default type the page's main part takes the rest of the
+    screen unmeasured: a change of the words above the board resolves the page's styles once,
+    where a board measured first was laid out at its least height and then at its own, its
+    cards' styles resolved at each (three times per change). In large type it is measured, so
+    that the page grows with what it holds."""
+    page.set_viewport_size({"width": 412, "height": 823})
+    page.goto("/?variant=standard&deal=7")
+    wait_ready(page)
+    still(page)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+
+    def recalcs() -> float:
+        metrics = cdp.send("Performance.getMetrics")["metrics"]
+        return next(m["value"] for m in metrics if m["name"] == "RecalcStyleCount")
+
+    before = recalcs()
+    page.evaluate(CHANGES)
+    # Ten, and a tick of the clock or two between the readings.
+    assert recalcs() - before <= 13
+    main = """() => { const s = getComputedStyle(document.querySelector("main"));
+                      return [s.flexBasis, s.minHeight]; }"""
+    assert page.evaluate(main) == ["0px", "0px"]
+
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 29}})
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(main) == ["auto", "auto"]
+
+
 @pytest.mark.slow  # make test-slow: the other languages and themes of the table's check
 @pytest.mark.own_page  # adds an init script to its page
 @pytest.mark.parametrize("language,theme", [("de", "dark"), ("en", "dark"), ("de", "light")])
