@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import axe_violations, control, saves_done, still, stored
-from helpers import IN_REACH, cli_grade
+from helpers import IN_REACH, cli_grade, hold_pyscript, let_go
 from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,3 +173,40 @@ def test_skipped_on_a_phone_in_german_and_never_shown_to_a_returning_player(
     still(other)
     expect(other.locator(GUIDE)).to_be_hidden()
     assert other.evaluate("localStorage.getItem('nestor.tutorial')") is None
+
+
+BOARD_PLACES = """() => {
+  const places = document.querySelectorAll("#board .column, #board .reserve [data-card]");
+  return [...places].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [Math.round(r.left), Math.round(r.top), Math.round(r.width)];
+  });
+}"""
+"""Where the board's columns and reserve cards lie (left, top, width in px)."""
+
+
+@pytest.mark.first_visit
+def test_a_reload_in_the_guides_middle_on_a_tall_phone_paints_the_board_where_it_stays(
+    site_context: Any, base_url: str, wait_ready: Any
+) -> None:
+    """On a tall phone the board painted before Python keeps the guide's sheet's room: the
+    columns lie where they do once Python shows the sheet again (without the room they went
+    from one row of eight to two rows of four and back)."""
+    page = site_context(base_url, viewport={"width": 390, "height": 844}, has_touch=True,
+                        is_mobile=True).new_page()
+    page.goto("/")
+    wait_ready(page)
+    step(page, "pair")
+    take(page, targets(page), touch=True)
+    step(page, "covered")
+    saves_done(still(page))
+    ready_places = page.evaluate(BOARD_PLACES)
+    held = hold_pyscript(page)
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("body")).to_have_attribute("data-waking", "guide")
+    waking_places = page.evaluate(BOARD_PLACES)
+    let_go(page, held)
+    wait_ready(page)
+    step(page, "covered")
+    still(page)
+    assert waking_places == ready_places == page.evaluate(BOARD_PLACES)

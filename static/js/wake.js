@@ -8,7 +8,8 @@
 // 2. The board the game last drew (localStorage "nestor.board", written by the storage
 //    manager on every save) is painted if it belongs to the saved game ("nestor.game", the
 //    same text), the page's language and the deal the address asks for; the body is marked
-//    data-waking (and aria-busy) while it waits for Python. Anything stale, unreadable or of
+//    data-waking (and aria-busy) while it waits for Python ("guide" where a guide under way
+//    will show its sheet again). Anything stale, unreadable or of
 //    another version is ignored silently: the page then starts as on a first visit.
 //    The board is stored as data (nestor_web/view/markup.py: [tag, {attribute: value},
 //    child, ...] or a text) and built here with DOM calls, each element and attribute checked
@@ -436,8 +437,13 @@
     const game = read("nestor.game");
     const first = window.NESTOR_FIRST_VISIT || {};
     let painted = null; // the deal painted, "variant/deal"
+    let waking = ""; // body[data-waking]: "guide" while a guide under way waits for Python
     if (board && game && paintBoard(board, game, language, texts[language] || {})) {
       painted = game.value.variant + "/" + game.value.deal;
+      // A guide under way (nestor.tutorial "started" or "started:STEP") on the deal painted:
+      // Python shows its sheet again, and the board keeps the sheet's room until then
+      // (static/css/nestor.css), where a tall phone's board would change its rows under it.
+      if (/^started(?::|$)/.test(localStorage.getItem("nestor.tutorial") || "")) waking = "guide";
       const bar = document.createElement("div");
       bar.className = "waking-bar";
       bar.setAttribute("role", "progressbar");
@@ -450,7 +456,7 @@
     }
     if (painted !== null) {
       recordTaps().deal = painted;
-      body.setAttribute("data-waking", "");
+      body.setAttribute("data-waking", waking);
       body.setAttribute("aria-busy", "true");
     }
   } catch (error) {
