@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from types import ModuleType
 
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -153,16 +155,30 @@ def mid_game(rng: random.Random, variant: str, cards_left: int) -> Position:
     return game.position
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_file(path: Path, name: str) -> ModuleType:
+    """The Python file ``path`` (a script or bench, in no package) imported as module ``name``,
+    registered in ``sys.modules`` (a dataclass in it looks its module up there)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def script_module(name: str) -> ModuleType:
+    """scripts/NAME.py, imported (as ``nestor_scripts_NAME``)."""
+    return load_file(ROOT / "scripts" / f"{name}.py", f"nestor_scripts_{name}")
+
+
 def plain_search_class() -> type:
     """The plain search of bench/solver.py: depth-first over every pair, a memo of lost
     positions, no pruning rule and no move order (Strict: the stock in its dealt order, and
     a plain expectimax over the unknown order). It shares no code with nestor.solver."""
-    path = Path(__file__).resolve().parent.parent / "bench" / "solver.py"
-    spec = importlib.util.spec_from_file_location("bench_solver", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Plain
+    return load_file(ROOT / "bench" / "solver.py", "bench_solver").Plain
 
 
 # ---- time and the session ----------------------------------------------------------------

@@ -3,27 +3,14 @@ render-blocking scripts as one file each, in the order the page gave them."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import ROOT, script_module
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _build_site() -> ModuleType:
-    path = ROOT / "scripts" / "build_site.py"
-    spec = importlib.util.spec_from_file_location("nestor_build_site", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_site = _build_site()
+build_site = script_module("build_site")
 
 PAGE = """<!doctype html>
 <html><head>

@@ -9,16 +9,15 @@ graded with the cut points nestor/grade.py holds now, and that its counts are do
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import script_module
 
 from nestor import NestorError, VariantError
 from nestor.grade import CUTS, GRADES, UNWINNABLE, grade
@@ -39,17 +38,7 @@ from nestor.variants import VARIANTS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _writer() -> ModuleType:
-    """scripts/grade_table.py, imported: it writes the table."""
-    path = ROOT / "scripts" / "grade_table.py"
-    spec = importlib.util.spec_from_file_location("nestor_scripts_grade_table", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pack = _writer().pack
+pack = script_module("grade_table").pack  # scripts/grade_table.py writes the table
 SAMPLE = 8
 """Deals graded again per variant, beside the first deal of each grade."""
 

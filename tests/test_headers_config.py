@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import script_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name: str) -> ModuleType:
-    path = ROOT / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"nestor_scripts_{name}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-serve = _load("serve")
-build_site = _load("build_site")
+serve = script_module("serve")
+build_site = script_module("build_site")
 CONFIG = tomllib.loads((ROOT / "netlify.toml").read_text())
 RULES = serve.parse_header_rules(CONFIG)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import _imp
 import ast
 import gettext
-import importlib.util
 import inspect
 import io
 import json
@@ -20,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import script_module
 from source_imports import every_import, package_of, targets
 
 import nestor.game as nestor_game
@@ -36,12 +36,7 @@ def pyscript_config() -> dict[str, Any]:
 
 def generator() -> ModuleType:
     """scripts/pyscript_config.py, imported."""
-    script = ROOT / "scripts" / "pyscript_config.py"
-    spec = importlib.util.spec_from_file_location("pyscript_config", script)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("pyscript_config")
 
 
 def runtime_magic() -> bytes:

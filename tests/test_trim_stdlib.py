@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import script_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load() -> ModuleType:
-    path = ROOT / "scripts" / "trim_stdlib.py"
-    spec = importlib.util.spec_from_file_location("nestor_scripts_trim_stdlib", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-trim_stdlib = _load()
+trim_stdlib = script_module("trim_stdlib")
 
 
 def test_scanner_reads_every_import_form() -> None:

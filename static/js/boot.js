@@ -125,9 +125,10 @@ function keepFetched() {
       if (read) watch(read, url.href);
       else count(response.clone().body, url.href).catch(() => {});
       if (caching) {
-        const clone = read ? null : response.clone();
-        keeping.push(handoff.then((cache) => cache && (clone ? Promise.resolve(clone)
-          : rebuilt(read)).then((copy) => cache.put(url.href, copy))).catch(() => {}));
+        const copy = read ? null : response.clone(); // wake.js's pieces: made at the hand-off
+        keeping.push(handoff.then(async (cache) => {
+          if (cache) await cache.put(url.href, copy ?? await rebuilt(read));
+        }).catch(() => {}));
       }
       return response;
     });
